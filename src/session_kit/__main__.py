@@ -1,0 +1,3 @@
+from session_kit.cli import main
+
+main()

@@ -1,0 +1,464 @@
+"""Finding projects, sessions and agent logs on disk, and cheap facts about them.
+
+Owns: listing the project directories under the Claude root, the sessions of a project
+(newest first) apart from agent logs, the agent logs of a session in both layouts
+(`<sid>/subagents/agent-*.jsonl` with `.meta.json`, and the 2025 `agent-*.jsonl` beside the
+sessions, linked by `sessionId`), resolving what a user typed to one session, and a session's
+overview read from the head and tail of its file only. Returns frozen values; never parses a
+whole transcript (that is `report`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from session_kit import paths
+from session_kit.entries import Entry, parse_timestamp, prompt_display
+from session_kit.errors import Ambiguous, KitError, NotFound
+from session_kit.jsonl import read_tail
+
+SESSION_SUFFIX = ".jsonl"
+AGENT_PREFIX = "agent-"
+HEAD_STEP = 16 * 1024
+HEAD_LIMIT = 1024 * 1024  # how far into a file the first prompt is looked for
+TAIL_BYTES = 16 * 1024
+# Session ids are uuids in practice; anything with a path separator or `..` is refused.
+_PLAIN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRef:
+    """A main session's transcript file."""
+
+    id: str
+    path: Path
+    project: Path  # the project directory under `projects/`
+    mtime: float
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class AgentLogRef:
+    """A subagent's transcript, in either layout, with its `.meta.json` when there is one."""
+
+    agent_id: str
+    path: Path
+    layout: str  # "subagents" (current) or "legacy" (2025: beside the sessions)
+    meta: Mapping[str, Any] | None = None
+
+    @property
+    def agent_type(self) -> str | None:
+        value = (self.meta or {}).get("agentType")
+        return value if isinstance(value, str) else None
+
+    @property
+    def description(self) -> str | None:
+        value = (self.meta or {}).get("description")
+        return value if isinstance(value, str) else None
+
+    @property
+    def tool_use_id(self) -> str | None:
+        value = (self.meta or {}).get("toolUseId")
+        return value if isinstance(value, str) else None
+
+
+def is_plain_id(value: str) -> bool:
+    return bool(_PLAIN_ID.match(value)) and ".." not in value
+
+
+def list_project_dirs(root: Path) -> list[Path]:
+    base = paths.projects_dir(root)
+    try:
+        with os.scandir(base) as it:
+            return sorted(Path(e.path) for e in it if e.is_dir())
+    except FileNotFoundError:
+        return []
+    except NotADirectoryError:
+        return []
+
+
+def list_sessions(project: Path) -> list[SessionRef]:
+    """Main sessions of a project, newest (last written) first."""
+    found = []
+    try:
+        with os.scandir(project) as it:
+            for e in it:
+                name = e.name
+                if not name.endswith(SESSION_SUFFIX) or name.startswith(AGENT_PREFIX):
+                    continue
+                try:
+                    st = e.stat()
+                except OSError:
+                    continue  # removed while we looked
+                if not e.is_file():
+                    continue
+                found.append(
+                    SessionRef(name[: -len(SESSION_SUFFIX)], Path(e.path), project, st.st_mtime, st.st_size)
+                )
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    found.sort(key=lambda s: (s.mtime, s.id), reverse=True)
+    return found
+
+
+def list_all_sessions(root: Path) -> list[SessionRef]:
+    sessions = [s for p in list_project_dirs(root) for s in list_sessions(p)]
+    sessions.sort(key=lambda s: (s.mtime, s.id), reverse=True)
+    return sessions
+
+
+def session_ref_from_path(path: Path) -> SessionRef:
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        raise NotFound(f"no such transcript file: {path}") from None
+    except OSError as exc:
+        raise KitError(f"cannot read {path}: {exc.strerror}") from None
+    if not path.is_file():
+        raise KitError(f"not a transcript file: {path}")
+    return SessionRef(path.stem, path, path.parent, st.st_mtime, st.st_size)
+
+
+# --- agent logs ------------------------------------------------------------------------------
+
+
+def _read_meta(path: Path) -> Mapping[str, Any] | None:
+    try:
+        with open(path, "rb") as f:
+            value = json.loads(f.read(1024 * 1024))
+    except (OSError, ValueError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def current_layout_agents(session: SessionRef) -> list[AgentLogRef]:
+    folder = paths.subagents_dir(session.project, session.id)
+    try:
+        names = os.listdir(folder)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    found = []
+    for name in sorted(names):
+        if name.startswith(AGENT_PREFIX) and name.endswith(SESSION_SUFFIX):
+            agent_id = name[len(AGENT_PREFIX) : -len(SESSION_SUFFIX)]
+            meta = _read_meta(folder / f"{AGENT_PREFIX}{agent_id}.meta.json")
+            found.append(AgentLogRef(agent_id, folder / name, "subagents", meta))
+    return found
+
+
+def legacy_agent_index(project: Path) -> dict[str, list[Path]]:
+    """2025 layout: agent logs beside the sessions, grouped by the `sessionId` they record."""
+    index: dict[str, list[Path]] = {}
+    try:
+        names = sorted(n for n in os.listdir(project) if n.startswith(AGENT_PREFIX) and n.endswith(SESSION_SUFFIX))
+    except (FileNotFoundError, NotADirectoryError):
+        return index
+    for name in names:
+        path = project / name
+        sid = _first_session_id(path)
+        if sid:
+            index.setdefault(sid, []).append(path)
+    return index
+
+
+def _first_session_id(path: Path) -> str | None:
+    for raw in _head_lines(path, limit=256 * 1024):
+        sid = _quick_field(raw, b"sessionId")
+        if sid:
+            return sid
+    return None
+
+
+def find_agent_logs(session: SessionRef, *, legacy_index: dict[str, list[Path]] | None = None) -> list[AgentLogRef]:
+    """This session's agent logs, in both layouts; never another session's."""
+    found = current_layout_agents(session)
+    index = legacy_index if legacy_index is not None else legacy_agent_index(session.project)
+    for path in index.get(session.id, []):
+        agent_id = path.name[len(AGENT_PREFIX) : -len(SESSION_SUFFIX)]
+        found.append(AgentLogRef(agent_id, path, "legacy", None))
+    return found
+
+
+# --- finding a project and a session ---------------------------------------------------------
+
+
+def find_project(root: Path, path: str | os.PathLike[str]) -> Path | None:
+    """The project directory for `path`: by name, walking up its parents; else by recorded cwd."""
+    start = Path(os.path.abspath(path))
+    candidates = [start, *start.parents]
+    try:
+        real = Path(os.path.realpath(start))
+        if real != start:
+            candidates += [real, *real.parents]
+    except OSError:
+        pass
+    for candidate in candidates:
+        folder = paths.project_dir(root, candidate)
+        if folder.is_dir():
+            return folder
+    # Names the client computed differently (other encodings, renamed roots): match the cwd
+    # recorded inside the sessions instead.
+    wanted = {str(c) for c in candidates}
+    best: tuple[int, Path] | None = None
+    for project in list_project_dirs(root):
+        sessions = list_sessions(project)
+        if not sessions:
+            continue
+        cwd = recorded_cwd(sessions[0].path)
+        if cwd in wanted:
+            depth = len(Path(cwd).parts)
+            if best is None or depth > best[0]:
+                best = (depth, project)
+    return best[1] if best else None
+
+
+def recorded_cwd(path: Path) -> str | None:
+    for raw in _head_lines(path, limit=256 * 1024):
+        cwd = _quick_field(raw, b"cwd")
+        if cwd:
+            return cwd
+    return None
+
+
+def session_id_from_env(env: Mapping[str, str] | None = None) -> str | None:
+    """`SESSION_CONTEXT="session_id=<id>"` (the kit's hooks export it), else `CLAUDE_CODE_SESSION_ID`."""
+    env = os.environ if env is None else env
+    context = env.get("SESSION_CONTEXT", "")
+    for part in re.split(r"[\s,;]+", context):
+        if part.startswith("session_id="):
+            value = part[len("session_id=") :].strip().strip("\"'")
+            if value:
+                return value
+    value = env.get("CLAUDE_CODE_SESSION_ID", "").strip()
+    return value or None
+
+
+def find_session_by_id(root: Path, session_id: str) -> SessionRef | None:
+    if not is_plain_id(session_id):
+        return None
+    best = None
+    for project in list_project_dirs(root):
+        candidate = paths.session_file(project, session_id)
+        try:
+            st = candidate.stat()
+        except OSError:
+            continue
+        ref = SessionRef(session_id, candidate, project, st.st_mtime, st.st_size)
+        if best is None or ref.mtime > best.mtime:
+            best = ref
+    return best
+
+
+def resolve_session(
+    arg: str,
+    root: Path,
+    *,
+    cwd: str | os.PathLike[str] | None = None,
+    env: Mapping[str, str] | None = None,
+) -> SessionRef:
+    """What a user typed — full id, unique prefix, path to a `.jsonl`, or `current` — to a session."""
+    arg = arg.strip()
+    if not arg:
+        raise KitError("empty session argument")
+    if arg == "current":
+        return _current_session(root, cwd=cwd, env=env)
+    if arg.endswith(SESSION_SUFFIX) or os.sep in arg or "/" in arg:
+        return session_ref_from_path(Path(arg).expanduser())
+    if not is_plain_id(arg):
+        raise KitError(f"not a session id, prefix or path: {arg!r}")
+    exact = find_session_by_id(root, arg)
+    if exact:
+        return exact
+    matches: dict[str, SessionRef] = {}
+    for project in list_project_dirs(root):
+        for ref in list_sessions(project):
+            if ref.id.startswith(arg) and (ref.id not in matches or ref.mtime > matches[ref.id].mtime):
+                matches[ref.id] = ref
+    if len(matches) == 1:
+        return next(iter(matches.values()))
+    if not matches:
+        if not paths.projects_dir(root).is_dir():
+            raise NotFound(f"no Claude projects folder at {paths.projects_dir(root)}")
+        raise NotFound(f"no session matches {arg!r} under {root}")
+    ids = sorted(matches)
+    shown = ", ".join(ids[:10]) + (f" (+{len(ids) - 10} more)" if len(ids) > 10 else "")
+    raise Ambiguous(f"{arg!r} matches {len(ids)} sessions: {shown}", ids)
+
+
+def _current_session(root: Path, *, cwd: str | os.PathLike[str] | None, env: Mapping[str, str] | None) -> SessionRef:
+    session_id = session_id_from_env(env)
+    if session_id:
+        ref = find_session_by_id(root, session_id)
+        if ref:
+            return ref
+        raise NotFound(f"the current session {session_id} has no transcript under {root} yet")
+    here = cwd if cwd is not None else os.getcwd()
+    project = find_project(root, here)
+    if project is None:
+        raise NotFound(f"no Claude Code project for {here} under {root} (and no session id in the environment)")
+    sessions = list_sessions(project)
+    if not sessions:
+        raise NotFound(f"no sessions in {project}")
+    return sessions[0]
+
+
+# --- a session's overview, from the head and tail of its file --------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SessionOverview:
+    ref: SessionRef
+    start: datetime | None
+    end: datetime | None
+    cwd: str | None
+    branch: str | None
+    first_prompt: str | None
+    agents: int
+
+    @property
+    def duration_s(self) -> float | None:
+        if self.start is None or self.end is None:
+            return None
+        return max(0.0, (self.end - self.start).total_seconds())
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.ref.id,
+            "path": str(self.ref.path),
+            "project": self.ref.project.name,
+            "cwd": self.cwd,
+            "start": _iso(self.start),
+            "end": _iso(self.end),
+            "duration_s": self.duration_s,
+            "branch": self.branch,
+            "first_prompt": self.first_prompt,
+            "size": self.ref.size,
+            "agents": self.agents,
+        }
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat().replace("+00:00", "Z") if value else None
+
+
+def _head_lines(path: Path, *, limit: int = HEAD_LIMIT) -> Iterable[bytes]:
+    """Complete lines from the start of a file, read in growing steps up to `limit` bytes."""
+    try:
+        f = open(path, "rb")
+    except OSError:
+        return
+    with f:
+        buffer = b""
+        read = 0
+        step = HEAD_STEP
+        while read < limit:
+            chunk = f.read(step)
+            if not chunk:
+                if buffer.strip():
+                    yield buffer  # last line without newline
+                return
+            read += len(chunk)
+            if read == len(chunk) and chunk.startswith(b"\xef\xbb\xbf"):
+                chunk = chunk[3:]
+            buffer += chunk
+            *lines, buffer = buffer.split(b"\n")
+            yield from lines
+            step = min(step * 2, 256 * 1024)
+
+
+_FIELD_CACHE: dict[bytes, re.Pattern[bytes]] = {}
+
+
+def _quick_field(raw: bytes, key: bytes) -> str | None:
+    """A top-level-looking string field of a line, without parsing the line (first match)."""
+    pattern = _FIELD_CACHE.get(key)
+    if pattern is None:
+        pattern = _FIELD_CACHE[key] = re.compile(rb'"' + re.escape(key) + rb'"\s*:\s*"((?:[^"\\]|\\.)*)"')
+    match = pattern.search(raw)
+    if not match:
+        return None
+    try:
+        return json.loads(b'"' + match.group(1) + b'"')
+    except ValueError:
+        return None
+
+
+_USER_TYPE = re.compile(rb'"type"\s*:\s*"user"')
+
+
+def _head_facts(path: Path) -> tuple[datetime | None, Entry | None, str | None, str | None]:
+    """(start time, first user prompt, cwd, branch) from the file's head.
+
+    Only lines that look like user entries are parsed; the start is the first timestamp in
+    the file, read without parsing its line. The client's noise entries, most of a file's
+    bytes, are passed over unparsed.
+    """
+    start: datetime | None = None
+    cwd = branch = None
+    line_no = 0
+    for raw in _head_lines(path):
+        line_no += 1
+        if start is None:
+            start = parse_timestamp(_quick_field(raw, b"timestamp"))
+        if not _USER_TYPE.search(raw):
+            continue
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            continue
+        if not isinstance(value, dict):
+            continue
+        entry = Entry.from_raw(line_no, value)
+        if start is None:
+            start = entry.timestamp
+        cwd = cwd or entry.cwd
+        branch = branch or entry.git_branch
+        if entry.is_user_prompt:
+            return start, entry, entry.cwd or cwd, entry.git_branch or branch
+    return start, None, cwd, branch
+
+
+def count_current_layout_agents(session: SessionRef) -> int:
+    try:
+        names = os.listdir(paths.subagents_dir(session.project, session.id))
+    except (FileNotFoundError, NotADirectoryError):
+        return 0
+    return sum(1 for n in names if n.startswith(AGENT_PREFIX) and n.endswith(SESSION_SUFFIX))
+
+
+def overview(session: SessionRef, *, legacy_index: dict[str, list[Path]] | None = None) -> SessionOverview:
+    """Start, end, branch, first prompt and agent count, from the head and tail of the file."""
+    start, prompt, cwd, branch = _head_facts(session.path)
+    end = None
+    try:
+        tail = read_tail(session.path, TAIL_BYTES, size=session.size)
+    except OSError:
+        tail = []
+    for raw in reversed(tail):
+        end = Entry.from_raw(0, raw).timestamp
+        if end is not None:
+            break
+    if end is None:
+        end = datetime.fromtimestamp(session.mtime, tz=timezone.utc)
+    first_prompt = None
+    if prompt is not None:
+        first_prompt = " ".join(prompt_display(prompt.text).split())[:200]
+    agents = count_current_layout_agents(session)
+    if legacy_index:
+        agents += len(legacy_index.get(session.id, ()))
+    return SessionOverview(
+        ref=session,
+        start=start,
+        end=end,
+        cwd=cwd,
+        branch=branch,
+        first_prompt=first_prompt,
+        agents=agents,
+    )

@@ -1,0 +1,324 @@
+"""Typed, read-only views over raw transcript entries, in every dialect the kit meets.
+
+Owns: what an entry *is* — its kind (conversation, system, summary, seed-style tool result,
+client noise, unknown), its ids, its time, its content blocks, its tool uses and tool results,
+and compaction markers. Three dialects are read: the current client's, the 2025 one
+(`summary` entries, `Task` tool) and the seed docs' (top-level `tool_result` entries with a
+float `message.timestamp`). Unknown types are kept with kind `unknown`, never dropped.
+Does not read files (that is `jsonl`) and does not pair calls with results (that is `events`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from session_kit.jsonl import ReadStats, iter_records
+
+# Entry types the client writes for its own bookkeeping: never part of the conversation.
+NOISE_TYPES = frozenset(
+    {
+        "attachment",
+        "api-request",
+        "api-request-shape",
+        "api-request-blob",
+        "queue-operation",
+        "atis-latch",
+        "last-prompt",
+        "tools-used",
+        "cost-state",
+        "mode",
+        "file-history-snapshot",
+    }
+)
+
+KIND_USER = "user"
+KIND_ASSISTANT = "assistant"
+KIND_SYSTEM = "system"
+KIND_SUMMARY = "summary"
+KIND_TOOL_RESULT = "tool_result"  # the seed docs' top-level tool result entry
+KIND_NOISE = "noise"
+KIND_UNKNOWN = "unknown"
+
+_KNOWN_KINDS = {
+    "user": KIND_USER,
+    "assistant": KIND_ASSISTANT,
+    "system": KIND_SYSTEM,
+    "summary": KIND_SUMMARY,
+    "tool_result": KIND_TOOL_RESULT,
+}
+
+
+def parse_timestamp(value: Any) -> datetime | None:
+    """ISO-8601 strings (with `Z`) and Unix seconds (int or float) to an aware datetime."""
+    if isinstance(value, str) and value:
+        text = value[:-1] + "+00:00" if value.endswith(("Z", "z")) else value
+        try:
+            parsed = datetime.fromisoformat(text)
+        except ValueError:
+            return None
+        return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        seconds = value / 1000.0 if value > 1e11 else float(value)  # milliseconds, too
+        try:
+            return datetime.fromtimestamp(seconds, tz=timezone.utc)
+        except (OverflowError, OSError, ValueError):
+            return None
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    """A tool result in any dialect: inside a user entry's content, or a seed-style entry."""
+
+    tool_use_id: str
+    content: Any
+    is_error: bool
+    extra: Any = None  # the entry's top-level `toolUseResult`, when there is one
+
+    @property
+    def text(self) -> str:
+        return content_text(self.content)
+
+
+def content_text(content: Any) -> str:
+    """The readable text of a `content` value: a string, or a list of blocks."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for block in content:
+            if isinstance(block, str):
+                parts.append(block)
+            elif isinstance(block, Mapping):
+                kind = block.get("type")
+                if kind == "text":
+                    parts.append(str(block.get("text", "")))
+                elif kind == "image":
+                    parts.append("[image]")
+                elif kind == "tool_result":
+                    parts.append(content_text(block.get("content")))
+                elif "text" in block:
+                    parts.append(str(block["text"]))
+        return "\n".join(parts)
+    if isinstance(content, Mapping) and "text" in content:
+        return str(content["text"])
+    return str(content)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One line of a transcript. `raw` is the parsed JSON object, kept whole."""
+
+    line: int
+    raw: Mapping[str, Any]
+    type: str
+    kind: str
+    timestamp: datetime | None
+
+    @classmethod
+    def from_raw(cls, line: int, raw: Mapping[str, Any]) -> Entry:
+        entry_type = raw.get("type")
+        entry_type = entry_type if isinstance(entry_type, str) else ""
+        kind = _KNOWN_KINDS.get(entry_type) or (
+            KIND_NOISE if entry_type in NOISE_TYPES else KIND_UNKNOWN
+        )
+        stamp = raw.get("timestamp")
+        if stamp is None:
+            message = raw.get("message")
+            if isinstance(message, Mapping):
+                stamp = message.get("timestamp")
+        return cls(line, raw, entry_type, kind, parse_timestamp(stamp))
+
+    # --- identity and context -------------------------------------------------------------
+    def _str(self, key: str) -> str | None:
+        value = self.raw.get(key)
+        return value if isinstance(value, str) else None
+
+    @property
+    def uuid(self) -> str | None:
+        return self._str("uuid")
+
+    @property
+    def parent_uuid(self) -> str | None:
+        return self._str("parentUuid")
+
+    @property
+    def session_id(self) -> str | None:
+        return self._str("sessionId")
+
+    @property
+    def agent_id(self) -> str | None:
+        return self._str("agentId")
+
+    @property
+    def cwd(self) -> str | None:
+        return self._str("cwd")
+
+    @property
+    def git_branch(self) -> str | None:
+        return self._str("gitBranch")
+
+    @property
+    def version(self) -> str | None:
+        return self._str("version")
+
+    @property
+    def is_sidechain(self) -> bool:
+        return self.raw.get("isSidechain") is True
+
+    @property
+    def is_meta(self) -> bool:
+        return self.raw.get("isMeta") is True
+
+    @property
+    def is_conversation(self) -> bool:
+        return self.kind in (KIND_USER, KIND_ASSISTANT)
+
+    # --- message ------------------------------------------------------------------------
+    @property
+    def message(self) -> Mapping[str, Any]:
+        message = self.raw.get("message")
+        return message if isinstance(message, Mapping) else {}
+
+    @property
+    def message_id(self) -> str | None:
+        value = self.message.get("id")
+        return value if isinstance(value, str) else None
+
+    @property
+    def model(self) -> str | None:
+        value = self.message.get("model")
+        return value if isinstance(value, str) else None
+
+    @property
+    def usage(self) -> Mapping[str, Any] | None:
+        usage = self.message.get("usage")
+        if not isinstance(usage, Mapping):
+            usage = self.raw.get("usage")
+        return usage if isinstance(usage, Mapping) else None
+
+    @property
+    def blocks(self) -> tuple[Mapping[str, Any], ...]:
+        """Content blocks; string content becomes one text block."""
+        content = self.message.get("content")
+        if isinstance(content, str):
+            return ({"type": "text", "text": content},)
+        if isinstance(content, list):
+            return tuple(b for b in content if isinstance(b, Mapping))
+        return ()
+
+    @property
+    def text(self) -> str:
+        """The text blocks of the message, joined (no thinking, no tool blocks)."""
+        return "\n".join(
+            str(b.get("text", "")) for b in self.blocks if b.get("type") == "text"
+        )
+
+    @property
+    def thinking(self) -> str:
+        return "\n".join(
+            str(b.get("thinking", "")) for b in self.blocks if b.get("type") == "thinking"
+        )
+
+    @property
+    def tool_uses(self) -> tuple[Mapping[str, Any], ...]:
+        if self.kind != KIND_ASSISTANT:
+            return ()
+        return tuple(b for b in self.blocks if b.get("type") == "tool_use")
+
+    @property
+    def tool_results(self) -> tuple[ToolResult, ...]:
+        if self.kind == KIND_TOOL_RESULT:
+            message = self.message
+            tool_use_id = message.get("tool_use_id") or self.raw.get("tool_use_id")
+            if not isinstance(tool_use_id, str):
+                return ()
+            return (
+                ToolResult(
+                    tool_use_id,
+                    message.get("content", self.raw.get("content")),
+                    bool(message.get("is_error", self.raw.get("is_error", False))),
+                    self.raw.get("toolUseResult"),
+                ),
+            )
+        if self.kind != KIND_USER:
+            return ()
+        extra = self.raw.get("toolUseResult")
+        return tuple(
+            ToolResult(
+                str(b.get("tool_use_id", "")),
+                b.get("content"),
+                b.get("is_error") is True,
+                extra,
+            )
+            for b in self.blocks
+            if b.get("type") == "tool_result"
+        )
+
+    # --- what kind of user entry ----------------------------------------------------------
+    @property
+    def is_tool_result_carrier(self) -> bool:
+        return self.kind == KIND_TOOL_RESULT or (
+            self.kind == KIND_USER and any(b.get("type") == "tool_result" for b in self.blocks)
+        )
+
+    @property
+    def is_compact_summary(self) -> bool:
+        return self.raw.get("isCompactSummary") is True
+
+    @property
+    def is_compact_boundary(self) -> bool:
+        return self.kind == KIND_SYSTEM and self.raw.get("subtype") == "compact_boundary"
+
+    @property
+    def is_user_prompt(self) -> bool:
+        """A request typed (or sent) by the person, not a tool result, meta or summary entry."""
+        return (
+            self.kind == KIND_USER
+            and not self.is_meta
+            and not self.is_compact_summary
+            and not self.is_tool_result_carrier
+            and bool(self.text.strip())
+        )
+
+    @property
+    def summary_text(self) -> str | None:
+        """The summary of a compaction: a 2025 `summary` entry or a compact-summary user entry."""
+        if self.kind == KIND_SUMMARY:
+            value = self.raw.get("summary")
+            return value if isinstance(value, str) else ""
+        if self.is_compact_summary:
+            return self.text
+        return None
+
+
+def read_entries(path: str | os.PathLike[str], stats: ReadStats | None = None) -> Iterator[Entry]:
+    """Stream the entries of a transcript file."""
+    from_raw = Entry.from_raw
+    for line, raw in iter_records(path, stats):
+        yield from_raw(line, raw)
+
+
+def prompt_display(text: str) -> str:
+    """A user prompt as a person would name it: slash commands as `/name args`."""
+    if "<command-name>" in text:
+        name = _between(text, "<command-name>", "</command-name>")
+        args = _between(text, "<command-args>", "</command-args>")
+        if name:
+            return f"{name} {args}".strip() if args else name
+    return text
+
+
+def _between(text: str, start: str, end: str) -> str:
+    i = text.find(start)
+    if i < 0:
+        return ""
+    i += len(start)
+    j = text.find(end, i)
+    return text[i:j].strip() if j >= 0 else ""

@@ -1,0 +1,207 @@
+"""The only file reader of the kit: streaming JSON Lines with one policy for bad input.
+
+Owns: turning a `.jsonl` file (or its head or tail) into JSON objects, one line at a time,
+never holding more than one line in memory. Blank lines, malformed JSON, non-object values,
+invalid UTF-8, a byte-order mark, overlong lines and a half-written last line (the client may
+still be writing the file) are survived and counted in `ReadStats`. Does not interpret the
+objects; that is `entries`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+BOM = b"\xef\xbb\xbf"
+# A line longer than this is skipped (and counted), not parsed: it bounds memory per line.
+DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024
+_loads = json.loads
+
+
+@dataclass(slots=True)
+class ReadStats:
+    """What a read met. Mutable: it fills in while the stream is consumed."""
+
+    lines: int = 0
+    records: int = 0
+    blank: int = 0
+    malformed: int = 0
+    not_object: int = 0
+    invalid_utf8: int = 0
+    oversized: int = 0
+    partial_tail: bool = False
+    malformed_lines: list[int] = field(default_factory=list)
+
+    @property
+    def skipped(self) -> int:
+        return self.malformed + self.not_object + self.oversized + int(self.partial_tail)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "lines": self.lines,
+            "records": self.records,
+            "blank": self.blank,
+            "malformed": self.malformed,
+            "not_object": self.not_object,
+            "invalid_utf8": self.invalid_utf8,
+            "oversized": self.oversized,
+            "partial_tail": self.partial_tail,
+            "skipped": self.skipped,
+        }
+
+    def describe(self) -> str | None:
+        """One line for humans, or None when nothing was skipped."""
+        parts = []
+        if self.malformed:
+            parts.append(f"{self.malformed} malformed")
+        if self.not_object:
+            parts.append(f"{self.not_object} not an object")
+        if self.oversized:
+            parts.append(f"{self.oversized} oversized")
+        if self.partial_tail:
+            parts.append("a half-written last line")
+        if self.invalid_utf8:
+            parts.append(f"{self.invalid_utf8} with invalid UTF-8 (repaired)")
+        return ", ".join(parts) if parts else None
+
+
+def parse_line(raw: bytes, stats: ReadStats, line_no: int) -> dict | None:
+    """One line to a JSON object, or None (counted in `stats`).
+
+    Only the last line of a file can lack its newline; when it does not parse, it is the
+    half-written line of a file still being written, not a malformed one.
+    """
+    stripped = raw.strip()
+    if not stripped:
+        stats.blank += 1
+        return None
+    try:
+        value = _loads(stripped)
+    except UnicodeDecodeError:
+        stats.invalid_utf8 += 1
+        try:
+            value = _loads(stripped.decode("utf-8", "replace"))
+        except ValueError:
+            value = _BAD
+    except ValueError:
+        value = _BAD
+    except RecursionError:  # absurdly deep nesting
+        value = _BAD
+    if value is _BAD:
+        if not raw.endswith(b"\n"):
+            stats.partial_tail = True
+        else:
+            stats.malformed += 1
+            if len(stats.malformed_lines) < 100:
+                stats.malformed_lines.append(line_no)
+        return None
+    if not isinstance(value, dict):
+        stats.not_object += 1
+        return None
+    stats.records += 1
+    return value
+
+
+_BAD = object()
+
+
+def iter_raw_lines(
+    path: str | os.PathLike[str],
+    stats: ReadStats | None = None,
+    *,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    start: int = 0,
+) -> Iterator[tuple[int, bytes]]:
+    """Yield `(line_no, raw_bytes)` for each line of the file, streaming.
+
+    Lines over `max_line_bytes` are skipped and counted as oversized, without being held.
+    """
+    stats = stats if stats is not None else ReadStats()
+    with open(path, "rb") as f:
+        if start:
+            f.seek(start)
+        line_no = 0
+        readline = f.readline
+        while True:
+            raw = readline(max_line_bytes)
+            if not raw:
+                break
+            if len(raw) == max_line_bytes and not raw.endswith(b"\n"):
+                # Oversized: drain the rest of the line in bounded pieces.
+                while raw and not raw.endswith(b"\n"):
+                    raw = readline(max_line_bytes)
+                line_no += 1
+                stats.lines += 1
+                stats.oversized += 1
+                continue
+            line_no += 1
+            stats.lines += 1
+            if line_no == 1 and start == 0 and raw.startswith(BOM):
+                raw = raw[len(BOM):]
+            yield line_no, raw
+
+
+def iter_records(
+    path: str | os.PathLike[str],
+    stats: ReadStats | None = None,
+    *,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+) -> Iterator[tuple[int, dict]]:
+    """Yield `(line_no, object)` for every line that holds a JSON object."""
+    stats = stats if stats is not None else ReadStats()
+    for line_no, raw in iter_raw_lines(path, stats, max_line_bytes=max_line_bytes):
+        value = parse_line(raw, stats, line_no)
+        if value is not None:
+            yield line_no, value
+
+
+def read_head(path: str | os.PathLike[str], max_bytes: int) -> list[dict]:
+    """The JSON objects among the complete lines of the first `max_bytes` of the file."""
+    with open(path, "rb") as f:
+        data = f.read(max_bytes)
+        at_eof = len(data) < max_bytes
+    if data.startswith(BOM):
+        data = data[len(BOM):]
+    lines = data.split(b"\n")
+    if not at_eof:
+        lines.pop()  # cut off mid-line by max_bytes
+    return _parse_many(lines)
+
+
+def read_tail(path: str | os.PathLike[str], max_bytes: int, *, size: int | None = None) -> list[dict]:
+    """The JSON objects among the complete lines of the last `max_bytes` of the file."""
+    with open(path, "rb") as f:
+        if size is None:
+            size = os.fstat(f.fileno()).st_size
+        start = max(0, size - max_bytes)
+        f.seek(start)
+        data = f.read(max_bytes)
+    lines = data.split(b"\n")
+    if start > 0:
+        lines = lines[1:]  # the first piece is the end of a line we did not see whole
+    return _parse_many(lines)
+
+
+def _parse_many(lines: list[bytes]) -> list[dict]:
+    out = []
+    for raw in lines:
+        if not raw.strip():
+            continue
+        try:
+            value = _loads(raw)
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(value, dict):
+            out.append(value)
+    return out
+
+
+def file_size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0

@@ -1,0 +1,44 @@
+"""Every test runs with its own HOME, Claude root and kit state root under tmp_path.
+
+Looking up the real home any other way (the password database) fails loudly, so no test can
+read or write the developer's real ~/.claude.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_STATE_HOME", str(home / ".local" / "state"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+    monkeypatch.setenv("SESSION_KIT_HOME", str(home / "session-kit-state"))
+    for name in ("CLAUDE_CONFIG_DIR", "SESSION_CONTEXT", "CLAUDE_CODE_SESSION_ID", "CLAUDE_PROJECT_DIR", "CLAUDE_ENV_FILE"):
+        monkeypatch.delenv(name, raising=False)
+
+    def no_real_home(*_args: object) -> None:
+        raise AssertionError("a test looked up the real home directory through the password database")
+
+    monkeypatch.setattr(pwd, "getpwuid", no_real_home)
+    monkeypatch.setattr(pwd, "getpwnam", no_real_home)
+    return home
+
+
+@pytest.fixture
+def claude_root(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = isolated_home / ".claude"
+    (root / "projects").mkdir(parents=True)
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(root))
+    return root

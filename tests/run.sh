@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The whole test suite, on a fresh machine: makes its own virtual environment (.venv),
+# installs the kit with its test extras, and runs pytest. The end-to-end tests fetch the
+# pinned Claude Code client from the npm registry into .test-cache/ the first time they run.
+# Extra arguments go to pytest, e.g. `bash tests/run.sh -k encoding -x`.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+python=${PYTHON:-python3}
+venv="$root/.venv"
+if [ ! -x "$venv/bin/python" ]; then
+    echo "tests/run.sh: creating $venv" >&2
+    "$python" -m venv "$venv"
+fi
+# Quiet, but not silent on failure; skip the network round-trip when nothing changed.
+stamp="$venv/.installed-$(cat pyproject.toml | cksum | cut -d' ' -f1)"
+if [ ! -f "$stamp" ]; then
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e ".[test]"
+    touch "$stamp"
+fi
+exec "$venv/bin/python" -m pytest "$@"

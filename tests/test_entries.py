@@ -1,0 +1,91 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from transcripts import Transcript
+
+from session_kit.entries import KIND_NOISE, KIND_UNKNOWN, Entry, parse_timestamp, prompt_display, read_entries
+from session_kit.jsonl import ReadStats
+
+
+def test_current_dialect_kinds_and_fields(tmp_path: Path):
+    t = Transcript(cwd="/w/p", branch="feat")
+    t.noise("attachment")
+    t.user("hello")
+    t.say("hi")
+    t.raw({"type": "brand-new-entry-type", "payload": 1})
+    entries = list(read_entries(t.write(tmp_path / "s.jsonl")))
+    assert [e.kind for e in entries] == [KIND_NOISE, "user", "assistant", KIND_UNKNOWN]
+    user = entries[1]
+    assert user.is_user_prompt and user.text == "hello"
+    assert user.cwd == "/w/p" and user.git_branch == "feat" and user.session_id == t.session_id
+    assert user.timestamp is not None and user.timestamp.tzinfo is not None
+    assert entries[3].raw["payload"] == 1  # unknown types are kept whole
+
+
+def test_seed_dialect_tool_results_and_float_timestamps(tmp_path: Path):
+    t = Transcript(dialect="seed")
+    t.user("run it")
+    call = t.tool_use("Bash", {"command": "pytest"})
+    t.tool_result(call, [{"type": "text", "text": "Exit code 0\nok"}])
+    entries = list(read_entries(t.write(tmp_path / "s.jsonl")))
+    assert entries[0].is_user_prompt and entries[0].timestamp is not None
+    result = entries[2]
+    assert result.kind == "tool_result" and result.is_tool_result_carrier
+    assert result.tool_results[0].tool_use_id == call
+    assert result.tool_results[0].text == "Exit code 0\nok"
+
+
+def test_tool_results_in_user_entries_are_not_prompts(tmp_path: Path):
+    t = Transcript()
+    call = t.tool_use("Read", {"file_path": "/x"})
+    t.tool_result(call, "contents", extra={"file": {"filePath": "/x"}})
+    entry = list(read_entries(t.write(tmp_path / "s.jsonl")))[-1]
+    assert not entry.is_user_prompt and entry.is_tool_result_carrier
+    assert entry.tool_results[0].extra == {"file": {"filePath": "/x"}}
+
+
+def test_compaction_entries_are_recognised(tmp_path: Path):
+    t = Transcript()
+    t.user("a")
+    t.compact("Summary of earlier work")
+    t.summary_2025("old style summary")
+    entries = list(read_entries(t.write(tmp_path / "s.jsonl")))
+    assert entries[1].is_compact_boundary and entries[1].raw["parentUuid"] is None
+    assert entries[2].is_compact_summary and not entries[2].is_user_prompt
+    assert entries[2].summary_text == "Summary of earlier work"
+    assert entries[3].kind == "summary" and entries[3].summary_text == "old style summary"
+
+
+def test_odd_shapes_do_not_crash(tmp_path: Path):
+    path = tmp_path / "s.jsonl"
+    path.write_text(
+        '{"type": 5}\n{"type":"user","message":"not a dict"}\n{"type":"assistant","message":{"content":[1,"x",null]}}\n'
+        '{"type":"user","message":{"content":[{"type":"tool_result"}]}}\n{}\n'
+    )
+    stats = ReadStats()
+    entries = list(read_entries(path, stats))
+    assert len(entries) == 5
+    for e in entries:
+        assert isinstance(e.text, str)
+        e.tool_uses, e.tool_results, e.is_user_prompt, e.summary_text, e.usage  # noqa: B018
+
+
+def test_timestamps_in_every_form():
+    assert parse_timestamp("2026-11-01T09:00:00.123Z").year == 2026
+    assert parse_timestamp("2026-11-01T09:00:00").tzinfo is not None
+    assert parse_timestamp(1700000000.5).year == 2023
+    assert parse_timestamp(1700000000500).year == 2023  # milliseconds
+    assert parse_timestamp("yesterday") is None
+    assert parse_timestamp(True) is None
+
+
+def test_slash_commands_are_shown_as_typed():
+    text = "<command-message>x</command-message>\n<command-name>/debug-agent</command-name>\n<command-args>abc</command-args>"
+    assert prompt_display(text) == "/debug-agent abc"
+    assert prompt_display("plain") == "plain"
+
+
+def test_entry_from_raw_without_type():
+    e = Entry.from_raw(3, {"foo": "bar"})
+    assert e.kind == KIND_UNKNOWN and e.type == ""
