@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Install claude-session-kit for this user, then check it with `session-kit doctor`.
+#
+#   ./install.sh              install (or upgrade) and run doctor
+#   ./install.sh --uninstall  remove what this script installed
+#
+# Like pipx and uv: the kit lives in its own virtual environment
+# ($SESSION_KIT_VENV, default ${XDG_DATA_HOME:-~/.local/share}/claude-session-kit/venv) and a
+# launcher goes to ${SESSION_KIT_BIN:-~/.local/bin}/session-kit, so the Bash tool inside a
+# Claude Code session can call it.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+data_home=${XDG_DATA_HOME:-$HOME/.local/share}
+venv=${SESSION_KIT_VENV:-$data_home/claude-session-kit/venv}
+bindir=${SESSION_KIT_BIN:-$HOME/.local/bin}
+launcher="$bindir/session-kit"
+python=${PYTHON:-python3}
+
+say() { printf 'install.sh: %s\n' "$*" >&2; }
+
+uninstall() {
+    if [ -L "$launcher" ] && [ "$(readlink "$launcher")" = "$venv/bin/session-kit" ]; then
+        rm -f "$launcher"
+        say "removed $launcher"
+    elif [ -e "$launcher" ]; then
+        say "left $launcher alone: it is not this kit's launcher"
+    fi
+    if [ -d "$venv" ]; then
+        rm -rf "$venv"
+        say "removed $venv"
+    fi
+    say "uninstalled"
+}
+
+case "${1:-}" in
+    --uninstall) uninstall; exit 0 ;;
+    "") ;;
+    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) say "unknown option: $1 (try --help)"; exit 2 ;;
+esac
+
+if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; then
+    say "needs Python 3.10 or newer as '$python' (set PYTHON=/path/to/python3)"
+    exit 1
+fi
+if [ ! -x "$venv/bin/python" ]; then
+    say "creating $venv"
+    mkdir -p "$(dirname "$venv")"
+    "$python" -m venv "$venv"
+fi
+say "installing the kit into $venv"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade "$here"
+
+mkdir -p "$bindir"
+if [ -e "$launcher" ] && ! { [ -L "$launcher" ] && [ "$(readlink "$launcher")" = "$venv/bin/session-kit" ]; }; then
+    say "left $launcher alone: something else is there (run $venv/bin/session-kit directly)"
+else
+    ln -sfn "$venv/bin/session-kit" "$launcher"
+    say "launcher: $launcher"
+fi
+case ":$PATH:" in
+    *":$bindir:"*) ;;
+    *) say "warning: $bindir is not on your PATH; add it, e.g. export PATH=\"$bindir:\$PATH\"" ;;
+esac
+
+"$venv/bin/session-kit" doctor
