@@ -62,12 +62,19 @@ def test_show_text_and_json(built):
 
 def test_events_with_filters(built):
     doc = run_json("events", built.current.session_id)
-    names = [e["name"] for e in doc["events"]]
-    assert names == ["Bash", "Bash", "Write", "Read", "Edit", "Agent", "Agent", "ExitPlanMode"]
+    names = [(e["name"], e["agent_id"]) for e in doc["events"]]
+    assert names == [
+        ("Bash", None), ("Bash", None), ("Write", None), ("Read", None), ("Edit", None),
+        ("Agent", None), ("Agent", None), ("Bash", built.worker_agent), ("ExitPlanMode", None),
+    ]
     errors = run_json("events", built.current.session_id, "--errors")["events"]
-    assert [(e["summary"], e["exit_code"]) for e in errors] == [("ls /nonexistent-dir", 2)]
+    assert [(e["summary"], e["exit_code"], e["agent_id"]) for e in errors] == [
+        ("ls /nonexistent-dir", 2, None), ("make check", 3, built.worker_agent)
+    ]
+    main_only = run_json("events", built.current.session_id, "--errors", "--main-only")["events"]
+    assert [e["summary"] for e in main_only] == ["ls /nonexistent-dir"]
     agent_calls = run_json("events", built.current.session_id, "--tool", "agent")["events"]
-    assert [e["agent_id"] for e in agent_calls] == [built.plan_agent, built.worker_agent]
+    assert [e["spawned_agent_id"] for e in agent_calls] == [built.plan_agent, built.worker_agent]
     text = run("events", built.current.session_id, "--errors").stdout
     assert "FAIL exit 2" in text and "No such file or directory" in text
 

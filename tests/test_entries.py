@@ -89,3 +89,14 @@ def test_slash_commands_are_shown_as_typed():
 def test_entry_from_raw_without_type():
     e = Entry.from_raw(3, {"foo": "bar"})
     assert e.kind == KIND_UNKNOWN and e.type == ""
+
+
+def test_client_echoes_and_notifications_are_not_requests(tmp_path: Path):
+    t = Transcript()
+    t.user("<command-name>/compact</command-name>\n<command-message>compact</command-message>\n<command-args></command-args>")
+    t.user("<local-command-stdout>Compacted</local-command-stdout>")
+    t.user("<task-notification>\n<task-id>a1</task-id>", origin={"kind": "task-notification"}, promptSource="system")
+    t.user("<local-command-caveat>x</local-command-caveat>", isMeta=True)
+    t.user("a real follow-up")
+    prompts = [e.text for e in read_entries(t.write(tmp_path / "s.jsonl")) if e.is_user_prompt]
+    assert [prompt_display(p) for p in prompts] == ["/compact", "a real follow-up"]

@@ -64,7 +64,7 @@ def test_agent_calls_learn_their_agent_id(tmp_path: Path):
     call = t.tool_use("Agent", {"subagent_type": "Plan", "description": "plan it", "prompt": "Plan X"})
     t.tool_result(call, [{"type": "text", "text": "done"}], extra={"agentId": "a1b2", "status": "completed"})
     [c] = calls_of(t, tmp_path)
-    assert c.agent_id == "a1b2" and c.summary == "[Plan] plan it"
+    assert c.spawned_agent_id == "a1b2" and c.agent_id is None and c.summary == "[Plan] plan it"
 
 
 def test_input_summaries_per_tool():

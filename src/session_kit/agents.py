@@ -86,7 +86,7 @@ def _iso(value: datetime | None) -> str | None:
 def read_agent_run(log: AgentLogRef) -> AgentRun:
     stats = ReadStats()
     entries = list(read_entries(log.path, stats))
-    calls = pair_tool_calls(entries)
+    calls = [replace(c, agent_id=log.agent_id) for c in pair_tool_calls(entries)]
     stamps = [e.timestamp for e in entries if e.timestamp is not None]
     prompt = next((e.text for e in entries if e.kind == "user" and e.text.strip()), None)
     final = None
@@ -119,7 +119,7 @@ def link_agents(runs: Sequence[AgentRun], parent_calls: Sequence[ToolCall]) -> l
     """Fill in each run's spawning tool use, type and description from the parent's calls."""
     agent_calls = [c for c in parent_calls if c.name in AGENT_TOOLS]
     by_id = {c.id: c for c in agent_calls}
-    by_agent = {c.agent_id: c for c in agent_calls if c.agent_id}
+    by_agent = {c.spawned_agent_id: c for c in agent_calls if c.spawned_agent_id}
     used: set[str] = {r.tool_use_id for r in runs if r.tool_use_id in by_id}  # type: ignore[misc]
     linked = []
     for run in sorted(runs, key=lambda r: (r.start is None, r.start.timestamp() if r.start else 0.0)):

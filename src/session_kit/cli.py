@@ -74,7 +74,8 @@ def json_option(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def emit_json(kind: str, payload: dict[str, Any]) -> None:
     document = {"version": JSON_VERSION, "kind": kind, **payload}
-    sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+    # Compact on purpose: with `indent`, json falls back to its slow pure-Python encoder.
+    sys.stdout.write(json.dumps(document, ensure_ascii=False) + "\n")
 
 
 def local_time(value: datetime | None) -> str:
@@ -272,16 +273,20 @@ def show(session: str, claude_dir: Path | None, as_json: bool) -> None:
 @click.argument("session")
 @click.option("--errors", "errors_only", is_flag=True, help="Only failed calls.")
 @click.option("--tool", "tool_name", default=None, help="Only calls of this tool (case-insensitive).")
+@click.option("--main-only", is_flag=True, help="Leave out the calls made inside subagents.")
 @claude_dir_option
 @json_option
-def events(session: str, errors_only: bool, tool_name: str | None, claude_dir: Path | None, as_json: bool) -> None:
-    """The tool-call timeline: each call with its input summary, duration and outcome."""
+def events(
+    session: str, errors_only: bool, tool_name: str | None, main_only: bool, claude_dir: Path | None, as_json: bool
+) -> None:
+    """The tool-call timeline, subagents' calls included: each call with its input summary,
+    duration and outcome."""
     from session_kit.jsonl import ReadStats
     from session_kit.report import session_calls
 
     ref = resolve(session, claude_dir)
     stats = ReadStats()
-    calls = session_calls(ref, stats)
+    calls = session_calls(ref, stats, with_agents=not main_only)
     if errors_only:
         calls = [c for c in calls if c.failed]
     if tool_name:
@@ -297,7 +302,8 @@ def events(session: str, errors_only: bool, tool_name: str | None, claude_dir: P
         took = f"{c.duration_s:.1f}s" if c.duration_s is not None else "-"
         mark = {"ok": "ok", "error": "FAIL", "pending": "…"}[c.status]
         code = f" exit {c.exit_code}" if c.exit_code is not None and c.failed else ""
-        click.echo(f"{local_time(c.started)}  {took:>7}  {mark:<4}{code}  {c.name:<12} {clip(c.summary, 90)}")
+        where = f"[{c.agent_id[:8]}] " if c.agent_id else ""
+        click.echo(f"{local_time(c.started)}  {took:>7}  {mark:<4}{code}  {where}{c.name:<12} {clip(c.summary, 90)}")
         if c.failed and c.error:
             click.echo(f"{'':>27}└ {clip(c.error, 110)}")
 

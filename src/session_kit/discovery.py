@@ -22,13 +22,13 @@ from typing import Any
 from session_kit import paths
 from session_kit.entries import Entry, parse_timestamp, prompt_display
 from session_kit.errors import Ambiguous, KitError, NotFound
-from session_kit.jsonl import read_tail
+from session_kit.jsonl import BOM, loads_line
 
 SESSION_SUFFIX = ".jsonl"
 AGENT_PREFIX = "agent-"
-HEAD_STEP = 16 * 1024
+HEAD_STEP = 8 * 1024
 HEAD_LIMIT = 1024 * 1024  # how far into a file the first prompt is looked for
-TAIL_BYTES = 16 * 1024
+TAIL_STEPS = (8 * 1024, 128 * 1024, 2 * 1024 * 1024)  # tail reads, until a timestamp shows
 # Session ids are uuids in practice; anything with a path separator or `..` is refused.
 _PLAIN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 
@@ -42,6 +42,7 @@ class SessionRef:
     project: Path  # the project directory under `projects/`
     mtime: float
     size: int
+    has_folder: bool | None = None  # a `<id>/` folder beside it (subagents); None: not looked
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,24 +87,26 @@ def list_project_dirs(root: Path) -> list[Path]:
 
 def list_sessions(project: Path) -> list[SessionRef]:
     """Main sessions of a project, newest (last written) first."""
-    found = []
+    files = []
+    folders = set()
     try:
         with os.scandir(project) as it:
             for e in it:
                 name = e.name
-                if not name.endswith(SESSION_SUFFIX) or name.startswith(AGENT_PREFIX):
-                    continue
-                try:
-                    st = e.stat()
-                except OSError:
-                    continue  # removed while we looked
-                if not e.is_file():
-                    continue
-                found.append(
-                    SessionRef(name[: -len(SESSION_SUFFIX)], Path(e.path), project, st.st_mtime, st.st_size)
-                )
+                if e.is_dir():
+                    folders.add(name)
+                elif name.endswith(SESSION_SUFFIX) and not name.startswith(AGENT_PREFIX):
+                    try:
+                        st = e.stat()
+                    except OSError:
+                        continue  # removed while we looked
+                    files.append((name[: -len(SESSION_SUFFIX)], e.path, st))
     except (FileNotFoundError, NotADirectoryError):
         return []
+    found = [
+        SessionRef(sid, Path(path), project, st.st_mtime, st.st_size, sid in folders)
+        for sid, path, st in files
+    ]
     found.sort(key=lambda s: (s.mtime, s.id), reverse=True)
     return found
 
@@ -355,22 +358,26 @@ def _head_lines(path: Path, *, limit: int = HEAD_LIMIT) -> Iterable[bytes]:
     except OSError:
         return
     with f:
-        buffer = b""
-        read = 0
-        step = HEAD_STEP
-        while read < limit:
-            chunk = f.read(step)
-            if not chunk:
-                if buffer.strip():
-                    yield buffer  # last line without newline
-                return
-            read += len(chunk)
-            if read == len(chunk) and chunk.startswith(b"\xef\xbb\xbf"):
-                chunk = chunk[3:]
-            buffer += chunk
-            *lines, buffer = buffer.split(b"\n")
-            yield from lines
-            step = min(step * 2, 256 * 1024)
+        yield from _lines_from(f, limit)
+
+
+def _lines_from(f: Any, limit: int) -> Iterable[bytes]:
+    buffer = b""
+    read = 0
+    step = HEAD_STEP
+    while read < limit:
+        chunk = f.read(step)
+        if not chunk:
+            if buffer.strip():
+                yield buffer  # last line without newline
+            return
+        if read == 0 and chunk.startswith(b"\xef\xbb\xbf"):
+            chunk = chunk[3:]
+        read += len(chunk)
+        buffer += chunk
+        *lines, buffer = buffer.split(b"\n")
+        yield from lines
+        step = min(step * 2, 256 * 1024)
 
 
 _FIELD_CACHE: dict[bytes, re.Pattern[bytes]] = {}
@@ -393,39 +400,98 @@ def _quick_field(raw: bytes, key: bytes) -> str | None:
 _USER_TYPE = re.compile(rb'"type"\s*:\s*"user"')
 
 
-def _head_facts(path: Path) -> tuple[datetime | None, Entry | None, str | None, str | None]:
-    """(start time, first user prompt, cwd, branch) from the file's head.
+def _line_at(data: bytes, pos: int, lo: int, hi: int) -> tuple[int, int]:
+    """Start and end of the line of `data[lo:hi]` that holds `pos`."""
+    start = max(data.rfind(b"\n", lo, pos) + 1, lo)
+    end = data.find(b"\n", pos, hi)
+    return start, hi if end < 0 else end
 
-    Only lines that look like user entries are parsed; the start is the first timestamp in
-    the file, read without parsing its line. The client's noise entries, most of a file's
-    bytes, are passed over unparsed.
+
+def _head_facts(f: Any) -> tuple[datetime | None, Entry | None, str | None, str | None]:
+    """(start time, first user prompt, cwd, branch) from the head of an open file.
+
+    Lines are located with byte searches, not split apart, and only those that can matter
+    are parsed: the first with a timestamp, then those that look like user entries. The
+    client's noise entries, most of a file's bytes, are passed over unparsed.
     """
     start: datetime | None = None
     cwd = branch = None
-    line_no = 0
-    for raw in _head_lines(path):
-        line_no += 1
-        if start is None:
-            start = parse_timestamp(_quick_field(raw, b"timestamp"))
-        if not _USER_TYPE.search(raw):
-            continue
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            continue
-        if not isinstance(value, dict):
-            continue
-        entry = Entry.from_raw(line_no, value)
-        if start is None:
-            start = entry.timestamp
-        cwd = cwd or entry.cwd
-        branch = branch or entry.git_branch
-        if entry.is_user_prompt:
-            return start, entry, entry.cwd or cwd, entry.git_branch or branch
-    return start, None, cwd, branch
+    data = b""
+    scanned = 0  # complete lines before this offset have been looked at
+    step = HEAD_STEP
+    while True:
+        chunk = f.read(step)
+        if not data and chunk.startswith(BOM):
+            chunk = chunk[len(BOM):]
+        data += chunk
+        at_eof = len(chunk) < step
+        complete = len(data) if at_eof else data.rfind(b"\n") + 1
+        pos = data.find(b'"timestamp"', scanned, complete) if start is None else -1
+        while pos >= 0:
+            line_start, line_end = _line_at(data, pos, scanned, complete)
+            start = _line_timestamp(data[line_start:line_end])
+            if start is not None:
+                break
+            pos = data.find(b'"timestamp"', line_end, complete)
+        pos = scanned
+        while True:
+            match = _USER_TYPE.search(data, pos, complete)
+            if match is None:
+                break
+            line_start, line_end = _line_at(data, match.start(), scanned, complete)
+            pos = line_end
+            try:
+                value = loads_line(data[line_start:line_end].strip())
+            except (ValueError, RecursionError):
+                continue
+            if not isinstance(value, dict):
+                continue
+            entry = Entry.from_raw(0, value)
+            start = start or entry.timestamp
+            cwd = cwd or entry.cwd
+            branch = branch or entry.git_branch
+            if entry.is_user_prompt:
+                return start, entry, entry.cwd or cwd, entry.git_branch or branch
+        scanned = complete
+        if at_eof or len(data) >= HEAD_LIMIT:
+            return start, None, cwd, branch
+        step = min(step * 2, 256 * 1024)
+
+
+def _last_timestamp(tail: bytes, *, cut: bool) -> datetime | None:
+    """The time of the last timestamped line of a file's tail."""
+    lo = tail.find(b"\n") + 1 if cut else 0  # a cut tail starts inside a line: skip it
+    if cut and lo == 0:
+        return None
+    hi = len(tail)
+    pos = tail.rfind(b'"timestamp"', lo, hi)
+    while pos >= 0:
+        line_start, line_end = _line_at(tail, pos, lo, hi)
+        stamp = _line_timestamp(tail[line_start:line_end])
+        if stamp is not None:
+            return stamp
+        pos = tail.rfind(b'"timestamp"', lo, line_start)
+    return None
+
+
+def _line_timestamp(raw: bytes) -> datetime | None:
+    """The entry's own time (top-level, or the seed dialect's `message.timestamp`), if any.
+
+    The line is parsed: a regex cannot tell the entry's timestamp from one nested inside it
+    (file-history snapshots and attachments carry their own).
+    """
+    if b'"timestamp"' not in raw:
+        return None
+    try:
+        value = loads_line(raw.strip())
+    except (ValueError, RecursionError):
+        return None
+    return Entry.from_raw(0, value).timestamp if isinstance(value, dict) else None
 
 
 def count_current_layout_agents(session: SessionRef) -> int:
+    if session.has_folder is False:
+        return 0
     try:
         names = os.listdir(paths.subagents_dir(session.project, session.id))
     except (FileNotFoundError, NotADirectoryError):
@@ -435,16 +501,17 @@ def count_current_layout_agents(session: SessionRef) -> int:
 
 def overview(session: SessionRef, *, legacy_index: dict[str, list[Path]] | None = None) -> SessionOverview:
     """Start, end, branch, first prompt and agent count, from the head and tail of the file."""
-    start, prompt, cwd, branch = _head_facts(session.path)
-    end = None
+    start = end = prompt = cwd = branch = None
     try:
-        tail = read_tail(session.path, TAIL_BYTES, size=session.size)
-    except OSError:
-        tail = []
-    for raw in reversed(tail):
-        end = Entry.from_raw(0, raw).timestamp
-        if end is not None:
-            break
+        with open(session.path, "rb") as f:
+            start, prompt, cwd, branch = _head_facts(f)
+            for step in TAIL_STEPS:
+                f.seek(max(0, session.size - step))
+                end = _last_timestamp(f.read(step), cut=session.size > step)
+                if end is not None or session.size <= step:
+                    break
+    except OSError:  # removed or unreadable since it was listed
+        pass
     if end is None:
         end = datetime.fromtimestamp(session.mtime, tz=timezone.utc)
     first_prompt = None

@@ -277,15 +277,27 @@ class Entry:
         return self.kind == KIND_SYSTEM and self.raw.get("subtype") == "compact_boundary"
 
     @property
+    def is_system_originated(self) -> bool:
+        """Sent into the conversation by the client itself (a background task's notification)."""
+        origin = self.raw.get("origin")
+        if isinstance(origin, Mapping) and origin.get("kind") not in (None, "user", "human"):
+            return True
+        return self.raw.get("promptSource") == "system"
+
+    @property
     def is_user_prompt(self) -> bool:
-        """A request typed (or sent) by the person, not a tool result, meta or summary entry."""
-        return (
-            self.kind == KIND_USER
-            and not self.is_meta
-            and not self.is_compact_summary
-            and not self.is_tool_result_carrier
-            and bool(self.text.strip())
-        )
+        """A request the person typed or sent: not a tool result, meta entry, compaction
+        summary, client notification or a local command's echoed output."""
+        if (
+            self.kind != KIND_USER
+            or self.is_meta
+            or self.is_compact_summary
+            or self.is_tool_result_carrier
+            or self.is_system_originated
+        ):
+            return False
+        text = self.text.lstrip()
+        return bool(text) and not text.startswith(_CLIENT_ECHOES)
 
     @property
     def summary_text(self) -> str | None:
@@ -296,6 +308,10 @@ class Entry:
         if self.is_compact_summary:
             return self.text
         return None
+
+
+# User-entry text the client writes itself: local command output and task notifications.
+_CLIENT_ECHOES = ("<local-command-stdout>", "<local-command-stderr>", "<local-command-caveat>", "<task-notification>")
 
 
 def read_entries(path: str | os.PathLike[str], stats: ReadStats | None = None) -> Iterator[Entry]:

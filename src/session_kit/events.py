@@ -43,7 +43,8 @@ class ToolCall:
     error: str | None = None
     output: str = ""
     result_line: int | None = None
-    agent_id: str | None = None  # for Agent/Task calls: the spawned agent, when known
+    spawned_agent_id: str | None = None  # for Agent/Task calls: the agent it started, when known
+    agent_id: str | None = None  # the agent whose log holds the call; None: the main conversation
     is_sidechain: bool = False
 
     @property
@@ -71,6 +72,7 @@ class ToolCall:
             "line": self.line,
             "result_line": self.result_line,
             "agent_id": self.agent_id,
+            "spawned_agent_id": self.spawned_agent_id,
             "is_sidechain": self.is_sidechain,
         }
 
@@ -220,7 +222,7 @@ def _with_result(
         error=error,
         output=result.text if keep_output else "",
         result_line=entry.line,
-        agent_id=_agent_id_of(result.extra) if call.name in AGENT_TOOLS else None,
+        spawned_agent_id=_agent_id_of(result.extra) if call.name in AGENT_TOOLS else None,
     )
 
 

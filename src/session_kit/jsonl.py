@@ -19,7 +19,17 @@ from typing import Any
 BOM = b"\xef\xbb\xbf"
 # A line longer than this is skipped (and counted), not parsed: it bounds memory per line.
 DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024
-_loads = json.loads
+# Decoding ourselves and calling raw_decode skips json.loads' encoding sniffing per line.
+_raw_decode = json.JSONDecoder().raw_decode
+
+
+def loads_line(data: bytes) -> object:
+    """Parse one stripped line; ValueError (UnicodeDecodeError included) when it is not JSON."""
+    text = data.decode("utf-8")
+    value, end = _raw_decode(text)
+    if end != len(text):
+        raise ValueError("extra data after the JSON value")
+    return value
 
 
 @dataclass(slots=True)
@@ -80,12 +90,12 @@ def parse_line(raw: bytes, stats: ReadStats, line_no: int) -> dict | None:
         stats.blank += 1
         return None
     try:
-        value = _loads(stripped)
+        value = loads_line(stripped)
     except UnicodeDecodeError:
         stats.invalid_utf8 += 1
         try:
-            value = _loads(stripped.decode("utf-8", "replace"))
-        except ValueError:
+            value = json.loads(stripped.decode("utf-8", "replace"))
+        except (ValueError, RecursionError):
             value = _BAD
     except ValueError:
         value = _BAD
@@ -189,10 +199,11 @@ def read_tail(path: str | os.PathLike[str], max_bytes: int, *, size: int | None 
 def _parse_many(lines: list[bytes]) -> list[dict]:
     out = []
     for raw in lines:
-        if not raw.strip():
+        raw = raw.strip()
+        if not raw:
             continue
         try:
-            value = _loads(raw)
+            value = loads_line(raw)
         except (ValueError, RecursionError):
             continue
         if isinstance(value, dict):

@@ -1,7 +1,7 @@
 """Where Claude Code keeps things, as pure functions on strings and paths.
 
-Owns: the Claude root (`CLAUDE_CONFIG_DIR` or `~/.claude`), the project-directory encoding
-the client uses under `projects/`, and the fixed places of sessions, subagent logs and plans
+Owns: the Claude root (`CLAUDE_CONFIG_DIR` or `~/.claude`), the project directory of a path
+under `projects/` (the encoding itself is in `encoding`), and the fixed places of sessions, subagent logs and plans
 inside the root. Does not touch the file system beyond reading the environment; listing what
 exists is `discovery`'s job.
 """
@@ -11,8 +11,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-MAX_ENCODED_LENGTH = 200
-_BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+from session_kit.encoding import MAX_ENCODED_LENGTH, encode_project_dir
+
+__all__ = ["MAX_ENCODED_LENGTH", "encode_project_dir"]  # re-exported: paths is where people look
 
 
 def claude_root(override: str | os.PathLike[str] | None = None) -> Path:
@@ -27,45 +28,6 @@ def claude_root(override: str | os.PathLike[str] | None = None) -> Path:
 
 def projects_dir(root: Path) -> Path:
     return root / "projects"
-
-
-def _utf16_units(text: str) -> list[int]:
-    data = text.encode("utf-16-le", "surrogatepass")
-    return [int.from_bytes(data[i : i + 2], "little") for i in range(0, len(data), 2)]
-
-
-def _java_string_hash(units: list[int]) -> int:
-    h = 0
-    for unit in units:
-        h = (31 * h + unit) & 0xFFFFFFFF
-    return h - 0x100000000 if h & 0x80000000 else h
-
-
-def _base36(n: int) -> str:
-    if n == 0:
-        return "0"
-    digits = []
-    while n:
-        n, r = divmod(n, 36)
-        digits.append(_BASE36[r])
-    return "".join(reversed(digits))
-
-
-def encode_project_dir(path: str | os.PathLike[str]) -> str:
-    """The directory name the client gives the project at `path`.
-
-    Every UTF-16 code unit that is not an ASCII letter or digit becomes `-` (so an emoji,
-    two units, gives `--`). A name over 200 units keeps its first 200, then `-` and the base-36
-    absolute value of the Java string hash of the full path.
-    """
-    text = os.fspath(path)
-    units = _utf16_units(text)
-    encoded = "".join(
-        chr(u) if (48 <= u <= 57 or 65 <= u <= 90 or 97 <= u <= 122) else "-" for u in units
-    )
-    if len(encoded) <= MAX_ENCODED_LENGTH:
-        return encoded
-    return f"{encoded[:MAX_ENCODED_LENGTH]}-{_base36(abs(_java_string_hash(units)))}"
 
 
 def project_dir(root: Path, project_path: str | os.PathLike[str]) -> Path:

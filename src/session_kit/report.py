@@ -75,7 +75,7 @@ class SessionReport:
             "project": self.ref.project.name,
             "cwd": self.cwd,
             "branch": self.branch,
-            "version": self.version,
+            "client_version": self.version,
             "start": _iso(self.start),
             "end": _iso(self.end),
             "duration_s": self.duration_s,
@@ -154,8 +154,18 @@ def build_report(session: SessionRef, *, with_agents: bool = True) -> SessionRep
     )
 
 
-def session_calls(session: SessionRef, stats: ReadStats | None = None) -> list[ToolCall]:
-    """The session's tool calls in order (the `events` timeline)."""
-    return pair_tool_calls(
+def session_calls(
+    session: SessionRef, stats: ReadStats | None = None, *, with_agents: bool = True
+) -> list[ToolCall]:
+    """The session's tool calls (the `events` timeline): the main conversation's, and with
+    `with_agents` its agents' too (`agent_id` says whose), in order of time."""
+    calls = pair_tool_calls(
         e for e in read_entries(session.path, stats) if e.tool_uses or e.is_tool_result_carrier
     )
+    if not with_agents:
+        return calls
+    merged = list(calls)
+    for run in session_agents(session, calls):
+        merged.extend(run.calls)
+    # Stable: calls without a time keep their place after the timed ones of their log.
+    return sorted(merged, key=lambda c: (c.started is None, c.started.timestamp() if c.started else 0.0))
