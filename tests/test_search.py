@@ -71,3 +71,17 @@ def test_search_covers_agent_logs_and_reports_progress(claude_root: Path):
     hits = list(search(ts, Query("sentinel_failure"), progress=lambda d, n: seen.append((d, n))))
     assert [(h.agent_id, h.where) for h in hits] == [(b.worker_agent, "tool_output")]
     assert seen[-1] == (len(ts), len(ts))
+
+
+def test_parallel_search_gives_the_same_hits_in_the_same_order(tmp_path: Path):
+    targets = []
+    for i in range(150):
+        t = Transcript(f"s{i:03d}")
+        t.user(f"prompt {i}" + (" Needle" if i % 7 == 0 else ""))
+        t.bash("echo x", "needle out" if i % 5 == 0 else "nothing")
+        targets.append(SearchTarget(t.write(tmp_path / f"s{i:03d}.jsonl"), f"s{i:03d}"))
+    serial = list(search(targets, Query("needle"), workers=1))
+    seen = []
+    parallel = list(search(targets, Query("needle"), workers=2, progress=lambda d, n: seen.append(d)))
+    assert parallel == serial and len(serial) == 22 + 30
+    assert seen[-1] == 150 and seen == sorted(seen)

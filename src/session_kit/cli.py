@@ -342,7 +342,7 @@ def search(query: str, project_path: Path | None, all_projects: bool, tool_name:
         targets.append(SearchTarget(ref.path, ref.id))
         if ref.project not in indexes:
             indexes[ref.project] = legacy_agent_index(ref.project)
-        for log in find_agent_logs(ref, legacy_index=indexes[ref.project]):
+        for log in find_agent_logs(ref, legacy_index=indexes[ref.project], with_meta=False):
             targets.append(SearchTarget(log.path, ref.id, log.agent_id))
     progress = _progress_printer() if sys.stderr.isatty() and not as_json else None
     hits = []

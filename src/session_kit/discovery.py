@@ -23,6 +23,7 @@ from session_kit import paths
 from session_kit.entries import Entry, parse_timestamp, prompt_display
 from session_kit.errors import Ambiguous, KitError, NotFound
 from session_kit.jsonl import BOM, loads_line
+from session_kit.scratch import session_id_from_env
 
 SESSION_SUFFIX = ".jsonl"
 AGENT_PREFIX = "agent-"
@@ -141,7 +142,9 @@ def _read_meta(path: Path) -> Mapping[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def current_layout_agents(session: SessionRef) -> list[AgentLogRef]:
+def current_layout_agents(session: SessionRef, *, with_meta: bool = True) -> list[AgentLogRef]:
+    if session.has_folder is False:
+        return []
     folder = paths.subagents_dir(session.project, session.id)
     try:
         names = os.listdir(folder)
@@ -151,7 +154,7 @@ def current_layout_agents(session: SessionRef) -> list[AgentLogRef]:
     for name in sorted(names):
         if name.startswith(AGENT_PREFIX) and name.endswith(SESSION_SUFFIX):
             agent_id = name[len(AGENT_PREFIX) : -len(SESSION_SUFFIX)]
-            meta = _read_meta(folder / f"{AGENT_PREFIX}{agent_id}.meta.json")
+            meta = _read_meta(folder / f"{AGENT_PREFIX}{agent_id}.meta.json") if with_meta else None
             found.append(AgentLogRef(agent_id, folder / name, "subagents", meta))
     return found
 
@@ -179,9 +182,11 @@ def _first_session_id(path: Path) -> str | None:
     return None
 
 
-def find_agent_logs(session: SessionRef, *, legacy_index: dict[str, list[Path]] | None = None) -> list[AgentLogRef]:
+def find_agent_logs(
+    session: SessionRef, *, legacy_index: dict[str, list[Path]] | None = None, with_meta: bool = True
+) -> list[AgentLogRef]:
     """This session's agent logs, in both layouts; never another session's."""
-    found = current_layout_agents(session)
+    found = current_layout_agents(session, with_meta=with_meta)
     index = legacy_index if legacy_index is not None else legacy_agent_index(session.project)
     for path in index.get(session.id, []):
         agent_id = path.name[len(AGENT_PREFIX) : -len(SESSION_SUFFIX)]
@@ -228,19 +233,6 @@ def recorded_cwd(path: Path) -> str | None:
         if cwd:
             return cwd
     return None
-
-
-def session_id_from_env(env: Mapping[str, str] | None = None) -> str | None:
-    """`SESSION_CONTEXT="session_id=<id>"` (the kit's hooks export it), else `CLAUDE_CODE_SESSION_ID`."""
-    env = os.environ if env is None else env
-    context = env.get("SESSION_CONTEXT", "")
-    for part in re.split(r"[\s,;]+", context):
-        if part.startswith("session_id="):
-            value = part[len("session_id=") :].strip().strip("\"'")
-            if value:
-                return value
-    value = env.get("CLAUDE_CODE_SESSION_ID", "").strip()
-    return value or None
 
 
 def find_session_by_id(root: Path, session_id: str) -> SessionRef | None:

@@ -10,7 +10,10 @@ noise entries and non-matching lines cost a byte scan, as they would for grep.
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 import re
+from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -107,7 +110,7 @@ def _fields(entry: Entry, tool_names: Mapping[str, str]) -> Iterator[tuple[str, 
 
 
 def _hits_in_entry(
-    entry: Entry, query: Query, target: SearchTarget, tool_names: Mapping[str, str], tool: str | None
+    entry: Entry, query: Query, target: SearchTarget, *, tool_names: Mapping[str, str], tool: str | None
 ) -> Iterator[SearchHit]:
     for where, tool_name, text in _fields(entry, tool_names):
         if tool is not None and (tool_name or "").lower() != tool.lower():
@@ -126,95 +129,181 @@ def _hits_in_entry(
             )
 
 
-def _candidate_lines(path: Path, needle: bytes) -> Iterator[tuple[int, bytes]]:
-    """(line_no, raw line) of every line whose lowered bytes contain `needle`."""
-    with open(path, "rb") as f:
-        line_no = 0  # lines before the start of `data`
-        carry = b""
-        first = True
-        while True:
-            block = f.read(BLOCK)
-            if not block and not carry:
-                return
-            data = carry + block
-            if first and data.startswith(BOM):
-                data = data[len(BOM):]
-            first = False
-            if block:
-                cut = data.rfind(b"\n") + 1
-                if cut == 0:
-                    carry = data  # one line longer than a block: keep reading
-                    continue
-                data, carry = data[:cut], data[cut:]
-            else:
-                carry = b""
-            lowered = data.lower()
-            pos = lowered.find(needle)
-            counted = 0
-            while pos >= 0:
-                start = data.rfind(b"\n", 0, pos) + 1
-                end = data.find(b"\n", pos)
-                end = len(data) if end < 0 else end + 1
-                line_no += data.count(b"\n", counted, start)
-                counted = start
-                yield line_no + 1, data[start:end]
-                pos = lowered.find(needle, end)
-            line_no += data.count(b"\n", counted)
+def _blocks(f: Any, first: bytes) -> Iterator[bytes]:
+    """Blocks of whole lines: about BLOCK bytes each, completed to the end of their last line."""
+    block = first
+    while block:
+        yield block
+        block = f.read(BLOCK)
+        if block and not block.endswith(b"\n"):
+            block += f.readline()
 
 
-def _tool_names_for(path: Path, ids: Iterable[str]) -> dict[str, str]:
-    """Names of the tool uses with these ids, found by scanning the file for each id."""
-    names: dict[str, str] = {}
-    wanted = set(ids)
-    if not wanted:
-        return names
-    needles = {json.dumps(i).encode(): i for i in wanted}
+def _candidate_lines(blocks: Iterable[bytes], needle: bytes) -> Iterator[tuple[int, int, bytes]]:
+    """(line_no, offset, raw line) of every line whose lowered bytes hold `needle`.
+
+    Each block is lowered and searched whole; newlines are counted only where a line number
+    is needed (up to a hit, or past a block when another follows), so a one-block file
+    without a hit costs a read, a lower and a find, as it would for grep.
+    """
+    line_no = 0
+    offset = 0  # of the block in the file
+    previous: tuple[bytes, int] | None = None  # a block whose newlines after `int` are uncounted
+    for block in blocks:
+        if previous is not None:
+            line_no += previous[0].count(b"\n", previous[1])
+            offset += len(previous[0])
+        lowered = block.lower()
+        at = lowered.find(needle)
+        counted = 0
+        while at >= 0:
+            start = block.rfind(b"\n", 0, at) + 1
+            stop = block.find(b"\n", at)
+            stop = len(block) if stop < 0 else stop + 1
+            line_no += block.count(b"\n", counted, start)
+            counted = start
+            yield line_no + 1, offset + start, block[start:stop]
+            at = lowered.find(needle, stop)
+        previous = (block, counted)
+
+
+def _all_lines(blocks: Iterable[bytes]) -> Iterator[tuple[int, int, bytes]]:
+    line_no = offset = 0
+    for block in blocks:
+        for raw in block.splitlines(keepends=True):
+            line_no += 1
+            yield line_no, offset, raw
+            offset += len(raw)
+
+
+def _tool_name_at(data: bytes, at: int, call_id: str, stats: ReadStats) -> tuple[str | None, int]:
+    """The tool name if the line of `data` holding offset `at` has the tool_use `call_id`;
+    and the line's start."""
+    start = data.rfind(b"\n", 0, at) + 1
+    stop = data.find(b"\n", at)
+    line = data[start : len(data) if stop < 0 else stop]
+    if b'"tool_use"' in line and (value := parse_line(line, stats, 0)) is not None:
+        for block in Entry.from_raw(0, value).tool_uses:
+            if block.get("id") == call_id:
+                return str(block.get("name", "?")), start
+    return None, start
+
+
+def _tool_names_in(data: bytes, wanted: Mapping[str, int], names: dict[str, str]) -> None:
+    """Fill `names` for the wanted tool_use ids found in `data`.
+
+    `wanted` maps an id to the offset of its result: the use is usually a few lines before,
+    so it is looked for in growing windows before that offset (a forward `find`; `rfind`
+    with a many-byte needle is far slower), then anywhere.
+    """
     stats = ReadStats()
-    with open(path, "rb") as f:
-        for raw in f:
-            if b"tool_use" not in raw:
-                continue
-            hit = [i for n, i in needles.items() if n in raw]
-            if not hit:
-                continue
-            value = parse_line(raw, stats, 0)
-            if value is None:
-                continue
-            for block in Entry.from_raw(0, value).tool_uses:
-                if block.get("id") in wanted:
-                    names[block["id"]] = str(block.get("name", "?"))
-            if len(names) == len(wanted):
+    for call_id, result_at in wanted.items():
+        if call_id in names:
+            continue
+        quoted = json.dumps(call_id).encode()
+        for window in (64 * 1024, 1024 * 1024, len(data)):
+            at = data.find(quoted, max(0, result_at - window))
+            while at >= 0 and call_id not in names:
+                name, _ = _tool_name_at(data, at, call_id, stats)
+                if name:
+                    names[call_id] = name
+                    break
+                stop = data.find(b"\n", at)
+                at = -1 if stop < 0 else data.find(quoted, stop)
+            if call_id in names or window >= result_at:
                 break
-    return names
+
+
+def _tool_names_in_blocks(blocks: Iterable[bytes], wanted: Mapping[str, int], names: dict[str, str]) -> None:
+    """A second pass over a file of many blocks: each id is looked for in the block holding
+    its result (before the result) and in the block before that, where uses are in practice."""
+    offset = 0
+    previous = b""
+    for block in blocks:
+        end = offset + len(block)
+        here = {i: at - offset for i, at in wanted.items() if offset <= at < end and i not in names}
+        if here:
+            _tool_names_in(block, here, names)
+            missing = {i: len(previous) for i in here if i not in names}
+            if missing and previous:
+                _tool_names_in(previous, missing, names)
+        previous, offset = block, end
+        if offset > max(wanted.values()):
+            break
 
 
 def search_file(target: SearchTarget, query: Query, *, tool: str | None = None) -> list[SearchHit]:
     stats = ReadStats()
-    if query.needle is not None:
-        lines: Iterable[tuple[int, bytes]] = _candidate_lines(target.path, query.needle)
-    else:
-        lines = _all_lines(target.path)
     entries = []
-    for line_no, raw in lines:
-        value = parse_line(raw, stats, line_no)
-        if value is not None:
-            entry = Entry.from_raw(line_no, value)
-            if entry.kind != "noise":
-                entries.append(entry)
-    if not entries:
-        return []
-    result_ids = [r.tool_use_id for e in entries for r in e.tool_results]
-    tool_names = _tool_names_for(target.path, result_ids) if result_ids else {}
+    names: dict[str, str] = {}
+    with open(target.path, "rb") as f:
+        # Ask for the file's size, not a whole block: a 4 MB buffer per small file costs more
+        # than reading it. One byte more tells whether the file grew since.
+        size = os.fstat(f.fileno()).st_size
+        first = f.read(min(size + 1, BLOCK))
+        whole = len(first) <= size and len(first) < BLOCK  # the usual case: one read holds it
+        if first.startswith(BOM):
+            first = first[len(BOM):]
+        if not whole and not first.endswith(b"\n"):
+            first += f.readline()
+        blocks = _blocks(f, first)
+        lines = _candidate_lines(blocks, query.needle) if query.needle is not None else _all_lines(blocks)
+        wanted: dict[str, int] = {}  # tool_use id -> offset of its result
+        for line_no, offset, raw in lines:
+            value = parse_line(raw, stats, line_no)
+            if value is not None:
+                entry = Entry.from_raw(line_no, value)
+                if entry.kind != "noise":
+                    entries.append(entry)
+                    for result in entry.tool_results:
+                        wanted.setdefault(result.tool_use_id, offset)
+        if not entries:
+            return []
+        if wanted:
+            if whole:
+                _tool_names_in(first, wanted, names)
+            else:
+                f.seek(0)
+                _tool_names_in_blocks(_blocks(f, f.read(BLOCK) + f.readline()), wanted, names)
     hits = []
     for entry in entries:
-        hits.extend(_hits_in_entry(entry, query, target, tool_names, tool))
+        hits.extend(_hits_in_entry(entry, query, target, tool_names=names, tool=tool))
     return hits
 
 
-def _all_lines(path: Path) -> Iterator[tuple[int, bytes]]:
-    with open(path, "rb") as f:
-        for n, raw in enumerate(f, 1):
-            yield n, raw[len(BOM):] if n == 1 and raw.startswith(BOM) else raw
+PARALLEL_MIN_FILES = 64
+CHUNK_FILES = 48
+
+
+def default_workers(targets: list[SearchTarget], env: Mapping[str, str] | None = None) -> int:
+    """Processes to search with: one per core (up to 4) when there are many files, else 1.
+
+    `SESSION_KIT_WORKERS` overrides. Only where `fork` exists: starting interpreters afresh
+    would cost more than it saves.
+    """
+    env = os.environ if env is None else env
+    configured = env.get("SESSION_KIT_WORKERS", "").strip()
+    if configured.isdigit():
+        return max(1, int(configured))
+    if len(targets) < PARALLEL_MIN_FILES or "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    return max(1, min(os.cpu_count() or 1, 4))
+
+
+def _search_chunk(job: tuple[list[SearchTarget], str, str | None]) -> list[SearchHit]:
+    targets, text, tool = job
+    query = Query(text)
+    hits: list[SearchHit] = []
+    for target in targets:
+        hits.extend(_search_one(target, query, tool))
+    return hits
+
+
+def _search_one(target: SearchTarget, query: Query, tool: str | None) -> list[SearchHit]:
+    try:
+        return search_file(target, query, tool=tool)
+    except OSError:
+        return []  # removed or unreadable while we searched: nothing to find there
 
 
 def search(
@@ -223,13 +312,31 @@ def search(
     *,
     tool: str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    workers: int | None = None,
 ) -> Iterator[SearchHit]:
-    """Hits in file order; `progress(done, total)` is called after each file."""
+    """Hits in the order of `targets`, then of lines; `progress(done, total)` as files finish.
+
+    With several workers the files are searched in chunks by forked processes; the order of
+    the hits is the same.
+    """
     total = len(targets)
-    for done, target in enumerate(targets, 1):
-        try:
-            yield from search_file(target, query, tool=tool)
-        except OSError:
-            pass  # removed or unreadable while we searched: nothing to find there
-        if progress is not None:
-            progress(done, total)
+    workers = default_workers(targets) if workers is None else workers
+    if workers <= 1:
+        for done, target in enumerate(targets, 1):
+            yield from _search_one(target, query, tool)
+            if progress is not None:
+                progress(done, total)
+        return
+    chunks = [targets[i : i + CHUNK_FILES] for i in range(0, total, CHUNK_FILES)]
+    context = multiprocessing.get_context("fork")
+    executor = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    try:
+        done = 0
+        jobs = ((chunk, query.text, tool) for chunk in chunks)
+        for chunk, hits in zip(chunks, executor.map(_search_chunk, jobs)):
+            yield from hits
+            done += len(chunk)
+            if progress is not None:
+                progress(done, total)
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,548 @@
+"""Speed and memory benchmarks for claude-session-kit, as ratios against baselines of the same run.
+
+Owns: making (or reusing) the generated Claude roots under the data dir, running the kit's CLI
+and the baseline commands as fresh child processes, and reporting best-of-N wall times and
+peak RSS, the ratios, and PASS/MISS per target. Does not generate transcripts itself
+(`generate.py` does) and asserts nothing in the test suite: machines here are small and noisy,
+so a target is a ratio against a baseline timed in the same run, or a generous absolute limit.
+
+    .venv/bin/python benchmarks/run.py            # full run: 10,000 sessions + a 60 MB session
+    .venv/bin/python benchmarks/run.py --quick    # smaller data, fewer repeats
+    .venv/bin/python benchmarks/run.py --json     # machine-readable results on stdout
+
+Adding a target: write a function `def bench_x(ctx: Context) -> list[Row]` that calls
+`ctx.measure(Command.of(...), Command.of(...))` for the kit command and its baseline (they
+run interleaved), decorate it with `@benchmark("x")`, and return rows made with
+`Row.ratio_row` (times) or `Row.memory_row` (peak RSS).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import generate  # noqa: E402  (a sibling script, not a package)
+
+MB = 1024 * 1024
+
+
+# --------------------------------------------------------------------------------------------
+# Measuring one command.
+
+
+@dataclass(frozen=True, slots=True)
+class Measurement:
+    """Wall times and peak RSS of repeated fresh runs of one command."""
+
+    label: str
+    argv: tuple[str, ...]
+    seconds: tuple[float, ...]
+    max_rss_kb: tuple[int, ...]
+    returncode: int
+    stdout_bytes: int
+    note: str = ""
+
+    @property
+    def best(self) -> float | None:
+        return min(self.seconds) if self.seconds else None
+
+    @property
+    def median(self) -> float | None:
+        return statistics.median(self.seconds) if self.seconds else None
+
+    @property
+    def rss_mb(self) -> float | None:
+        """Peak RSS in MiB; the smallest over the runs (the same work every run, so the least
+        disturbed figure)."""
+        return min(self.max_rss_kb) / 1024 if self.max_rss_kb else None
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0
+
+
+# The process that forks the measured command must be small: on Linux a child's peak RSS
+# includes what it inherited before exec, so forking from this script (tens of MB) would put
+# a floor under every figure. GNU time is tiny; a bare interpreter is the fallback.
+TIME_BIN = shutil.which("time", path="/usr/bin:/bin")
+RSS_WRAPPER = (
+    "import os,sys\n"
+    "pid = os.posix_spawn(sys.argv[2], sys.argv[2:], os.environ)\n"
+    "_, status, usage = os.wait4(pid, 0)\n"
+    "open(sys.argv[1], 'w').write(str(usage.ru_maxrss))\n"
+    "sys.exit(os.waitstatus_to_exitcode(status))\n"
+)
+
+
+def _run_once(argv: Sequence[str], *, cwd: Path | None, stdin: bytes | None,
+              capture: bool) -> tuple[float, int, int, bytes, bytes]:
+    """One fresh child: (seconds, max RSS KiB, exit code, stdout if captured, stderr tail)."""
+    exe = shutil.which(argv[0]) or argv[0]
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.TemporaryFile() as inp, tempfile.NamedTemporaryFile("r") as rss:
+        if stdin is not None:
+            inp.write(stdin)
+            inp.seek(0)
+        if TIME_BIN:
+            cmd = [TIME_BIN, "-f", "%M", "-o", rss.name, exe, *argv[1:]]
+        else:
+            cmd = [sys.executable, "-S", "-c", RSS_WRAPPER, rss.name, exe, *argv[1:]]
+        began = time.perf_counter()
+        code = subprocess.call(cmd, cwd=cwd, stdin=inp if stdin is not None else subprocess.DEVNULL,
+                               stdout=out if capture else subprocess.DEVNULL, stderr=err)
+        elapsed = time.perf_counter() - began
+        # GNU time writes "Command exited with non-zero status N" before the figure.
+        lines = rss.read().split()
+        kb = int(lines[-1]) if lines and lines[-1].isdigit() else 0
+        out.seek(0)
+        data = out.read() if capture else b""
+        err.seek(0)
+        tail = err.read()[-2000:]
+    return elapsed, kb, code, data, tail
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A command to time: what to run, where, with what on stdin, and how to describe its output."""
+
+    label: str
+    argv: tuple[str, ...]
+    cwd: Path | None = None
+    stdin: bytes | None = None
+    inspect: Callable[[bytes], str] | None = None
+    ok_codes: tuple[int, ...] = (0,)
+
+    @classmethod
+    def of(cls, label: str, argv: Sequence[object], **kwargs) -> Command:
+        return cls(label, tuple(str(a) for a in argv), **kwargs)
+
+
+def measure(commands: Sequence[Command], *, repeat: int) -> list[Measurement]:
+    """Run each command once capturing stdout (warm-up, exit check, `inspect` note), then
+    `repeat` rounds in which every command runs once, stdout to /dev/null.
+
+    Interleaving the rounds puts a command and its baseline under the same passing load, which
+    matters more on a busy 2-core machine than any number of repeats. A failing command is
+    reported, not retried, and left out of the rounds."""
+    notes: list[str] = []
+    sizes: list[int] = []
+    failed: dict[int, Measurement] = {}
+    for i, c in enumerate(commands):
+        _, _, code, data, tail = _run_once(c.argv, cwd=c.cwd, stdin=c.stdin, capture=True)
+        if code not in c.ok_codes:
+            last = tail.decode("utf-8", "replace").strip().splitlines()[-1:]
+            failed[i] = Measurement(c.label, c.argv, (), (), code, len(data), f"exit {code}: {last[0] if last else ''}")
+            notes.append("")
+            sizes.append(len(data))
+            continue
+        note = ""
+        if c.inspect:
+            try:
+                note = c.inspect(data)
+            except Exception as exc:  # noqa: BLE001 - a note, never a failure
+                note = f"(could not read output: {exc.__class__.__name__})"
+        notes.append(note)
+        sizes.append(len(data))
+    seconds: list[list[float]] = [[] for _ in commands]
+    rss: list[list[int]] = [[] for _ in commands]
+    for _ in range(repeat):
+        for i, c in enumerate(commands):
+            if i in failed:
+                continue
+            sec, kb, _, _, _ = _run_once(c.argv, cwd=c.cwd, stdin=c.stdin, capture=False)
+            seconds[i].append(sec)
+            rss[i].append(kb)
+    return [failed.get(i) or Measurement(c.label, c.argv, tuple(seconds[i]), tuple(rss[i]), 0, sizes[i], notes[i])
+            for i, c in enumerate(commands)]
+
+
+# --------------------------------------------------------------------------------------------
+# Results.
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    benchmark: str
+    what: str
+    value: float | None  # seconds or MiB
+    unit: str  # "s" or "MB"
+    baseline: str = ""
+    baseline_value: float | None = None
+    ratio: float | None = None
+    target: str = ""
+    status: str = "info"  # PASS, MISS, ERROR or info
+    note: str = ""
+    median: float | None = None
+
+    @staticmethod
+    def _status(ok: bool | None) -> str:
+        return "info" if ok is None else ("PASS" if ok else "MISS")
+
+    @classmethod
+    def error(cls, benchmark: str, what: str, m: Measurement) -> Row:
+        return cls(benchmark, what, None, "", target="", status="ERROR", note=m.note)
+
+    @classmethod
+    def ratio_row(cls, benchmark: str, what: str, m: Measurement, base: Measurement, *,
+                  max_ratio: float | None = None, max_seconds: float | None = None,
+                  note: str = "") -> Row:
+        """Times: best of `m` against best of `base`; the target is a ratio, a time, or none."""
+        if not m.ok:
+            return cls.error(benchmark, what, m)
+        if not base.ok:
+            return cls(benchmark, what, m.best, "s", base.label, None, None, "", "ERROR",
+                       f"baseline failed: {base.note}", m.median)
+        ratio = m.best / base.best if base.best > 0 else float("inf")
+        ok: bool | None = None
+        target = ""
+        if max_ratio is not None:
+            ok, target = ratio <= max_ratio, f"ratio <= {max_ratio:g}"
+        if max_seconds is not None:
+            ok, target = m.best < max_seconds, f"< {max_seconds:g} s"
+        return cls(benchmark, what, m.best, "s", base.label, base.best, ratio, target, cls._status(ok),
+                   note or m.note, m.median)
+
+    @classmethod
+    def memory_row(cls, benchmark: str, what: str, m: Measurement, base: Measurement, *,
+                   max_mb: float | None = None, note: str = "") -> Row:
+        if not m.ok:
+            return cls.error(benchmark, what, m)
+        if not base.ok:
+            return cls(benchmark, what, m.rss_mb, "MB", base.label, None, None, "", "ERROR",
+                       f"baseline failed: {base.note}")
+        ok = None if max_mb is None else m.rss_mb < max_mb
+        target = "" if max_mb is None else f"< {max_mb:g} MB"
+        return cls(benchmark, what, m.rss_mb, "MB", base.label, base.rss_mb, m.rss_mb / base.rss_mb,
+                   target, cls._status(ok), note or m.note)
+
+
+# --------------------------------------------------------------------------------------------
+# Data and context.
+
+
+@dataclass(frozen=True, slots=True)
+class Scale:
+    sessions: int
+    big_mb: float
+    listing_sessions: int
+    small_kb: float
+    large_kb: float
+    repeat: int
+    slow_repeat: int  # for commands that take seconds
+
+
+FULL = Scale(sessions=10_000, big_mb=60, listing_sessions=1_000, small_kb=8, large_kb=230, repeat=5,
+             slow_repeat=3)
+QUICK = Scale(sessions=1_000, big_mb=10, listing_sessions=200, small_kb=8, large_kb=230, repeat=3,
+              slow_repeat=2)
+
+
+def ensure_root(data: Path, name: str, *, log: Callable[[str], None], **params) -> dict:
+    """The generated root `data/name`, made when missing or made with other parameters.
+
+    Generates into `name.partial` and renames, so an interrupted run never leaves a root that
+    looks complete. Only removes directories this script made (`.partial`, or holding a manifest)."""
+    root = data / name
+    wanted = {"generator_version": generate.GENERATOR_VERSION, "seed": params.get("seed", 0),
+              "sessions": params["sessions"], "big_mb": float(params.get("big_mb", 0.0)),
+              "session_kb": params.get("session_kb"), "subagents": params.get("subagents", True)}
+    manifest = generate.read_manifest(root)
+    if manifest and all(manifest.get(k) == v for k, v in wanted.items()):
+        return manifest
+    if root.exists():
+        if manifest is None:
+            raise SystemExit(f"{root} exists but was not made by benchmarks/generate.py; move it away")
+        shutil.rmtree(root)
+    partial = data / f"{name}.partial"
+    shutil.rmtree(partial, ignore_errors=True)
+    log(f"generating {name} ...")
+    m = generate.generate(partial, **params)
+    os.replace(partial, root)
+    log(f"  {m.files} files, {m.total_bytes / 1e6:.1f} MB in {m.seconds:.1f}s")
+    return generate.read_manifest(root) or {}
+
+
+@dataclass(slots=True)
+class Context:
+    data: Path
+    scale: Scale
+    kit: tuple[str, ...]
+    log: Callable[[str], None]
+    roots: dict[str, tuple[Path, dict]] = field(default_factory=dict)
+    measurements: list[Measurement] = field(default_factory=list)
+    cache: dict[str, Measurement] = field(default_factory=dict)
+
+    def root(self, name: str, **params) -> tuple[Path, dict]:
+        if name not in self.roots:
+            manifest = ensure_root(self.data, name, log=self.log, **params)
+            self.roots[name] = (self.data / name, manifest)
+        return self.roots[name]
+
+    def main_root(self) -> tuple[Path, dict]:
+        s = self.scale
+        return self.root(f"main-s{s.sessions}-b{s.big_mb:g}", sessions=s.sessions, big_mb=s.big_mb)
+
+    def measure(self, *commands: Command, slow: bool = False, key: str | None = None) -> list[Measurement]:
+        """`measure` (interleaved) with this run's repeat count; `key` keeps the result of a
+        single command for reuse (a shared baseline)."""
+        if key and key in self.cache:
+            return [self.cache[key]]
+        self.log("  " + " | ".join(c.label for c in commands) + " ...")
+        ms = measure(commands, repeat=self.scale.slow_repeat if slow else self.scale.repeat)
+        self.measurements.extend(ms)
+        if key:
+            self.cache[key] = ms[0]
+        return ms
+
+    def python_pass(self) -> Measurement:
+        return self.measure(Command.of("python -c pass", [sys.executable, "-c", "pass"]), key="python-pass")[0]
+
+
+def find_kit() -> tuple[str, ...]:
+    exe = Path(sys.executable).parent / "session-kit"
+    return (str(exe),) if exe.exists() else (sys.executable, "-m", "session_kit")
+
+
+def _count_json(data: bytes) -> str:
+    """A short description of a JSON answer: how many items it holds."""
+    text = data.decode("utf-8")
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        lines = [ln for ln in text.splitlines() if ln.strip()]
+        return f"{len(lines)} output lines"
+    if isinstance(doc, list):
+        return f"{len(doc)} items"
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            if isinstance(v, list):
+                return f"{len(v)} {k}"
+        return f"object with {len(doc)} keys"
+    return type(doc).__name__
+
+
+def _grep_total(data: bytes) -> str:
+    lines = data.decode("utf-8", "replace").splitlines()
+    total = sum(int(ln.rsplit(":", 1)[1]) for ln in lines if ":" in ln)
+    hit = sum(1 for ln in lines if not ln.endswith(":0"))
+    return f"{total} lines in {hit}/{len(lines)} files"
+
+
+# --------------------------------------------------------------------------------------------
+# Benchmarks: each a small function returning rows.
+
+BENCHMARKS: dict[str, Callable[[Context], list[Row]]] = {}
+
+
+def benchmark(name: str):
+    def register(fn: Callable[[Context], list[Row]]) -> Callable[[Context], list[Row]]:
+        BENCHMARKS[name] = fn
+        return fn
+    return register
+
+
+@benchmark("listing")
+def bench_listing(ctx: Context) -> list[Row]:
+    """`sessions --all` over every session: under a second, whatever the sessions weigh."""
+    root, manifest = ctx.main_root()
+    n = manifest.get("sessions", 0) + (1 if manifest.get("big_session_id") else 0)
+    base = ctx.python_pass()
+    [kit] = ctx.measure(Command.of("sessions --all", [*ctx.kit, "sessions", "--all", "--claude-dir", root, "--json"],
+                                   inspect=_count_json))
+    rows = [Row.ratio_row("listing", f"sessions --all --json ({n:,} sessions)", kit, base, max_seconds=1.0)]
+
+    s = ctx.scale
+    small, sm = ctx.root(f"listing-small-{s.listing_sessions}-{s.small_kb:g}kb", sessions=s.listing_sessions,
+                         projects=20, session_kb=s.small_kb, subagents=False)
+    large, lm = ctx.root(f"listing-large-{s.listing_sessions}-{s.large_kb:g}kb", sessions=s.listing_sessions,
+                         projects=20, session_kb=s.large_kb, subagents=False)
+    m_small, m_large = ctx.measure(
+        Command.of("sessions --all (small files)", [*ctx.kit, "sessions", "--all", "--claude-dir", small, "--json"],
+                   inspect=_count_json),
+        Command.of("sessions --all (large files)", [*ctx.kit, "sessions", "--all", "--claude-dir", large, "--json"],
+                   inspect=_count_json))
+    weight = lm.get("total_bytes", 0) / max(1, sm.get("total_bytes", 1))
+    per_small = sm.get("total_bytes", 0) / max(1, s.listing_sessions) / 1000
+    per_large = lm.get("total_bytes", 0) / max(1, s.listing_sessions) / 1000
+    rows.append(Row.ratio_row(
+        "listing", f"size independence: {s.listing_sessions:,} x {per_large:.0f} KB vs {s.listing_sessions:,} x "
+        f"{per_small:.0f} KB ({weight:.0f}x the bytes)", m_large, m_small, max_ratio=1.5))
+    return rows
+
+
+def _search_row(ctx: Context, root: Path, query: str, what: str) -> Row:
+    grep, kit = ctx.measure(
+        Command.of(f"grep -ric -r {query}", ["grep", "-ric", "-r", query, "projects/"], cwd=root,
+                   inspect=_grep_total, ok_codes=(0, 1)),  # grep: 1 = no match
+        Command.of(f"search {query}", [*ctx.kit, "search", query, "--all", "--claude-dir", root, "--json"],
+                   inspect=_count_json),
+        slow=True)
+    note = f"kit: {kit.note}; grep: {grep.note}" if kit.ok else ""
+    return Row.ratio_row("search", what, kit, grep, max_ratio=3.0, note=note)
+
+
+@benchmark("search")
+def bench_search(ctx: Context) -> list[Row]:
+    """`search --all` against `grep -ric -r` over the same files: at most 3x."""
+    root, manifest = ctx.main_root()
+    mb = manifest.get("total_bytes", 0) / 1e6
+    common, rare = manifest.get("common_query", generate.COMMON_QUERY), manifest.get("rare_query", generate.RARE_QUERY)
+    return [_search_row(ctx, root, common, f'search "{common}" --all ({mb:.0f} MB, common)'),
+            _search_row(ctx, root, rare, f'search "{rare}" --all ({mb:.0f} MB, rare)')]
+
+
+JSON_LINES = "import json,sys\nwith open(sys.argv[1],'rb') as f:\n    for line in f: json.loads(line)\n"
+
+
+def _big_session(ctx: Context) -> tuple[Path, Path, str, float]:
+    """(root, big session file, its id, its size in MB)."""
+    root, manifest = ctx.main_root()
+    path = root / manifest["big_session_path"]
+    return root, path, manifest["big_session_id"], path.stat().st_size / 1e6
+
+
+def _json_lines(ctx: Context) -> Measurement:
+    """The time (and memory) Python needs just to parse every line of the big session."""
+    _, path, _, _ = _big_session(ctx)
+    return ctx.measure(Command.of("json.loads every line", [sys.executable, "-c", JSON_LINES, path]),
+                       slow=True, key="json-lines")[0]
+
+
+@benchmark("memory")
+def bench_memory(ctx: Context) -> list[Row]:
+    """Peak RSS of `show <big> --json`: under 64 MB, next to a bare interpreter's."""
+    root, _, sid, mb = _big_session(ctx)
+    base = ctx.python_pass()
+    lines = _json_lines(ctx)
+    [kit] = ctx.measure(Command.of("show big --json", [*ctx.kit, "show", sid, "--claude-dir", root, "--json"],
+                                   inspect=lambda d: f"{len(d) / 1000:.1f} KB of output"), slow=True)
+    return [Row.memory_row("memory", f"show <big> --json, peak RSS ({mb:.0f} MB session)", kit, base, max_mb=64),
+            Row.memory_row("memory", "  same, against json.loads line by line", kit, lines, note="-"),
+            Row.ratio_row("memory", f"  show <big> --json, time ({mb:.0f} MB session)", kit, lines, note="-")]
+
+
+@benchmark("baselines")
+def bench_baselines(ctx: Context) -> list[Row]:
+    """Reading the big session: json.loads of every line (what preprocessing is measured
+    against), and `cat` (the floor)."""
+    _, path, _, mb = _big_session(ctx)
+    lines = _json_lines(ctx)
+    [cat] = ctx.measure(Command.of("cat big", ["cat", path]))
+    return [Row.ratio_row("baselines", f"json.loads every line ({mb:.0f} MB session)", lines, cat),
+            Row.ratio_row("baselines", f"cat ({mb:.0f} MB session)", cat, ctx.python_pass())]
+
+
+# --------------------------------------------------------------------------------------------
+# Report.
+
+
+def _fmt(value: float | None, unit: str) -> str:
+    if value is None:
+        return "-"
+    if unit == "s":
+        return f"{value * 1000:.0f} ms" if value < 1 else f"{value:.2f} s"
+    return f"{value:.1f} {unit}"
+
+
+def render(rows: list[Row], header: dict) -> str:
+    out = [f"claude-session-kit benchmarks  ({header['mode']} run, {header['date']})",
+           f"machine: {header['cpus']} cpus ({header['cpus_usable']} usable), load {header['load']}, "
+           f"{header['platform']}",
+           f"python {header['python']}; kit: {' '.join(header['kit'])}; peak RSS via {header['rss_via']}"]
+    for name, d in header["data"].items():
+        out.append(f"data {name}: {d['sessions']:,} sessions, {d['files']:,} files, "
+                   f"{d['total_bytes'] / 1e6:.0f} MB ({d['noise_bytes'] / max(1, d['total_bytes']):.0%} noise), "
+                   f"generated in {d['seconds']:.1f}s")
+    out.append(f"times are best of {header['repeat']} ({header['slow_repeat']} for slow commands); "
+               "median in parentheses; RSS is peak resident memory of the child")
+    out.append("")
+    cols = ("benchmark", "measured", "baseline", "ratio", "target", "result")
+    table = []
+    for r in rows:
+        measured = _fmt(r.value, r.unit)
+        if r.median is not None and r.unit == "s" and r.value is not None:
+            measured += f" ({_fmt(r.median, 's')})"
+        base = f"{r.baseline} {_fmt(r.baseline_value, r.unit)}" if r.baseline else ""
+        ratio = f"{r.ratio:.2f}x" if r.ratio is not None else ""
+        table.append((r.what, measured, base, ratio, r.target, r.status))
+    widths = [max(len(c), *(len(t[i]) for t in table)) if table else len(c) for i, c in enumerate(cols)]
+    line = "  ".join(c.ljust(w) for c, w in zip(cols, widths))
+    out += [line, "-" * len(line)]
+    for t in table:
+        out.append("  ".join(v.ljust(w) for v, w in zip(t, widths)).rstrip())
+    notes = [f"- {r.what.strip()}: {r.note}" for r in rows if r.note and r.note != "-"]
+    if notes:
+        out += ["", "notes:", *notes]
+    misses = [r for r in rows if r.status in ("MISS", "ERROR")]
+    out += ["", f"{sum(r.status == 'PASS' for r in rows)} PASS, {sum(r.status == 'MISS' for r in rows)} MISS, "
+                f"{sum(r.status == 'ERROR' for r in rows)} ERROR" + (
+                    ": " + "; ".join(r.what.strip() for r in misses) if misses else "")]
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", type=Path, default=HERE / "data", help="where generated roots are kept")
+    ap.add_argument("--quick", action="store_true", help="1,000 sessions and a 10 MB session, fewer repeats")
+    ap.add_argument("--json", action="store_true", help="print results as JSON on stdout")
+    ap.add_argument("--repeat", type=int, help="timed runs per command (default 5, quick 3)")
+    ap.add_argument("--only", action="append", choices=sorted(BENCHMARKS), help="run only these (repeatable)")
+    ap.add_argument("--strict", action="store_true", help="exit 1 when a target is missed or a command fails")
+    args = ap.parse_args(argv)
+
+    scale = QUICK if args.quick else FULL
+    if args.repeat:
+        scale = Scale(**{**asdict(scale), "repeat": args.repeat, "slow_repeat": min(args.repeat, scale.slow_repeat)})
+
+    def log(msg: str) -> None:
+        print(msg, file=sys.stderr, flush=True)
+
+    args.data.mkdir(parents=True, exist_ok=True)
+    ctx = Context(data=args.data, scale=scale, kit=find_kit(), log=log)
+    rows: list[Row] = []
+    for name, fn in BENCHMARKS.items():
+        if args.only and name not in args.only:
+            continue
+        log(f"[{name}]")
+        rows += fn(ctx)
+
+    cpus_usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    header = {
+        "mode": "quick" if args.quick else "full",
+        "date": time.strftime("%Y-%m-%d %H:%M"),
+        "cpus": os.cpu_count(), "cpus_usable": cpus_usable,
+        "load": " ".join(f"{x:.2f}" for x in os.getloadavg()),
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "kit": list(ctx.kit),
+        "rss_via": TIME_BIN or "python wrapper",
+        "repeat": scale.repeat, "slow_repeat": scale.slow_repeat,
+        "data": {name: {k: m.get(k) for k in ("sessions", "files", "total_bytes", "noise_bytes", "seconds")}
+                 for name, (_, m) in ctx.roots.items()},
+    }
+    if args.json:
+        doc = {"header": header, "results": [asdict(r) for r in rows],
+               "measurements": [{**asdict(m), "best": m.best, "median": m.median, "rss_mb": m.rss_mb}
+                                for m in ctx.measurements]}
+        print(json.dumps(doc, indent=2))
+    else:
+        print(render(rows, header))
+    bad = any(r.status in ("MISS", "ERROR") for r in rows)
+    return 1 if args.strict and bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
