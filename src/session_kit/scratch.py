@@ -1,0 +1,351 @@
+"""Scratch storage: one directory per session, and the work state the agent keeps there.
+
+Owns: creating and finding a session's scratch directory (under `state`'s layout), the
+work state in it (`state.json`: named values and timestamped notes), snapshots of it taken
+before compaction, the session's record (`session.json`), the per-project pointer to the
+current session, listing and cleaning. Standard library only and free of dataclasses and
+pathlib: the hooks import it. Does not know about Claude Code's settings or transcripts.
+
+Files in a scratch dir (anything else there is the agent's own):
+    session.json     id, project, transcript path, first and last start, sources seen
+    state.json       {"values": {key: text}, "notes": [{"at": iso, "text": text}], "updated": iso}
+    snapshots/       copies of state.json taken by the PreCompact hook
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from session_kit import state
+from session_kit.encoding import encode_project_dir
+
+STATE_FILE = "state.json"
+META_FILE = "session.json"
+SNAPSHOTS = "snapshots"
+PENDING_RESTORE = "restore-pending"  # set by PreCompact, cleared once the state is re-injected
+MAX_KEY_LENGTH = 200
+MAX_VALUE_BYTES = 1024 * 1024
+
+
+class ScratchError(ValueError):
+    """A user-facing problem with a scratch request (bad key, unknown session…)."""
+
+
+def project_key_for(path: str) -> str:
+    """The key a project's sessions are grouped under: the client's own folder name for it."""
+    return encode_project_dir(os.path.abspath(path))
+
+
+def check_key(key: str) -> str:
+    if not key or len(key) > MAX_KEY_LENGTH:
+        raise ScratchError(f"a key must have 1 to {MAX_KEY_LENGTH} characters")
+    if any(ord(c) < 32 or ord(c) == 127 for c in key):
+        raise ScratchError("a key must not contain control characters")
+    return key
+
+
+def empty_state() -> dict[str, Any]:
+    return {"values": {}, "notes": [], "updated": None}
+
+
+def _read_json(path: str) -> Any:
+    try:
+        with open(path, "rb") as f:
+            return json.loads(f.read())
+    except FileNotFoundError:
+        return None
+    except ValueError:
+        return None  # a damaged file reads as absent; writers replace it whole
+
+
+def _dump(value: Any) -> bytes:
+    return (json.dumps(value, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode("utf-8")
+
+
+class SessionScratch:
+    """A session's scratch directory. Cheap to make; `create()` makes it exist on disk."""
+
+    __slots__ = ("root", "project_key", "session_id", "path")
+
+    def __init__(self, root: str, project_key: str, session_id: str, path: str | None = None) -> None:
+        self.root = root
+        self.project_key = project_key
+        self.session_id = state.check_session_id(session_id)
+        self.path = path or state.scratch_dir(root, project_key, session_id)
+
+    # --- finding ---
+    @classmethod
+    def for_session(
+        cls, session_id: str, *, project_path: str | None = None, root: str | None = None
+    ) -> SessionScratch:
+        """The session's existing scratch dir wherever it is, else a new one for `project_path`."""
+        root = root or state.state_root()
+        state.check_session_id(session_id)
+        existing = state.find_scratch_dir(root, session_id)
+        if existing:
+            key = os.path.basename(os.path.dirname(os.path.dirname(existing)))
+            return cls(root, key, session_id, existing)
+        return cls(root, project_key_for(project_path or os.getcwd()), session_id)
+
+    def create(self) -> SessionScratch:
+        state.ensure_dir(state.project_root(self.root, self.project_key))
+        state.ensure_dir(os.path.join(state.project_root(self.root, self.project_key), "sessions"))
+        state.ensure_dir(self.path)
+        return self
+
+    def exists(self) -> bool:
+        return os.path.isdir(self.path)
+
+    def file(self, name: str) -> str:
+        return os.path.join(self.path, name)
+
+    # --- pointer ---
+    def point_here(self) -> None:
+        """Make this session the project's current one (`current-session-id`)."""
+        state.atomic_write(state.pointer_path(self.root, self.project_key), (self.session_id + "\n").encode())
+
+    # --- session record ---
+    def meta(self) -> dict[str, Any]:
+        value = _read_json(self.file(META_FILE))
+        return value if isinstance(value, dict) else {}
+
+    def record_start(self, *, source: str, transcript_path: str | None, cwd: str | None, env_file: bool) -> dict[str, Any]:
+        with state.locked(self.file(META_FILE)):
+            meta = self.meta()
+            now = state.now_iso()
+            meta.setdefault("session_id", self.session_id)
+            meta.setdefault("first_start", now)
+            meta["last_start"] = now
+            meta["project_key"] = self.project_key
+            if transcript_path:
+                meta["transcript_path"] = transcript_path
+            if cwd:
+                meta["cwd"] = cwd
+            sources = meta.get("sources") if isinstance(meta.get("sources"), dict) else {}
+            sources[source] = int(sources.get(source, 0)) + 1
+            meta["sources"] = sources
+            meta["env_file"] = env_file
+            state.atomic_write(self.file(META_FILE), _dump(meta))
+        return meta
+
+    # --- work state ---
+    def read_state(self) -> dict[str, Any]:
+        value = _read_json(self.file(STATE_FILE))
+        if not isinstance(value, dict):
+            return empty_state()
+        values = value.get("values")
+        notes = value.get("notes")
+        return {
+            "values": {str(k): str(v) for k, v in values.items()} if isinstance(values, dict) else {},
+            "notes": [n for n in notes if isinstance(n, dict)] if isinstance(notes, list) else [],
+            "updated": value.get("updated"),
+        }
+
+    def _change(self, change: Any) -> dict[str, Any]:
+        self.create()
+        with state.locked(self.file(STATE_FILE)):
+            current = self.read_state()
+            change(current)
+            current["updated"] = state.now_iso()
+            state.atomic_write(self.file(STATE_FILE), _dump(current))
+        return current
+
+    def set(self, key: str, value: str) -> dict[str, Any]:
+        check_key(key)
+        if len(value.encode("utf-8", "surrogatepass")) > MAX_VALUE_BYTES:
+            raise ScratchError(f"a value must be at most {MAX_VALUE_BYTES} bytes; write a file in {self.path} instead")
+        return self._change(lambda s: s["values"].__setitem__(key, value))
+
+    def unset(self, key: str) -> bool:
+        found = [False]
+
+        def drop(s: dict[str, Any]) -> None:
+            found[0] = s["values"].pop(key, None) is not None
+
+        self._change(drop)
+        return found[0]
+
+    def get(self, key: str) -> str | None:
+        return self.read_state()["values"].get(key)
+
+    def note(self, text: str) -> dict[str, Any]:
+        if not text.strip():
+            raise ScratchError("an empty note")
+        if len(text.encode("utf-8", "surrogatepass")) > MAX_VALUE_BYTES:
+            raise ScratchError(f"a note must be at most {MAX_VALUE_BYTES} bytes")
+        return self._change(lambda s: s["notes"].append({"at": state.now_iso(), "text": text}))
+
+    # --- compaction ---
+    def snapshot(self, reason: str) -> str | None:
+        """Copy the work state aside (PreCompact) and mark it for re-injection; None if empty."""
+        current = self.read_state()
+        folder = state.ensure_dir(self.file(SNAPSHOTS))
+        stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + f"-{time.monotonic_ns() % 1_000_000:06d}"
+        safe_reason = "".join(c for c in reason if c.isalnum())[:20] or "compact"
+        path = os.path.join(folder, f"{stamp}-{safe_reason}.json")
+        state.atomic_write(path, _dump(current))
+        state.atomic_write(self.file(PENDING_RESTORE), (path + "\n").encode())
+        return path
+
+    def take_pending_restore(self) -> bool:
+        """True once after a snapshot: the state should go back into the model's context."""
+        try:
+            os.unlink(self.file(PENDING_RESTORE))
+            return True
+        except FileNotFoundError:
+            return False
+
+
+# --- rendering the work state for the model ---------------------------------------------------
+
+
+def render_state(
+    current: Mapping[str, Any], *, session_id: str, scratch_path: str, limit: int, heading: str
+) -> str:
+    """The work state as context text, at most `limit` characters.
+
+    Past the limit, values are shortened (and then listed by key only), notes keep the newest,
+    and the text says where the whole state file is.
+    """
+    values: Mapping[str, str] = current.get("values") or {}
+    notes: list[Mapping[str, Any]] = list(current.get("notes") or [])
+    head = f"{heading}\nSession id: {session_id}. Scratch dir: {scratch_path}"
+    full_file = os.path.join(scratch_path, STATE_FILE)
+
+    def build(value_cap: int | None, max_notes: int | None, keys_only: bool) -> str:
+        lines = [head]
+        if values:
+            lines.append("Saved values:")
+            for key, value in values.items():
+                if keys_only:
+                    lines.append(f"- {key}")
+                    continue
+                text = value if value_cap is None or len(value) <= value_cap else value[:value_cap] + f"… [{len(value)} chars]"
+                lines.append(f"- {key}: {text}")
+        if notes:
+            shown = notes if max_notes is None else notes[-max_notes:]
+            lines.append("Notes (oldest first):" if max_notes is None else f"Notes (newest {len(shown)} of {len(notes)}):")
+            lines.extend(f"- [{n.get('at', '?')}] {n.get('text', '')}" for n in shown)
+        if not values and not notes:
+            lines.append("(no values or notes saved)")
+        if value_cap is not None or max_notes is not None or keys_only:
+            lines.append(f"The state is cut to fit; all of it is in {full_file} (`session-kit scratch show`).")
+        return "\n".join(lines)
+
+    for value_cap, max_notes, keys_only in ((None, None, False), (400, 20, False), (80, 5, False), (None, 3, True)):
+        text = build(value_cap, max_notes, keys_only)
+        if len(text) <= limit:
+            return text
+    tail = f"\n… cut; all of it is in {full_file} (`session-kit scratch show`)."
+    return build(None, 0, True)[: max(0, limit - len(tail))] + tail
+
+
+# --- listing and cleaning ---------------------------------------------------------------------
+
+
+def iter_scratch_dirs(root: str) -> list[tuple[str, str, str]]:
+    """(project key, session id, path) of every scratch dir under the state root."""
+    found = []
+    base = state.projects_root(root)
+    try:
+        keys = sorted(os.listdir(base))
+    except OSError:
+        return found
+    for key in keys:
+        sessions = os.path.join(base, key, "sessions")
+        try:
+            ids = sorted(os.listdir(sessions))
+        except OSError:
+            continue
+        for sid in ids:
+            path = os.path.join(sessions, sid)
+            if os.path.isdir(path):
+                found.append((key, sid, path))
+    return found
+
+
+def last_activity(path: str) -> float:
+    """The newest mtime of the scratch dir and the files directly in it."""
+    newest = os.stat(path).st_mtime
+    with os.scandir(path) as it:
+        for entry in it:
+            try:
+                newest = max(newest, entry.stat(follow_symlinks=False).st_mtime)
+            except OSError:
+                continue
+    return newest
+
+
+def current_session_ids(root: str, env: Mapping[str, str] | None = None) -> set[str]:
+    """Sessions that must never be cleaned: the environment's and every project pointer's."""
+    env = os.environ if env is None else env
+    ids = set()
+    from_env = session_id_from_env(env)
+    if from_env:
+        ids.add(from_env)
+    base = state.projects_root(root)
+    try:
+        keys = os.listdir(base)
+    except OSError:
+        keys = []
+    for key in keys:
+        try:
+            with open(os.path.join(base, key, "current-session-id")) as f:
+                ids.add(f.read().strip())
+        except OSError:
+            continue
+    return ids
+
+
+def clean(root: str, *, older_than_s: float, dry_run: bool = False, env: Mapping[str, str] | None = None) -> list[str]:
+    """Remove scratch dirs idle for longer than `older_than_s`, never a current session's."""
+    keep = current_session_ids(root, env)
+    cutoff = time.time() - older_than_s
+    removed = []
+    for _key, sid, path in iter_scratch_dirs(root):
+        if sid in keep:
+            continue
+        try:
+            if last_activity(path) >= cutoff:
+                continue
+        except OSError:
+            continue
+        removed.append(path)
+        if not dry_run:
+            shutil.rmtree(path, ignore_errors=True)
+    return removed
+
+
+def session_id_from_env(env: Mapping[str, str] | None = None) -> str | None:
+    """`SESSION_CONTEXT="session_id=<id>"`, else `CLAUDE_CODE_SESSION_ID`; None when neither."""
+    env = os.environ if env is None else env
+    context = env.get("SESSION_CONTEXT", "")
+    for part in context.replace(",", " ").replace(";", " ").split():
+        if part.startswith("session_id="):
+            value = part[len("session_id=") :].strip().strip("\"'")
+            if value:
+                return value
+    value = env.get("CLAUDE_CODE_SESSION_ID", "").strip()
+    return value or None
+
+
+def read_pointer(root: str, project_path: str) -> str | None:
+    """The current session id recorded for `project_path` or its nearest recorded parent."""
+    here = os.path.abspath(project_path)
+    while True:
+        try:
+            with open(state.pointer_path(root, project_key_for(here))) as f:
+                value = f.read().strip()
+            if value:
+                return value
+        except OSError:
+            pass
+        parent = os.path.dirname(here)
+        if parent == here:
+            return None
+        here = parent

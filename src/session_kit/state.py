@@ -1,0 +1,180 @@
+"""The kit's own state root and the safe ways to write into it. Standard library only.
+
+Owns: where the kit keeps its state (`SESSION_KIT_HOME`, else the platform's user state
+directory, as platformdirs computes it), the layout inside it (per-project scratch
+directories of sessions, the per-project `current-session-id` pointer, the hook log, locks,
+install receipts and backups), session-id validation, atomic writes and file locks.
+Hooks import this module, so it must stay cheap to import: no pathlib, no platformdirs, no
+filelock on POSIX (measured: importing filelock alone costs more than the hook's budget).
+
+Layout:
+    <root>/projects/<project-key>/current-session-id
+    <root>/projects/<project-key>/sessions/<session-id>/   the session's scratch dir
+    <root>/logs/hooks.log
+    <root>/locks/
+    <root>/install/                                        receipts and backups of settings
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+
+APP_NAME = "claude-session-kit"
+MAX_ID_LENGTH = 128
+_ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
+
+
+class InvalidSessionId(ValueError):
+    pass
+
+
+def state_root(env: Mapping[str, str] | None = None) -> str:
+    """`SESSION_KIT_HOME`, else platformdirs' `user_state_dir("claude-session-kit")`."""
+    env = os.environ if env is None else env
+    explicit = env.get("SESSION_KIT_HOME")
+    if explicit:
+        return os.path.abspath(os.path.expanduser(explicit))
+    xdg = env.get("XDG_STATE_HOME", "").strip()
+    if sys.platform.startswith("linux") or sys.platform == "darwin":
+        # platformdirs (4.x) honours XDG_STATE_HOME on Linux and macOS when it is absolute.
+        if xdg and os.path.isabs(xdg):
+            return os.path.join(xdg, APP_NAME)
+        home = env.get("HOME") or os.path.expanduser("~")
+        if sys.platform == "darwin":
+            return os.path.join(home, "Library", "Application Support", APP_NAME)
+        return os.path.join(home, ".local", "state", APP_NAME)
+    import platformdirs  # other platforms: ask the library itself (slower, but correct)
+
+    return platformdirs.user_state_dir(APP_NAME, appauthor=False)
+
+
+def check_session_id(value: object) -> str:
+    """The id itself when it is a plain session id; else InvalidSessionId.
+
+    Plain: 1–128 of `[A-Za-z0-9._-]`, not starting with `.` or `-`, no `..`. Anything else
+    (path separators, NUL, spaces, absurd length) could escape the state root or a shell line.
+    """
+    if not isinstance(value, str) or not value:
+        raise InvalidSessionId("missing session id")
+    if len(value) > MAX_ID_LENGTH:
+        raise InvalidSessionId(f"session id longer than {MAX_ID_LENGTH} characters")
+    if not set(value) <= _ID_CHARS or value[0] in ".-" or ".." in value:
+        raise InvalidSessionId(f"not a plain session id: {value[:80]!r}")
+    return value
+
+
+def projects_root(root: str) -> str:
+    return os.path.join(root, "projects")
+
+
+def project_root(root: str, project_key: str) -> str:
+    return os.path.join(root, "projects", project_key)
+
+
+def scratch_dir(root: str, project_key: str, session_id: str) -> str:
+    return os.path.join(root, "projects", project_key, "sessions", check_session_id(session_id))
+
+
+def pointer_path(root: str, project_key: str) -> str:
+    return os.path.join(root, "projects", project_key, "current-session-id")
+
+
+def find_scratch_dir(root: str, session_id: str) -> str | None:
+    """The existing scratch dir of a session, in whichever project it was made."""
+    check_session_id(session_id)
+    base = projects_root(root)
+    try:
+        keys = os.listdir(base)
+    except OSError:
+        return None
+    best = None
+    best_mtime = -1.0
+    for key in keys:
+        candidate = os.path.join(base, key, "sessions", session_id)
+        try:
+            mtime = os.stat(candidate).st_mtime
+        except OSError:
+            continue
+        if mtime > best_mtime:
+            best, best_mtime = candidate, mtime
+    return best
+
+
+def ensure_dir(path: str) -> str:
+    """Create `path` (and parents) private to the user: 0700."""
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    return path
+
+
+def atomic_write(path: str, data: bytes, *, mode: int = 0o600) -> None:
+    """Write all of `data` to `path` or nothing: a temp file in the same folder, then replace."""
+    folder = os.path.dirname(path) or "."
+    tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.{time.monotonic_ns()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+@contextmanager
+def locked(path: str, *, timeout: float = 10.0) -> Iterator[None]:
+    """Hold an exclusive lock on `path + ".lock"` (created 0600) for the block."""
+    lock_path = path + ".lock"
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: filelock knows the platform's way
+        import filelock
+
+        with filelock.FileLock(lock_path, timeout=timeout):
+            yield
+        return
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"could not lock {lock_path} within {timeout:.0f}s") from None
+                time.sleep(0.005)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def append_line(path: str, line: str) -> None:
+    """Append one line in one write (O_APPEND keeps concurrent appends whole)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        os.write(fd, (line.rstrip("\n") + "\n").encode("utf-8", "replace"))
+    finally:
+        os.close(fd)
+
+
+def log(root: str, message: str) -> str:
+    """Append a timestamped line to the kit's hook log; returns the log's path."""
+    folder = ensure_dir(os.path.join(root, "logs"))
+    path = os.path.join(folder, "hooks.log")
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime())
+    append_line(path, f"{stamp}Z pid={os.getpid()} {message}")
+    return path
+
+
+def now_iso() -> str:
+    t = time.time()
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + f".{int(t % 1 * 1000):03d}Z"
