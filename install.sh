@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Install claude-session-kit for this user, then check it with `session-kit doctor`.
+# Install claude-session-kit for this user: the CLI, then its hooks and slash commands into
+# Claude Code (`session-kit install`), then check it all with `session-kit doctor`.
 #
-#   ./install.sh              install (or upgrade) and run doctor
-#   ./install.sh --uninstall  remove what this script installed
+#   ./install.sh              install (or upgrade); again at any time: it is idempotent
+#   ./install.sh --uninstall  take the hooks and commands out, then remove what it installed
 #
 # Like pipx and uv: the kit lives in its own virtual environment
 # ($SESSION_KIT_VENV, default ${XDG_DATA_HOME:-~/.local/share}/claude-session-kit/venv) and a
-# launcher goes to ${SESSION_KIT_BIN:-~/.local/bin}/session-kit, so the Bash tool inside a
-# Claude Code session can call it.
+# launcher goes to ${SESSION_KIT_BIN:-~/.local/bin}/session-kit. Claude Code's root is
+# $CLAUDE_CONFIG_DIR, else ~/.claude; extra arguments go to `session-kit install`
+# (e.g. --scope project).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 data_home=${XDG_DATA_HOME:-$HOME/.local/share}
@@ -19,6 +21,9 @@ python=${PYTHON:-python3}
 say() { printf 'install.sh: %s\n' "$*" >&2; }
 
 uninstall() {
+    if [ -x "$venv/bin/session-kit" ]; then
+        "$venv/bin/session-kit" uninstall "$@" || say "warning: session-kit uninstall failed; hooks may remain in settings.json"
+    fi
     if [ -L "$launcher" ] && [ "$(readlink "$launcher")" = "$venv/bin/session-kit" ]; then
         rm -f "$launcher"
         say "removed $launcher"
@@ -33,10 +38,8 @@ uninstall() {
 }
 
 case "${1:-}" in
-    --uninstall) uninstall; exit 0 ;;
-    "") ;;
-    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) say "unknown option: $1 (try --help)"; exit 2 ;;
+    --uninstall) shift; uninstall "$@"; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 
 if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; then
@@ -63,4 +66,5 @@ case ":$PATH:" in
     *) say "warning: $bindir is not on your PATH; add it, e.g. export PATH=\"$bindir:\$PATH\"" ;;
 esac
 
+"$venv/bin/session-kit" install "$@"
 "$venv/bin/session-kit" doctor

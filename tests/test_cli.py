@@ -120,9 +120,12 @@ def test_current_session_from_session_context(built):
 
 
 def test_doctor(built, claude_root: Path):
-    doc = run_json("doctor")
+    proc = run("doctor", "--json")
+    assert proc.returncode == 1  # nothing installed yet
+    doc = json.loads(proc.stdout)
     assert doc["claude_root"] == str(claude_root) and doc["sessions"] == 2 and doc["projects"] == 2
-    assert "Claude root:" in run("doctor").stdout
+    assert doc["installed"] == [] and doc["ok"] is False
+    assert "session-kit install" in run("doctor").stdout
 
 
 def test_help_documents_exit_codes():

@@ -146,12 +146,26 @@ def main() -> None:
 @claude_dir_option
 @json_option
 def doctor(claude_dir: Path | None, as_json: bool) -> None:
-    """Where the Claude root is, what is in it, and what the kit has installed."""
+    """Where the Claude root and the kit's state are, what they hold, and what is installed.
+
+    Exits 0 when the kit is installed and current for the user (or this project), else 1
+    with a line saying what to run.
+    """
+    from session_kit import install as kit_install
+    from session_kit import state
     from session_kit.discovery import list_project_dirs, list_sessions
 
     root = root_of(claude_dir)
     projects = list_project_dirs(root)
     sessions = sum(len(list_sessions(p)) for p in projects)
+    state_root = state.state_root()
+    installed = kit_install.status(claude_root=root, project=Path.cwd(), root=state_root)
+    log_path = Path(state_root) / "logs" / "hooks.log"
+    try:
+        hook_errors = sum(1 for _ in log_path.open(encoding="utf-8", errors="replace"))
+    except OSError:
+        hook_errors = 0
+    ok = any(item["current"] for item in installed)
     report = {
         "kit_version": __version__,
         "python": sys.executable,
@@ -162,16 +176,251 @@ def doctor(claude_dir: Path | None, as_json: bool) -> None:
         ),
         "projects": len(projects),
         "sessions": sessions,
-        "installed": {},
+        "state_root": state_root,
+        "installed": installed,
+        "launcher": str(Path(kit_install.bin_dir(state_root)) / "session-kit"),
+        "hook_log": str(log_path),
+        "hook_log_lines": hook_errors,
+        "ok": ok,
     }
     if as_json:
         emit_json("doctor", report)
+    else:
+        click.echo(f"session-kit {__version__} ({sys.executable})")
+        missing = "" if report["claude_root_exists"] else "  (missing: Claude Code has not run here yet)"
+        click.echo(f"Claude root: {root} [{report['claude_root_source']}]{missing}")
+        click.echo(f"Projects: {len(projects)}, sessions: {sessions}")
+        click.echo(f"Kit state:   {state_root}")
+        if not installed:
+            click.echo("Installed:   nothing (run `session-kit install`)")
+        for item in installed:
+            hooks = ", ".join(sorted(item["hooks"])) or "no hooks"
+            current = "current" if item["current"] else "OUTDATED or incomplete (run `session-kit install`)"
+            click.echo(f"Installed ({item['scope']}): {item['settings_path']}: {hooks}; {current}")
+            if item["commands"]:
+                click.echo(f"  slash commands: {', '.join('/' + c for c in item['commands'])}")
+            if item["error"]:
+                click.echo(f"  problem: {item['error']}")
+        if hook_errors:
+            click.echo(f"Hook log: {hook_errors} problem lines in {log_path}")
+    if not ok:
+        sys.exit(1)
+
+
+@main.command(epilog=EXIT_CODES_HELP)
+@click.option("--scope", type=click.Choice(["user", "project", "local"]), default="user", show_default=True,
+              help="user: ~/.claude/settings.json; project: .claude/settings.json; local: .claude/settings.local.json.")
+@click.option("--dry-run", is_flag=True, help="Say what would change; change nothing.")
+@claude_dir_option
+@json_option
+def install(scope: str, dry_run: bool, claude_dir: Path | None, as_json: bool) -> None:
+    """Install the kit's hooks and slash commands into Claude Code.
+
+    Only the kit's own hook entries (marked `# claude-session-kit`) are added or replaced;
+    installing twice is the same as once. The settings file is backed up, locked and
+    replaced atomically; an invalid one is left as it was (exit 5). A slash-command file of
+    yours with the same name is never overwritten.
+    """
+    from session_kit import install as kit_install
+
+    result = kit_install.install(scope=scope, claude_root=root_of(claude_dir), project=Path.cwd(), dry_run=dry_run)
+    _report_install(result, as_json, verb="install")
+
+
+@main.command(epilog=EXIT_CODES_HELP)
+@click.option("--scope", type=click.Choice(["user", "project", "local"]), default="user", show_default=True)
+@click.option("--dry-run", is_flag=True, help="Say what would change; change nothing.")
+@claude_dir_option
+@json_option
+def uninstall(scope: str, dry_run: bool, claude_dir: Path | None, as_json: bool) -> None:
+    """Remove the kit's hooks and slash commands: the settings become what they were."""
+    from session_kit import install as kit_install
+
+    result = kit_install.uninstall(scope=scope, claude_root=root_of(claude_dir), project=Path.cwd(), dry_run=dry_run)
+    _report_install(result, as_json, verb="uninstall")
+
+
+def _report_install(result: Any, as_json: bool, *, verb: str) -> None:
+    if as_json:
+        emit_json(verb, result.as_dict())
         return
-    click.echo(f"session-kit {__version__} ({sys.executable})")
-    state = "" if report["claude_root_exists"] else "  (missing: Claude Code has not run here yet)"
-    click.echo(f"Claude root: {root} [{report['claude_root_source']}]{state}")
-    click.echo(f"Projects: {len(projects)}, sessions: {sessions}")
-    click.echo("Installed: nothing yet (hooks and slash commands come with `session-kit install`).")
+    would = "would be " if result.dry_run else ""
+    if result.changed:
+        click.echo(f"{result.settings_path}: hooks {would}{'installed' if verb == 'install' else 'removed'}")
+    else:
+        click.echo(f"{result.settings_path}: already {'current' if verb == 'install' else 'without the kit'}")
+    if result.backup:
+        click.echo(f"  backup of the previous file: {result.backup}")
+    for name in result.commands_installed:
+        click.echo(f"  slash command /{name} {would}installed")
+    for name in result.commands_skipped:
+        click.echo(f"  slash command /{name} skipped: a file of yours has that name", err=True)
+    for name in result.commands_removed:
+        click.echo(f"  slash command /{name} {would}removed")
+
+
+# --- scratch ---------------------------------------------------------------------------------
+
+
+@main.group(cls=KitGroup, context_settings=CONTEXT, epilog=EXIT_CODES_HELP)
+def scratch() -> None:
+    """The session's scratch directory and its work state (values and notes).
+
+    The session is --session, else $SESSION_CONTEXT / $CLAUDE_CODE_SESSION_ID (the kit's
+    hooks export them), else the current project's `current-session-id` pointer. The work
+    state is put back into the model's context after a compaction.
+    """
+
+
+def session_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--session", "session_id", default=None, help="Session id (default: from the environment).")(func)
+
+
+def _scratch_for(session_id: str | None):
+    from session_kit import state
+    from session_kit.scratch import SessionScratch, read_pointer, session_id_from_env
+
+    root = state.state_root()
+    sid = session_id or session_id_from_env() or read_pointer(root, os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
+    if not sid:
+        raise NotFound("no session: pass --session, or run inside a Claude Code session with the kit's hooks installed")
+    try:
+        sid = state.check_session_id(sid)
+    except state.InvalidSessionId as exc:
+        raise KitError(str(exc)) from None
+    exported = os.environ.get("SESSION_KIT_SCRATCH")
+    if exported and os.path.basename(exported.rstrip("/")) == sid:
+        key = os.path.basename(os.path.dirname(os.path.dirname(exported.rstrip("/"))))
+        return SessionScratch(root, key, sid, exported.rstrip("/"))
+    return SessionScratch.for_session(sid, project_path=os.environ.get("CLAUDE_PROJECT_DIR"), root=root)
+
+
+def _scratch_call(action: Callable[[], Any]) -> Any:
+    from session_kit.scratch import ScratchError
+
+    try:
+        return action()
+    except ScratchError as exc:
+        raise KitError(str(exc)) from None
+
+
+@scratch.command("path")
+@session_option
+def scratch_path(session_id: str | None) -> None:
+    """Print the scratch directory (created if missing)."""
+    click.echo(_scratch_for(session_id).create().path)
+
+
+@scratch.command("set")
+@click.argument("key")
+@click.argument("value")
+@session_option
+def scratch_set(key: str, value: str, session_id: str | None) -> None:
+    """Save VALUE under KEY (`-` reads the value from stdin)."""
+    if value == "-":
+        value = sys.stdin.read()
+    s = _scratch_for(session_id)
+    _scratch_call(lambda: s.set(key, value))
+    click.echo(f"saved {key} ({len(value)} chars) in {s.path}")
+
+
+@scratch.command("get")
+@click.argument("key")
+@session_option
+def scratch_get(key: str, session_id: str | None) -> None:
+    """Print the value saved under KEY (exit 3 when there is none)."""
+    value = _scratch_for(session_id).get(key)
+    if value is None:
+        raise NotFound(f"no value saved under {key!r}")
+    click.echo(value)
+
+
+@scratch.command("unset")
+@click.argument("key")
+@session_option
+def scratch_unset(key: str, session_id: str | None) -> None:
+    """Forget the value saved under KEY."""
+    if not _scratch_for(session_id).unset(key):
+        raise NotFound(f"no value saved under {key!r}")
+
+
+@scratch.command("note")
+@click.argument("text")
+@session_option
+def scratch_note(text: str, session_id: str | None) -> None:
+    """Append a timestamped note (`-` reads it from stdin)."""
+    if text == "-":
+        text = sys.stdin.read()
+    s = _scratch_for(session_id)
+    _scratch_call(lambda: s.note(text))
+    click.echo(f"noted in {s.path}")
+
+
+@scratch.command("show")
+@session_option
+@json_option
+def scratch_show(session_id: str | None, as_json: bool) -> None:
+    """The work state: values and notes."""
+    from session_kit.scratch import render_state
+
+    s = _scratch_for(session_id)
+    current = s.read_state()
+    if as_json:
+        emit_json("scratch", {"session_id": s.session_id, "path": s.path, **current})
+        return
+    click.echo(render_state(current, session_id=s.session_id, scratch_path=s.path, limit=10**9, heading="Work state"))
+
+
+@scratch.command("list")
+@json_option
+def scratch_list(as_json: bool) -> None:
+    """Every session's scratch directory, newest activity first."""
+    from session_kit import state
+    from session_kit.scratch import SessionScratch, iter_scratch_dirs, last_activity
+
+    root = state.state_root()
+    rows = []
+    for key, sid, path in iter_scratch_dirs(root):
+        try:
+            st = SessionScratch(root, key, sid, path).read_state()
+            rows.append({"session_id": sid, "project": key, "path": path, "last_activity": last_activity(path),
+                         "values": len(st["values"]), "notes": len(st["notes"])})
+        except (OSError, ValueError):
+            continue
+    rows.sort(key=lambda r: r["last_activity"], reverse=True)
+    if as_json:
+        for r in rows:
+            r["last_activity"] = datetime.fromtimestamp(r["last_activity"]).astimezone().isoformat()
+        emit_json("scratch-list", {"state_root": root, "sessions": rows})
+        return
+    if not rows:
+        click.echo(f"No scratch directories under {root}.")
+    for r in rows:
+        when = datetime.fromtimestamp(r["last_activity"]).strftime("%Y-%m-%d %H:%M")
+        click.echo(f"{r['session_id']:<36}  {when}  {r['values']:>3} values  {r['notes']:>3} notes  {r['project']}")
+
+
+def _duration(text: str) -> float:
+    units = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+    try:
+        return float(text[:-1]) * units[text[-1]] if text and text[-1] in units else float(text) * 86400
+    except ValueError:
+        raise KitError(f"not a duration: {text!r} (e.g. 7d, 12h, 30m)") from None
+
+
+@scratch.command("clean")
+@click.option("--older-than", "older_than", default="30d", show_default=True, help="Idle for longer than this (s, m, h, d, w).")
+@click.option("--dry-run", is_flag=True, help="List what would be removed.")
+def scratch_clean(older_than: str, dry_run: bool) -> None:
+    """Remove scratch directories idle for longer than --older-than; never the current session's."""
+    from session_kit import state
+    from session_kit.scratch import clean
+
+    removed = clean(state.state_root(), older_than_s=_duration(older_than), dry_run=dry_run)
+    for path in removed:
+        click.echo(("would remove " if dry_run else "removed ") + path)
+    if not removed:
+        click.echo("nothing to clean")
 
 
 @main.command(epilog=EXIT_CODES_HELP)
@@ -382,6 +631,94 @@ def _progress_printer() -> Callable[[int, int], None]:
             sys.stderr.flush()
 
     return show
+
+
+@main.command(epilog=EXIT_CODES_HELP)
+@click.argument("session")
+@click.option("--no-agents", is_flag=True, help="Leave out the session's subagents.")
+@click.option(
+    "--no-filtering",
+    is_flag=True,
+    help="Only drop noise: no pruning, truncation, deduplication, log-discovery removal, "
+    "nor the empty/warmup check.",
+)
+@click.option("--thinking", is_flag=True, help="Keep the model's thinking blocks.")
+@click.option(
+    "--max-tokens",
+    type=click.IntRange(min=100),
+    default=None,
+    help="Split into documents of at most N tokens (4 characters each), between entries.",
+)
+@click.option(
+    "--output-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Folder for the documents (default: the session's scratch dir).",
+)
+@click.option("--prefix", default="session", show_default=True, help="Files are PREFIX-SESSIONID-partN.xml.")
+@click.option("--stdout", "to_stdout", is_flag=True, help="Write one document (agents inside) to stdout instead.")
+@click.option("--no-redact", is_flag=True, help="Keep secrets (keys, tokens, passwords) instead of redacting them.")
+@click.option(
+    "--distill",
+    is_flag=True,
+    help="Also give each document to a small model through `claude -p` ($SESSION_KIT_CLAUDE, else "
+    "claude on PATH) and write its reduction beside it as .distilled.xml.",
+)
+@claude_dir_option
+@json_option
+def preprocess(
+    session: str,
+    no_agents: bool,
+    no_filtering: bool,
+    thinking: bool,
+    max_tokens: int | None,
+    output_dir: Path | None,
+    prefix: str,
+    to_stdout: bool,
+    no_redact: bool,
+    distill: bool,
+    claude_dir: Path | None,
+    as_json: bool,
+) -> None:
+    """Turn a session and its agents into compact XML documents for an LLM to read.
+
+    Prints the paths written, one per line, and the reduction on stderr (see
+    docs/preprocess.md). An empty or warmup session writes nothing and exits 6.
+    """
+    from session_kit.errors import EXIT_NOTHING_TO_DO
+    from session_kit.preprocess import PreprocessOptions, preprocess_session
+
+    if to_stdout and as_json:
+        raise KitError("--stdout and --json both write to stdout; choose one")
+    options = PreprocessOptions(
+        agents=not no_agents,
+        filtering=not no_filtering,
+        thinking=thinking,
+        redact=not no_redact,
+        max_tokens=max_tokens,
+        output_dir=output_dir,
+        prefix=prefix,
+        to_stdout=to_stdout,
+        distill=distill,
+    )
+    ref = resolve(session, claude_dir)
+    result = preprocess_session(ref, options, stream=sys.stdout if to_stdout else None)
+    if as_json:
+        emit_json("preprocess", result.as_dict())
+    else:
+        warn_skipped(result.read, ref.path)
+        for path in result.paths:
+            click.echo(str(path))
+        click.echo(f"session-kit: {result.reduction.describe()}", err=True)
+        if result.redactions:
+            redacted = ", ".join(f"{kind} {n}" for kind, n in sorted(result.redactions.items()))
+            click.echo(f"session-kit: redacted {redacted}", err=True)
+    if not result.ok:
+        raise KitError(
+            f"session {ref.id} is {result.status} ({result.reason}): nothing written "
+            "(--no-filtering writes it anyway)",
+            exit_code=EXIT_NOTHING_TO_DO,
+        )
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -12,11 +12,15 @@ EXIT_INTERNAL = 1
 EXIT_USAGE = 2
 EXIT_NOT_FOUND = 3
 EXIT_AMBIGUOUS = 4
+EXIT_BAD_FILE = 5
+EXIT_NOTHING_TO_DO = 6  # preprocess: the session is empty or a warmup, nothing was written
 
 EXIT_CODES_HELP = (
     "Exit codes: 0 ok; 1 internal error; 2 usage error (bad option or argument); "
     "3 not found (no such session, project or Claude root); "
-    "4 ambiguous session prefix (the candidates are listed)."
+    "4 ambiguous session prefix (the candidates are listed); "
+    "5 a file the kit must change is not valid (it is left as it was); "
+    "6 nothing to preprocess (an empty or warmup session; nothing written)."
 )
 
 

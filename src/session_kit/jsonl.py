@@ -19,6 +19,9 @@ from typing import Any
 BOM = b"\xef\xbb\xbf"
 # A line longer than this is skipped (and counted), not parsed: it bounds memory per line.
 DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024
+# Lines of real transcripts run to tens of kB; with the default 8 kB buffer, `readline` spends
+# more time growing its result than reading (measured: 3-5x slower on a 60 MB session).
+READ_BUFFER = 1024 * 1024
 # Decoding ourselves and calling raw_decode skips json.loads' encoding sniffing per line.
 _raw_decode = json.JSONDecoder().raw_decode
 
@@ -131,7 +134,7 @@ def iter_raw_lines(
     Lines over `max_line_bytes` are skipped and counted as oversized, without being held.
     """
     stats = stats if stats is not None else ReadStats()
-    with open(path, "rb") as f:
+    with open(path, "rb", buffering=READ_BUFFER) as f:
         if start:
             f.seek(start)
         line_no = 0

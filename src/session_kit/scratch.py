@@ -14,14 +14,11 @@ Files in a scratch dir (anything else there is the agent's own):
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
 import time
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
 
-from session_kit import state
+from session_kit import fastjson, state
 from session_kit.encoding import encode_project_dir
 
 STATE_FILE = "state.json"
@@ -49,22 +46,22 @@ def check_key(key: str) -> str:
     return key
 
 
-def empty_state() -> dict[str, Any]:
+def empty_state() -> dict[str, object]:
     return {"values": {}, "notes": [], "updated": None}
 
 
-def _read_json(path: str) -> Any:
+def _read_json(path: str) -> object:
     try:
         with open(path, "rb") as f:
-            return json.loads(f.read())
+            return fastjson.loads(f.read())
     except FileNotFoundError:
         return None
     except ValueError:
         return None  # a damaged file reads as absent; writers replace it whole
 
 
-def _dump(value: Any) -> bytes:
-    return (json.dumps(value, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode("utf-8")
+def _dump(value: object) -> bytes:
+    return (fastjson.dumps(value, indent=1, sort_keys=True) + "\n").encode("utf-8", "surrogatepass")
 
 
 class SessionScratch:
@@ -110,11 +107,11 @@ class SessionScratch:
         state.atomic_write(state.pointer_path(self.root, self.project_key), (self.session_id + "\n").encode())
 
     # --- session record ---
-    def meta(self) -> dict[str, Any]:
+    def meta(self) -> dict:
         value = _read_json(self.file(META_FILE))
         return value if isinstance(value, dict) else {}
 
-    def record_start(self, *, source: str, transcript_path: str | None, cwd: str | None, env_file: bool) -> dict[str, Any]:
+    def record_start(self, *, source: str, transcript_path: str | None, cwd: str | None, env_file: bool) -> dict:
         with state.locked(self.file(META_FILE)):
             meta = self.meta()
             now = state.now_iso()
@@ -134,7 +131,7 @@ class SessionScratch:
         return meta
 
     # --- work state ---
-    def read_state(self) -> dict[str, Any]:
+    def read_state(self) -> dict:
         value = _read_json(self.file(STATE_FILE))
         if not isinstance(value, dict):
             return empty_state()
@@ -146,7 +143,7 @@ class SessionScratch:
             "updated": value.get("updated"),
         }
 
-    def _change(self, change: Any) -> dict[str, Any]:
+    def _change(self, change: Callable[[dict], object]) -> dict:
         self.create()
         with state.locked(self.file(STATE_FILE)):
             current = self.read_state()
@@ -155,7 +152,7 @@ class SessionScratch:
             state.atomic_write(self.file(STATE_FILE), _dump(current))
         return current
 
-    def set(self, key: str, value: str) -> dict[str, Any]:
+    def set(self, key: str, value: str) -> dict:
         check_key(key)
         if len(value.encode("utf-8", "surrogatepass")) > MAX_VALUE_BYTES:
             raise ScratchError(f"a value must be at most {MAX_VALUE_BYTES} bytes; write a file in {self.path} instead")
@@ -164,7 +161,7 @@ class SessionScratch:
     def unset(self, key: str) -> bool:
         found = [False]
 
-        def drop(s: dict[str, Any]) -> None:
+        def drop(s: dict) -> None:
             found[0] = s["values"].pop(key, None) is not None
 
         self._change(drop)
@@ -173,7 +170,7 @@ class SessionScratch:
     def get(self, key: str) -> str | None:
         return self.read_state()["values"].get(key)
 
-    def note(self, text: str) -> dict[str, Any]:
+    def note(self, text: str) -> dict:
         if not text.strip():
             raise ScratchError("an empty note")
         if len(text.encode("utf-8", "surrogatepass")) > MAX_VALUE_BYTES:
@@ -204,16 +201,14 @@ class SessionScratch:
 # --- rendering the work state for the model ---------------------------------------------------
 
 
-def render_state(
-    current: Mapping[str, Any], *, session_id: str, scratch_path: str, limit: int, heading: str
-) -> str:
+def render_state(current: Mapping, *, session_id: str, scratch_path: str, limit: int, heading: str) -> str:
     """The work state as context text, at most `limit` characters.
 
     Past the limit, values are shortened (and then listed by key only), notes keep the newest,
     and the text says where the whole state file is.
     """
     values: Mapping[str, str] = current.get("values") or {}
-    notes: list[Mapping[str, Any]] = list(current.get("notes") or [])
+    notes: list[Mapping] = list(current.get("notes") or [])
     head = f"{heading}\nSession id: {session_id}. Scratch dir: {scratch_path}"
     full_file = os.path.join(scratch_path, STATE_FILE)
 
@@ -306,6 +301,8 @@ def clean(root: str, *, older_than_s: float, dry_run: bool = False, env: Mapping
     """Remove scratch dirs idle for longer than `older_than_s`, never a current session's."""
     keep = current_session_ids(root, env)
     cutoff = time.time() - older_than_s
+    import shutil  # here, not at the top: the hooks import this module
+
     removed = []
     for _key, sid, path in iter_scratch_dirs(root):
         if sid in keep:

@@ -20,8 +20,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 
 APP_NAME = "claude-session-kit"
 MAX_ID_LENGTH = 128
@@ -129,32 +128,50 @@ def atomic_write(path: str, data: bytes, *, mode: int = 0o600) -> None:
         raise
 
 
-@contextmanager
-def locked(path: str, *, timeout: float = 10.0) -> Iterator[None]:
-    """Hold an exclusive lock on `path + ".lock"` (created 0600) for the block."""
-    lock_path = path + ".lock"
-    try:
-        import fcntl
-    except ImportError:  # not POSIX: filelock knows the platform's way
-        import filelock
+class locked:  # noqa: N801 - used like a function: `with locked(path):`
+    """Hold an exclusive lock on `path + ".lock"` (created 0600) for the block.
 
-        with filelock.FileLock(lock_path, timeout=timeout):
-            yield
-        return
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        deadline = time.monotonic() + timeout
+    fcntl.flock where there is fcntl (the same lock filelock takes on POSIX, without the cost
+    of importing it); filelock elsewhere. A class, not @contextmanager: contextlib is one
+    more import on the hooks' path.
+    """
+
+    __slots__ = ("lock_path", "timeout", "_fd", "_other")
+
+    def __init__(self, path: str, *, timeout: float = 10.0) -> None:
+        self.lock_path = path + ".lock"
+        self.timeout = timeout
+        self._fd: int | None = None
+        self._other = None
+
+    def __enter__(self) -> None:
+        try:
+            import fcntl
+        except ImportError:  # not POSIX: filelock knows the platform's way
+            import filelock
+
+            self._other = filelock.FileLock(self.lock_path, timeout=self.timeout)
+            self._other.acquire()
+            return
+        fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        deadline = time.monotonic() + self.timeout
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
             except BlockingIOError:
                 if time.monotonic() > deadline:
-                    raise TimeoutError(f"could not lock {lock_path} within {timeout:.0f}s") from None
-                time.sleep(0.005)
-        yield
-    finally:
-        os.close(fd)  # closing releases the lock
+                    os.close(fd)
+                    raise TimeoutError(f"could not lock {self.lock_path} within {self.timeout:.0f}s") from None
+                time.sleep(0.002)
+        self._fd = fd
+
+    def __exit__(self, *exc: object) -> None:
+        if self._other is not None:
+            self._other.release()
+        elif self._fd is not None:
+            os.close(self._fd)  # closing releases the lock
+            self._fd = None
 
 
 def append_line(path: str, line: str) -> None:

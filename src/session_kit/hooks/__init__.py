@@ -1,0 +1,1 @@
+"""Claude Code hook entry points. Nothing is imported here: `run.py` is started directly."""

@@ -1,0 +1,213 @@
+"""What each hook does. Standard library only (plus `state`, `scratch`, `encoding`).
+
+Owns: reading the event JSON from stdin; SessionStart (scratch dir, project pointer,
+`SESSION_CONTEXT` and friends appended to `CLAUDE_ENV_FILE`, one brief line to the model,
+and the work state put back after a compaction); UserPromptSubmit (the fallback for clients
+without `CLAUDE_ENV_FILE`, and a late restore); PreCompact (a snapshot of the work state).
+Every failure is logged to the kit's hook log and named in one stderr line; the exit code is
+always 0, so the kit never blocks or breaks a session.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Mapping
+
+from session_kit import fastjson, state
+from session_kit.scratch import SessionScratch, project_key_for, render_state
+
+# Claude Code caps what one hook adds to the context; stay below it.
+CONTEXT_LIMIT = 9000
+NO_ENV_FILE_MARK = "no-env-file"
+ENV_MARK = "# session-kit"
+
+
+class HookInputError(ValueError):
+    pass
+
+
+def read_event(stream: object) -> dict:
+    if stream is None or stream.isatty():
+        raise HookInputError("no event on stdin")
+    data = stream.buffer.read() if hasattr(stream, "buffer") else stream.read().encode()
+    if not data.strip():
+        raise HookInputError("empty stdin")
+    try:
+        event = fastjson.loads(data)
+    except ValueError as exc:
+        raise HookInputError(f"stdin is not JSON ({exc})") from None
+    if not isinstance(event, dict):
+        raise HookInputError("stdin JSON is not an object")
+    return event
+
+
+def session_id_of(event: Mapping, env: Mapping[str, str]) -> str:
+    return state.check_session_id(event.get("session_id") or env.get("CLAUDE_CODE_SESSION_ID"))
+
+
+def project_path_of(event: Mapping, env: Mapping[str, str]) -> str:
+    cwd = event.get("cwd")
+    return env.get("CLAUDE_PROJECT_DIR") or (cwd if isinstance(cwd, str) and cwd else os.getcwd())
+
+
+def shell_quote(value: str) -> str:
+    return "'" + value.replace("'", "'\\''") + "'"
+
+
+def _scratch(event: Mapping, env: Mapping[str, str], root: str) -> SessionScratch:
+    return SessionScratch.for_session(session_id_of(event, env), project_path=project_path_of(event, env), root=root)
+
+
+def _context(event_name: str, text: str) -> str:
+    return fastjson.dumps({"hookSpecificOutput": {"hookEventName": event_name, "additionalContext": text}}) + "\n"
+
+
+def _intro(scratch: SessionScratch, *, env_file: bool) -> str:
+    where = "in $SESSION_CONTEXT and $SESSION_KIT_SCRATCH" if env_file else f"(pass --session {scratch.session_id} to session-kit)"
+    return (
+        f"session-kit: this session's id is {scratch.session_id} {where}; its scratch dir is {scratch.path}. "
+        "Save work state that must survive compaction with `session-kit scratch set KEY VALUE` "
+        "or `session-kit scratch note TEXT`."
+    )
+
+
+def _restore(scratch: SessionScratch) -> str | None:
+    current = scratch.read_state()
+    if not current["values"] and not current["notes"]:
+        return None
+    return render_state(
+        current,
+        session_id=scratch.session_id,
+        scratch_path=scratch.path,
+        limit=CONTEXT_LIMIT - 600,
+        heading="session-kit: work state saved before the context was compacted (restored):",
+    )
+
+
+def _env_lines(scratch: SessionScratch, root: str, env: Mapping[str, str], bin_dir: str | None) -> list[str]:
+    lines = [
+        f'export SESSION_CONTEXT="session_id={scratch.session_id}" {ENV_MARK}',
+        f"export SESSION_KIT_SCRATCH={shell_quote(scratch.path)} {ENV_MARK}",
+        f"export SESSION_KIT_HOME={shell_quote(root)} {ENV_MARK}",
+    ]
+    if bin_dir:
+        lines.append(f'export PATH={shell_quote(bin_dir)}":$PATH" {ENV_MARK}')
+    return lines
+
+
+def _append_env(env_file: str, lines: list[str]) -> None:
+    try:
+        with open(env_file, encoding="utf-8", errors="replace") as f:
+            present = set(f.read().splitlines())
+    except FileNotFoundError:
+        present = set()
+    missing = [line for line in lines if line not in present]
+    if missing:
+        state.append_line(env_file, "\n".join(missing))
+
+
+def kit_bin_dir(env: Mapping[str, str]) -> str | None:
+    """A folder holding only the `session-kit` command, to put on the Bash tool's PATH."""
+    plugin_root = env.get("CLAUDE_PLUGIN_ROOT")
+    if plugin_root:
+        return os.path.join(plugin_root, "bin")
+    return env.get("SESSION_KIT_BIN_DIR") or None
+
+
+def session_start(event: Mapping, env: Mapping[str, str], root: str) -> str:
+    source = str(event.get("source") or "startup")
+    scratch = _scratch(event, env, root).create()
+    scratch.point_here()
+    env_file = env.get("CLAUDE_ENV_FILE")
+    transcript = event.get("transcript_path")
+    meta = scratch.record_start(
+        source=source,
+        transcript_path=transcript if isinstance(transcript, str) else None,
+        cwd=event.get("cwd") if isinstance(event.get("cwd"), str) else None,
+        env_file=bool(env_file),
+    )
+    mark = scratch.file(NO_ENV_FILE_MARK)
+    if env_file:
+        _append_env(env_file, _env_lines(scratch, root, env, kit_bin_dir(env)))
+        if os.path.exists(mark):
+            os.unlink(mark)
+    else:
+        state.atomic_write(mark, b"CLAUDE_ENV_FILE was absent at session start\n")
+    parts = []
+    first_time = sum(meta.get("sources", {}).values()) == 1
+    if source in ("startup", "clear", "compact") or first_time:
+        parts.append(_intro(scratch, env_file=bool(env_file)))
+    pending = scratch.take_pending_restore()
+    if source == "compact" or pending:
+        restored = _restore(scratch)
+        if restored:
+            parts.append(restored)
+    return _context("SessionStart", "\n\n".join(parts)) if parts else ""
+
+
+def user_prompt_submit(event: Mapping, env: Mapping[str, str], root: str) -> str:
+    session_id = session_id_of(event, env)
+    existing = state.find_scratch_dir(root, session_id)
+    parts = []
+    if existing is None:  # no SessionStart seen: installed mid-session, or an older client
+        scratch = _scratch(event, env, root).create()
+        scratch.point_here()
+        scratch.record_start(source="prompt", transcript_path=None, cwd=None, env_file=False)
+        state.atomic_write(scratch.file(NO_ENV_FILE_MARK), b"no SessionStart seen\n")
+        parts.append(_intro(scratch, env_file=False))
+    else:
+        key = os.path.basename(os.path.dirname(os.path.dirname(existing)))
+        scratch = SessionScratch(root, key, session_id, existing)
+        if os.path.exists(scratch.file(NO_ENV_FILE_MARK)):
+            parts.append(f"session-kit: session id {session_id}; scratch dir {scratch.path}.")
+    if scratch.take_pending_restore():
+        restored = _restore(scratch)
+        if restored:
+            parts.append(restored)
+    return _context("UserPromptSubmit", "\n\n".join(parts)) if parts else ""
+
+
+def pre_compact(event: Mapping, env: Mapping[str, str], root: str) -> str:
+    scratch = _scratch(event, env, root).create()
+    scratch.snapshot(str(event.get("trigger") or "compact"))
+    return ""
+
+
+HANDLERS: dict[str, Callable[[Mapping, Mapping[str, str], str], str]] = {
+    "session-start": session_start,
+    "user-prompt-submit": user_prompt_submit,
+    "pre-compact": pre_compact,
+}
+
+
+def main(argv: list[str], *, stdin: object = None, env: Mapping[str, str] | None = None) -> int:
+    """Run one hook; always returns 0."""
+    env = os.environ if env is None else env
+    name = argv[0] if argv else "?"
+    root = None
+    try:
+        root = state.state_root(env)
+        handler = HANDLERS.get(name)
+        if handler is None:
+            raise HookInputError(f"unknown hook {name!r} (expected one of {', '.join(HANDLERS)})")
+        event = read_event(sys.stdin if stdin is None else stdin)
+        out = handler(event, env, root)
+        if out:
+            sys.stdout.write(out)
+            sys.stdout.flush()
+    except BaseException as exc:  # noqa: BLE001 - a hook must never break the session
+        if isinstance(exc, KeyboardInterrupt):
+            return 0
+        message = f"{type(exc).__name__}: {exc}"
+        where = ""
+        try:
+            if root:
+                where = f" (logged in {state.log(root, f'hook {name}: {message}')})"
+        except Exception:  # noqa: BLE001 - the log itself may be what is broken
+            where = ""
+        try:
+            sys.stderr.write(f"session-kit hook {name}: {message[:300]}{where}\n")
+        except Exception:  # noqa: BLE001
+            pass
+    return 0

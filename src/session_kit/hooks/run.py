@@ -1,0 +1,20 @@
+"""The command a Claude Code hook runs: `python -I -S <this file> <event>`.
+
+Started as a script, in isolated mode and without `site`, because interpreter start-up is
+most of a hook's cost: it puts the folder holding `session_kit` on the path by itself and
+imports only the handlers (standard library, `state`, `scratch`, `encoding`). Never exits
+non-zero: the session must not be blocked by the kit.
+"""
+
+import os
+import sys
+
+if sys.version_info < (3, 10):  # noqa: UP036 - this file must run (and say so) on old Pythons
+    sys.stderr.write("session-kit hook: needs Python 3.10 or newer; hook skipped\n")
+    raise SystemExit(0)
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+from session_kit.hooks.handlers import main  # noqa: E402
+
+raise SystemExit(main(sys.argv[1:]))

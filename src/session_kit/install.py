@@ -1,0 +1,343 @@
+"""Installing the kit into Claude Code and taking it out again: the file side.
+
+Owns: which settings file a scope means, loading it (an invalid file is refused and left
+byte for byte as it was), saving it (lock, backup in the kit's state root, atomic replace,
+same mode), the receipt of what an install created, the slash-command files copied into
+the Claude root (only files the kit marked are ever overwritten or removed), and the kit's
+private bin folder (a `session-kit` launcher the hooks put on the Bash tool's PATH). What
+changes inside the settings is decided by the pure functions of `settings`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from session_kit import state
+from session_kit.errors import EXIT_BAD_FILE, KitError
+from session_kit.settings import EVENTS, SettingsError, hook_command, install_hooks, installed_commands, uninstall_hooks
+
+SCOPES = ("user", "project", "local")
+COMMAND_MARKER = "# claude-session-kit: installed copy; `session-kit uninstall` removes it"
+PACKAGE_DIR = Path(__file__).resolve().parent
+COMMANDS_SOURCE = PACKAGE_DIR / "commands"
+HOOK_SCRIPT = PACKAGE_DIR / "hooks" / "run.py"
+MAX_BACKUPS = 10
+
+
+@dataclass(frozen=True)
+class InstallResult:
+    scope: str
+    settings_path: Path
+    dry_run: bool
+    changed: bool
+    before: dict[str, Any]
+    after: dict[str, Any]
+    backup: Path | None = None
+    commands_installed: list[str] = field(default_factory=list)
+    commands_skipped: list[str] = field(default_factory=list)  # the user's own files of that name
+    commands_removed: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "scope": self.scope,
+            "settings_path": str(self.settings_path),
+            "dry_run": self.dry_run,
+            "changed": self.changed,
+            "backup": str(self.backup) if self.backup else None,
+            "hooks": installed_commands(self.after),
+            "commands_installed": self.commands_installed,
+            "commands_skipped": self.commands_skipped,
+            "commands_removed": self.commands_removed,
+        }
+
+
+def settings_path(scope: str, claude_root: Path, project: Path) -> Path:
+    if scope == "user":
+        return claude_root / "settings.json"
+    if scope == "project":
+        return project / ".claude" / "settings.json"
+    if scope == "local":
+        return project / ".claude" / "settings.local.json"
+    raise KitError(f"unknown scope {scope!r} (expected one of {', '.join(SCOPES)})")
+
+
+def commands_dir(scope: str, claude_root: Path, project: Path) -> Path:
+    return claude_root / "commands" if scope == "user" else project / ".claude" / "commands"
+
+
+def load_settings(path: Path) -> tuple[dict[str, Any], bytes | None]:
+    """The parsed settings and the file's bytes (None when there is no file)."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return {}, None
+    except OSError as exc:
+        raise KitError(f"cannot read {path}: {exc.strerror}", exit_code=EXIT_BAD_FILE) from None
+    if not raw.strip():
+        return {}, raw
+    try:
+        value = json.loads(raw)
+    except ValueError as exc:
+        raise KitError(f"{path} is not valid JSON ({exc}); it was left as it was", exit_code=EXIT_BAD_FILE) from None
+    if not isinstance(value, dict):
+        raise KitError(f"{path} does not hold a JSON object; it was left as it was", exit_code=EXIT_BAD_FILE)
+    return value, raw
+
+
+def _key(path: Path) -> str:
+    return hashlib.sha256(str(path.absolute()).encode()).hexdigest()[:16]
+
+
+def _backup(root: str, path: Path, original: bytes) -> Path:
+    folder = Path(state.ensure_dir(os.path.join(root, "install", "backups")))
+    stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
+    target = folder / f"{_key(path)}-{path.name}.{stamp}.{os.getpid()}"
+    state.atomic_write(str(target), original)
+    older = sorted(folder.glob(f"{_key(path)}-{path.name}.*"))
+    for stale in older[:-MAX_BACKUPS]:
+        stale.unlink(missing_ok=True)
+    return target
+
+
+def save_settings(path: Path, settings: dict[str, Any], original: bytes | None, root: str) -> Path | None:
+    """Write the settings whole or not at all; back up what was there first."""
+    backup = _backup(root, path, original) if original is not None else None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = path.stat().st_mode & 0o777
+    except FileNotFoundError:
+        mode = 0o600
+    data = (json.dumps(settings, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    state.atomic_write(str(path), data, mode=mode)
+    return backup
+
+
+# --- receipts ---------------------------------------------------------------------------------
+
+
+def _receipts_path(root: str) -> str:
+    return os.path.join(root, "install", "receipts.json")
+
+
+def load_receipts(root: str) -> dict[str, Any]:
+    try:
+        with open(_receipts_path(root), "rb") as f:
+            value = json.loads(f.read())
+    except (OSError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _store_receipts(root: str, receipts: dict[str, Any]) -> None:
+    state.ensure_dir(os.path.join(root, "install"))
+    state.atomic_write(_receipts_path(root), (json.dumps(receipts, indent=1, sort_keys=True) + "\n").encode())
+
+
+# --- the launcher and the slash commands ------------------------------------------------------
+
+
+def bin_dir(root: str) -> str:
+    return os.path.join(root, "bin")
+
+
+def write_launcher(root: str, python: str) -> str:
+    """`<state>/bin/session-kit`: runs this installation's CLI; the only file in that folder."""
+    import shlex
+
+    folder = state.ensure_dir(bin_dir(root))
+    path = os.path.join(folder, "session-kit")
+    script = f'#!/bin/sh\n# claude-session-kit launcher\nexec {shlex.quote(python)} -m session_kit "$@"\n'
+    state.atomic_write(path, script.encode(), mode=0o755)
+    return path
+
+
+def kit_command_files() -> list[Path]:
+    try:
+        return sorted(p for p in COMMANDS_SOURCE.iterdir() if p.suffix == ".md")
+    except FileNotFoundError:
+        return []
+
+
+def _marked(text: str) -> str:
+    lines = text.splitlines(keepends=True)
+    if lines and lines[0].strip() == "---":
+        return lines[0] + COMMAND_MARKER + "\n" + "".join(lines[1:])
+    return f"---\n{COMMAND_MARKER}\n---\n{text}"
+
+
+def is_kit_command(path: Path) -> bool:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            head = f.read(4096)
+    except OSError:
+        return False
+    return COMMAND_MARKER in head
+
+
+def install_command_files(target: Path, *, dry_run: bool) -> tuple[list[str], list[str]]:
+    installed, skipped = [], []
+    for source in kit_command_files():
+        dest = target / source.name
+        if dest.exists() and not is_kit_command(dest):
+            skipped.append(source.stem)
+            continue
+        installed.append(source.stem)
+        if not dry_run:
+            target.mkdir(parents=True, exist_ok=True)
+            state.atomic_write(str(dest), _marked(source.read_text(encoding="utf-8")).encode("utf-8"), mode=0o644)
+    return installed, skipped
+
+
+def remove_command_files(target: Path, *, dry_run: bool) -> list[str]:
+    removed = []
+    try:
+        candidates = sorted(target.glob("*.md"))
+    except OSError:
+        return removed
+    for path in candidates:
+        if is_kit_command(path):
+            removed.append(path.stem)
+            if not dry_run:
+                path.unlink(missing_ok=True)
+    return removed
+
+
+# --- install / uninstall ----------------------------------------------------------------------
+
+
+def expected_commands(root: str, python: str | None = None) -> dict[str, str]:
+    python = python or sys.executable
+    return {event: hook_command(python, str(HOOK_SCRIPT), event, bin_dir=bin_dir(root)) for event in EVENTS}
+
+
+def _lock(root: str, path: Path):
+    import filelock
+
+    folder = state.ensure_dir(os.path.join(root, "locks"))
+    return filelock.FileLock(os.path.join(folder, f"settings-{_key(path)}.lock"), timeout=30)
+
+
+def install(*, scope: str, claude_root: Path, project: Path, dry_run: bool = False, root: str | None = None) -> InstallResult:
+    root = root or state.state_root()
+    path = settings_path(scope, claude_root, project)
+    state.ensure_dir(root)
+    with _lock(root, path):
+        before, original = load_settings(path)
+        try:
+            after, created = install_hooks(before, expected_commands(root))
+        except SettingsError as exc:
+            raise KitError(f"{path}: {exc}; it was left as it was", exit_code=EXIT_BAD_FILE) from None
+        if original is None:
+            created = ["file", *created]  # uninstall removes the file again, as it was
+        changed = after != before
+        backup = None
+        target = commands_dir(scope, claude_root, project)
+        installed, skipped = install_command_files(target, dry_run=True)
+        if not dry_run:
+            receipts = load_receipts(root)
+            prior = receipts.get(str(path), {})
+            keep_created = sorted(set(prior.get("created", [])) | set(created))
+            if changed:
+                backup = save_settings(path, after, original, root)
+            installed, skipped = install_command_files(target, dry_run=False)
+            write_launcher(root, sys.executable)
+            receipts[str(path)] = {
+                "scope": scope,
+                "created": keep_created,
+                # The file as it was before the first install: uninstall gives back these bytes.
+                "original": prior.get("original", str(backup) if backup and prior == {} else None),
+                "commands_dir": str(target),
+                "python": sys.executable,
+                "installed_at": state.now_iso(),
+            }
+            _store_receipts(root, receipts)
+    return InstallResult(scope, path, dry_run, changed, before, after, backup, installed, skipped)
+
+
+def uninstall(*, scope: str, claude_root: Path, project: Path, dry_run: bool = False, root: str | None = None) -> InstallResult:
+    root = root or state.state_root()
+    path = settings_path(scope, claude_root, project)
+    state.ensure_dir(root)
+    with _lock(root, path):
+        before, original = load_settings(path)
+        receipts = load_receipts(root)
+        receipt = receipts.get(str(path))
+        after = uninstall_hooks(before, receipt.get("created") if receipt else None)
+        changed = after != before
+        backup = None
+        target = commands_dir(scope, claude_root, project)
+        removed = remove_command_files(target, dry_run=dry_run)
+        if not dry_run:
+            if changed:
+                first = _original_bytes(receipt)
+                if after == {} and receipt and "file" in receipt.get("created", []):
+                    _backup(root, path, original or b"")
+                    path.unlink()
+                elif first is not None and _parses_to(first, after):
+                    backup = _backup(root, path, original or b"")
+                    state.atomic_write(str(path), first, mode=path.stat().st_mode & 0o777)
+                else:
+                    backup = save_settings(path, after, original, root)
+            receipts.pop(str(path), None)
+            _store_receipts(root, receipts)
+            if not receipts:
+                try:
+                    os.unlink(os.path.join(bin_dir(root), "session-kit"))
+                except FileNotFoundError:
+                    pass
+    return InstallResult(scope, path, dry_run, changed, before, after, backup, commands_removed=removed)
+
+
+def _original_bytes(receipt: dict[str, Any] | None) -> bytes | None:
+    name = (receipt or {}).get("original")
+    if not name:
+        return None
+    try:
+        return Path(name).read_bytes()
+    except OSError:
+        return None
+
+
+def _parses_to(data: bytes, settings: dict[str, Any]) -> bool:
+    try:
+        return json.loads(data) == settings
+    except ValueError:
+        return False
+
+
+def status(*, claude_root: Path, project: Path, root: str | None = None) -> list[dict[str, Any]]:
+    """What is installed where, and whether it is current (for `doctor`)."""
+    root = root or state.state_root()
+    expected = expected_commands(root)
+    report = []
+    for scope in SCOPES:
+        path = settings_path(scope, claude_root, project)
+        try:
+            settings, _ = load_settings(path)
+            error = None
+        except KitError as exc:
+            settings, error = {}, exc.message
+        found = installed_commands(settings)
+        target = commands_dir(scope, claude_root, project)
+        commands = sorted(p.stem for p in target.glob("*.md") if is_kit_command(p)) if target.is_dir() else []
+        if not found and not commands and error is None:
+            continue
+        current = all(found.get(event) == [command] for event, command in expected.items())
+        report.append(
+            {
+                "scope": scope,
+                "settings_path": str(path),
+                "hooks": found,
+                "current": current,
+                "commands": commands,
+                "error": error,
+            }
+        )
+    return report

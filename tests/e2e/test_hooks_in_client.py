@@ -1,0 +1,139 @@
+"""The kit's hooks inside the real client, by both routes: `./install.sh` and `--plugin-dir`.
+
+Each route gets its own isolated home, installs once, and then checks, in order: the Bash
+tool sees `$SESSION_CONTEXT` with the session's id, a slash command's `!` line sees it too,
+the scratch dir and the project pointer exist, a value saved with `session-kit scratch set`
+comes back into the model's context after `/compact`, and (install route) uninstalling leaves
+the settings file as it was.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from session_kit.encoding import encode_project_dir
+
+from .client import Claude, ClaudeHome
+from .fake_api import FakeMessagesAPI, Script, bash
+
+REPO = Path(__file__).resolve().parents[2]
+USER_SETTINGS = b'{\n  "model": "keep-me",\n  "env": {"SOME_USER_VAR": "1"}\n}\n'
+# The value is built by the shell, so the command text the model wrote does not contain it:
+# finding it after /compact proves the kit put it back.
+SAVE = 'session-kit scratch set plan-step "RESTORED-$((40+2))-VALUE" && session-kit scratch path'
+SAVED_VALUE = "RESTORED-42-VALUE"
+CTX_COMMAND = """---
+description: Show the session context (test command)
+allowed-tools: Bash(echo:*)
+---
+Context line: !`echo "SLASH-CTX:$SESSION_CONTEXT"`
+"""
+
+
+def script() -> Script:
+    return Script(
+        main={
+            "HOOKS-START": [[bash(f'echo "BASH-CTX:$SESSION_CONTEXT"; {SAVE}')], "Started."],
+            "Context line": ["Seen the context line."],
+            "HOOKS-AFTER": ["Continuing after the compaction."],
+        },
+        compact_summary="Summary: the session started and saved its plan step in scratch.",
+    )
+
+
+@dataclass
+class Route:
+    claude: Claude
+    home: ClaudeHome
+    project: Path
+    plugin_dirs: tuple[Path, ...]
+    session_id: str = ""
+
+    @property
+    def state_root(self) -> Path:
+        return self.home.home / ".local" / "state" / "claude-session-kit"
+
+    def run(self, prompt: str, **kw):
+        return self.claude.run(prompt, plugin_dirs=self.plugin_dirs, timeout=300, **kw)
+
+
+def _home(tmp: Path) -> tuple[ClaudeHome, Path]:
+    home = ClaudeHome.create(tmp / "client")
+    (home.config_dir / "commands").mkdir(parents=True)
+    (home.config_dir / "commands" / "ctx.md").write_text(CTX_COMMAND)
+    project = tmp / "my project"
+    project.mkdir()
+    return home, project
+
+
+def _install_sh(home: ClaudeHome, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**home.env(), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHON": sys.executable}
+    return subprocess.run(["bash", str(REPO / "install.sh"), *args], capture_output=True, text=True, env=env, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def installed(claude_binary: Path, tmp_path_factory: pytest.TempPathFactory):
+    home, project = _home(tmp_path_factory.mktemp("install-route"))
+    (home.config_dir / "settings.json").write_bytes(USER_SETTINGS)
+    done = _install_sh(home)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "current" in done.stdout
+    with FakeMessagesAPI(script()) as fake:
+        yield Route(Claude(claude_binary, home, fake, cwd=project), home, project, ())
+
+
+@pytest.fixture(scope="module")
+def plugin(claude_binary: Path, tmp_path_factory: pytest.TempPathFactory):
+    home, project = _home(tmp_path_factory.mktemp("plugin-route"))
+    with FakeMessagesAPI(script()) as fake:
+        yield Route(Claude(claude_binary, home, fake, cwd=project), home, project, (REPO,))
+
+
+@pytest.fixture(params=["installed", "plugin"], scope="module")
+def route(request: pytest.FixtureRequest) -> Route:
+    return request.getfixturevalue(request.param)
+
+
+def test_bash_tool_sees_session_context(route: Route):
+    run = route.run("HOOKS-START: show the context and save the plan step")
+    route.session_id = run.session_id
+    assert route.claude.fake.requests_containing(f"BASH-CTX:session_id={run.session_id}"), route.claude.fake.log_tail()
+    # the model was told its id and scratch dir once, briefly
+    told = route.claude.fake.requests_containing(f"this session's id is {run.session_id}")
+    assert told and len(route.claude.fake.requests_containing("session-kit: this session's id is")) == len(told)
+
+
+def test_scratch_dir_and_pointer_exist(route: Route):
+    key = encode_project_dir(str(route.project.resolve()))
+    scratch = route.state_root / "projects" / key / "sessions" / route.session_id
+    assert (scratch / "session.json").is_file() and (scratch / "state.json").is_file()
+    assert (route.state_root / "projects" / key / "current-session-id").read_text().strip() == route.session_id
+    assert route.claude.fake.requests_containing(str(scratch))  # `scratch path` printed it in the Bash tool
+
+
+def test_slash_command_line_sees_session_context(route: Route):
+    route.run("/ctx", resume=route.session_id)
+    assert route.claude.fake.requests_containing(f"SLASH-CTX:session_id={route.session_id}"), route.claude.fake.log_tail()
+
+
+def test_saved_work_state_comes_back_after_compact(route: Route):
+    assert not route.claude.fake.requests_containing(SAVED_VALUE)
+    route.run("/compact", resume=route.session_id)
+    route.run("HOOKS-AFTER: go on", resume=route.session_id)
+    last = route.claude.fake.last_main_request()
+    assert SAVED_VALUE in last.text(), route.claude.fake.log_tail()
+    assert "restored" in last.text()
+
+
+def test_uninstall_leaves_the_settings_as_they_were(installed: Route):
+    done = _install_sh(installed.home, "--uninstall")
+    assert done.returncode == 0, done.stderr
+    assert (installed.home.config_dir / "settings.json").read_bytes() == USER_SETTINGS
+    assert (installed.home.config_dir / "commands").is_dir()  # the user's own command stays
+    assert [p.name for p in (installed.home.config_dir / "commands").iterdir()] == ["ctx.md"]

@@ -1,0 +1,199 @@
+"""The hooks as Claude Code runs them: `python -I -S run.py EVENT`, event JSON on stdin."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+import session_kit
+from session_kit.scratch import SessionScratch
+
+RUN = Path(session_kit.__file__).parent / "hooks" / "run.py"
+
+
+def hook(event: str, payload: object, *, env: dict[str, str] | None = None, raw: bytes | None = None) -> subprocess.CompletedProcess[str]:
+    data = raw if raw is not None else json.dumps(payload).encode()
+    return subprocess.run(
+        [sys.executable, "-I", "-S", str(RUN), event],
+        input=data, capture_output=True, env={**os.environ, **(env or {})}, timeout=30,
+    )
+
+
+@pytest.fixture
+def state_root(isolated_home: Path) -> Path:
+    return Path(os.environ["SESSION_KIT_HOME"])
+
+
+@pytest.fixture
+def env_file(tmp_path: Path) -> Path:
+    path = tmp_path / "session-env" / "sid" / "hook-env.sh"
+    path.parent.mkdir(parents=True)
+    path.write_text("")
+    return path
+
+
+def start(sid: str, env_file: Path | None, *, source: str = "startup", cwd: str = "/work/proj", extra_env: dict | None = None):
+    env = {"CLAUDE_ENV_FILE": str(env_file)} if env_file else {}
+    env.update(extra_env or {})
+    return hook("session-start", {"session_id": sid, "cwd": cwd, "source": source, "hook_event_name": "SessionStart",
+                                  "transcript_path": f"/x/{sid}.jsonl"}, env=env)
+
+
+def context_of(proc: subprocess.CompletedProcess) -> str:
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"] if proc.stdout.strip() else ""
+
+
+def test_session_start_makes_scratch_pointer_and_exports(state_root: Path, env_file: Path):
+    proc = start("sess-1", env_file)
+    text = context_of(proc)
+    scratch = state_root / "projects" / "-work-proj" / "sessions" / "sess-1"
+    assert scratch.is_dir() and oct(scratch.stat().st_mode & 0o777) == "0o700"
+    assert (state_root / "projects" / "-work-proj" / "current-session-id").read_text().strip() == "sess-1"
+    exported = env_file.read_text()
+    assert 'export SESSION_CONTEXT="session_id=sess-1"' in exported
+    assert f"export SESSION_KIT_SCRATCH='{scratch}'" in exported
+    assert "sess-1" in text and str(scratch) in text and len(text) < 500
+    # the exports are what a shell sees after sourcing the file
+    shown = subprocess.run(["bash", "-c", f"source {env_file}; echo $SESSION_CONTEXT; echo $SESSION_KIT_SCRATCH"],
+                           capture_output=True, text=True).stdout.split("\n")
+    assert shown[:2] == ["session_id=sess-1", str(scratch)]
+
+
+def test_repeated_starts_do_not_repeat_exports_or_the_introduction(state_root: Path, env_file: Path):
+    start("sess-2", env_file)
+    again = start("sess-2", env_file, source="resume")
+    assert context_of(again) == ""
+    assert env_file.read_text().count("SESSION_CONTEXT") == 1
+    meta = json.loads((state_root / "projects" / "-work-proj" / "sessions" / "sess-2" / "session.json").read_text())
+    assert meta["sources"] == {"startup": 1, "resume": 1}
+
+
+def test_plugin_route_puts_the_plugin_bin_on_path(env_file: Path):
+    start("sess-p", env_file, extra_env={"CLAUDE_PLUGIN_ROOT": "/plugins/session kit"})
+    assert "export PATH='/plugins/session kit/bin'\":$PATH\"" in env_file.read_text()
+
+
+def test_work_state_survives_compaction(state_root: Path, env_file: Path):
+    start("sess-3", env_file)
+    scratch = SessionScratch.for_session("sess-3", root=str(state_root))
+    scratch.set("current-task", "migrate the parser; step 3 of 5")
+    scratch.note("tests in tests/test_parser.py are flaky")
+    assert hook("pre-compact", {"session_id": "sess-3", "trigger": "manual", "cwd": "/work/proj"}).returncode == 0
+    assert list((Path(scratch.path) / "snapshots").glob("*-manual.json"))
+    text = context_of(start("sess-3", env_file, source="compact"))
+    assert "migrate the parser; step 3 of 5" in text and "flaky" in text
+    # restored once: a later resume does not inject it again
+    assert "migrate" not in context_of(start("sess-3", env_file, source="resume"))
+
+
+def test_after_a_compaction_a_resume_start_restores_too(state_root: Path, env_file: Path):
+    # `claude -p /compact --resume` then `claude -p --resume`: the next start may say "resume"
+    start("sess-4", env_file)
+    SessionScratch.for_session("sess-4", root=str(state_root)).set("k", "v-after-resume")
+    hook("pre-compact", {"session_id": "sess-4", "trigger": "manual"})
+    assert "v-after-resume" in context_of(start("sess-4", env_file, source="resume"))
+
+
+def test_oversized_state_is_summarised_with_the_file_path(state_root: Path, env_file: Path):
+    start("sess-5", env_file)
+    scratch = SessionScratch.for_session("sess-5", root=str(state_root))
+    for i in range(40):
+        scratch.set(f"key-{i:02d}", "x" * 2000)
+    hook("pre-compact", {"session_id": "sess-5", "trigger": "auto"})
+    text = context_of(start("sess-5", env_file, source="compact"))
+    assert len(text) <= 9000
+    assert "key-39" in text and str(Path(scratch.path) / "state.json") in text
+
+
+def test_without_env_file_the_prompt_hook_reminds(state_root: Path):
+    text = context_of(start("sess-6", None))
+    assert "--session sess-6" in text
+    reminder = context_of(hook("user-prompt-submit", {"session_id": "sess-6", "prompt": "hi", "cwd": "/work/proj"}))
+    assert "sess-6" in reminder
+
+
+def test_prompt_hook_is_silent_when_the_env_file_works(env_file: Path):
+    start("sess-7", env_file)
+    proc = hook("user-prompt-submit", {"session_id": "sess-7", "prompt": "hi"})
+    assert proc.returncode == 0 and proc.stdout == b"" and proc.stderr == b""
+
+
+def test_prompt_hook_creates_the_scratch_dir_when_no_start_was_seen(state_root: Path):
+    text = context_of(hook("user-prompt-submit", {"session_id": "late-1", "prompt": "hi", "cwd": "/late/proj"}))
+    assert "late-1" in text
+    assert (state_root / "projects" / "-late-proj" / "sessions" / "late-1").is_dir()
+
+
+@pytest.mark.parametrize("raw", [b"", b"not json", b"[1,2]", b'{"session_id": 5}', b"\xff\xfe"])
+def test_bad_stdin_logs_says_one_line_and_exits_0(state_root: Path, raw: bytes):
+    proc = hook("session-start", None, raw=raw)
+    assert proc.returncode == 0 and proc.stdout == b""
+    err = proc.stderr.decode()
+    assert err.count("\n") == 1 and err.startswith("session-kit hook session-start:")
+    assert "hook session-start" in (state_root / "logs" / "hooks.log").read_text()
+
+
+@pytest.mark.parametrize("sid", ["../../escape", "a/b", "x\x00y", ".hidden", "a" * 500, "a b", "$(touch pwned)"])
+def test_unsafe_session_ids_write_nothing_outside_the_state_root(state_root: Path, tmp_path: Path, sid: str, env_file: Path):
+    before = set(tmp_path.rglob("*"))
+    proc = start(sid, env_file)
+    assert proc.returncode == 0 and "session-kit hook" in proc.stderr.decode()
+    assert not (state_root / "projects").exists()
+    assert env_file.read_text() == ""
+    assert set(tmp_path.rglob("*")) - before <= set(state_root.rglob("*"))
+
+
+def test_unknown_event_and_unwritable_state_root_still_exit_0(tmp_path: Path):
+    assert hook("no-such-event", {"session_id": "x"}).returncode == 0
+    blocked = tmp_path / "file-not-dir"
+    blocked.write_text("")
+    proc = start("sess-8", None, extra_env={"SESSION_KIT_HOME": str(blocked / "state")})
+    assert proc.returncode == 0 and proc.stderr.decode().startswith("session-kit hook session-start:")
+
+
+def test_fifty_concurrent_hook_runs_lose_and_corrupt_nothing(state_root: Path, tmp_path: Path):
+    env_files = {}
+    for i in range(10):
+        path = tmp_path / f"env-{i}.sh"
+        path.write_text("")
+        env_files[f"conc-{i}"] = path
+
+    def one(n: int) -> subprocess.CompletedProcess:
+        sid = f"conc-{n % 10}"
+        kind = ("session-start", "user-prompt-submit", "pre-compact")[n % 3]
+        payload = {"session_id": sid, "cwd": "/work/proj", "source": "startup", "trigger": "auto", "prompt": "p"}
+        return hook(kind, payload, env={"CLAUDE_ENV_FILE": str(env_files[sid])})
+
+    with ThreadPoolExecutor(max_workers=50) as pool:
+        results = list(pool.map(one, range(50)))
+    assert all(r.returncode == 0 and r.stderr == b"" for r in results), [r.stderr for r in results if r.stderr]
+    sessions = state_root / "projects" / "-work-proj" / "sessions"
+    assert sorted(p.name for p in sessions.iterdir()) == sorted(env_files)
+    for sid in env_files:
+        meta = json.loads((sessions / sid / "session.json").read_text())  # whole, valid JSON
+        assert meta["session_id"] == sid
+        starts = sum(1 for n in range(50) if n % 10 == int(sid[-1]) and n % 3 == 0)
+        assert meta["sources"].get("startup", 0) + meta["sources"].get("prompt", 0) >= starts
+    pointer = (state_root / "projects" / "-work-proj" / "current-session-id").read_text().strip()
+    assert pointer in env_files
+    assert not list(state_root.rglob("*.tmp"))
+
+
+def test_a_hook_imports_only_what_it_needs(state_root: Path, env_file: Path):
+    """Read off `-X importtime` of the real hook command: every module it loads is listed."""
+    payload = json.dumps({"session_id": "imp-1", "cwd": "/w", "source": "startup"}).encode()
+    proc = subprocess.run([sys.executable, "-I", "-S", "-X", "importtime", str(RUN), "session-start"], input=payload,
+                          capture_output=True, env={**os.environ, "CLAUDE_ENV_FILE": str(env_file)})
+    assert proc.returncode == 0
+    loaded = {line.rsplit("|", 1)[1].strip() for line in proc.stderr.decode().splitlines() if line.startswith("import time:")}
+    assert {"session_kit.hooks.handlers", "session_kit.scratch", "session_kit.state", "session_kit.fastjson"} <= loaded
+    forbidden = {"click", "session_kit.cli", "session_kit.discovery", "platformdirs", "filelock", "typing", "json",
+                 "re", "pathlib", "shutil", "dataclasses", "contextlib", "subprocess", "site"}
+    assert not forbidden & loaded, sorted(forbidden & loaded)

@@ -1,0 +1,46 @@
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from session_kit import fastjson
+
+values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=25,
+)
+
+
+@given(values)
+def test_dumps_matches_json(value):
+    assert fastjson.dumps(value) == json.dumps(value, ensure_ascii=False)
+    assert fastjson.dumps(value, indent=1, sort_keys=True) == json.dumps(value, ensure_ascii=False, indent=1, sort_keys=True)
+
+
+@given(values)
+def test_loads_matches_json(value):
+    text = json.dumps(value)
+    assert fastjson.loads(text) == json.loads(text)
+    assert fastjson.loads(("  " + text + "\n").encode()) == json.loads(text)
+
+
+@pytest.mark.parametrize("bad", ["", "{", '{"a":1} x', "[1,]", "nul", b"\xff"])
+def test_loads_rejects_what_json_rejects(bad):
+    with pytest.raises(ValueError):
+        json.loads(bad)
+    with pytest.raises(ValueError):
+        fastjson.loads(bad)
+
+
+def test_constants_and_specials():
+    assert math.isnan(fastjson.loads("NaN"))
+    assert fastjson.loads('{"a": [1.5e3, -Infinity]}') == {"a": [1500.0, float("-inf")]}
+    with pytest.raises(TypeError):
+        fastjson.dumps({1: "x"})
+    with pytest.raises(TypeError):
+        fastjson.dumps(object())
