@@ -434,6 +434,51 @@ def bench_memory(ctx: Context) -> list[Row]:
             Row.ratio_row("memory", f"  show <big> --json, time ({mb:.0f} MB session)", kit, lines, note="-")]
 
 
+HOOK_EVENT = {"hook_event_name": "SessionStart", "source": "startup", "cwd": "/home/user/code/project",
+              "transcript_path": "/home/user/.claude/projects/-home-user-code-project/bench-session.jsonl"}
+BARE_HOOK = ("import json, os, sys\n"
+             "event = json.load(sys.stdin)\n"
+             "d = os.path.join(os.environ['SESSION_KIT_HOME'], 'bare', event['session_id'])\n"
+             "os.makedirs(d, exist_ok=True)\n"
+             "open(os.path.join(d, 'id'), 'w').write(event['session_id'])\n"
+             "open(os.environ['CLAUDE_ENV_FILE'], 'a').write('export X=1\\n')\n")
+
+
+@benchmark("hooks")
+def bench_hooks(ctx: Context) -> list[Row]:
+    """Each hook as `session-kit install` writes it (`python -I -S run.py EVENT`, event JSON on
+    stdin) against the same interpreter running `-c pass` with the same stdin: at most 2x.
+    The hooks write into a throw-away state root and env file."""
+    import session_kit
+
+    run_py = Path(session_kit.__file__).parent / "hooks" / "run.py"
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        saved = {k: os.environ.get(k) for k in ("SESSION_KIT_HOME", "CLAUDE_ENV_FILE")}
+        os.environ["SESSION_KIT_HOME"] = str(Path(tmp) / "state")
+        os.environ["CLAUDE_ENV_FILE"] = str(Path(tmp) / "env.sh")
+        try:
+            stdin = json.dumps({**HOOK_EVENT, "session_id": "bench-session"}).encode()
+            base = Command.of("python -c pass (same stdin)", [sys.executable, "-c", "pass"], stdin=stdin)
+            isolated = Command.of("python -I -S -c pass", [sys.executable, "-I", "-S", "-c", "pass"], stdin=stdin)
+            bare = Command.of("bare stdlib hook script", [sys.executable, "-c", BARE_HOOK], stdin=stdin)
+            hooks = [Command.of(f"hook {event}", [sys.executable, "-I", "-S", run_py, event], stdin=stdin)
+                     for event in ("session-start", "user-prompt-submit", "pre-compact")]
+            measured = ctx.measure(base, isolated, bare, *hooks)
+        finally:
+            for k, v in saved.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+    m_base, m_isolated, m_bare, *m_hooks = measured
+    for m in m_hooks:
+        rows.append(Row.ratio_row("hooks", m.label, m, m_base, max_ratio=2))
+        rows.append(Row.ratio_row("hooks", "  same, against python -I -S -c pass", m, m_isolated, note="-"))
+    rows.append(Row.ratio_row("hooks", "bare stdlib hook script (reference)", m_bare, m_base))
+    return rows
+
+
 @benchmark("baselines")
 def bench_baselines(ctx: Context) -> list[Row]:
     """Reading the big session: json.loads of every line (what preprocessing is measured

@@ -392,6 +392,21 @@ def _quick_field(raw: bytes, key: bytes) -> str | None:
 _USER_TYPE = re.compile(rb'"type"\s*:\s*"user"')
 
 
+class _FdReader:
+    """`read(n)` over a raw file descriptor, from its start."""
+
+    __slots__ = ("fd", "offset")
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.offset = 0
+
+    def read(self, n: int) -> bytes:
+        data = os.pread(self.fd, n, self.offset)
+        self.offset += len(data)
+        return data
+
+
 def _line_at(data: bytes, pos: int, lo: int, hi: int) -> tuple[int, int]:
     """Start and end of the line of `data[lo:hi]` that holds `pos`."""
     start = max(data.rfind(b"\n", lo, pos) + 1, lo)
@@ -495,15 +510,22 @@ def overview(session: SessionRef, *, legacy_index: dict[str, list[Path]] | None 
     """Start, end, branch, first prompt and agent count, from the head and tail of the file."""
     start = end = prompt = cwd = branch = None
     try:
-        with open(session.path, "rb") as f:
-            start, prompt, cwd, branch = _head_facts(f)
+        # Raw descriptor reads: for thousands of files, a buffered file object per file costs
+        # more than the few kilobytes read from each.
+        fd = os.open(session.path, os.O_RDONLY)
+    except OSError:  # removed or unreadable since it was listed
+        fd = -1
+    if fd >= 0:
+        try:
+            start, prompt, cwd, branch = _head_facts(_FdReader(fd))
             for step in TAIL_STEPS:
-                f.seek(max(0, session.size - step))
-                end = _last_timestamp(f.read(step), cut=session.size > step)
+                end = _last_timestamp(os.pread(fd, step, max(0, session.size - step)), cut=session.size > step)
                 if end is not None or session.size <= step:
                     break
-    except OSError:  # removed or unreadable since it was listed
-        pass
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
     if end is None:
         end = datetime.fromtimestamp(session.mtime, tz=timezone.utc)
     first_prompt = None
