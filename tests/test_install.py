@@ -128,10 +128,20 @@ def test_killing_the_installer_at_any_moment_leaves_valid_settings(settings_file
         proc.wait()
         data = settings_file.read_bytes()
         settings = json.loads(data)  # always a whole file, old or new
-        assert settings["model"] == "opus"
-        assert settings["hooks"]["SessionStart"][0]["hooks"][0]["command"] == "echo mine"
+        assert settings["model"] == "opus", data
+        assert settings["hooks"]["SessionStart"][0]["hooks"][0]["command"] == "echo mine", data
+    final = run("uninstall")
+    assert final.returncode == 0, final.stderr
+    assert json.loads(settings_file.read_bytes()) == json.loads(USER_SETTINGS), settings_file.read_bytes()
+
+
+def test_many_installs_still_restore_the_original_bytes(settings_file: Path):
+    for _ in range(12):  # more backups than are kept
+        assert run("install").returncode == 0
+        assert run("uninstall").returncode == 0
+        assert run("install").returncode == 0
     assert run("uninstall").returncode == 0
-    assert json.loads(settings_file.read_bytes()) == json.loads(USER_SETTINGS)
+    assert settings_file.read_bytes() == USER_SETTINGS
 
 
 def test_launcher_runs_this_kit(settings_file: Path):

@@ -106,6 +106,14 @@ def _backup(root: str, path: Path, original: bytes) -> Path:
     return target
 
 
+def _keep_original(root: str, path: Path, original: bytes) -> Path:
+    """The settings as they were before the kit's first install; never pruned."""
+    folder = Path(state.ensure_dir(os.path.join(root, "install", "backups")))
+    target = folder / f"{_key(path)}-{path.name}.original"
+    state.atomic_write(str(target), original)
+    return target
+
+
 def save_settings(path: Path, settings: dict[str, Any], original: bytes | None, root: str) -> Path | None:
     """Write the settings whole or not at all; back up what was there first."""
     backup = _backup(root, path, original) if original is not None else None
@@ -244,6 +252,8 @@ def install(*, scope: str, claude_root: Path, project: Path, dry_run: bool = Fal
             receipts = load_receipts(root)
             prior = receipts.get(str(path), {})
             keep_created = sorted(set(prior.get("created", [])) | set(created))
+            if original is not None and not prior.get("original"):
+                prior = {**prior, "original": str(_keep_original(root, path, original))}
             if changed:
                 backup = save_settings(path, after, original, root)
             installed, skipped = install_command_files(target, dry_run=False)
@@ -252,7 +262,7 @@ def install(*, scope: str, claude_root: Path, project: Path, dry_run: bool = Fal
                 "scope": scope,
                 "created": keep_created,
                 # The file as it was before the first install: uninstall gives back these bytes.
-                "original": prior.get("original", str(backup) if backup and prior == {} else None),
+                "original": prior.get("original"),
                 "commands_dir": str(target),
                 "python": sys.executable,
                 "installed_at": state.now_iso(),
@@ -287,6 +297,8 @@ def uninstall(*, scope: str, claude_root: Path, project: Path, dry_run: bool = F
                     backup = save_settings(path, after, original, root)
             receipts.pop(str(path), None)
             _store_receipts(root, receipts)
+            if receipt and receipt.get("original"):
+                Path(receipt["original"]).unlink(missing_ok=True)
             if not receipts:
                 try:
                     os.unlink(os.path.join(bin_dir(root), "session-kit"))
