@@ -1,4 +1,5 @@
-"""The kit's hooks inside the real client, by both routes: `./install.sh` and `--plugin-dir`.
+"""The kit's hooks inside the real client, by every route: `./install.sh`, `--plugin-dir`, and
+`claude plugin marketplace add` + `claude plugin install`.
 
 Each route gets its own isolated home, installs once, and then checks, in order: the Bash
 tool sees `$SESSION_CONTEXT` with the session's id, a slash command's `!` line sees it too,
@@ -19,7 +20,7 @@ import pytest
 
 from session_kit.encoding import encode_project_dir
 
-from .client import Claude, ClaudeHome
+from .client import Claude, ClaudeHome, client_env
 from .fake_api import FakeMessagesAPI, Script, bash
 
 REPO = Path(__file__).resolve().parents[2]
@@ -95,7 +96,38 @@ def plugin(claude_binary: Path, tmp_path_factory: pytest.TempPathFactory):
         yield Route(Claude(claude_binary, home, fake, cwd=project), home, project, (REPO,))
 
 
-@pytest.fixture(params=["installed", "plugin"], scope="module")
+def _tracked_copy(dest: Path) -> Path:
+    """The repository's tracked and new files (what a git clone would hold, plus work in
+    progress), without caches: `marketplace add` of a folder copies all of it."""
+    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO,
+                            capture_output=True, check=True).stdout.split(b"\0")
+    for name in filter(None, (n.decode() for n in listed)):
+        source, target = REPO / name, dest / name
+        if source.is_symlink():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.symlink_to(os.readlink(source))
+        elif source.is_file():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(source.read_bytes())
+            target.chmod(source.stat().st_mode)
+    return dest
+
+
+@pytest.fixture(scope="module")
+def marketplace(claude_binary: Path, tmp_path_factory: pytest.TempPathFactory):
+    tmp = tmp_path_factory.mktemp("marketplace-route")
+    home, project = _home(tmp)
+    source = _tracked_copy(tmp / "checkout")
+    with FakeMessagesAPI(script()) as fake:
+        env = client_env(home, fake.base_url)
+        for args in (["plugin", "marketplace", "add", str(source)], ["plugin", "install", "session-kit@session-kit"]):
+            done = subprocess.run([str(claude_binary), *args], capture_output=True, text=True, env=env, timeout=120,
+                                  cwd=project, stdin=subprocess.DEVNULL)
+            assert done.returncode == 0, done.stdout + done.stderr
+        yield Route(Claude(claude_binary, home, fake, cwd=project), home, project, ())
+
+
+@pytest.fixture(params=["installed", "plugin", "marketplace"], scope="module")
 def route(request: pytest.FixtureRequest) -> Route:
     return request.getfixturevalue(request.param)
 
