@@ -102,8 +102,7 @@ def test_slash_commands_never_overwrite_the_users_own(claude_root: Path):
     from session_kit.install import kit_command_files
 
     names = [p.stem for p in kit_command_files()]
-    if not names:
-        pytest.skip("no command files shipped yet")
+    assert {"debug-agent", "plan", "session-info"} <= set(names)
     commands = claude_root / "commands"
     commands.mkdir()
     mine = commands / f"{names[0]}.md"
@@ -120,10 +119,10 @@ def test_slash_commands_never_overwrite_the_users_own(claude_root: Path):
 
 def test_killing_the_installer_at_any_moment_leaves_valid_settings(settings_file: Path):
     rng = random.Random(7)
-    for i in range(12):
+    for i in range(30):
         verb = "install" if i % 2 == 0 else "uninstall"
         proc = subprocess.Popen([str(EXE), verb], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(rng.uniform(0.0, 0.25))
+        time.sleep(rng.uniform(0.02, 0.3))
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         data = settings_file.read_bytes()
@@ -150,3 +149,13 @@ def test_launcher_runs_this_kit(settings_file: Path):
     out = subprocess.run([str(launcher), "--version"], capture_output=True, text=True)
     assert out.returncode == 0 and "session-kit" in out.stdout
     assert os.listdir(launcher.parent) == ["session-kit"]
+
+
+def test_hooks_without_a_receipt_are_still_removed_cleanly(settings_file: Path):
+    import shutil
+
+    assert run("install").returncode == 0
+    shutil.rmtree(os.environ["SESSION_KIT_HOME"])  # the kit's state is gone, its hooks are not
+    assert run("install").returncode == 0
+    assert run("uninstall").returncode == 0
+    assert json.loads(settings_file.read_bytes()) == json.loads(USER_SETTINGS)

@@ -251,13 +251,19 @@ def install(*, scope: str, claude_root: Path, project: Path, dry_run: bool = Fal
         if not dry_run:
             receipts = load_receipts(root)
             prior = receipts.get(str(path), {})
-            keep_created = sorted(set(prior.get("created", [])) | set(created))
+            if not prior and installed_commands(before):
+                # The kit's hooks are there but its receipt is not (state dir removed, or an
+                # install from elsewhere): what was created is unknown, and uninstall will drop
+                # only the containers it empties.
+                keep_created = None
+            elif prior and prior.get("created") is None:
+                keep_created = None
+            else:
+                keep_created = sorted(set(prior.get("created", [])) | set(created))
             if original is not None and not prior.get("original"):
                 prior = {**prior, "original": str(_keep_original(root, path, original))}
-            if changed:
-                backup = save_settings(path, after, original, root)
-            installed, skipped = install_command_files(target, dry_run=False)
-            write_launcher(root, sys.executable)
+            # The receipt first: an install killed after changing the settings must still
+            # leave a record of what it created, or a later uninstall could not undo it.
             receipts[str(path)] = {
                 "scope": scope,
                 "created": keep_created,
@@ -268,6 +274,10 @@ def install(*, scope: str, claude_root: Path, project: Path, dry_run: bool = Fal
                 "installed_at": state.now_iso(),
             }
             _store_receipts(root, receipts)
+            if changed:
+                backup = save_settings(path, after, original, root)
+            installed, skipped = install_command_files(target, dry_run=False)
+            write_launcher(root, sys.executable)
     return InstallResult(scope, path, dry_run, changed, before, after, backup, installed, skipped)
 
 
