@@ -479,6 +479,31 @@ def bench_hooks(ctx: Context) -> list[Row]:
     return rows
 
 
+def _preprocess_note(data: bytes) -> str:
+    doc = json.loads(data)
+    red = doc["reduction"]
+    return (f"{red['input_chars'] / 1e6:.1f} MB in, {red['output_chars'] / 1e6:.2f} MB of XML out "
+            f"in {len(doc['documents'])} documents ({len(doc['agents'])} agents)")
+
+
+@benchmark("preprocess")
+def bench_preprocess(ctx: Context) -> list[Row]:
+    """`preprocess <big>` (agents included, files written) against json.loads of every line of
+    the same file, timed in the same rounds: at most 0.5x; peak RSS under 64 MB. The CLI's
+    start-up (`session-kit --version`) is shown against the same baseline: it is spent before
+    any line is read."""
+    root, _, sid, mb = _big_session(ctx)
+    with tempfile.TemporaryDirectory() as out:
+        lines = Command.of("json.loads every line (same rounds)", [sys.executable, "-c", JSON_LINES, _big_session(ctx)[1]])
+        kit = Command.of("preprocess big", [*ctx.kit, "preprocess", sid, "--claude-dir", root, "--output-dir", out,
+                                            "--json"], inspect=_preprocess_note)
+        floor = Command.of("session-kit --version", [*ctx.kit, "--version"])
+        m_lines, m_kit, m_floor = ctx.measure(lines, kit, floor, slow=True)
+    return [Row.ratio_row("preprocess", f"preprocess <big>, time ({mb:.0f} MB session)", m_kit, m_lines, max_ratio=0.5),
+            Row.memory_row("preprocess", "  same, peak RSS", m_kit, ctx.python_pass(), max_mb=64, note="-"),
+            Row.ratio_row("preprocess", "  session-kit --version (start-up alone)", m_floor, m_lines, note="-")]
+
+
 @benchmark("baselines")
 def bench_baselines(ctx: Context) -> list[Row]:
     """Reading the big session: json.loads of every line (what preprocessing is measured

@@ -15,6 +15,9 @@ CORE = [
     "session_kit.agents",
     "session_kit.report",
     "session_kit.search",
+    "session_kit.plans",
+    "session_kit.info",
+    "session_kit.preprocess",
 ]
 
 
@@ -34,4 +37,4 @@ def test_core_modules_do_not_import_click():
 
 def test_the_cli_imports_core_modules_lazily():
     modules = loaded_after("import session_kit.cli")
-    assert not {"session_kit.report", "session_kit.search", "session_kit.agents"} & modules
+    assert not {"session_kit.report", "session_kit.search", "session_kit.agents", "session_kit.plans", "session_kit.info"} & modules

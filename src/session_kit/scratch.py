@@ -78,16 +78,22 @@ class SessionScratch:
     # --- finding ---
     @classmethod
     def for_session(
-        cls, session_id: str, *, project_path: str | None = None, root: str | None = None
+        cls,
+        session_id: str,
+        *,
+        project_path: str | None = None,
+        project_key: str | None = None,
+        root: str | None = None,
     ) -> SessionScratch:
-        """The session's existing scratch dir wherever it is, else a new one for `project_path`."""
+        """The session's existing scratch dir wherever it is, else a new one grouped under
+        `project_key` (the client's project folder name) or the key of `project_path`."""
         root = root or state.state_root()
         state.check_session_id(session_id)
         existing = state.find_scratch_dir(root, session_id)
         if existing:
             key = os.path.basename(os.path.dirname(os.path.dirname(existing)))
             return cls(root, key, session_id, existing)
-        return cls(root, project_key_for(project_path or os.getcwd()), session_id)
+        return cls(root, project_key or project_key_for(project_path or os.getcwd()), session_id)
 
     def create(self) -> SessionScratch:
         state.ensure_dir(state.project_root(self.root, self.project_key))

@@ -1,0 +1,145 @@
+"""The optional second stage: a small model reads each document and cuts what is still noise.
+
+Owns: finding the Claude Code client (`SESSION_KIT_CLAUDE`, else `claude` on PATH), running
+`claude -p` on one document (given on stdin; the client's own auth is used; no tools, no
+saved session) with a conservative "when in doubt, keep it" instruction, and writing the
+answer beside the document as `<name>.distilled.xml`. Does not produce the documents.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from session_kit.errors import KitError, NotFound
+
+DEFAULT_MODEL = "haiku"
+TIMEOUT_S = 600.0
+ENV_BINARY = "SESSION_KIT_CLAUDE"
+
+INSTRUCTION = """\
+The input (on stdin) is one part of a Claude Code session transcript that has already been \
+reduced mechanically to XML. Its elements: <session>/<agent> (the root), <user>, <assistant> \
+(with <text>, <thinking>, <tool_use> and its <param>s), <tool_result> (with <omitted lines=N/> \
+where lines were cut), <compact_boundary>, <compact_summary>, <summary>, <system>, <same_as>, \
+<entry>.
+
+Rewrite it shorter for a reader who wants to learn what happened in the session. Remove only \
+what is clearly noise: repeated boilerplate, long listings nobody acted on, routine successful \
+output, chatter without content. Keep every user request verbatim, every decision and its \
+reason, every command run, every error message, stack trace and failed command, file paths, \
+names, numbers, and the outcome of each step. Never invent, summarise into vaguer words, or \
+reorder. When in doubt, keep it.
+
+Answer with the XML document only: the same root element with the same attributes, the same \
+element names, well-formed, nothing before or after it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Distilled:
+    source: Path
+    path: Path
+    chars: int
+    well_formed: bool
+
+    def as_dict(self) -> dict[str, object]:
+        return {"source": str(self.source), "path": str(self.path), "chars": self.chars, "well_formed": self.well_formed}
+
+
+def find_claude(env: Mapping[str, str] | None = None) -> str:
+    """The client binary: `$SESSION_KIT_CLAUDE`, else `claude` on PATH; NotFound when neither."""
+    import shutil
+
+    env = os.environ if env is None else env
+    configured = env.get(ENV_BINARY, "").strip()
+    if configured:
+        path = shutil.which(configured) or (configured if os.path.isfile(configured) else None)
+        if path is None:
+            raise NotFound(f"--distill: {ENV_BINARY}={configured} is not an executable file")
+        return path
+    found = shutil.which("claude", path=env.get("PATH"))
+    if found is None:
+        raise NotFound(
+            "--distill needs the Claude Code client: `claude` is not on PATH "
+            f"(or set {ENV_BINARY} to its path)"
+        )
+    return found
+
+
+def distilled_path(document: Path) -> Path:
+    name = document.name[: -len(".xml")] if document.name.endswith(".xml") else document.name
+    return document.with_name(f"{name}.distilled.xml")
+
+
+def distill_document(
+    document: Path,
+    *,
+    binary: str,
+    model: str = DEFAULT_MODEL,
+    timeout: float = TIMEOUT_S,
+    env: Mapping[str, str] | None = None,
+) -> Distilled:
+    """Run `claude -p` on one document and write its answer beside it."""
+    argv = [
+        binary,
+        "-p",
+        INSTRUCTION,
+        "--model",
+        model,
+        "--output-format",
+        "text",
+        "--no-session-persistence",
+        "--tools",
+        "",
+    ]
+    import subprocess  # only here: importing it costs every other command
+
+    with open(document, "rb") as stdin:
+        try:
+            done = subprocess.run(
+                argv,
+                stdin=stdin,
+                capture_output=True,
+                timeout=timeout,
+                cwd=document.parent,
+                env=dict(os.environ if env is None else env),
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            raise KitError(f"--distill: claude -p took longer than {timeout:.0f}s on {document.name}") from None
+        except OSError as exc:
+            raise KitError(f"--distill: cannot run {binary}: {exc.strerror}") from None
+    if done.returncode != 0:
+        detail = done.stderr.decode("utf-8", "replace").strip().splitlines() or done.stdout.decode(
+            "utf-8", "replace"
+        ).strip().splitlines()
+        last = detail[-1] if detail else "(no output)"
+        raise KitError(f"--distill: claude -p failed on {document.name} (exit {done.returncode}): {last}")
+    text = _strip_fences(done.stdout.decode("utf-8", "replace"))
+    target = distilled_path(document)
+    temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    temp.write_text(text, encoding="utf-8")
+    os.replace(temp, target)
+    return Distilled(document, target, len(text), _well_formed(text))
+
+
+def _strip_fences(text: str) -> str:
+    """The answer without a Markdown code fence around it, which small models like to add."""
+    body = text.strip()
+    if body.startswith("```"):
+        first_newline = body.find("\n")
+        if body.endswith("```") and first_newline > 0:
+            body = body[first_newline + 1 : -3].strip()
+    return body + "\n"
+
+
+def _well_formed(text: str) -> bool:
+    from xml.etree import ElementTree
+
+    try:
+        ElementTree.fromstring(text.encode("utf-8"))
+    except ElementTree.ParseError:
+        return False
+    return True

@@ -1,0 +1,102 @@
+"""Secrets in realistic (fake) shapes are redacted with their kind; ordinary text is not."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from session_kit.preprocess.redact import SEPARATOR, Redactor, is_secret_name, redact
+
+PEM = (
+    "-----BEGIN RSA PRIVATE KEY-----\n"
+    "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\n"
+    "VTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxK\n"
+    "-----END RSA PRIVATE KEY-----"
+)
+JWT = (
+    "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4ifQ."
+    "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+)
+
+CASES = [
+    ("aws_access_key_id = AKIAIOSFODNN7EXAMPLE", "AKIAIOSFODNN7EXAMPLE", "aws-access-key"),
+    ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "aws-secret-key"),
+    ("export ANTHROPIC_API_KEY=sk-ant-api03-Xk3j9dQ2mZp8vR7tY1uW4eN6bH0cL5aS-qwertyAA", "sk-ant-api03-Xk3j9dQ2mZp8vR7tY1uW4eN6bH0cL5aS-qwertyAA", "anthropic-api-key"),
+    ("client = OpenAI(api_key='sk-proj-4fT9kQ2wX7mN1pR8sV3yB6cH0jL5dG2e')", "sk-proj-4fT9kQ2wX7mN1pR8sV3yB6cH0jL5dG2e", "openai-api-key"),
+    ("git clone https://ghp_16C7e42F292c6912E7710c838347Ae178B4a@github.com/o/r", "ghp_16C7e42F292c6912E7710c838347Ae178B4a", "github-token"),
+    ("GH_TOKEN: github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEF", "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEF", "github-token"),
+    ("SLACK_BOT=xoxb-1234567890123-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx", "xoxb-1234567890123-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx", "slack-token"),
+    ("url: https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX", "T00000000/B00000000", "slack-webhook"),
+    ("key=AIzaSyDdI0hCZtE6vySjMm-WEfRq3CPzqKqqsHI&q=x", "AIzaSyDdI0hCZtE6vySjMm-WEfRq3CPzqKqqsHI", "google-api-key"),
+    (f"cookie: session={JWT}", JWT, "jwt"),
+    ('curl -H "Authorization: Bearer 8f2d1c0b9a7e6d5c4b3a2f1e0d9c8b7a" https://api', "8f2d1c0b9a7e6d5c4b3a2f1e0d9c8b7a", "bearer-token"),
+    ("Authorization: Basic dXNlcjpodW50ZXIy", "dXNlcjpodW50ZXIy", "basic-auth"),
+    (f"cat id_rsa\n{PEM}\nthat was the key", "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun", "private-key"),
+    ("mysql --host db password=hunter22 --port 3306", "hunter22", "password"),
+    ('{"user": "ann", "password": "c0rrect-h0rse"}', "c0rrect-h0rse", "password"),
+    ("DB_PASSWORD=Tr0ub4dor&3", "Tr0ub4dor", "password"),
+    ("export API_KEY=abcd1234efgh5678", "abcd1234efgh5678", "api-key"),
+    ("SECRET=s3cr3tvalue TOKEN=tok_9f8e7d6c", "s3cr3tvalue", "secret"),
+    ("settings.client_secret = 'Zx8#kQ2@pL9'", "Zx8#kQ2@pL9", "secret"),
+    ("DATABASE_URL=postgres://app:Sup3rS3cret@db.internal:5432/app", "Sup3rS3cret", "url-password"),
+]
+
+
+@pytest.mark.parametrize(("text", "secret", "kind"), CASES, ids=[c[2] + str(i) for i, c in enumerate(CASES)])
+def test_secret_is_replaced_by_a_marker_naming_its_kind(text: str, secret: str, kind: str):
+    redactor = Redactor()
+    out = redactor(text)
+    assert secret not in out
+    assert f"[REDACTED:{kind}]" in out
+    assert redactor.counts[kind] >= 1
+
+
+def test_names_around_an_assignment_are_kept():
+    assert redact("password=hunter22") == "password=[REDACTED:password]"
+    assert redact('"api_key": "abc12345"') == '"api_key": "[REDACTED:api-key]"'
+    assert redact("TOKEN=tok_9f8e7d6c") == "TOKEN=[REDACTED:token]"
+
+
+ORDINARY = [
+    "session 266f5872-b716-4df1-b42b-7ca857a257ae resumed",
+    "commit 3f786850e387550fdab836ed7e6dc881de23001b (HEAD -> main)",
+    "/home/user/.ssh/id_rsa.pub /usr/lib/python3.11/site-packages/tokenizers/__init__.py",
+    "max_tokens=1024, tokenizer = AutoTokenizer.from_pretrained(name)",
+    "if password == expected: return",
+    "password_hash = bcrypt(pw)",
+    "MAX_TOKENS=4096 TOKEN_FILE=/run/token",
+    "def get_api_key(self): return os.environ['API_KEY']",
+    "API_KEY=$API_KEY ./deploy.sh && PASSWORD=${PASSWORD} make",
+    "the task-runner-configuration-and-rollout-plan is ready",
+    "Bearer tokens go in the Authorization header",
+    "https://example.com:8443/path?x=1 and http://localhost:8000/",
+    "Asia/Tokyo timezone; key: value; secret sauce",
+]
+
+
+@pytest.mark.parametrize("text", ORDINARY)
+def test_ordinary_text_is_left_alone(text: str):
+    redactor = Redactor()
+    assert redactor(text) == text
+    assert not redactor.counts
+
+
+def test_many_texts_at_once_keep_their_boundaries():
+    redactor = Redactor()
+    texts = ["password=abc123", "nothing here", "TOKEN=abcdef12", "Bearer"]
+    assert redactor.many(texts) == ["password=[REDACTED:password]", "nothing here", "TOKEN=[REDACTED:token]", "Bearer"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet=st.characters(blacklist_characters=SEPARATOR), max_size=40), min_size=1, max_size=6))
+def test_a_match_never_spans_two_texts(texts: list[str]):
+    redactor = Redactor()
+    together = redactor.many(list(texts))
+    assert len(together) == len(texts)
+    assert together == [Redactor()(t) for t in texts]
+
+
+def test_secret_names():
+    assert all(map(is_secret_name, ["password", "api_key", "apiKey", "GITHUB_TOKEN", "client_secret", "db-password"]))
+    assert not any(map(is_secret_name, ["command", "file_path", "max_tokens", "description", "key"]))
