@@ -66,3 +66,113 @@ def build(root: Path) -> Built:
     old.write_session(root)
     explorer.write_legacy_agent(root, old)
     return Built(root, t, old, "a11ce0000000plan", "b0b000000000work", "e4c0de01")
+
+
+@dataclass
+class Planned:
+    """Two sessions of one project running at the same time (current layout), and two of an
+    older project (2025 layout); each with its own plans, and agents nested and failing."""
+
+    root: Path
+    alpha: Transcript  # slug plan file, Plan agent, nested agents, an agent ending in an API error
+    beta: Transcript  # same project, same time, its own plan file (written last)
+    old: Transcript  # 2025 layout: a Task-spawned Plan agent beside the sessions
+    old_other: Transcript  # same 2025 project, its own plan and agent
+    plan_agent: str
+    outer_agent: str
+    inner_agent: str
+    error_agent: str
+    legacy_plan_agent: str
+    markup_error: str
+
+
+MARKUP_ERROR = "<b>not bold</b> [red]not red[/red] <tool_use_error>kept</tool_use_error> \x1b[1m"
+
+
+def build_planned(root: Path) -> Planned:
+    import os
+
+    plans = root / "plans"
+    plans.mkdir(parents=True, exist_ok=True)
+    a = Transcript("a1fa0000-0000-0000-0000-000000000001", cwd="/work/multi", slug="alpha-slug-one")
+    b = Transcript("be7a0000-0000-0000-0000-000000000002", cwd="/work/multi", slug="beta-slug-two")
+    a.user("Plan and build it")
+    a.attachment("plan_mode", reminderType="full", isSubAgent=False, planFilePath=str(plans / "alpha-slug-one.md"), planExists=False)
+    w = a.tool_use("Write", {"file_path": str(plans / "alpha-slug-one.md"), "content": "# ALPHA PLAN FILE\n1. first\n"})
+    a.tool_result(w, "File created successfully", extra={"type": "create", "filePath": str(plans / "alpha-slug-one.md")})
+    # a Plan agent
+    pc = a.tool_use("Agent", {"subagent_type": "Plan", "description": "Design it", "prompt": "ALPHA-PLAN-AGENT: design it"})
+    plan = Transcript(a.session_id, cwd=a.cwd, agent_id="aplan0000000001", start=a.clock)
+    plan.user("ALPHA-PLAN-AGENT: design it")
+    plan.tool_use("ExitPlanMode", {"plan": "ALPHA AGENT EXIT PLAN"})
+    plan.say("ALPHA PLAN AGENT ANSWER: step one, step two")
+    a.clock = plan.clock
+    a.tool_result(pc, [{"type": "text", "text": "ALPHA PLAN AGENT ANSWER"}], extra={"agentId": "aplan0000000001", "status": "completed"})
+    # a general-purpose agent whose Bash fails and which starts an Explore agent that fails too
+    oc = a.tool_use("Agent", {"subagent_type": "general-purpose", "description": "Outer work", "prompt": "OUTER: do the work"})
+    outer = Transcript(a.session_id, cwd=a.cwd, agent_id="aouter000000002", start=a.clock)
+    outer.user("OUTER: do the work")
+    outer.bash("make it", exit_code=7, stderr=MARKUP_ERROR)
+    nc = outer.tool_use("Agent", {"subagent_type": "Explore", "description": "Inner look", "prompt": "INNER: look around"})
+    inner = Transcript(a.session_id, cwd=a.cwd, agent_id="ainner000000003", start=outer.clock)
+    inner.user("INNER: look around")
+    inner.bash("cat /nonexistent-inner", exit_code=1, stderr="cat: /nonexistent-inner: No such file or directory")
+    inner.say("Inner report.")
+    outer.clock = inner.clock
+    outer.tool_result(nc, [{"type": "text", "text": "Inner report."}])  # no toolUseResult inside agents (observed)
+    outer.say("Outer report.")
+    a.clock = outer.clock
+    a.tool_result(oc, [{"type": "text", "text": "Outer report."}], extra={"agentId": "aouter000000002", "status": "completed"})
+    # an agent whose API call failed: its log ends in an API error, its spawning call failed
+    ec = a.tool_use("Agent", {"subagent_type": "general-purpose", "description": "Erroring one", "prompt": "ERR: fail"})
+    err = Transcript(a.session_id, cwd=a.cwd, agent_id="aerror000000004", start=a.clock)
+    err.user("ERR: fail")
+    err.api_error("API Error: 400 FAKE-BAD-REQUEST")
+    a.clock = err.clock
+    failure = "Agent terminated early due to an API error: API Error: 400 FAKE-BAD-REQUEST"
+    a.tool_result(ec, failure, is_error=True, extra=f"Error: {failure}")
+    a.tool_use("ExitPlanMode", {"plan": "ALPHA EXIT PLAN"})
+    a.say("Done.")
+    a.write_session(root)
+    plan.write_subagent(root, a, meta={"agentType": "Plan", "description": "Design it", "toolUseId": pc, "spawnDepth": 1})
+    outer.write_subagent(root, a, meta={"agentType": "general-purpose", "description": "Outer work", "toolUseId": oc, "spawnDepth": 1})
+    inner.write_subagent(
+        root, a, meta={"agentType": "Explore", "description": "Inner look", "toolUseId": nc, "parentAgentId": "aouter000000002", "spawnDepth": 2}
+    )
+    err.write_subagent(root, a, meta={"agentType": "general-purpose", "description": "Erroring one", "toolUseId": ec, "spawnDepth": 1})
+    (plans / "alpha-slug-one.md").write_text("# ALPHA PLAN FILE\n1. first\n")
+
+    b.user("Another plan, same project, same time")
+    b.tool_use("ExitPlanMode", {"plan": "BETA EXIT PLAN"})
+    b.write_session(root)
+    (plans / "beta-slug-two.md").write_text("# BETA PLAN FILE\n")
+    (plans / "unlinked-newest.md").write_text("# NOBODY'S PLAN\n")
+    now = os.stat(plans / "alpha-slug-one.md").st_mtime
+    os.utime(plans / "alpha-slug-one.md", (now - 100, now - 100))
+    os.utime(plans / "beta-slug-two.md", (now - 50, now - 50))  # newer than alpha's
+
+    old = Transcript("01d00000-0000-0000-0000-000000000005", cwd="/work/old2")
+    old.user("Plan the old way")
+    task = old.tool_use("Task", {"subagent_type": "Plan", "description": "Old plan", "prompt": "LEGACY-PLAN: plan it"})
+    planner = Transcript(old.session_id, cwd=old.cwd, agent_id="0ldp1an5", start=old.clock)
+    planner.user("LEGACY-PLAN: plan it")
+    planner.say("LEGACY PLAN AGENT ANSWER")
+    old.clock = planner.clock
+    old.tool_result(task, "LEGACY PLAN AGENT ANSWER")
+    old.tool_use("ExitPlanMode", {"plan": "LEGACY EXIT PLAN"})
+    old.write_session(root)
+    planner.write_legacy_agent(root, old)
+    other = Transcript("01d00000-0000-0000-0000-000000000006", cwd="/work/old2", start=old.clock)
+    other.user("Another old session")
+    t2 = other.tool_use("Task", {"subagent_type": "Plan", "description": "Other plan", "prompt": "OTHER-LEGACY: plan"})
+    op = Transcript(other.session_id, cwd=other.cwd, agent_id="07herp1a", start=other.clock)
+    op.user("OTHER-LEGACY: plan")
+    op.say("OTHER LEGACY PLAN AGENT ANSWER")
+    other.clock = op.clock
+    other.tool_result(t2, "OTHER LEGACY PLAN AGENT ANSWER")
+    other.tool_use("ExitPlanMode", {"plan": "OTHER LEGACY EXIT PLAN"})
+    other.write_session(root)
+    op.write_legacy_agent(root, other)
+    return Planned(
+        root, a, b, old, other, "aplan0000000001", "aouter000000002", "ainner000000003", "aerror000000004", "0ldp1an5", MARKUP_ERROR
+    )

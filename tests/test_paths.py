@@ -66,3 +66,5 @@ def test_claude_root_prefers_override_then_env_then_home(monkeypatch, isolated_h
 def test_plans_dir_follows_the_setting(tmp_path: Path):
     assert paths.plans_dir(tmp_path) == tmp_path / "plans"
     assert paths.plans_dir(tmp_path, "/abs/plans") == Path("/abs/plans")
+    assert paths.plans_dir(tmp_path, "myplans", project="/work/proj") == Path("/work/proj/myplans")
+    assert paths.plans_dir(tmp_path, "myplans") == tmp_path / "myplans"

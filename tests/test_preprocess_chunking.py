@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -23,8 +24,8 @@ def _writer(folder: Path, max_chars: int | None, base: str = "p-s1") -> PartWrit
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(texts=st.lists(any_text, min_size=1, max_size=25), budget=st.integers(min_value=50, max_value=3000))
 def test_every_part_parses_and_the_parts_hold_every_unit_once_in_order(tmp_path: Path, texts: list[str], budget: int):
-    folder = tmp_path / f"run{abs(hash((tuple(texts), budget)))}"
-    folder.mkdir()
+    # A fresh folder per example: hypothesis replays examples within one tmp_path.
+    folder = Path(tempfile.mkdtemp(dir=tmp_path))
     writer = _writer(folder, budget)
     units = [text_element("user", {"line": i}, t) for i, t in enumerate(texts)]
     for unit in units:
@@ -33,7 +34,7 @@ def test_every_part_parses_and_the_parts_hold_every_unit_once_in_order(tmp_path:
     assert [p.part for p in parts] == list(range(1, len(parts) + 1))
     seen = []
     for info in parts:
-        content = info.path.read_text(encoding="utf-8")
+        content = info.path.read_bytes().decode("utf-8")  # no newline translation: \r\n stays
         assert info.chars == len(content)
         root = ET.fromstring(content.encode("utf-8"))
         assert root.tag == "session" and root.get("part") == str(info.part) and root.get("cwd") == '/w <&> "x"'

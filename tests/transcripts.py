@@ -34,8 +34,10 @@ class Transcript:
         start: datetime = datetime(2026, 11, 1, 9, 0, 0, tzinfo=timezone.utc),
         dialect: str = "current",
         agent_id: str | None = None,
+        slug: str | None = None,
     ) -> None:
         self.session_id = session_id or str(uuidlib.uuid4())
+        self.slug = slug  # the current client's per-session slug, written on every entry
         self.cwd = cwd
         self.branch = branch
         self.clock = start
@@ -69,6 +71,8 @@ class Transcript:
         )
         if self.agent_id:
             entry["agentId"] = self.agent_id
+        if self.slug:
+            entry["slug"] = self.slug
         self._last_uuid = u
         return entry
 
@@ -145,6 +149,19 @@ class Transcript:
             entry["data"] = "y" * size
         entry.update(fields)
         self.lines.append(entry)
+        return entry
+
+    def attachment(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """A client `attachment` entry, e.g. `attachment("plan_mode", planFilePath=...)`."""
+        entry = self._base("attachment")
+        entry["attachment"] = {"type": kind, **fields}
+        self.lines.append(entry)
+        return entry
+
+    def api_error(self, text: str) -> dict[str, Any]:
+        """The assistant entry the client writes when an API call failed."""
+        [entry] = self.say(text)
+        entry.update({"isApiErrorMessage": True, "error": "unknown"})
         return entry
 
     def compact(self, summary: str, *, trigger: str = "manual", pre_tokens: int = 12345) -> None:

@@ -512,6 +512,8 @@ def show(session: str, claude_dir: Path | None, as_json: bool) -> None:
     click.echo(f"Agents ({len(r.agents)}):")
     for agent in r.agents:
         status = f"FAILED ({len(agent.failures)} failed calls)" if agent.failed else "ok"
+        if agent.ended_in_error:
+            status = f"FAILED (ended in error: {clip(agent.error, 60)})"
         click.echo(
             f"  {agent.agent_id}  [{agent.agent_type or '?'}] {clip(agent.description, 50)}  "
             f"{len(agent.calls)} calls, {status}"
@@ -719,6 +721,283 @@ def preprocess(
             "(--no-filtering writes it anyway)",
             exit_code=EXIT_NOTHING_TO_DO,
         )
+
+
+# --- inside a session: debug-agent, plan, info ------------------------------------------------
+
+ERROR_LIMIT = 500  # characters of an error shown in a list of agents (--full: all)
+DETAIL_ERROR_LIMIT = 2000  # … and for one agent shown in detail
+TEXT_LIMIT = 300  # a prompt or answer in a list of agents
+OTHERS_NAMED = 10  # agents named on the "not shown" line
+
+
+def in_session_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--session",
+        "session",
+        default="current",
+        show_default=True,
+        help="Session id, prefix or .jsonl path; empty or `current`: this session.",
+    )(func)
+
+
+def clock(value: datetime | None) -> str:
+    return value.astimezone().strftime("%Y-%m-%d %H:%M:%S") if value else "-"
+
+
+_CONTROL = {c: f"\\x{c:02x}" for c in (*range(0, 9), *range(11, 32), 127)}
+
+
+def visible(text: str | None) -> str:
+    """Control characters written out (`\\x1b`): a transcript must not drive the terminal."""
+    return (text or "").translate(_CONTROL)
+
+
+def as_is(text: str | None, limit: int | None, indent: str) -> list[str]:
+    """Text kept as written (lines, markup and all; control characters made visible), cut
+    after `limit` characters."""
+    text = visible(text).rstrip()
+    cut = ""
+    if limit is not None and len(text) > limit:
+        cut = f"… [{len(text) - limit} more characters; --full shows all]"
+        text = text[:limit]
+    lines = text.splitlines() or [""]
+    if cut:
+        lines[-1] += cut
+    return [indent + line for line in lines]
+
+
+def _calls_of(run: Any, tool_name: str | None) -> list[Any]:
+    return [c for c in run.calls if not tool_name or c.name.lower() == tool_name.lower()]
+
+
+def _agent_head(node: Any) -> str:
+    run = node.run
+    if run.failed:
+        why = []
+        if run.failures:
+            why.append(f"{len(run.failures)} failed call{'s' if len(run.failures) != 1 else ''}")
+        if run.ended_in_error:
+            why.append("ended in error")
+        mark = f"FAILED ({', '.join(why)})"
+    else:
+        mark = "ok"
+    return f"{run.agent_id}  [{run.agent_type or '?'}] {clip(run.description, 70)}  {mark}"
+
+
+def _print_agent(node: Any, *, detail: bool, every_call: bool, full: bool, tool_name: str | None) -> None:
+    run = node.run
+    pad = "  " * node.depth
+    inner = pad + "  "
+    click.echo(pad + _agent_head(node))
+    spawned = f"agent {run.parent_agent_id}" if run.parent_agent_id else "the main conversation"
+    click.echo(
+        f"{inner}ran {clock(run.start)} → {clock(run.end)} ({human_duration(run.duration_s)}), "
+        f"model {run.model or '-'}, spawned by {spawned}"
+        + (f" ({run.tool_use_id})" if run.tool_use_id else "")
+    )
+    if detail:
+        click.echo(f"{inner}log: {run.log.path} ({run.log.layout} layout)")
+        if node.children:
+            click.echo(f"{inner}spawned: {', '.join(node.children)}")
+        click.echo(f"{inner}prompt:")
+        for line in as_is(run.prompt, None if full else DETAIL_ERROR_LIMIT, inner + "  "):
+            click.echo(line)
+    else:
+        click.echo(f"{inner}asked: {visible(clip(run.prompt, 10**9 if full else TEXT_LIMIT))}")
+    limit = None if full else (DETAIL_ERROR_LIMIT if detail else ERROR_LIMIT)
+    if run.ended_in_error:
+        click.echo(f"{inner}ended in error:")
+        for line in as_is(run.error, limit, inner + "  "):
+            click.echo(line)
+    calls = _calls_of(run, tool_name)
+    failed = [c for c in calls if c.failed]
+    listed = calls if every_call else failed
+    what = f" of {tool_name}" if tool_name else ""
+    click.echo(f"{inner}tool calls{what}: {len(calls)} ({len(failed)} failed)" + (":" if listed else ""))
+    for c in listed:
+        took = f"{c.duration_s:.1f}s" if c.duration_s is not None else "-"
+        mark = {"ok": "ok", "error": "FAIL", "pending": "…"}[c.status]
+        code = f" exit {c.exit_code}" if c.exit_code is not None and c.failed else ""
+        click.echo(f"{inner}  {mark}{code}  {c.name}  {took}  {visible(c.summary)}")
+        if c.failed and c.error:
+            for line in as_is(c.error, limit, inner + "      "):
+                click.echo(line)
+    if detail:
+        click.echo(f"{inner}final answer:")
+        for line in as_is(run.final_answer or "(none)", None, inner + "  "):
+            click.echo(line)
+    else:
+        click.echo(f"{inner}answer: {visible(clip(run.final_answer, 10**9 if full else TEXT_LIMIT)) or '(none)'}")
+
+
+@main.command("debug-agent", epilog=EXIT_CODES_HELP)
+@click.argument("agent", required=False)
+@in_session_option
+@click.option("--all", "all_agents", is_flag=True, help="Every agent, not only the failed ones.")
+@click.option("--type", "agent_type", default=None, help="Only agents of this type (Plan, general-purpose…).")
+@click.option("--tool", "tool_name", default=None, help="Only agents that called this tool, and only those calls.")
+@click.option("--full", is_flag=True, help="Errors, prompts and answers whole, never cut.")
+@claude_dir_option
+@json_option
+def debug_agent(
+    agent: str | None,
+    session: str,
+    all_agents: bool,
+    agent_type: str | None,
+    tool_name: str | None,
+    full: bool,
+    claude_dir: Path | None,
+    as_json: bool,
+) -> None:
+    """What the session's subagents were asked, what they did, what failed and why.
+
+    By default the failed agents (a tool call failed, or the agent ended in error), then one
+    line naming the rest; AGENT (an id prefix) shows one agent in detail; --all shows every
+    agent. An agent started by an agent is shown under it. Error text is printed as written,
+    cut at a few hundred characters unless --full (--json never cuts).
+    """
+    from session_kit.agents import select_agents, session_agents
+    from session_kit.jsonl import ReadStats
+    from session_kit.report import session_calls
+
+    ref = resolve(session or "current", claude_dir)
+    stats = ReadStats()
+    runs = session_agents(ref, session_calls(ref, stats, with_agents=False))
+    picked = select_agents(runs, agent=agent, all_agents=all_agents, agent_type=agent_type, tool=tool_name)
+    if as_json:
+        shown = []
+        for node in picked.shown:
+            item = node.as_dict()
+            item["calls"] = [c.as_dict() for c in _calls_of(node.run, tool_name)]
+            shown.append(item)
+        others = [
+            {k: n.run.as_dict(calls=False)[k] for k in ("agent_id", "type", "description", "parent_agent_id", "status")}
+            for n in picked.others
+        ]
+        emit_json(
+            "debug-agent",
+            {
+                "session_id": ref.id,
+                "path": str(ref.path),
+                "total": picked.total,
+                "failed": picked.failed,
+                "agents": shown,
+                "others": others,
+                "read": stats.as_dict(),
+            },
+        )
+        return
+    warn_skipped(stats, ref.path)
+    click.echo(f"Session {ref.id}: {picked.total} agents, {picked.failed} failed")
+    if not runs:
+        click.echo("No subagents in this session.")
+        return
+    for node in picked.shown:
+        click.echo("")
+        _print_agent(node, detail=agent is not None, every_call=agent is not None or all_agents, full=full, tool_name=tool_name)
+    if picked.others:
+        named = ", ".join(
+            f"{n.run.agent_id} [{n.run.agent_type or '?'}] {clip(n.run.description, 40)} ({'FAILED' if n.run.failed else 'ok'})"
+            for n in picked.others[:OTHERS_NAMED]
+        )
+        more = f" and {len(picked.others) - OTHERS_NAMED} more" if len(picked.others) > OTHERS_NAMED else ""
+        click.echo("")
+        label = "not shown" if agent or agent_type or tool_name else "not failed"
+        click.echo(f"{len(picked.others)} other agent{'s' if len(picked.others) != 1 else ''} ({label}): {named}{more}")
+        if not agent and not all_agents:
+            click.echo("(`session-kit debug-agent --all` shows every agent; `session-kit debug-agent ID` one in detail)")
+
+
+_PLAN_SOURCES = {"exit_plan_mode": "ExitPlanMode", "plan_agent": "Plan agent", "plan_file": "plan file"}
+
+
+@main.command(epilog=EXIT_CODES_HELP)
+@in_session_option
+@click.option("--all", "all_plans", is_flag=True, help="Every plan of the session, oldest first.")
+@claude_dir_option
+@json_option
+def plan(session: str, all_plans: bool, claude_dir: Path | None, as_json: bool) -> None:
+    """The session's latest plan, or all of them in order (--all).
+
+    Plans come from ExitPlanMode calls (the session's and its agents'), the final answers of
+    Plan agents, and plan files that this session named or wrote (the `plansDirectory`
+    setting, else the Claude root's plans/); never another session's. No plan: a line
+    saying so, exit 0.
+    """
+    from session_kit.plans import session_plans
+
+    root = root_of(claude_dir)
+    ref = resolve(session or "current", claude_dir)
+    plans = session_plans(ref, root=root)
+    chosen = plans if all_plans else plans[-1:]
+    if as_json:
+        emit_json("plans", {"session_id": ref.id, "path": str(ref.path), "count": len(plans), "plans": [p.as_dict() for p in chosen]})
+        return
+    if not plans:
+        click.echo(f"No plan in session {ref.id}: no ExitPlanMode call, Plan agent answer or plan file of its own.")
+        return
+    for number, p in enumerate(chosen, start=len(plans) - len(chosen) + 1):
+        who = f"agent {p.agent_id}" if p.agent_id else "the main conversation"
+        where = f"{p.path}" + (f" (linked by {p.linked_by})" if p.linked_by else "") if p.source == "plan_file" else who
+        status = f", {'refused' if p.status == 'error' else p.status}" if p.status and p.status != "ok" else ""
+        if number > len(plans) - len(chosen) + 1:
+            click.echo("")
+        click.echo(f"Plan {number} of {len(plans)} — {_PLAN_SOURCES[p.source]}, {where}, {clock(p.timestamp)}{status}")
+        click.echo("")
+        click.echo(visible(p.text).rstrip())
+
+
+@main.command(epilog=EXIT_CODES_HELP)
+@click.argument("session", default="current", required=False)
+@claude_dir_option
+@json_option
+def info(session: str, claude_dir: Path | None, as_json: bool) -> None:
+    """A session's card: id, transcript, project, scratch dir, time, compactions, agents
+    (with failures), plans and the keys of its work state. SESSION defaults to `current`."""
+    from session_kit.info import session_info
+
+    ref = resolve(session or "current", claude_dir)
+    card = session_info(ref, root=root_of(claude_dir))
+    if as_json:
+        emit_json("info", card.as_dict())
+        return
+    r = card.report
+    warn_skipped(r.read, ref.path)
+    click.echo(f"Session {ref.id}")
+    click.echo(f"  transcript:  {ref.path} ({human_size(ref.size)})")
+    click.echo(f"  project:     {ref.project.name} (cwd {r.cwd or '-'}, branch {r.branch or '-'})")
+    ws = card.work_state
+    if ws is None:
+        click.echo("  scratch dir: - (the session id cannot name one)")
+    else:
+        click.echo(f"  scratch dir: {ws.path}" + ("" if ws.exists else " (not created yet)"))
+    click.echo(f"  time:        {clock(r.start)} → {clock(r.end)} ({human_duration(r.duration_s)})")
+    click.echo(f"  compactions: {len(r.compactions)}")
+    for comp in r.compactions:
+        trigger = f" ({comp.trigger})" if comp.trigger else ""
+        click.echo(f"    line {comp.line}  {clock(comp.timestamp)}{trigger}")
+    failed = [a for a in r.agents if a.failed]
+    click.echo(f"  agents:      {len(r.agents)}, {len(failed)} failed")
+    for agent in r.agents:
+        status = "FAILED" if agent.failed else "ok"
+        reason = f": {clip(agent.error, 80)}" if agent.ended_in_error else (
+            f": {len(agent.failures)} failed call{'s' if len(agent.failures) != 1 else ''}" if agent.failures else ""
+        )
+        nested = f" (in {agent.parent_agent_id})" if agent.parent_agent_id else ""
+        click.echo(f"    {agent.agent_id}  [{agent.agent_type or '?'}] {clip(agent.description, 50)}{nested}  {status}{reason}")
+    latest = card.plans[-1] if card.plans else None
+    if latest is None:
+        click.echo("  plans:       0")
+    else:
+        first = next((line.strip() for line in latest.text.splitlines() if line.strip()), "")
+        click.echo(f"  plans:       {len(card.plans)}; latest ({_PLAN_SOURCES[latest.source]}, {clock(latest.timestamp)}): {clip(first, 80)}")
+    if ws is not None and ws.exists:
+        keys = ", ".join(ws.keys) or "none"
+        click.echo(f"  work state:  keys: {keys}; {ws.notes} notes")
+    else:
+        click.echo("  work state:  none saved")
+
 
 
 if __name__ == "__main__":  # pragma: no cover

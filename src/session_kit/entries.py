@@ -169,12 +169,22 @@ class Entry:
         return self._str("version")
 
     @property
+    def slug(self) -> str | None:
+        """The session's slug (the current client names the session's plan file after it)."""
+        return self._str("slug")
+
+    @property
     def is_sidechain(self) -> bool:
         return self.raw.get("isSidechain") is True
 
     @property
     def is_meta(self) -> bool:
         return self.raw.get("isMeta") is True
+
+    @property
+    def is_api_error(self) -> bool:
+        """An assistant entry the client wrote for a failed API call (`API Error: …`)."""
+        return self.raw.get("isApiErrorMessage") is True
 
     @property
     def is_conversation(self) -> bool:

@@ -23,7 +23,8 @@ STATUS_PENDING = "pending"  # no result (yet): the session was cut off or is sti
 
 AGENT_TOOLS = frozenset({"Agent", "Task"})
 _EXIT_CODE = re.compile(r"^\s*Exit code (-?\d+)")
-_TOOL_USE_ERROR = re.compile(r"<tool_use_error>(.*?)</tool_use_error>", re.S)
+# The client wraps a whole result in it; the same text inside a command's output is output.
+_TOOL_USE_ERROR = re.compile(r"\s*<tool_use_error>(.*)</tool_use_error>\s*\Z", re.S)
 SUMMARY_LIMIT = 160
 
 
@@ -122,7 +123,7 @@ def result_outcome(result: ToolResult) -> tuple[str, int | None, str | None]:
     extra = result.extra
     match = _EXIT_CODE.match(text)
     exit_code = int(match.group(1)) if match else None
-    wrapped = _TOOL_USE_ERROR.search(text)
+    wrapped = _TOOL_USE_ERROR.match(text)
     interrupted = isinstance(extra, Mapping) and extra.get("interrupted") is True
     failed = (
         result.is_error

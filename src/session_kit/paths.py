@@ -1,9 +1,10 @@
 """Where Claude Code keeps things, as pure functions on strings and paths.
 
 Owns: the Claude root (`CLAUDE_CONFIG_DIR` or `~/.claude`), the project directory of a path
-under `projects/` (the encoding itself is in `encoding`), and the fixed places of sessions, subagent logs and plans
-inside the root. Does not touch the file system beyond reading the environment; listing what
-exists is `discovery`'s job.
+under `projects/` (the encoding itself is in `encoding`), and the fixed places of sessions,
+subagent logs and plans inside the root (plans: or where the `plansDirectory` setting puts
+them). Does not touch the file system beyond reading the environment; listing what exists is
+`discovery`'s job.
 """
 
 from __future__ import annotations
@@ -43,9 +44,16 @@ def subagents_dir(project: Path, session_id: str) -> Path:
     return project / session_id / "subagents"
 
 
-def plans_dir(root: Path, plans_directory: str | None = None) -> Path:
-    """Plan files: the `plansDirectory` setting when given, else `<root>/plans`."""
+def plans_dir(root: Path, plans_directory: str | None = None, *, project: str | os.PathLike[str] | None = None) -> Path:
+    """Plan files: the `plansDirectory` setting when given, else `<root>/plans`.
+
+    A relative setting is taken from the project folder (the session's `cwd`), as the client
+    does (observed with 2.1.328: `"plansDirectory": "myplans"` gave `<project>/myplans/`);
+    without a project, from the Claude root.
+    """
     if plans_directory:
         p = Path(plans_directory).expanduser()
-        return p if p.is_absolute() else root / p
+        if p.is_absolute():
+            return p
+        return Path(project) / p if project else root / p
     return root / "plans"

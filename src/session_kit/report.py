@@ -2,12 +2,14 @@
 
 Owns: one streaming pass over a transcript that counts entry types, collects the person's
 requests, tool use counts and failures, compactions, and tokens (once per API message id),
-plus the session's agents. Holds only the tool calls and small facts, never the entries.
+plus the session's agents. Holds only the tool calls and small facts, never the entries; a
+caller that needs more from the same pass passes an observer.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -130,11 +132,16 @@ class _Collector:
         self.pairer.add(entry)
 
 
-def build_report(session: SessionRef, *, with_agents: bool = True) -> SessionReport:
+def build_report(
+    session: SessionRef, *, with_agents: bool = True, observe: Callable[[Entry], None] | None = None
+) -> SessionReport:
+    """The session read once; `observe` also sees every entry (e.g. a `plans.PlanScan`)."""
     stats = ReadStats()
     collector = _Collector()
     for entry in read_entries(session.path, stats):
         collector.add(entry)
+        if observe is not None:
+            observe(entry)
     calls = collector.pairer.calls()
     agents = session_agents(session, calls) if with_agents else []
     return SessionReport(

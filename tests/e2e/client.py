@@ -239,8 +239,13 @@ class Claude:
         env: Mapping[str, str] | None = None,
         timeout: float = DEFAULT_TIMEOUT,
         check: bool = True,
+        permission_mode: str | None = None,
     ) -> ClaudeRun:
-        """``claude -p PROMPT --output-format json``; with ``check`` a failure fails the test."""
+        """``claude -p PROMPT --output-format json``; with ``check`` a failure fails the test.
+
+        Permissions are bypassed unless ``permission_mode`` names one (e.g. ``plan``: the client
+        then tells the model which plan file to write).
+        """
         __tracebackhide__ = True
         command = [
             str(self.binary),
@@ -248,7 +253,7 @@ class Claude:
             prompt,
             "--output-format",
             "json",
-            "--dangerously-skip-permissions",
+            *(["--permission-mode", permission_mode] if permission_mode else ["--dangerously-skip-permissions"]),
         ]
         if resume:
             command += ["--resume", resume]

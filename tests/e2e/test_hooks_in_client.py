@@ -12,18 +12,16 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from session_kit.encoding import encode_project_dir
 
-from .client import Claude, ClaudeHome, client_env
+from .client import Claude, client_env
 from .fake_api import FakeMessagesAPI, Script, bash
+from .routes import REPO, Route, install_sh, installed_route, make_home, plugin_route
 
-REPO = Path(__file__).resolve().parents[2]
 USER_SETTINGS = b'{\n  "model": "keep-me",\n  "env": {"SOME_USER_VAR": "1"}\n}\n'
 # The value is built by the shell, so the command text the model wrote does not contain it:
 # finding it after /compact proves the kit put it back.
@@ -48,52 +46,17 @@ def script() -> Script:
     )
 
 
-@dataclass
-class Route:
-    claude: Claude
-    home: ClaudeHome
-    project: Path
-    plugin_dirs: tuple[Path, ...]
-    session_id: str = ""
-
-    @property
-    def state_root(self) -> Path:
-        return self.home.home / ".local" / "state" / "claude-session-kit"
-
-    def run(self, prompt: str, **kw):
-        return self.claude.run(prompt, plugin_dirs=self.plugin_dirs, timeout=300, **kw)
-
-
-def _home(tmp: Path) -> tuple[ClaudeHome, Path]:
-    home = ClaudeHome.create(tmp / "client")
-    (home.config_dir / "commands").mkdir(parents=True)
-    (home.config_dir / "commands" / "ctx.md").write_text(CTX_COMMAND)
-    project = tmp / "my project"
-    project.mkdir()
-    return home, project
-
-
-def _install_sh(home: ClaudeHome, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**home.env(), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHON": sys.executable}
-    return subprocess.run(["bash", str(REPO / "install.sh"), *args], capture_output=True, text=True, env=env, timeout=600)
-
-
 @pytest.fixture(scope="module")
 def installed(claude_binary: Path, tmp_path_factory: pytest.TempPathFactory):
-    home, project = _home(tmp_path_factory.mktemp("install-route"))
-    (home.config_dir / "settings.json").write_bytes(USER_SETTINGS)
-    done = _install_sh(home)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "current" in done.stdout
-    with FakeMessagesAPI(script()) as fake:
-        yield Route(Claude(claude_binary, home, fake, cwd=project), home, project, ())
+    tmp = tmp_path_factory.mktemp("install-route")
+    with installed_route(claude_binary, tmp, script(), commands={"ctx": CTX_COMMAND}, settings=USER_SETTINGS) as route:
+        yield route
 
 
 @pytest.fixture(scope="module")
 def plugin(claude_binary: Path, tmp_path_factory: pytest.TempPathFactory):
-    home, project = _home(tmp_path_factory.mktemp("plugin-route"))
-    with FakeMessagesAPI(script()) as fake:
-        yield Route(Claude(claude_binary, home, fake, cwd=project), home, project, (REPO,))
+    with plugin_route(claude_binary, tmp_path_factory.mktemp("plugin-route"), script(), commands={"ctx": CTX_COMMAND}) as route:
+        yield route
 
 
 def _tracked_copy(dest: Path) -> Path:
@@ -116,7 +79,7 @@ def _tracked_copy(dest: Path) -> Path:
 @pytest.fixture(scope="module")
 def marketplace(claude_binary: Path, tmp_path_factory: pytest.TempPathFactory):
     tmp = tmp_path_factory.mktemp("marketplace-route")
-    home, project = _home(tmp)
+    home, project = make_home(tmp, commands={"ctx": CTX_COMMAND})
     source = _tracked_copy(tmp / "checkout")
     with FakeMessagesAPI(script()) as fake:
         env = client_env(home, fake.base_url)
@@ -124,7 +87,7 @@ def marketplace(claude_binary: Path, tmp_path_factory: pytest.TempPathFactory):
             done = subprocess.run([str(claude_binary), *args], capture_output=True, text=True, env=env, timeout=120,
                                   cwd=project, stdin=subprocess.DEVNULL)
             assert done.returncode == 0, done.stdout + done.stderr
-        yield Route(Claude(claude_binary, home, fake, cwd=project), home, project, ())
+        yield Route("marketplace", Claude(claude_binary, home, fake, cwd=project), home, project, ())
 
 
 @pytest.fixture(params=["installed", "plugin", "marketplace"], scope="module")
@@ -164,7 +127,7 @@ def test_saved_work_state_comes_back_after_compact(route: Route):
 
 
 def test_uninstall_leaves_the_settings_as_they_were(installed: Route):
-    done = _install_sh(installed.home, "--uninstall")
+    done = install_sh(installed.home, "--uninstall")
     assert done.returncode == 0, done.stderr
     assert (installed.home.config_dir / "settings.json").read_bytes() == USER_SETTINGS
     assert (installed.home.config_dir / "commands").is_dir()  # the user's own command stays

@@ -1,0 +1,82 @@
+"""One session's card, for `session-kit info` and `/session-info`.
+
+Owns: putting together, from one read of the transcript and its agent logs, what a person
+asks first about a session: where its files are, its project, its scratch dir, when it ran,
+its compactions, its agents (and which failed), its plans and the keys of its work state.
+The facts themselves come from `report`, `plans` and `scratch`; nothing is read twice and
+nothing is created (a scratch dir that does not exist yet is only named). Does not print.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from session_kit import state
+from session_kit.discovery import SessionRef
+from session_kit.plans import Plan, PlanScan, session_plans
+from session_kit.report import SessionReport, build_report
+from session_kit.scratch import SessionScratch
+
+
+@dataclass(frozen=True, slots=True)
+class WorkState:
+    path: str  # the scratch dir (where it would be, when it does not exist yet)
+    exists: bool
+    keys: tuple[str, ...]
+    notes: int
+    updated: str | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "exists": self.exists, "keys": list(self.keys), "notes": self.notes, "updated": self.updated}
+
+
+@dataclass(frozen=True, slots=True)
+class SessionInfo:
+    report: SessionReport
+    plans: tuple[Plan, ...]
+    work_state: WorkState | None  # None: the session id cannot name a scratch dir
+
+    def as_dict(self) -> dict[str, Any]:
+        r = self.report
+        latest = self.plans[-1] if self.plans else None
+        return {
+            "id": r.ref.id,
+            "path": str(r.ref.path),
+            "project": r.ref.project.name,
+            "cwd": r.cwd,
+            "branch": r.branch,
+            "start": _iso(r.start),
+            "end": _iso(r.end),
+            "duration_s": r.duration_s,
+            "compactions": [c.as_dict() for c in r.compactions],
+            "agents": [a.as_dict(calls=False) for a in r.agents],
+            "failed_agents": sum(1 for a in r.agents if a.failed),
+            "plans": len(self.plans),
+            "latest_plan": latest.as_dict() if latest else None,
+            "work_state": self.work_state.as_dict() if self.work_state else None,
+            "read": r.read.as_dict(),
+        }
+
+
+def _iso(value: Any) -> str | None:
+    return value.isoformat().replace("+00:00", "Z") if value else None
+
+
+def session_info(session: SessionRef, *, root: Path, state_root: str | None = None) -> SessionInfo:
+    scan = PlanScan()
+    report = build_report(session, observe=scan.add)
+    plans = session_plans(session, root=root, agents=report.agents, scan=scan)
+    return SessionInfo(report, tuple(plans), work_state_of(session.id, report.cwd, state_root))
+
+
+def work_state_of(session_id: str, cwd: str | None, state_root: str | None = None) -> WorkState | None:
+    try:
+        scratch = SessionScratch.for_session(session_id, project_path=cwd, root=state_root or state.state_root())
+    except state.InvalidSessionId:
+        return None
+    if not scratch.exists():
+        return WorkState(scratch.path, False, (), 0, None)
+    current = scratch.read_state()
+    return WorkState(scratch.path, True, tuple(current["values"]), len(current["notes"]), current["updated"])

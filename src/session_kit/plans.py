@@ -1,0 +1,291 @@
+"""A session's plans, in the order they were made.
+
+Owns: finding the plans of one session and ordering them in time — the `plan` of each
+ExitPlanMode call (the main conversation's and its agents'; the text as approved, from the
+result's `toolUseResult.plan`, when the client recorded one), the final answers of `Plan`
+agents, and the plan files that belong to the session — and which folders hold plan files
+(the `plansDirectory` setting, else `<root>/plans`).
+
+A plan file belongs to a session only through something the session itself recorded:
+- the `planFilePath` of a `plan_mode` attachment (the client tells the model, in plan mode,
+  which file to write its plan to; observed with 2.1.328);
+- the `filePath` of an ExitPlanMode result's `toolUseResult`;
+- a Write or Edit of a `.md` file in a plans folder, by the session or one of its agents;
+- the session's `slug` (every entry of a current session carries one): the client names the
+  plan file `<slug>.md` (observed), and an agent's `<slug>-agent-<agent-id>.md` (older
+  clients; accepted because the slug is the session's own).
+Never by modification time or by project: the sessions of a project share one plans folder,
+and a file's time says nothing about whose it is, even more so when several sessions run at
+once. A linked file's mtime only places it among the session's other plans.
+
+Reads the transcript through `entries` and the agents through `agents`; reads the settings
+files (for `plansDirectory`) and the plan files themselves. Does not print.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from session_kit import paths
+from session_kit.agents import AgentRun, session_agents
+from session_kit.discovery import SessionRef, is_plain_id
+from session_kit.entries import Entry, read_entries
+from session_kit.events import ToolCall, ToolCallPairer
+
+SOURCE_EXIT_PLAN_MODE = "exit_plan_mode"
+SOURCE_PLAN_AGENT = "plan_agent"
+SOURCE_PLAN_FILE = "plan_file"
+
+LINK_ATTACHMENT = "plan_mode_attachment"
+LINK_RESULT = "exit_plan_mode_result"
+LINK_WRITTEN = "written_by_session"
+LINK_SLUG = "slug"
+
+EXIT_PLAN_MODE = "ExitPlanMode"
+_FILE_TOOLS = frozenset({"Write", "Edit", "MultiEdit"})
+MAX_PLAN_BYTES = 1024 * 1024
+_EARLIEST = datetime.min.replace(tzinfo=timezone.utc)
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    source: str  # exit_plan_mode | plan_agent | plan_file
+    text: str
+    timestamp: datetime | None
+    path: Path  # the transcript or agent log that holds it, or the plan file
+    agent_id: str | None = None  # the agent that made it; None: the main conversation
+    line: int | None = None
+    tool_use_id: str | None = None  # the ExitPlanMode call, or the Plan agent's spawning call
+    status: str | None = None  # exit_plan_mode: ok | error (refused) | pending; plan_agent: ok | failed
+    linked_by: str | None = None  # plan_file: how it is known to be this session's
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "text": self.text,
+            "timestamp": _iso(self.timestamp),
+            "path": str(self.path),
+            "agent_id": self.agent_id,
+            "line": self.line,
+            "tool_use_id": self.tool_use_id,
+            "status": self.status,
+            "linked_by": self.linked_by,
+        }
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat().replace("+00:00", "Z") if value else None
+
+
+class PlanScan:
+    """What ties plans to a session, collected from its entries as they stream past.
+
+    Keeps only small facts: slugs, plan-file paths the client named, the ExitPlanMode calls
+    (paired by the shared `ToolCallPairer`) and the files the session wrote.
+    """
+
+    def __init__(self) -> None:
+        self.cwd: str | None = None
+        self.slugs: dict[str, None] = {}  # a dict keeps the order they were met in
+        self.named_files: dict[str, str] = {}  # path -> how the session named it
+        self.written: set[str] = set()
+        self._pairer = ToolCallPairer()
+        self._exit_ids: set[str] = set()
+        self._results: dict[str, Mapping[str, Any]] = {}  # ExitPlanMode id -> toolUseResult
+
+    def add(self, entry: Entry) -> None:
+        if self.cwd is None and entry.cwd:
+            self.cwd = entry.cwd
+        slug = entry.slug
+        if slug and slug not in self.slugs:
+            self.slugs[slug] = None
+        if entry.type == "attachment":
+            self._attachment(entry.raw.get("attachment"))
+            return
+        uses = entry.tool_uses
+        if uses:
+            plan_call = False
+            for block in uses:
+                name = block.get("name")
+                tool_input = block.get("input")
+                if name == EXIT_PLAN_MODE and isinstance(block.get("id"), str):
+                    self._exit_ids.add(block["id"])
+                    plan_call = True
+                elif name in _FILE_TOOLS and isinstance(tool_input, Mapping):
+                    target = tool_input.get("file_path")
+                    if isinstance(target, str) and target.endswith(".md"):
+                        self.written.add(target)
+            if plan_call:
+                self._pairer.add(entry)
+        elif self._exit_ids and entry.is_tool_result_carrier:
+            mine = [r for r in entry.tool_results if r.tool_use_id in self._exit_ids]
+            if mine:
+                self._pairer.add(entry)
+                for result in mine:
+                    if isinstance(result.extra, Mapping):
+                        self._results[result.tool_use_id] = result.extra
+                        named = result.extra.get("filePath")
+                        if isinstance(named, str) and named:
+                            self.named_files.setdefault(named, LINK_RESULT)
+
+    def _attachment(self, attachment: Any) -> None:
+        if not isinstance(attachment, Mapping):
+            return
+        kind = attachment.get("type")
+        named = attachment.get("planFilePath")
+        if isinstance(kind, str) and kind.startswith("plan") and isinstance(named, str) and named:
+            self.named_files.setdefault(named, LINK_ATTACHMENT)
+
+    def exit_plan_calls(self) -> list[ToolCall]:
+        return [c for c in self._pairer.calls() if c.name == EXIT_PLAN_MODE]
+
+    def approved_text(self, call_id: str) -> str | None:
+        """The plan as the result recorded it (a person may edit it before approving)."""
+        value = self._results.get(call_id, {}).get("plan")
+        return value if isinstance(value, str) and value.strip() else None
+
+
+# --- where plan files live ------------------------------------------------------------------
+
+
+def plans_directory_setting(root: Path, project: str | None) -> str | None:
+    """`plansDirectory` from the project's local, then shared, then the user's settings."""
+    files = []
+    if project:
+        files += [Path(project) / ".claude" / "settings.local.json", Path(project) / ".claude" / "settings.json"]
+    files.append(root / "settings.json")
+    for path in files:
+        try:
+            value = json.loads(path.read_bytes())
+        except (OSError, ValueError):
+            continue  # missing or not valid: the client would not use it either
+        setting = value.get("plansDirectory") if isinstance(value, dict) else None
+        if isinstance(setting, str) and setting.strip():
+            return setting
+    return None
+
+
+def plan_dirs(root: Path, project: str | None) -> list[Path]:
+    """The configured plans folder, then the default one (a setting may have changed)."""
+    configured = paths.plans_dir(root, plans_directory_setting(root, project), project=project)
+    default = paths.plans_dir(root)
+    return [configured] if configured == default else [configured, default]
+
+
+# --- the plans ------------------------------------------------------------------------------
+
+
+def session_plans(
+    session: SessionRef,
+    *,
+    root: Path,
+    agents: Sequence[AgentRun] | None = None,
+    scan: PlanScan | None = None,
+) -> list[Plan]:
+    """Every plan of the session, oldest first (the last one is the latest).
+
+    `scan` (already fed the session's entries) and `agents` spare a second read when the
+    caller has them; without them the transcript and the agent logs are read here.
+    """
+    if scan is None:
+        scan = PlanScan()
+        pairer = ToolCallPairer(keep_payload=False) if agents is None else None
+        for entry in read_entries(session.path):
+            scan.add(entry)
+            if pairer is not None:
+                pairer.add(entry)
+        if pairer is not None:
+            agents = session_agents(session, pairer.calls())
+    if agents is None:
+        agents = session_agents(session, [])
+    found: list[Plan] = []
+    for call in scan.exit_plan_calls():
+        text = scan.approved_text(call.id) or _str(call.input.get("plan"))
+        if text and text.strip():
+            found.append(_exit_plan(call, text, session.path))
+    for run in agents:
+        for call in run.calls:
+            text = _str(call.input.get("plan")) if call.name == EXIT_PLAN_MODE else None
+            if text and text.strip():
+                found.append(_exit_plan(call, text, run.log.path, agent_id=run.agent_id))
+        if (run.agent_type or "").lower() == "plan" and run.final_answer and run.final_answer.strip():
+            found.append(
+                Plan(
+                    SOURCE_PLAN_AGENT,
+                    run.final_answer,
+                    run.end,
+                    run.log.path,
+                    agent_id=run.agent_id,
+                    tool_use_id=run.tool_use_id,
+                    status="failed" if run.failed else "ok",
+                )
+            )
+    written = {
+        target
+        for run in agents
+        for call in run.calls
+        if call.name in _FILE_TOOLS and isinstance(target := call.input.get("file_path"), str) and target.endswith(".md")
+    }
+    found.extend(_plan_files(scan, root, [r.agent_id for r in agents], written))
+    found.sort(key=lambda p: p.timestamp or _EARLIEST)  # stable: same-time plans keep their order
+    return found
+
+
+def _exit_plan(call: ToolCall, text: str, path: Path, *, agent_id: str | None = None) -> Plan:
+    return Plan(
+        SOURCE_EXIT_PLAN_MODE,
+        text,
+        call.started,
+        path,
+        agent_id=agent_id,
+        line=call.line,
+        tool_use_id=call.id,
+        status=call.status,
+    )
+
+
+def _plan_files(scan: PlanScan, root: Path, agent_ids: Iterable[str], agents_wrote: Iterable[str]) -> list[Plan]:
+    dirs = plan_dirs(root, scan.cwd)
+    linked: dict[Path, tuple[str, str | None]] = {}  # path -> (how, agent id)
+    for named, how in scan.named_files.items():
+        linked.setdefault(Path(named), (how, None))
+    slugs = [s for s in scan.slugs if is_plain_id(s)]  # a slug never names another folder
+    agent_ids = list(agent_ids)
+    for folder in dirs:
+        for slug in slugs:
+            linked.setdefault(folder / f"{slug}.md", (LINK_SLUG, None))
+            for agent_id in agent_ids:
+                linked.setdefault(folder / f"{slug}-agent-{agent_id}.md", (LINK_SLUG, agent_id))
+    for written in sorted({*scan.written, *agents_wrote}):
+        path = Path(written)
+        if path.parent in dirs:
+            linked.setdefault(path, (LINK_WRITTEN, None))
+    plans = []
+    for path, (how, agent_id) in linked.items():
+        read = _read_plan_file(path)
+        if read is None:
+            continue
+        text, mtime = read
+        if text.strip():
+            plans.append(Plan(SOURCE_PLAN_FILE, text, mtime, path, agent_id=agent_id, linked_by=how))
+    return plans
+
+
+def _read_plan_file(path: Path) -> tuple[str, datetime] | None:
+    try:
+        with open(path, "rb") as f:
+            mtime = datetime.fromtimestamp(os.fstat(f.fileno()).st_mtime, tz=timezone.utc)
+            data = f.read(MAX_PLAN_BYTES)
+    except OSError:  # not there (most candidates), a folder, or unreadable
+        return None
+    return data.decode("utf-8", "replace"), mtime
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
