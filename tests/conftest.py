@@ -6,7 +6,6 @@ read or write the developer's real ~/.claude.
 
 from __future__ import annotations
 
-import os
 import pwd
 import sys
 from pathlib import Path

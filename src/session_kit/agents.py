@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from session_kit.discovery import AgentLogRef, SessionRef, find_agent_logs
-from session_kit.entries import Entry, read_entries
+from session_kit.entries import Entry, format_timestamp, read_entries, seconds_between
 from session_kit.errors import Ambiguous, NotFound
 from session_kit.events import AGENT_TOOLS, ToolCall, pair_tool_calls
 from session_kit.jsonl import ReadStats
@@ -65,9 +65,7 @@ class AgentRun:
 
     @property
     def duration_s(self) -> float | None:
-        if self.start is None or self.end is None:
-            return None
-        return max(0.0, (self.end - self.start).total_seconds())
+        return seconds_between(self.start, self.end)
 
     def as_dict(self, *, calls: bool = True) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -78,8 +76,8 @@ class AgentRun:
             "parent_agent_id": self.parent_agent_id,
             "layout": self.log.layout,
             "path": str(self.log.path),
-            "start": _iso(self.start),
-            "end": _iso(self.end),
+            "start": format_timestamp(self.start),
+            "end": format_timestamp(self.end),
             "duration_s": self.duration_s,
             "model": self.model,
             "status": "failed" if self.failed else "ok",
@@ -94,9 +92,6 @@ class AgentRun:
             out["final_answer"] = self.final_answer
         return out
 
-
-def _iso(value: datetime | None) -> str | None:
-    return value.isoformat().replace("+00:00", "Z") if value else None
 
 
 def read_agent_run(log: AgentLogRef) -> AgentRun:

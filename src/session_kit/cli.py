@@ -7,7 +7,6 @@ presentation.
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import sys

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from session_kit import paths
-from session_kit.entries import Entry, parse_timestamp, prompt_display
+from session_kit.entries import Entry, format_timestamp, prompt_display, seconds_between
 from session_kit.errors import Ambiguous, KitError, NotFound
 from session_kit.jsonl import BOM, loads_line
 from session_kit.scratch import session_id_from_env
@@ -319,9 +319,7 @@ class SessionOverview:
 
     @property
     def duration_s(self) -> float | None:
-        if self.start is None or self.end is None:
-            return None
-        return max(0.0, (self.end - self.start).total_seconds())
+        return seconds_between(self.start, self.end)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -329,8 +327,8 @@ class SessionOverview:
             "path": str(self.ref.path),
             "project": self.ref.project.name,
             "cwd": self.cwd,
-            "start": _iso(self.start),
-            "end": _iso(self.end),
+            "start": format_timestamp(self.start),
+            "end": format_timestamp(self.end),
             "duration_s": self.duration_s,
             "branch": self.branch,
             "first_prompt": self.first_prompt,
@@ -338,9 +336,6 @@ class SessionOverview:
             "agents": self.agents,
         }
 
-
-def _iso(value: datetime | None) -> str | None:
-    return value.isoformat().replace("+00:00", "Z") if value else None
 
 
 def _head_lines(path: Path, *, limit: int = HEAD_LIMIT) -> Iterable[bytes]:

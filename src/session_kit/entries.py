@@ -70,6 +70,18 @@ def parse_timestamp(value: Any) -> datetime | None:
     return None
 
 
+def format_timestamp(value: datetime | None) -> str | None:
+    """An aware datetime as ISO-8601 with `Z` for UTC (the kit's JSON form); None stays None."""
+    return value.isoformat().replace("+00:00", "Z") if value else None
+
+
+def seconds_between(start: datetime | None, end: datetime | None) -> float | None:
+    """Seconds from `start` to `end` (never negative), or None when either is unknown."""
+    if start is None or end is None:
+        return None
+    return max(0.0, (end - start).total_seconds())
+
+
 @dataclass(frozen=True, slots=True)
 class ToolResult:
     """A tool result in any dialect: inside a user entry's content, or a seed-style entry."""

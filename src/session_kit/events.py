@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from session_kit.entries import Entry, ToolResult
+from session_kit.entries import Entry, ToolResult, format_timestamp, seconds_between
 
 STATUS_OK = "ok"
 STATUS_ERROR = "error"
@@ -50,9 +50,7 @@ class ToolCall:
 
     @property
     def duration_s(self) -> float | None:
-        if self.started is None or self.ended is None:
-            return None
-        return max(0.0, (self.ended - self.started).total_seconds())
+        return seconds_between(self.started, self.ended)
 
     @property
     def failed(self) -> bool:
@@ -67,8 +65,8 @@ class ToolCall:
             "status": self.status,
             "exit_code": self.exit_code,
             "error": self.error,
-            "started": _iso(self.started),
-            "ended": _iso(self.ended),
+            "started": format_timestamp(self.started),
+            "ended": format_timestamp(self.ended),
             "duration_s": self.duration_s,
             "line": self.line,
             "result_line": self.result_line,
@@ -77,9 +75,6 @@ class ToolCall:
             "is_sidechain": self.is_sidechain,
         }
 
-
-def _iso(value: datetime | None) -> str | None:
-    return value.isoformat().replace("+00:00", "Z") if value else None
 
 
 def _one_line(text: str, limit: int = SUMMARY_LIMIT) -> str:
@@ -241,7 +236,7 @@ class Compaction:
     def as_dict(self) -> dict[str, Any]:
         return {
             "line": self.line,
-            "timestamp": _iso(self.timestamp),
+            "timestamp": format_timestamp(self.timestamp),
             "trigger": self.trigger,
             "pre_tokens": self.pre_tokens,
             "summary": self.summary,

@@ -15,6 +15,7 @@ from typing import Any
 
 from session_kit import state
 from session_kit.discovery import SessionRef
+from session_kit.entries import format_timestamp
 from session_kit.plans import Plan, PlanScan, session_plans
 from session_kit.report import SessionReport, build_report
 from session_kit.scratch import SessionScratch
@@ -47,8 +48,8 @@ class SessionInfo:
             "project": r.ref.project.name,
             "cwd": r.cwd,
             "branch": r.branch,
-            "start": _iso(r.start),
-            "end": _iso(r.end),
+            "start": format_timestamp(r.start),
+            "end": format_timestamp(r.end),
             "duration_s": r.duration_s,
             "compactions": [c.as_dict() for c in r.compactions],
             "agents": [a.as_dict(calls=False) for a in r.agents],
@@ -59,9 +60,6 @@ class SessionInfo:
             "read": r.read.as_dict(),
         }
 
-
-def _iso(value: Any) -> str | None:
-    return value.isoformat().replace("+00:00", "Z") if value else None
 
 
 def session_info(session: SessionRef, *, root: Path, state_root: str | None = None) -> SessionInfo:

@@ -35,7 +35,7 @@ from typing import Any
 from session_kit import paths
 from session_kit.agents import AgentRun, session_agents
 from session_kit.discovery import SessionRef, is_plain_id
-from session_kit.entries import Entry, read_entries
+from session_kit.entries import Entry, format_timestamp, read_entries
 from session_kit.events import ToolCall, ToolCallPairer
 
 SOURCE_EXIT_PLAN_MODE = "exit_plan_mode"
@@ -69,7 +69,7 @@ class Plan:
         return {
             "source": self.source,
             "text": self.text,
-            "timestamp": _iso(self.timestamp),
+            "timestamp": format_timestamp(self.timestamp),
             "path": str(self.path),
             "agent_id": self.agent_id,
             "line": self.line,
@@ -78,9 +78,6 @@ class Plan:
             "linked_by": self.linked_by,
         }
 
-
-def _iso(value: datetime | None) -> str | None:
-    return value.isoformat().replace("+00:00", "Z") if value else None
 
 
 class PlanScan:

@@ -16,7 +16,7 @@ from typing import Any
 
 from session_kit.agents import AgentRun, session_agents
 from session_kit.discovery import SessionRef
-from session_kit.entries import Entry, prompt_display, read_entries
+from session_kit.entries import Entry, format_timestamp, prompt_display, read_entries, seconds_between
 from session_kit.events import (
     Compaction,
     TokenTally,
@@ -37,7 +37,7 @@ class UserRequest:
     text: str
 
     def as_dict(self) -> dict[str, Any]:
-        return {"line": self.line, "timestamp": _iso(self.timestamp), "text": self.text}
+        return {"line": self.line, "timestamp": format_timestamp(self.timestamp), "text": self.text}
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,9 +66,7 @@ class SessionReport:
 
     @property
     def duration_s(self) -> float | None:
-        if self.start is None or self.end is None:
-            return None
-        return max(0.0, (self.end - self.start).total_seconds())
+        return seconds_between(self.start, self.end)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -78,8 +76,8 @@ class SessionReport:
             "cwd": self.cwd,
             "branch": self.branch,
             "client_version": self.version,
-            "start": _iso(self.start),
-            "end": _iso(self.end),
+            "start": format_timestamp(self.start),
+            "end": format_timestamp(self.end),
             "duration_s": self.duration_s,
             "size": self.ref.size,
             "entry_types": self.entry_types,
@@ -93,9 +91,6 @@ class SessionReport:
             "read": self.read.as_dict(),
         }
 
-
-def _iso(value: datetime | None) -> str | None:
-    return value.isoformat().replace("+00:00", "Z") if value else None
 
 
 class _Collector:

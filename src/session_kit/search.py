@@ -20,7 +20,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from session_kit.entries import Entry, content_text
+from session_kit.entries import Entry, format_timestamp
 from session_kit.jsonl import BOM, ReadStats, parse_line
 
 SNIPPET_RADIUS = 60
@@ -53,7 +53,7 @@ class SearchHit:
             "agent_id": self.agent_id,
             "path": str(self.path),
             "line": self.line,
-            "timestamp": self.timestamp.isoformat().replace("+00:00", "Z") if self.timestamp else None,
+            "timestamp": format_timestamp(self.timestamp),
             "where": self.where,
             "tool": self.tool,
             "snippet": self.snippet,

@@ -4,7 +4,6 @@ and the `/preprocess-session` slash command inside a real session."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Mapping
 
 from session_kit import fastjson, state
-from session_kit.scratch import SessionScratch, project_key_for, render_state
+from session_kit.scratch import SessionScratch, render_state
 
 # Claude Code caps what one hook adds to the context; stay below it.
 CONTEXT_LIMIT = 9000
