@@ -433,21 +433,12 @@ def sessions(project_path: Path | None, all_projects: bool, limit: int | None, c
 
     Reads only the head and tail of each file, so it stays fast on large histories.
     """
-    from session_kit.discovery import find_project, legacy_agent_index, list_all_sessions, list_sessions, overview
+    from session_kit.discovery import legacy_agent_index, overview, sessions_in_scope
 
     if all_projects and project_path:
         raise KitError("--project and --all exclude each other")
     root = root_of(claude_dir)
-    if all_projects:
-        if not paths.projects_dir(root).is_dir():
-            raise NotFound(f"no Claude projects folder at {paths.projects_dir(root)}")
-        refs = list_all_sessions(root)
-    else:
-        where = project_path or Path.cwd()
-        project = find_project(root, where)
-        if project is None:
-            raise NotFound(f"no Claude Code sessions for {where} under {root} (try --all)")
-        refs = list_sessions(project)
+    refs = sessions_in_scope(root, project_path=project_path, all_projects=all_projects)
     if limit is not None:
         refs = refs[:limit]
     indexes: dict[Path, dict[str, list[Path]]] = {}
@@ -568,7 +559,7 @@ def events(
 @json_option
 def search(query: str, project_path: Path | None, all_projects: bool, tool_name: str | None, limit: int | None, claude_dir: Path | None, as_json: bool) -> None:
     """Case-insensitive search in messages, tool inputs and tool outputs (agents included)."""
-    from session_kit.discovery import find_agent_logs, find_project, legacy_agent_index, list_all_sessions, list_sessions
+    from session_kit.discovery import find_agent_logs, legacy_agent_index, sessions_in_scope
     from session_kit.search import Query, SearchTarget, search as run_search
 
     if all_projects and project_path:
@@ -576,16 +567,7 @@ def search(query: str, project_path: Path | None, all_projects: bool, tool_name:
     if not query.strip():
         raise KitError("empty query")
     root = root_of(claude_dir)
-    if all_projects:
-        if not paths.projects_dir(root).is_dir():
-            raise NotFound(f"no Claude projects folder at {paths.projects_dir(root)}")
-        refs = list_all_sessions(root)
-    else:
-        where = project_path or Path.cwd()
-        project = find_project(root, where)
-        if project is None:
-            raise NotFound(f"no Claude Code sessions for {where} under {root} (try --all)")
-        refs = list_sessions(project)
+    refs = sessions_in_scope(root, project_path=project_path, all_projects=all_projects)
     targets = []
     indexes: dict[Path, dict[str, list[Path]]] = {}
     for ref in refs:

@@ -118,6 +118,20 @@ def list_all_sessions(root: Path) -> list[SessionRef]:
     return sessions
 
 
+def sessions_in_scope(root: Path, *, project_path: str | os.PathLike[str] | None = None, all_projects: bool = False) -> list[SessionRef]:
+    """Every project's sessions (`all_projects`), else those of the project of `project_path`
+    (default: the current directory); newest first. NotFound when there is nothing to list."""
+    if all_projects:
+        if not paths.projects_dir(root).is_dir():
+            raise NotFound(f"no Claude projects folder at {paths.projects_dir(root)}")
+        return list_all_sessions(root)
+    where = project_path or os.getcwd()
+    project = find_project(root, where)
+    if project is None:
+        raise NotFound(f"no Claude Code sessions for {where} under {root} (try --all)")
+    return list_sessions(project)
+
+
 def session_ref_from_path(path: Path) -> SessionRef:
     try:
         st = path.stat()
