@@ -89,11 +89,15 @@ class SessionScratch:
         `project_key` (the client's project folder name) or the key of `project_path`."""
         root = root or state.state_root()
         state.check_session_id(session_id)
+        key = project_key or project_key_for(project_path or os.getcwd())
+        expected = cls(root, key, session_id)
+        if expected.exists():  # the usual case, one stat: no need to list every project
+            return expected
         existing = state.find_scratch_dir(root, session_id)
         if existing:
-            key = os.path.basename(os.path.dirname(os.path.dirname(existing)))
-            return cls(root, key, session_id, existing)
-        return cls(root, project_key or project_key_for(project_path or os.getcwd()), session_id)
+            found_key = os.path.basename(os.path.dirname(os.path.dirname(existing)))
+            return cls(root, found_key, session_id, existing)
+        return expected
 
     def create(self) -> SessionScratch:
         state.ensure_dir(state.project_root(self.root, self.project_key))

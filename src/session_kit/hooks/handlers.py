@@ -148,19 +148,16 @@ def session_start(event: Mapping, env: Mapping[str, str], root: str) -> str:
 
 def user_prompt_submit(event: Mapping, env: Mapping[str, str], root: str) -> str:
     session_id = session_id_of(event, env)
-    existing = state.find_scratch_dir(root, session_id)
+    scratch = _scratch(event, env, root)
     parts = []
-    if existing is None:  # no SessionStart seen: installed mid-session, or an older client
-        scratch = _scratch(event, env, root).create()
+    if not scratch.exists():  # no SessionStart seen: installed mid-session, or an older client
+        scratch.create()
         scratch.point_here()
         scratch.record_start(source="prompt", transcript_path=None, cwd=None, env_file=False)
         state.atomic_write(scratch.file(NO_ENV_FILE_MARK), b"no SessionStart seen\n")
         parts.append(_intro(scratch, env_file=False))
-    else:
-        key = os.path.basename(os.path.dirname(os.path.dirname(existing)))
-        scratch = SessionScratch(root, key, session_id, existing)
-        if os.path.exists(scratch.file(NO_ENV_FILE_MARK)):
-            parts.append(f"session-kit: session id {session_id}; scratch dir {scratch.path}.")
+    elif os.path.exists(scratch.file(NO_ENV_FILE_MARK)):
+        parts.append(f"session-kit: session id {session_id}; scratch dir {scratch.path}.")
     if scratch.take_pending_restore():
         restored = _restore(scratch)
         if restored:
