@@ -7,6 +7,7 @@ One pipeline (`preprocess_session`) serves the library, `session-kit preprocess`
 - `convert` — one transcript file through the steps into XML units, one per entry.
 - `steps` — what each step keeps and drops, as pure functions, and the reduction tally.
 - `rawtype` — an entry's top-level type from its raw bytes, so noise is never parsed.
+- `noise` — the lines left once noise is dropped by raw type (in a forked reader on big files).
 - `redact` — secrets replaced by `[REDACTED:<kind>]`.
 - `xmlwriter` — escaping and element strings (always well-formed).
 - `chunking` — units into documents under a character budget, and their files.

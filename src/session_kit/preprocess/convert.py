@@ -25,19 +25,17 @@ from session_kit.entries import (
     KIND_SYSTEM,
     KIND_TOOL_RESULT,
     KIND_USER,
-    NOISE_TYPES,
     Entry,
     ToolResult,
     prompt_display,
 )
 from session_kit.events import AGENT_TOOLS, STATUS_ERROR, result_outcome
-from session_kit.jsonl import ReadStats, iter_raw_lines, parse_line
+from session_kit.jsonl import ReadStats, parse_line
 from session_kit.preprocess import steps
-from session_kit.preprocess.rawtype import top_level_type
+from session_kit.preprocess.noise import NoiseTally, conversation_lines
 from session_kit.preprocess.redact import SEPARATOR, Redactor, is_secret_name, marker
 from session_kit.preprocess.xmlwriter import attrs, clean
 
-_NOISE_BYTES = frozenset(t.encode() for t in NOISE_TYPES)
 _LOCAL_OUTPUT = ("<local-command-stdout>", "<local-command-stderr>")
 UNKNOWN_LIMIT = 500  # characters of an unknown entry's (or block's) JSON kept
 BATCH_CHARS = 64 * 1024  # text redacted and escaped in one pass (bounds the units held)
@@ -144,26 +142,20 @@ class LogConverter:
     def units(self) -> Iterator[str]:
         reduction = self.reduction
         target = self.options.session_id
-        noise_entries = noise_chars = 0  # the common case, tallied here and added at the end
+        noise = NoiseTally()  # the common case, tallied apart and added at the end
         group: list[Entry] = []  # the lines of the assistant message being read
         group_id: str | None = None
         try:
-            for line_no, raw in iter_raw_lines(self.path, self.read):
-                size = len(raw)
-                reduction.input_chars += size
-                raw_type = top_level_type(raw)
-                if raw_type is not None and raw_type in _NOISE_BYTES:
-                    noise_entries += 1
-                    noise_chars += size
-                    continue
+            for line_no, raw in conversation_lines(self.path, self.read, noise):
                 value = parse_line(raw, self.read, line_no)
+                size = len(raw)
                 if value is None:
                     reduction.count(steps.STEP_UNREADABLE, size)
                     continue
                 entry = Entry.from_raw(line_no, value)
                 if entry.kind == KIND_NOISE:
-                    noise_entries += 1
-                    noise_chars += size
+                    noise.entries += 1
+                    noise.chars += size
                     continue
                 session_id = entry.session_id
                 if session_id is not None and session_id != target:
@@ -188,7 +180,8 @@ class LogConverter:
                 yield from self._take(self._assistant(group))
             yield from self._flush()
         finally:
-            reduction.count(steps.STEP_NOISE, noise_chars, noise_entries)
+            reduction.input_chars += noise.input_chars
+            reduction.count(steps.STEP_NOISE, noise.chars, noise.entries)
 
     def _take(self, unit: _Unit | None) -> list[str]:
         """Queue a built unit; returns the queued units as XML once enough text is waiting.

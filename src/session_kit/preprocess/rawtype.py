@@ -45,62 +45,64 @@ def _depth_change(line: bytes, start: int, end: int) -> int | None:
     return fragment.count(b"{") + fragment.count(b"[") - fragment.count(b"}") - fragment.count(b"]")
 
 
-def _value_at(line: bytes, start: int) -> tuple[bytes, int] | None:
+def _value_at(line: bytes, start: int, end: int) -> tuple[bytes, int] | None:
     """The plain (escape-free) string value that starts at `start`, and the index after it."""
-    end = line.find(b'"', start)
-    if end < 0:
+    close = line.find(b'"', start, end)
+    if close < 0:
         return None
-    value = line[start:end]
+    value = line[start:close]
     if b"\\" in value:
         return None
-    return value, end + 1
+    return value, close + 1
 
 
-def _content_end(line: bytes, start: int) -> int:
-    end = len(line)
+def _content_end(line: bytes, start: int, end: int) -> int:
     while end > start and line[end - 1] in b" \t\r\n":
         end -= 1
     return end
 
 
-def top_level_type(line: bytes) -> bytes | None:
+def top_level_type(line: bytes, begin: int = 0, end: int | None = None) -> bytes | None:
     """The `type` of the JSON object on this line, or None when it cannot be told for sure.
 
-    `line` is one raw line (a trailing newline is fine). None is not "no type": it means
-    "parse the line to know".
+    The line is `line[begin:end]` (a trailing newline is fine), so a line can be looked at
+    where it lies in a block that was read. None is not "no type": it means "parse the line
+    to know".
     """
-    if line.startswith(_FIRST):
-        found = _value_at(line, 9)
+    if end is None:
+        end = len(line)
+    if line.startswith(_FIRST, begin, end):
+        found = _value_at(line, begin + 9, end)
         return found[0] if found else None
     # The first `"type":"` key near the start: top level when one bracket precedes it.
-    first = line.find(_KEY, 0, WINDOW)
+    first = line.find(_KEY, begin, min(end, begin + WINDOW))
     head_found = None
-    if first > 0 and line[first - 1] in b"{,":
-        head_found = _value_at(line, first + 8)
+    if first > begin and line[first - 1] in b"{,":
+        head_found = _value_at(line, first + 8, end)
         if head_found is not None:
-            balance, certain = _bracket_balance(line, 0, first)
+            balance, certain = _bracket_balance(line, begin, first)
             if certain:
-                return head_found[0] if balance == 1 else None if balance < 1 else _tail_type(line, first)
-    tail = _tail_type(line, first)
+                return head_found[0] if balance == 1 else None if balance < 1 else _tail_type(line, begin, end, first)
+    tail = _tail_type(line, begin, end, first)
     if tail is not None:
         return tail
     # Slow but exact: count the brackets before the first key with strings skipped.
-    if head_found is not None and _depth_change(line, 0, first) == 1:
+    if head_found is not None and _depth_change(line, begin, first) == 1:
         return head_found[0]
     return None
 
 
-def _tail_type(line: bytes, first: int) -> bytes | None:
+def _tail_type(line: bytes, begin: int, end: int, first: int) -> bytes | None:
     """The last `"type":"` key near the end, when only the closing brace follows at its level."""
-    last = line.rfind(_KEY, max(0, len(line) - WINDOW))
-    if last <= 0 or last == first or line[last - 1] not in b"{,":
+    last = line.rfind(_KEY, max(begin, end - WINDOW), end)
+    if last <= begin or last == first or line[last - 1] not in b"{,":
         return None
-    found = _value_at(line, last + 8)
+    found = _value_at(line, last + 8, end)
     if found is None:
         return None
     value, after = found
-    end = _content_end(line, after)
-    balance, certain = _bracket_balance(line, after, end)
+    stop = _content_end(line, after, end)
+    balance, certain = _bracket_balance(line, after, stop)
     if not certain:
-        balance = _depth_change(line, after, end)
+        balance = _depth_change(line, after, stop)
     return value if balance == -1 else None

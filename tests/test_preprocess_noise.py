@@ -1,0 +1,89 @@
+"""Conversation lines of a transcript: the forked reader gives exactly what the serial one does."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from session_kit.jsonl import ReadStats
+from session_kit.preprocess import noise
+from session_kit.preprocess.noise import NoiseTally
+
+REAL = Path(__file__).parent / "fixtures" / "real"
+forks = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+
+
+def _load_generator():
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "generate.py"
+    spec = importlib.util.spec_from_file_location("benchmarks_generate_noise", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _both(path: Path):
+    results = []
+    for reader in (noise._serial, noise._forked):
+        stats, tally = ReadStats(), NoiseTally()
+        lines = list(reader(path, stats, tally))
+        results.append((lines, stats.as_dict(), stats.malformed_lines, (tally.input_chars, tally.entries, tally.chars)))
+    return results
+
+
+@forks
+def test_forked_reader_gives_the_serial_lines_and_counts_on_generated_sessions(tmp_path: Path):
+    _load_generator().generate(tmp_path / "root", sessions=3, big_mb=1, seed=5, workers=1)
+    paths = sorted((tmp_path / "root").rglob("*.jsonl"))
+    assert paths
+    for path in paths:
+        serial, forked = _both(path)
+        assert forked == serial
+        assert serial[0]  # something was kept
+
+
+@forks
+def test_forked_reader_gives_the_serial_lines_on_odd_files(tmp_path: Path):
+    path = tmp_path / "odd.jsonl"
+    path.write_bytes(
+        b'\xef\xbb\xbf{"type":"user","message":{"content":"hi"}}\n'
+        b"\n"
+        b'{"type":"attachment","attachment":{}}\n'
+        b"not json\n"
+        + b'{"type":"user","x":"' + b"y" * 600_000 + b'"}\n'  # longer than a read block
+        b'{"type":"assistant","message":{"content":[]}}'  # half-written last line
+    )
+    serial, forked = _both(path)
+    assert forked == serial
+    assert [n for n, _ in serial[0]] == [1, 2, 4, 5, 6]
+
+
+@forks
+def test_forked_reader_raises_what_the_serial_one_raises(tmp_path: Path):
+    missing = tmp_path / "gone.jsonl"
+    for reader in (noise._serial, noise._forked):
+        with pytest.raises(FileNotFoundError):
+            list(reader(missing, ReadStats(), NoiseTally()))
+
+
+@forks
+def test_a_consumer_that_stops_early_leaves_no_child(tmp_path: Path):
+    path = tmp_path / "big.jsonl"
+    path.write_bytes(b'{"type":"user","message":{"content":"hi"}}\n' * 200_000)
+    lines = noise._forked(path, ReadStats(), NoiseTally())
+    assert next(lines)[0] == 1
+    lines.close()  # closes the pipe, then reaps the child
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
+
+
+@forks
+def test_real_client_transcripts_keep_the_same_lines_either_way():
+    for path in sorted(REAL.rglob("*.jsonl")):
+        serial, forked = _both(path)
+        assert forked == serial
