@@ -559,8 +559,8 @@ def events(
 @json_option
 def search(query: str, project_path: Path | None, all_projects: bool, tool_name: str | None, limit: int | None, claude_dir: Path | None, as_json: bool) -> None:
     """Case-insensitive search in messages, tool inputs and tool outputs (agents included)."""
-    from session_kit.discovery import find_agent_logs, legacy_agent_index, sessions_in_scope
-    from session_kit.search import Query, SearchTarget, search as run_search
+    from session_kit.discovery import sessions_in_scope
+    from session_kit.search import Query, search as run_search, session_targets
 
     if all_projects and project_path:
         raise KitError("--project and --all exclude each other")
@@ -568,14 +568,7 @@ def search(query: str, project_path: Path | None, all_projects: bool, tool_name:
         raise KitError("empty query")
     root = root_of(claude_dir)
     refs = sessions_in_scope(root, project_path=project_path, all_projects=all_projects)
-    targets = []
-    indexes: dict[Path, dict[str, list[Path]]] = {}
-    for ref in refs:
-        targets.append(SearchTarget(ref.path, ref.id))
-        if ref.project not in indexes:
-            indexes[ref.project] = legacy_agent_index(ref.project)
-        for log in find_agent_logs(ref, legacy_index=indexes[ref.project], with_meta=False):
-            targets.append(SearchTarget(log.path, ref.id, log.agent_id))
+    targets = list(session_targets(refs))
     progress = _progress_printer() if sys.stderr.isatty() and not as_json else None
     hits = []
     for hit in run_search(targets, Query(query), tool=tool_name, progress=progress):

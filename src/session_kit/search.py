@@ -20,6 +20,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from session_kit.discovery import SessionRef, find_agent_logs, legacy_agent_index
 from session_kit.entries import Entry, format_timestamp
 from session_kit.jsonl import BOM, ReadStats, parse_line
 
@@ -269,6 +270,17 @@ def search_file(target: SearchTarget, query: Query, *, tool: str | None = None) 
     for entry in entries:
         hits.extend(_hits_in_entry(entry, query, target, tool_names=names, tool=tool))
     return hits
+
+
+def session_targets(refs: Iterable[SessionRef]) -> Iterator[SearchTarget]:
+    """Each session's transcript, then its agents' logs (both layouts)."""
+    indexes: dict[Path, dict[str, list[Path]]] = {}
+    for ref in refs:
+        yield SearchTarget(ref.path, ref.id)
+        if ref.project not in indexes:
+            indexes[ref.project] = legacy_agent_index(ref.project)
+        for log in find_agent_logs(ref, legacy_index=indexes[ref.project], with_meta=False):
+            yield SearchTarget(log.path, ref.id, log.agent_id)
 
 
 PARALLEL_MIN_FILES = 64
