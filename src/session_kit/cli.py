@@ -106,6 +106,26 @@ def clip(text: str | None, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def call_outcome(call: Any) -> tuple[str, str, str]:
+    """(duration, mark, exit code) of a tool call as the text outputs show them."""
+    took = f"{call.duration_s:.1f}s" if call.duration_s is not None else "-"
+    mark = {"ok": "ok", "error": "FAIL", "pending": "…"}[call.status]
+    code = f" exit {call.exit_code}" if call.exit_code is not None and call.failed else ""
+    return took, mark, code
+
+
+def agent_status(run: Any, *, error_chars: int | None = None) -> str:
+    """`ok`, or `FAILED (N failed calls, ended in error[: why])`; the why only with `error_chars`."""
+    if not run.failed:
+        return "ok"
+    why = []
+    if run.failures:
+        why.append(f"{len(run.failures)} failed call{'s' if len(run.failures) != 1 else ''}")
+    if run.ended_in_error:
+        why.append("ended in error" + (f": {clip(run.error, error_chars)}" if error_chars else ""))
+    return f"FAILED ({', '.join(why)})"
+
+
 def root_of(claude_dir: Path | None) -> Path:
     return paths.claude_root(claude_dir)
 
@@ -501,12 +521,9 @@ def show(session: str, claude_dir: Path | None, as_json: bool) -> None:
         click.echo(f"  line {comp.line}  {local_time(comp.timestamp)}{trigger}  {clip(comp.summary, 80)}")
     click.echo(f"Agents ({len(r.agents)}):")
     for agent in r.agents:
-        status = f"FAILED ({len(agent.failures)} failed calls)" if agent.failed else "ok"
-        if agent.ended_in_error:
-            status = f"FAILED (ended in error: {clip(agent.error, 60)})"
         click.echo(
             f"  {agent.agent_id}  [{agent.agent_type or '?'}] {clip(agent.description, 50)}  "
-            f"{len(agent.calls)} calls, {status}"
+            f"{len(agent.calls)} calls, {agent_status(agent, error_chars=60)}"
         )
 
 
@@ -540,9 +557,7 @@ def events(
         click.echo("No matching tool calls.")
         return
     for c in calls:
-        took = f"{c.duration_s:.1f}s" if c.duration_s is not None else "-"
-        mark = {"ok": "ok", "error": "FAIL", "pending": "…"}[c.status]
-        code = f" exit {c.exit_code}" if c.exit_code is not None and c.failed else ""
+        took, mark, code = call_outcome(c)
         where = f"[{c.agent_id[:8]}] " if c.agent_id else ""
         click.echo(f"{local_time(c.started)}  {took:>7}  {mark:<4}{code}  {where}{c.name:<12} {clip(c.summary, 90)}")
         if c.failed and c.error:
@@ -746,17 +761,8 @@ def _calls_of(run: Any, tool_name: str | None) -> list[Any]:
 
 
 def _agent_head(node: Any) -> str:
-    run = node.run
-    if run.failed:
-        why = []
-        if run.failures:
-            why.append(f"{len(run.failures)} failed call{'s' if len(run.failures) != 1 else ''}")
-        if run.ended_in_error:
-            why.append("ended in error")
-        mark = f"FAILED ({', '.join(why)})"
-    else:
-        mark = "ok"
-    return f"{run.agent_id}  [{run.agent_type or '?'}] {clip(run.description, 70)}  {mark}"
+    run = node.run  # the error itself is printed under the head
+    return f"{run.agent_id}  [{run.agent_type or '?'}] {clip(run.description, 70)}  {agent_status(run)}"
 
 
 def _print_agent(node: Any, *, detail: bool, every_call: bool, full: bool, tool_name: str | None) -> None:
@@ -790,9 +796,7 @@ def _print_agent(node: Any, *, detail: bool, every_call: bool, full: bool, tool_
     what = f" of {tool_name}" if tool_name else ""
     click.echo(f"{inner}tool calls{what}: {len(calls)} ({len(failed)} failed)" + (":" if listed else ""))
     for c in listed:
-        took = f"{c.duration_s:.1f}s" if c.duration_s is not None else "-"
-        mark = {"ok": "ok", "error": "FAIL", "pending": "…"}[c.status]
-        code = f" exit {c.exit_code}" if c.exit_code is not None and c.failed else ""
+        took, mark, code = call_outcome(c)
         click.echo(f"{inner}  {mark}{code}  {c.name}  {took}  {visible(c.summary)}")
         if c.failed and c.error:
             for line in as_is(c.error, limit, inner + "      "):
@@ -954,12 +958,11 @@ def info(session: str, claude_dir: Path | None, as_json: bool) -> None:
     failed = [a for a in r.agents if a.failed]
     click.echo(f"  agents:      {len(r.agents)}, {len(failed)} failed")
     for agent in r.agents:
-        status = "FAILED" if agent.failed else "ok"
-        reason = f": {clip(agent.error, 80)}" if agent.ended_in_error else (
-            f": {len(agent.failures)} failed call{'s' if len(agent.failures) != 1 else ''}" if agent.failures else ""
-        )
         nested = f" (in {agent.parent_agent_id})" if agent.parent_agent_id else ""
-        click.echo(f"    {agent.agent_id}  [{agent.agent_type or '?'}] {clip(agent.description, 50)}{nested}  {status}{reason}")
+        click.echo(
+            f"    {agent.agent_id}  [{agent.agent_type or '?'}] {clip(agent.description, 50)}{nested}  "
+            f"{agent_status(agent, error_chars=80)}"
+        )
     latest = card.plans[-1] if card.plans else None
     if latest is None:
         click.echo("  plans:       0")

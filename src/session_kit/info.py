@@ -66,12 +66,15 @@ def session_info(session: SessionRef, *, root: Path, state_root: str | None = No
     scan = PlanScan()
     report = build_report(session, observe=scan.add)
     plans = session_plans(session, root=root, agents=report.agents, scan=scan)
-    return SessionInfo(report, tuple(plans), work_state_of(session.id, report.cwd, state_root))
+    return SessionInfo(report, tuple(plans), work_state_of(session, state_root))
 
 
-def work_state_of(session_id: str, cwd: str | None, state_root: str | None = None) -> WorkState | None:
+def work_state_of(session: SessionRef, state_root: str | None = None) -> WorkState | None:
+    # Keyed by the client's project folder name, as the hooks and `preprocess` key it.
     try:
-        scratch = SessionScratch.for_session(session_id, project_path=cwd, root=state_root or state.state_root())
+        scratch = SessionScratch.for_session(
+            session.id, project_key=session.project.name, root=state_root or state.state_root()
+        )
     except state.InvalidSessionId:
         return None
     if not scratch.exists():
