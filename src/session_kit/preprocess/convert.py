@@ -34,7 +34,7 @@ from session_kit.jsonl import ReadStats, parse_line
 from session_kit.preprocess import steps
 from session_kit.preprocess.noise import NoiseTally, conversation_lines
 from session_kit.preprocess.redact import SEPARATOR, Redactor, is_secret_name, marker
-from session_kit.preprocess.xmlwriter import attrs, clean
+from session_kit.preprocess.xmlwriter import attrs, clean, escape_markup
 
 _LOCAL_OUTPUT = ("<local-command-stdout>", "<local-command-stderr>")
 UNKNOWN_LIMIT = 500  # characters of an unknown entry's (or block's) JSON kept
@@ -219,13 +219,7 @@ class LogConverter:
             if redacted != joined:
                 self.reduction.count(steps.STEP_REDACTION, len(joined) - len(redacted))
                 joined = redacted
-        if "&" in joined:
-            joined = joined.replace("&", "&amp;")
-        if "<" in joined:
-            joined = joined.replace("<", "&lt;")
-        if ">" in joined:
-            joined = joined.replace(">", "&gt;")
-        return joined.split(SEPARATOR)
+        return escape_markup(joined).split(SEPARATOR)
 
     # --- assistant messages ---------------------------------------------------------------------
     def _assistant(self, group: list[Entry]) -> _Unit | None:

@@ -31,7 +31,11 @@ def clean(text: str, *, keep_nul: bool = False) -> str:
 
 def escape_text(text: str) -> str:
     """Character data for element content."""
-    text = clean(text)
+    return escape_markup(clean(text))
+
+
+def escape_markup(text: str) -> str:
+    """`&`, `<` and `>` as references, for text already cleaned of forbidden characters."""
     if "&" in text:
         text = text.replace("&", "&amp;")
     if "<" in text:
