@@ -8,10 +8,10 @@ import pytest
 from sessions_fixture import build, build_planned
 from transcripts import Transcript
 
-from session_kit.agents import agent_tree, find_agent, select_agents, session_agents
-from session_kit.discovery import resolve_session
+from session_kit.sessions.agents import agent_tree, find_agent, select_agents, session_agents
+from session_kit.sessions.store import resolve_session
 from session_kit.errors import Ambiguous, NotFound
-from session_kit.report import session_calls
+from session_kit.queries.report import session_calls
 
 
 def agents_of(root: Path, session_id: str):

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from transcripts import Transcript
 
-from session_kit.discovery import (
+from session_kit.sessions.store import (
     find_agent_logs,
     find_project,
     list_all_sessions,
@@ -16,7 +16,7 @@ from session_kit.discovery import (
     session_id_from_env,
 )
 from session_kit.errors import Ambiguous, KitError, NotFound
-from session_kit.paths import encode_project_dir
+from session_kit.claude.paths import encode_project_dir
 
 
 def make_session(root: Path, sid: str, *, cwd: str = "/work/proj", mtime: float | None = None, prompt: str = "do it") -> Transcript:

@@ -4,8 +4,8 @@ from pathlib import Path
 
 from transcripts import Transcript
 
-from session_kit.entries import KIND_NOISE, KIND_UNKNOWN, Entry, parse_timestamp, prompt_display, read_entries
-from session_kit.jsonl import ReadStats
+from session_kit.transcript.entries import KIND_NOISE, KIND_UNKNOWN, Entry, parse_timestamp, prompt_display, read_entries
+from session_kit.transcript.reader import ReadStats
 
 
 def test_current_dialect_kinds_and_fields(tmp_path: Path):

@@ -4,8 +4,8 @@ from pathlib import Path
 
 from transcripts import Transcript
 
-from session_kit.entries import read_entries
-from session_kit.events import (
+from session_kit.transcript.entries import read_entries
+from session_kit.transcript.calls import (
     STATUS_ERROR,
     STATUS_OK,
     STATUS_PENDING,

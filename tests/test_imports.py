@@ -7,16 +7,16 @@ import subprocess
 import sys
 
 CORE = [
-    "session_kit.paths",
-    "session_kit.jsonl",
-    "session_kit.entries",
-    "session_kit.events",
-    "session_kit.discovery",
-    "session_kit.agents",
-    "session_kit.report",
-    "session_kit.search",
-    "session_kit.plans",
-    "session_kit.info",
+    "session_kit.claude.paths",
+    "session_kit.transcript.reader",
+    "session_kit.transcript.entries",
+    "session_kit.transcript.calls",
+    "session_kit.sessions.store",
+    "session_kit.sessions.agents",
+    "session_kit.queries.report",
+    "session_kit.queries.search",
+    "session_kit.queries.plans",
+    "session_kit.queries.card",
     "session_kit.preprocess",
 ]
 
@@ -37,4 +37,4 @@ def test_core_modules_do_not_import_click():
 
 def test_the_cli_imports_core_modules_lazily():
     modules = loaded_after("import session_kit.cli")
-    assert not {"session_kit.report", "session_kit.search", "session_kit.agents", "session_kit.plans", "session_kit.info"} & modules
+    assert not {"session_kit.queries.report", "session_kit.queries.search", "session_kit.sessions.agents", "session_kit.queries.plans", "session_kit.queries.card"} & modules

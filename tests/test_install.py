@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from session_kit.settings import MARKER
+from session_kit.install.settings import MARKER
 
 EXE = Path(sys.executable).with_name("session-kit")
 USER_SETTINGS = b"""{
@@ -99,7 +99,7 @@ def test_project_and_local_scopes(tmp_path: Path, claude_root: Path):
 
 
 def test_slash_commands_never_overwrite_the_users_own(claude_root: Path):
-    from session_kit.install import kit_command_files
+    from session_kit.install.installer import kit_command_files
 
     names = [p.stem for p in kit_command_files()]
     assert {"debug-agent", "plan", "session-info"} <= set(names)

@@ -3,7 +3,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from session_kit.jsonl import ReadStats, iter_records, read_head, read_tail
+from session_kit.transcript.reader import ReadStats, iter_records, read_head, read_tail
 
 
 def write(tmp_path: Path, data: bytes) -> Path:

@@ -6,8 +6,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from session_kit import paths
-from session_kit.paths import encode_project_dir
+from session_kit.claude import paths
+from session_kit.claude.paths import encode_project_dir
 
 
 def test_every_non_alphanumeric_character_becomes_a_dash():

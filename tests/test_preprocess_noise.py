@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from session_kit.jsonl import ReadStats
+from session_kit.transcript.reader import ReadStats
 from session_kit.preprocess import noise
 from session_kit.preprocess.noise import NoiseTally
 

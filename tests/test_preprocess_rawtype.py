@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from session_kit.preprocess.rawtype import top_level_type
+from session_kit.transcript.rawtype import top_level_type
 
 REAL = Path(__file__).parent / "fixtures" / "real"
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from session_kit.preprocess.redact import SEPARATOR, Redactor, is_secret_name, redact
+from session_kit.redact import SEPARATOR, Redactor, is_secret_name, redact
 
 PEM = (
     "-----BEGIN RSA PRIVATE KEY-----\n"

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from session_kit.discovery import find_agent_logs, list_all_sessions, overview, resolve_session
-from session_kit.entries import read_entries
-from session_kit.jsonl import ReadStats
-from session_kit.report import build_report, session_calls
-from session_kit.search import Query, SearchTarget, search_file
+from session_kit.sessions.store import find_agent_logs, list_all_sessions, overview, resolve_session
+from session_kit.transcript.entries import read_entries
+from session_kit.transcript.reader import ReadStats
+from session_kit.queries.report import build_report, session_calls
+from session_kit.queries.search import Query, SearchTarget, search_file
 
 ROOT = Path(__file__).parent / "fixtures" / "real"
 

@@ -4,8 +4,8 @@ from pathlib import Path
 
 from sessions_fixture import build
 
-from session_kit.discovery import resolve_session
-from session_kit.report import build_report
+from session_kit.sessions.store import resolve_session
+from session_kit.queries.report import build_report
 
 
 def test_report_of_a_current_layout_session(claude_root: Path):

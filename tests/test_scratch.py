@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from session_kit import scratch as sc
-from session_kit.scratch import ScratchError, SessionScratch, render_state
+from session_kit.state import scratch as sc
+from session_kit.state.scratch import ScratchError, SessionScratch, render_state
 
 
 @pytest.fixture

@@ -5,8 +5,8 @@ from pathlib import Path
 from sessions_fixture import build
 from transcripts import Transcript
 
-from session_kit.discovery import list_all_sessions
-from session_kit.search import Query, SearchTarget, search, search_file
+from session_kit.sessions.store import list_all_sessions
+from session_kit.queries.search import Query, SearchTarget, search, search_file
 
 
 def targets(root: Path) -> list[SearchTarget]:
@@ -52,7 +52,7 @@ def test_no_false_hits_from_json_structure(tmp_path: Path):
 
 
 def test_line_numbers_are_right_across_blocks(tmp_path: Path, monkeypatch):
-    import session_kit.search as s
+    import session_kit.queries.search as s
 
     monkeypatch.setattr(s, "BLOCK", 64)
     t = Transcript("s4")

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from session_kit.settings import MARKER, SettingsError, install_hooks, installed_commands, is_ours, uninstall_hooks
+from session_kit.install.settings import MARKER, SettingsError, install_hooks, installed_commands, is_ours, uninstall_hooks
 
 OURS = {
     "SessionStart": f"/venv/bin/python -I -S /kit/run.py session-start {MARKER}",

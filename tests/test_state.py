@@ -7,7 +7,7 @@ from pathlib import Path
 import platformdirs
 import pytest
 
-from session_kit import state
+from session_kit.state import root as state
 
 
 @pytest.mark.skipif(not (sys.platform.startswith("linux") or sys.platform == "darwin"), reason="mirrors the POSIX rule")

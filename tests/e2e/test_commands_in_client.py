@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 from transcripts import Transcript  # tests/transcripts.py: hand-made files
 
-from session_kit.encoding import encode_project_dir
+from session_kit.claude.encoding import encode_project_dir
 
 from .fake_api import Exchange, Script, agent, bash, exit_plan_mode, tool_use
 from .routes import Route, installed_route, plugin_route

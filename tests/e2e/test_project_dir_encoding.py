@@ -22,7 +22,7 @@ CASES = {
 
 @pytest.mark.parametrize("relative", CASES.values(), ids=CASES.keys())
 def test_project_dir_name_matches_the_client(claude: Claude, tmp_path: Path, relative: str) -> None:
-    from session_kit.paths import encode_project_dir
+    from session_kit.claude.paths import encode_project_dir
 
     cwd = tmp_path / "enc" / relative
     cwd.mkdir(parents=True)

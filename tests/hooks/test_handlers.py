@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import session_kit
-from session_kit.scratch import SessionScratch
+from session_kit.state.scratch import SessionScratch
 
 RUN = Path(session_kit.__file__).parent / "hooks" / "run.py"
 
@@ -193,7 +193,7 @@ def test_a_hook_imports_only_what_it_needs(state_root: Path, env_file: Path):
                           capture_output=True, env={**os.environ, "CLAUDE_ENV_FILE": str(env_file)})
     assert proc.returncode == 0
     loaded = {line.rsplit("|", 1)[1].strip() for line in proc.stderr.decode().splitlines() if line.startswith("import time:")}
-    assert {"session_kit.hooks.handlers", "session_kit.scratch", "session_kit.state", "session_kit.fastjson"} <= loaded
-    forbidden = {"click", "session_kit.cli", "session_kit.discovery", "platformdirs", "filelock", "typing", "json",
+    assert {"session_kit.hooks.handlers", "session_kit.state.scratch", "session_kit.state.root", "session_kit.state.fastjson"} <= loaded
+    forbidden = {"click", "session_kit.cli", "session_kit.sessions.store", "platformdirs", "filelock", "typing", "json",
                  "re", "pathlib", "shutil", "dataclasses", "contextlib", "subprocess", "site"}
     assert not forbidden & loaded, sorted(forbidden & loaded)

@@ -14,8 +14,9 @@ import os
 import sys
 from collections.abc import Callable, Mapping
 
-from session_kit import fastjson, state
-from session_kit.scratch import SessionScratch, render_state
+from session_kit.state import fastjson
+from session_kit.state import root as state
+from session_kit.state.scratch import SessionScratch, render_state
 
 # Claude Code caps what one hook adds to the context; stay below it.
 CONTEXT_LIMIT = 9000

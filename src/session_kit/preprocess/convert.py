@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from session_kit.entries import (
+from session_kit.transcript.entries import (
     KIND_ASSISTANT,
     KIND_NOISE,
     KIND_SUMMARY,
@@ -29,11 +29,11 @@ from session_kit.entries import (
     ToolResult,
     prompt_display,
 )
-from session_kit.events import AGENT_TOOLS, STATUS_ERROR, result_outcome
-from session_kit.jsonl import ReadStats, parse_line
+from session_kit.transcript.calls import AGENT_TOOLS, STATUS_ERROR, result_outcome
+from session_kit.transcript.reader import ReadStats, parse_line
 from session_kit.preprocess import steps
 from session_kit.preprocess.noise import NoiseTally, conversation_lines
-from session_kit.preprocess.redact import SEPARATOR, Redactor, is_secret_name, marker
+from session_kit.redact import SEPARATOR, Redactor, is_secret_name, marker
 from session_kit.preprocess.xmlwriter import attrs, clean, escape_markup
 
 _LOCAL_OUTPUT = ("<local-command-stdout>", "<local-command-stderr>")

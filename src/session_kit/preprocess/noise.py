@@ -14,9 +14,9 @@ import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from session_kit.entries import NOISE_TYPES
-from session_kit.jsonl import ReadStats, iter_line_spans
-from session_kit.preprocess.rawtype import top_level_type
+from session_kit.transcript.entries import NOISE_TYPES
+from session_kit.transcript.reader import ReadStats, iter_line_spans
+from session_kit.transcript.rawtype import top_level_type
 
 _NOISE_BYTES = frozenset(t.encode() for t in NOISE_TYPES)
 # Below this size the fork costs more than it saves (measured: ~1-2 ms to fork and start).

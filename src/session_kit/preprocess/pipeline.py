@@ -17,12 +17,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
-from session_kit.agents import AgentRun, link_agents
-from session_kit.discovery import AgentLogRef, SessionRef, find_agent_logs
-from session_kit.entries import Entry
+from session_kit.sessions.agents import AgentRun, link_agents
+from session_kit.sessions.store import AgentLogRef, SessionRef, find_agent_logs
+from session_kit.transcript.entries import Entry
 from session_kit.errors import KitError, NotFound
-from session_kit.events import ToolCall
-from session_kit.jsonl import ReadStats, read_head
+from session_kit.transcript.calls import ToolCall
+from session_kit.transcript.reader import ReadStats, read_head
 from session_kit.preprocess import steps
 from session_kit.preprocess.chunking import (
     CHARS_PER_TOKEN,
@@ -34,7 +34,7 @@ from session_kit.preprocess.chunking import (
 )
 from session_kit.preprocess.convert import AgentCall, ConvertOptions, LogConverter
 from session_kit.preprocess.distill import DEFAULT_MODEL, Distilled
-from session_kit.preprocess.redact import Redactor
+from session_kit.redact import Redactor
 from session_kit.preprocess.xmlwriter import XML_DECLARATION, attrs
 
 DEFAULT_PREFIX = "session"
@@ -187,7 +187,7 @@ def claude_roots_of(ref: SessionRef) -> tuple[str, ...]:
 
 def default_output_dir(ref: SessionRef) -> Path:
     """The session's scratch dir under the kit's state root (made if missing)."""
-    from session_kit.scratch import SessionScratch
+    from session_kit.state.scratch import SessionScratch
 
     try:
         scratch = SessionScratch.for_session(ref.id, project_key=ref.project.name)

@@ -18,8 +18,9 @@ import os
 import time
 from collections.abc import Callable, Mapping
 
-from session_kit import fastjson, state
-from session_kit.encoding import encode_project_dir
+from session_kit.state import fastjson
+from session_kit.state import root as state
+from session_kit.claude.encoding import encode_project_dir
 
 STATE_FILE = "state.json"
 META_FILE = "session.json"

@@ -18,7 +18,8 @@ from typing import Any
 
 import click
 
-from session_kit import __version__, paths
+from session_kit import __version__
+from session_kit.claude import paths
 from session_kit.errors import EXIT_CODES_HELP, EXIT_INTERNAL, KitError, NotFound
 
 JSON_VERSION = 1
@@ -131,7 +132,7 @@ def root_of(claude_dir: Path | None) -> Path:
 
 
 def resolve(session: str, claude_dir: Path | None):
-    from session_kit.discovery import resolve_session
+    from session_kit.sessions.store import resolve_session
 
     return resolve_session(session, root_of(claude_dir))
 
@@ -170,9 +171,9 @@ def doctor(claude_dir: Path | None, as_json: bool) -> None:
     Exits 0 when the kit is installed and current for the user (or this project), else 1
     with a line saying what to run.
     """
-    from session_kit import install as kit_install
-    from session_kit import state
-    from session_kit.discovery import list_project_dirs, list_sessions
+    from session_kit.install import installer as kit_install
+    from session_kit.state import root as state
+    from session_kit.sessions.store import list_project_dirs, list_sessions
 
     root = root_of(claude_dir)
     projects = list_project_dirs(root)
@@ -240,7 +241,7 @@ def install(scope: str, dry_run: bool, claude_dir: Path | None, as_json: bool) -
     replaced atomically; an invalid one is left as it was (exit 5). A slash-command file of
     yours with the same name is never overwritten.
     """
-    from session_kit import install as kit_install
+    from session_kit.install import installer as kit_install
 
     result = kit_install.install(scope=scope, claude_root=root_of(claude_dir), project=Path.cwd(), dry_run=dry_run)
     _report_install(result, as_json, verb="install")
@@ -253,7 +254,7 @@ def install(scope: str, dry_run: bool, claude_dir: Path | None, as_json: bool) -
 @json_option
 def uninstall(scope: str, dry_run: bool, claude_dir: Path | None, as_json: bool) -> None:
     """Remove the kit's hooks and slash commands: the settings become what they were."""
-    from session_kit import install as kit_install
+    from session_kit.install import installer as kit_install
 
     result = kit_install.uninstall(scope=scope, claude_root=root_of(claude_dir), project=Path.cwd(), dry_run=dry_run)
     _report_install(result, as_json, verb="uninstall")
@@ -296,8 +297,8 @@ def session_option(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _scratch_for(session_id: str | None):
-    from session_kit import state
-    from session_kit.scratch import SessionScratch, read_pointer, session_id_from_env
+    from session_kit.state import root as state
+    from session_kit.state.scratch import SessionScratch, read_pointer, session_id_from_env
 
     root = state.state_root()
     sid = session_id or session_id_from_env() or read_pointer(root, os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
@@ -315,7 +316,7 @@ def _scratch_for(session_id: str | None):
 
 
 def _scratch_call(action: Callable[[], Any]) -> Any:
-    from session_kit.scratch import ScratchError
+    from session_kit.state.scratch import ScratchError
 
     try:
         return action()
@@ -380,7 +381,7 @@ def scratch_note(text: str, session_id: str | None) -> None:
 @json_option
 def scratch_show(session_id: str | None, as_json: bool) -> None:
     """The work state: values and notes."""
-    from session_kit.scratch import render_state
+    from session_kit.state.scratch import render_state
 
     s = _scratch_for(session_id)
     current = s.read_state()
@@ -394,8 +395,8 @@ def scratch_show(session_id: str | None, as_json: bool) -> None:
 @json_option
 def scratch_list(as_json: bool) -> None:
     """Every session's scratch directory, newest activity first."""
-    from session_kit import state
-    from session_kit.scratch import SessionScratch, iter_scratch_dirs, last_activity
+    from session_kit.state import root as state
+    from session_kit.state.scratch import SessionScratch, iter_scratch_dirs, last_activity
 
     root = state.state_root()
     rows = []
@@ -432,8 +433,8 @@ def _duration(text: str) -> float:
 @click.option("--dry-run", is_flag=True, help="List what would be removed.")
 def scratch_clean(older_than: str, dry_run: bool) -> None:
     """Remove scratch directories idle for longer than --older-than; never the current session's."""
-    from session_kit import state
-    from session_kit.scratch import clean
+    from session_kit.state import root as state
+    from session_kit.state.scratch import clean
 
     removed = clean(state.state_root(), older_than_s=_duration(older_than), dry_run=dry_run)
     for path in removed:
@@ -453,7 +454,7 @@ def sessions(project_path: Path | None, all_projects: bool, limit: int | None, c
 
     Reads only the head and tail of each file, so it stays fast on large histories.
     """
-    from session_kit.discovery import legacy_agent_index, overview, sessions_in_scope
+    from session_kit.sessions.store import legacy_agent_index, overview, sessions_in_scope
 
     if all_projects and project_path:
         raise KitError("--project and --all exclude each other")
@@ -487,7 +488,7 @@ def sessions(project_path: Path | None, all_projects: bool, limit: int | None, c
 @json_option
 def show(session: str, claude_dir: Path | None, as_json: bool) -> None:
     """Summarise a session: requests, tools, failures, compactions, agents, tokens."""
-    from session_kit.report import build_report
+    from session_kit.queries.report import build_report
 
     report = build_report(resolve(session, claude_dir))
     if as_json:
@@ -539,8 +540,8 @@ def events(
 ) -> None:
     """The tool-call timeline, subagents' calls included: each call with its input summary,
     duration and outcome."""
-    from session_kit.jsonl import ReadStats
-    from session_kit.report import session_calls
+    from session_kit.transcript.reader import ReadStats
+    from session_kit.queries.report import session_calls
 
     ref = resolve(session, claude_dir)
     stats = ReadStats()
@@ -574,8 +575,8 @@ def events(
 @json_option
 def search(query: str, project_path: Path | None, all_projects: bool, tool_name: str | None, limit: int | None, claude_dir: Path | None, as_json: bool) -> None:
     """Case-insensitive search in messages, tool inputs and tool outputs (agents included)."""
-    from session_kit.discovery import sessions_in_scope
-    from session_kit.search import Query, search as run_search, session_targets
+    from session_kit.sessions.store import sessions_in_scope
+    from session_kit.queries.search import Query, search as run_search, session_targets
 
     if all_projects and project_path:
         raise KitError("--project and --all exclude each other")
@@ -835,9 +836,9 @@ def debug_agent(
     agent. An agent started by an agent is shown under it. Error text is printed as written,
     cut at a few hundred characters unless --full (--json never cuts).
     """
-    from session_kit.agents import select_agents, session_agents
-    from session_kit.jsonl import ReadStats
-    from session_kit.report import session_calls
+    from session_kit.sessions.agents import select_agents, session_agents
+    from session_kit.transcript.reader import ReadStats
+    from session_kit.queries.report import session_calls
 
     ref = resolve(session or "current", claude_dir)
     stats = ReadStats()
@@ -903,7 +904,7 @@ def plan(session: str, all_plans: bool, claude_dir: Path | None, as_json: bool) 
     setting, else the Claude root's plans/); never another session's. No plan: a line
     saying so, exit 0.
     """
-    from session_kit.plans import session_plans
+    from session_kit.queries.plans import session_plans
 
     root = root_of(claude_dir)
     ref = resolve(session or "current", claude_dir)
@@ -933,7 +934,7 @@ def plan(session: str, all_plans: bool, claude_dir: Path | None, as_json: bool) 
 def info(session: str, claude_dir: Path | None, as_json: bool) -> None:
     """A session's card: id, transcript, project, scratch dir, time, compactions, agents
     (with failures), plans and the keys of its work state. SESSION defaults to `current`."""
-    from session_kit.info import session_info
+    from session_kit.queries.card import session_info
 
     ref = resolve(session or "current", claude_dir)
     card = session_info(ref, root=root_of(claude_dir))

@@ -19,11 +19,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from session_kit import paths
-from session_kit.entries import Entry, format_timestamp, prompt_display, seconds_between
+from session_kit.claude import paths
+from session_kit.transcript.entries import Entry, format_timestamp, prompt_display, seconds_between
 from session_kit.errors import Ambiguous, KitError, NotFound
-from session_kit.jsonl import BOM, loads_line
-from session_kit.scratch import session_id_from_env
+from session_kit.transcript.reader import BOM, loads_line
+from session_kit.state.scratch import session_id_from_env
 
 SESSION_SUFFIX = ".jsonl"
 AGENT_PREFIX = "agent-"

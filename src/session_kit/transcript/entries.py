@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from session_kit.jsonl import ReadStats, iter_records
+from session_kit.transcript.reader import ReadStats, iter_records
 
 # Entry types the client writes for its own bookkeeping: never part of the conversation.
 NOISE_TYPES = frozenset(

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from session_kit.agents import AgentRun, session_agents
-from session_kit.discovery import SessionRef
-from session_kit.entries import Entry, format_timestamp, prompt_display, read_entries, seconds_between
-from session_kit.events import (
+from session_kit.sessions.agents import AgentRun, session_agents
+from session_kit.sessions.store import SessionRef
+from session_kit.transcript.entries import Entry, format_timestamp, prompt_display, read_entries, seconds_between
+from session_kit.transcript.calls import (
     Compaction,
     TokenTally,
     ToolCall,
@@ -25,7 +25,7 @@ from session_kit.events import (
     find_compactions,
     pair_tool_calls,
 )
-from session_kit.jsonl import ReadStats
+from session_kit.transcript.reader import ReadStats
 
 REQUEST_PREVIEW = 300
 

@@ -20,9 +20,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from session_kit.discovery import SessionRef, find_agent_logs, legacy_agent_index
-from session_kit.entries import Entry, format_timestamp
-from session_kit.jsonl import BOM, ReadStats, parse_line
+from session_kit.sessions.store import SessionRef, find_agent_logs, legacy_agent_index
+from session_kit.transcript.entries import Entry, format_timestamp
+from session_kit.transcript.reader import BOM, ReadStats, parse_line
 
 SNIPPET_RADIUS = 60
 BLOCK = 4 * 1024 * 1024

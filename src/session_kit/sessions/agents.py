@@ -18,11 +18,11 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from session_kit.discovery import AgentLogRef, SessionRef, find_agent_logs
-from session_kit.entries import Entry, format_timestamp, read_entries, seconds_between
+from session_kit.sessions.store import AgentLogRef, SessionRef, find_agent_logs
+from session_kit.transcript.entries import Entry, format_timestamp, read_entries, seconds_between
 from session_kit.errors import Ambiguous, NotFound
-from session_kit.events import AGENT_TOOLS, ToolCall, pair_tool_calls
-from session_kit.jsonl import ReadStats
+from session_kit.transcript.calls import AGENT_TOOLS, ToolCall, pair_tool_calls
+from session_kit.transcript.reader import ReadStats
 
 # A 2025 agent log starts within this long after the call that spawned it.
 LEGACY_LINK_WINDOW = timedelta(seconds=60)

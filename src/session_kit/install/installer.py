@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from session_kit import state
+from session_kit.state import root as state
 from session_kit.errors import EXIT_BAD_FILE, KitError
-from session_kit.settings import EVENTS, SettingsError, hook_command, install_hooks, installed_commands, uninstall_hooks
+from session_kit.install.settings import EVENTS, SettingsError, hook_command, install_hooks, installed_commands, uninstall_hooks
 
 SCOPES = ("user", "project", "local")
 COMMAND_MARKER = "# claude-session-kit: installed copy; `session-kit uninstall` removes it"
-PACKAGE_DIR = Path(__file__).resolve().parent
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
 COMMANDS_SOURCE = PACKAGE_DIR / "commands"
 HOOK_SCRIPT = PACKAGE_DIR / "hooks" / "run.py"
 MAX_BACKUPS = 10

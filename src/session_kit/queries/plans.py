@@ -32,11 +32,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from session_kit import paths
-from session_kit.agents import AgentRun, session_agents
-from session_kit.discovery import SessionRef, is_plain_id
-from session_kit.entries import Entry, format_timestamp, read_entries
-from session_kit.events import ToolCall, ToolCallPairer
+from session_kit.claude import paths
+from session_kit.sessions.agents import AgentRun, session_agents
+from session_kit.sessions.store import SessionRef, is_plain_id
+from session_kit.transcript.entries import Entry, format_timestamp, read_entries
+from session_kit.transcript.calls import ToolCall, ToolCallPairer
 
 SOURCE_EXIT_PLAN_MODE = "exit_plan_mode"
 SOURCE_PLAN_AGENT = "plan_agent"

@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from session_kit import state
-from session_kit.discovery import SessionRef
-from session_kit.entries import format_timestamp
-from session_kit.plans import Plan, PlanScan, session_plans
-from session_kit.report import SessionReport, build_report
-from session_kit.scratch import SessionScratch
+from session_kit.state import root as state
+from session_kit.sessions.store import SessionRef
+from session_kit.transcript.entries import format_timestamp
+from session_kit.queries.plans import Plan, PlanScan, session_plans
+from session_kit.queries.report import SessionReport, build_report
+from session_kit.state.scratch import SessionScratch
 
 
 @dataclass(frozen=True, slots=True)

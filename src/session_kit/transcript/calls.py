@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from session_kit.entries import Entry, ToolResult, format_timestamp, seconds_between
+from session_kit.transcript.entries import Entry, ToolResult, format_timestamp, seconds_between
 
 STATUS_OK = "ok"
 STATUS_ERROR = "error"
