@@ -8,15 +8,15 @@ import pytest
 from sessions_fixture import build, build_planned
 from transcripts import Transcript
 
-from session_kit.sessions.agents import agent_tree, find_agent, select_agents, session_agents
-from session_kit.sessions.store import resolve_session
+from session_kit.queries.agent_tree import agent_tree, find_agent, select_agents
+from session_kit.sessions.resolve import resolve_session
+from session_kit.sessions.session import Session
 from session_kit.errors import Ambiguous, NotFound
-from session_kit.queries.report import session_calls
 
 
 def agents_of(root: Path, session_id: str):
     ref = resolve_session(session_id, root)
-    return session_agents(ref, session_calls(ref, with_agents=False))
+    return Session(ref, keep_payload=True).agents
 
 
 def test_an_agent_started_by_an_agent_is_nested_under_it(claude_root: Path):

@@ -6,15 +6,10 @@ from pathlib import Path
 import pytest
 from transcripts import Transcript
 
-from session_kit.sessions.store import (
-    find_agent_logs,
-    find_project,
-    list_all_sessions,
-    list_sessions,
-    overview,
-    resolve_session,
-    session_id_from_env,
-)
+from session_kit.sessions.overview import overview
+from session_kit.sessions.resolve import resolve_session
+from session_kit.sessions.store import find_agent_logs, find_project, list_all_sessions, list_sessions
+from session_kit.state.current import session_id_from_env
 from session_kit.errors import Ambiguous, KitError, NotFound
 from session_kit.claude.paths import encode_project_dir
 

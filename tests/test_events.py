@@ -5,16 +5,10 @@ from pathlib import Path
 from transcripts import Transcript
 
 from session_kit.transcript.entries import read_entries
-from session_kit.transcript.calls import (
-    STATUS_ERROR,
-    STATUS_OK,
-    STATUS_PENDING,
-    TokenTally,
-    find_compactions,
-    pair_tool_calls,
-    split_generations,
-    summarize_input,
-)
+from session_kit.transcript.calls import STATUS_ERROR, STATUS_OK, STATUS_PENDING, pair_tool_calls
+from session_kit.transcript.compactions import find_compactions, split_generations
+from session_kit.transcript.tokens import TokenTally
+from session_kit.transcript.tools import summarize_input
 
 
 def calls_of(t: Transcript, tmp_path: Path):

@@ -9,8 +9,9 @@ from pathlib import Path
 from sessions_fixture import build_planned
 from transcripts import Transcript
 
-from session_kit.sessions.store import resolve_session
-from session_kit.queries.plans import plan_dirs, session_plans
+from session_kit.claude.settings import plan_dirs
+from session_kit.queries.plans import session_plans
+from session_kit.sessions.resolve import resolve_session
 
 
 def plans_of(root: Path, session_id: str):

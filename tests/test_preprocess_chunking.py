@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from session_kit.errors import KitError
-from session_kit.preprocess.chunking import PartWriter, is_safe_name, part_name, stream_base
+from session_kit.preprocess.chunking import PartWriter, part_name, stream_base
+from session_kit.state.ids import is_plain_id
 from session_kit.preprocess.xmlwriter import text_element
 
 any_text = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF), max_size=300)
@@ -85,5 +86,5 @@ def test_names():
     assert stream_base("session", "abc") == "session-abc"
     assert stream_base("pre", "abc", "a1") == "pre-abc-agent-a1"
     assert part_name("pre-abc", 3) == "pre-abc-part3.xml"
-    assert is_safe_name("my.prefix_1") and not is_safe_name("../x") and not is_safe_name(".hidden")
-    assert not is_safe_name("a/b") and not is_safe_name("")
+    assert is_plain_id("my.prefix_1") and not is_plain_id("../x") and not is_plain_id(".hidden")
+    assert not is_plain_id("a/b") and not is_plain_id("")

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from sessions_fixture import build
 from transcripts import Transcript
 
-from session_kit.sessions.store import resolve_session, session_ref_from_path
+from session_kit.sessions.resolve import resolve_session
+from session_kit.sessions.store import session_ref_from_path
 from session_kit.errors import KitError
 from session_kit.preprocess import PreprocessOptions, PreprocessResult, preprocess_session
 

@@ -10,10 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from session_kit.sessions.store import find_agent_logs, list_all_sessions, overview, resolve_session
+from session_kit.sessions.overview import overview
+from session_kit.sessions.resolve import resolve_session
+from session_kit.sessions.session import Session
+from session_kit.sessions.store import find_agent_logs, list_all_sessions
 from session_kit.transcript.entries import read_entries
 from session_kit.transcript.reader import ReadStats
-from session_kit.queries.report import build_report, session_calls
+from session_kit.queries.report import session_report
 from session_kit.queries.search import Query, SearchTarget, search_file
 
 ROOT = Path(__file__).parent / "fixtures" / "real"
@@ -41,7 +44,7 @@ def test_overview_from_head_and_tail(ref):
 
 
 def test_report_requests_failures_agents_and_compaction(ref):
-    r = build_report(ref)
+    r = session_report(ref)
     assert [q.text.split(":")[0] for q in r.requests] == ["SCENARIO-START", "/compact", "SCENARIO-FOLLOW-UP"]
     assert [(c.name, c.exit_code) for c in r.failures] == [("Bash", 2), ("ExitPlanMode", None)]
     assert "No such tool available" in r.failures[1].error
@@ -54,7 +57,7 @@ def test_report_requests_failures_agents_and_compaction(ref):
 
 
 def test_timeline_includes_the_agents_calls(ref):
-    calls = session_calls(ref)
+    calls = Session(ref, keep_payload=True).all_calls()
     inside = [c for c in calls if c.agent_id]
     assert [(c.name, c.exit_code, c.failed) for c in inside] == [("Bash", 1, True)]
     assert [c.spawned_agent_id for c in calls if c.name == "Agent"] == [log.agent_id for log in sorted(

@@ -4,13 +4,13 @@ from pathlib import Path
 
 from sessions_fixture import build
 
-from session_kit.sessions.store import resolve_session
-from session_kit.queries.report import build_report
+from session_kit.queries.report import session_report
+from session_kit.sessions.resolve import resolve_session
 
 
 def test_report_of_a_current_layout_session(claude_root: Path):
     b = build(claude_root)
-    report = build_report(resolve_session(b.current.session_id, claude_root))
+    report = session_report(resolve_session(b.current.session_id, claude_root))
     assert [r.text for r in report.requests] == ["Please build the feature", "Go on after compaction"]
     assert report.tools == {"Agent": 2, "Bash": 2, "Write": 1, "Read": 1, "Edit": 1, "ExitPlanMode": 1}
     [failure] = report.failures
@@ -29,7 +29,7 @@ def test_report_of_a_current_layout_session(claude_root: Path):
 
 def test_report_of_a_legacy_layout_session_links_agents_by_time(claude_root: Path):
     b = build(claude_root)
-    report = build_report(resolve_session(b.legacy.session_id, claude_root))
+    report = session_report(resolve_session(b.legacy.session_id, claude_root))
     [agent] = report.agents
     assert agent.agent_id == b.legacy_agent and agent.log.layout == "legacy"
     assert agent.agent_type == "Explore" and agent.description == "Explore code"

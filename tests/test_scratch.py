@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from session_kit.state import current
 from session_kit.state import scratch as sc
 from session_kit.state.scratch import ScratchError, SessionScratch, render_state
 
@@ -71,5 +72,5 @@ def test_clean_removes_idle_dirs_but_never_the_current_session(root: str, monkey
 
 def test_pointer_is_found_from_a_subdirectory(root: str):
     SessionScratch.for_session("p-1", project_path="/work/proj", root=root).create().point_here()
-    assert sc.read_pointer(root, "/work/proj/src/deep") == "p-1"
-    assert sc.read_pointer(root, "/other") is None
+    assert current.read_pointer(root, "/work/proj/src/deep") == "p-1"
+    assert current.read_pointer(root, "/other") is None

@@ -7,6 +7,7 @@ from pathlib import Path
 import platformdirs
 import pytest
 
+from session_kit.state import ids
 from session_kit.state import root as state
 
 
@@ -28,13 +29,13 @@ def test_session_kit_home_overrides(monkeypatch: pytest.MonkeyPatch, tmp_path: P
 
 @pytest.mark.parametrize("good", ["a", "0f7e-11", "abc_DEF.1", "a" * 128])
 def test_plain_ids_pass(good: str):
-    assert state.check_session_id(good) == good
+    assert ids.check_session_id(good) == good
 
 
 @pytest.mark.parametrize("bad", ["", None, 5, "../x", "a/b", "a\\\\b", "x\x00", ".x", "-x", "a..b", "a b", "a" * 129, "é"])
 def test_unsafe_ids_are_refused(bad):
-    with pytest.raises(state.InvalidSessionId):
-        state.check_session_id(bad)
+    with pytest.raises(ids.InvalidSessionId):
+        ids.check_session_id(bad)
 
 
 def test_atomic_write_leaves_no_temp_and_sets_mode(tmp_path: Path):

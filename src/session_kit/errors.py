@@ -1,11 +1,16 @@
-"""The kit's one error type and its exit codes.
+"""The kit's error types and its exit codes.
 
-Core modules raise `KitError` for anything a user can cause (a missing session, an ambiguous
-prefix, a bad argument); the CLI turns it into one line on stderr and its exit code. Anything
-else escaping the core is a bug, reported as `internal error` with exit code 1.
+Owns: `KitError` and its kinds, for anything a user can cause (a missing session, an
+ambiguous prefix, options that do not go together, a file the kit must not change). Each
+carries the facts (the path, the candidates, the option names) and a message in the
+library's words; a message never names a command-line flag: the CLI words those (it maps
+option names to flags and adds hints, in `cli.errors`). Anything else escaping the core is a
+bug, reported by the CLI as `internal error` with exit code 1.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 EXIT_OK = 0
 EXIT_INTERNAL = 1
@@ -25,20 +30,70 @@ EXIT_CODES_HELP = (
 
 
 class KitError(Exception):
-    """A user-facing error: `message` is printed as one line, `exit_code` is returned."""
+    """A user-facing error: `message` is one line, `exit_code` what the CLI exits with."""
 
-    def __init__(self, message: str, *, exit_code: int = EXIT_USAGE) -> None:
+    exit_code = EXIT_USAGE
+
+    def __init__(self, message: str, *, exit_code: int | None = None) -> None:
         super().__init__(message)
         self.message = message
-        self.exit_code = exit_code
+        if exit_code is not None:
+            self.exit_code = exit_code
 
 
 class NotFound(KitError):
-    def __init__(self, message: str) -> None:
-        super().__init__(message, exit_code=EXIT_NOT_FOUND)
+    exit_code = EXIT_NOT_FOUND
+
+
+class NoSessionsHere(NotFound):
+    """No sessions for a project folder (the user may want every project instead)."""
+
+    def __init__(self, where: str, root: str) -> None:
+        super().__init__(f"no Claude Code sessions for {where} under {root}")
+        self.where = where
+        self.root = root
 
 
 class Ambiguous(KitError):
+    exit_code = EXIT_AMBIGUOUS
+
     def __init__(self, message: str, candidates: list[str]) -> None:
-        super().__init__(message, exit_code=EXIT_AMBIGUOUS)
+        super().__init__(message)
         self.candidates = candidates
+
+
+class BadFile(KitError):
+    """A file the kit must read or change is not what it should be; it was left as it was."""
+
+    exit_code = EXIT_BAD_FILE
+
+    def __init__(self, message: str, *, path: str) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+class NothingToDo(KitError):
+    exit_code = EXIT_NOTHING_TO_DO
+
+
+class InvalidOptions(KitError):
+    """Options that are wrong or do not go together. `options` are their names in the
+    library's terms (`to_stdout`, `max_tokens`); `message` has a `{}` for each, in order,
+    which `describe()` fills with the names (the CLI fills them with its flags)."""
+
+    def __init__(self, template: str, options: Sequence[str], *, detail: str = "") -> None:
+        self.template = template
+        self.options = tuple(options)
+        self.detail = detail  # said after the template, as it is (a value the user gave)
+        super().__init__(template.format(*self.options) + detail)
+
+    def describe(self, name_of: dict[str, str]) -> str:
+        return self.template.format(*(name_of.get(o, o) for o in self.options)) + self.detail
+
+
+class NoScratchDir(KitError):
+    """A session id that cannot name a scratch dir (where output would go by default)."""
+
+    def __init__(self, session_id: str, reason: str) -> None:
+        super().__init__(f"no scratch dir for session {session_id!r} ({reason})")
+        self.session_id = session_id

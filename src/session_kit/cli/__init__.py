@@ -36,7 +36,7 @@ class KitGroup(click.Group):
         try:
             return super().invoke(ctx)
         except KitError as exc:
-            click.echo(f"session-kit: {exc.message}", err=True)
+            click.echo(f"session-kit: {worded(exc)}", err=True)
             ctx.exit(exc.exit_code)
         except BrokenPipeError:
             # `session-kit sessions | head`: the reader left; that is not an error.
@@ -57,6 +57,30 @@ class KitGroup(click.Group):
                 err=True,
             )
             ctx.exit(EXIT_INTERNAL)
+
+
+# The library's option names, as the command line spells them.
+FLAGS = {
+    "to_stdout": "--stdout",
+    "output_dir": "--output-dir",
+    "max_tokens": "--max-tokens",
+    "distill": "--distill",
+    "prefix": "--prefix",
+    "filtering": "--no-filtering",
+}
+
+
+def worded(error: KitError) -> str:
+    """A core error in the command line's words: its flags, and what to try."""
+    from session_kit.errors import InvalidOptions, NoScratchDir, NoSessionsHere
+
+    if isinstance(error, InvalidOptions):
+        return error.describe(FLAGS)
+    if isinstance(error, NoSessionsHere):
+        return f"{error.message} (try --all)"
+    if isinstance(error, NoScratchDir):
+        return f"{error.message}; give --output-dir"
+    return error.message
 
 
 def claude_dir_option(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -132,7 +156,7 @@ def root_of(claude_dir: Path | None) -> Path:
 
 
 def resolve(session: str, claude_dir: Path | None):
-    from session_kit.sessions.store import resolve_session
+    from session_kit.sessions.resolve import resolve_session
 
     return resolve_session(session, root_of(claude_dir))
 
@@ -171,45 +195,23 @@ def doctor(claude_dir: Path | None, as_json: bool) -> None:
     Exits 0 when the kit is installed and current for the user (or this project), else 1
     with a line saying what to run.
     """
-    from session_kit.install import installer as kit_install
-    from session_kit.state import root as state
-    from session_kit.sessions.store import list_project_dirs, list_sessions
+    from session_kit.queries.doctor import ROOT_FROM_OPTION, doctor_report, root_source
 
     root = root_of(claude_dir)
-    projects = list_project_dirs(root)
-    sessions = sum(len(list_sessions(p)) for p in projects)
-    state_root = state.state_root()
-    installed = kit_install.status(claude_root=root, project=Path.cwd(), root=state_root)
-    log_path = Path(state_root) / "logs" / "hooks.log"
-    try:
-        hook_errors = sum(1 for _ in log_path.open(encoding="utf-8", errors="replace"))
-    except OSError:
-        hook_errors = 0
-    ok = any(item["current"] for item in installed)
-    report = {
-        "kit_version": __version__,
-        "python": sys.executable,
-        "claude_root": str(root),
-        "claude_root_exists": root.is_dir(),
-        "claude_root_source": (
-            "--claude-dir" if claude_dir else "CLAUDE_CONFIG_DIR" if os.environ.get("CLAUDE_CONFIG_DIR") else "default"
-        ),
-        "projects": len(projects),
-        "sessions": sessions,
-        "state_root": state_root,
-        "installed": installed,
-        "launcher": str(Path(kit_install.bin_dir(state_root)) / "session-kit"),
-        "hook_log": str(log_path),
-        "hook_log_lines": hook_errors,
-        "ok": ok,
-    }
+    report = doctor_report(claude_root=root, root_source=root_source(claude_dir is not None), project=Path.cwd())
+    installed, state_root, log_path, hook_errors = (
+        report["installed"], report["state_root"], report["hook_log"], report["hook_log_lines"]
+    )
+    ok = report["ok"]
+    if report["claude_root_source"] == ROOT_FROM_OPTION:
+        report["claude_root_source"] = "--claude-dir"
     if as_json:
         emit_json("doctor", report)
     else:
         click.echo(f"session-kit {__version__} ({sys.executable})")
         missing = "" if report["claude_root_exists"] else "  (missing: Claude Code has not run here yet)"
         click.echo(f"Claude root: {root} [{report['claude_root_source']}]{missing}")
-        click.echo(f"Projects: {len(projects)}, sessions: {sessions}")
+        click.echo(f"Projects: {report['projects']}, sessions: {report['sessions']}")
         click.echo(f"Kit state:   {state_root}")
         if not installed:
             click.echo("Installed:   nothing (run `session-kit install`)")
@@ -298,15 +300,17 @@ def session_option(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def _scratch_for(session_id: str | None):
     from session_kit.state import root as state
-    from session_kit.state.scratch import SessionScratch, read_pointer, session_id_from_env
+    from session_kit.state.current import current_session_id
+    from session_kit.state.ids import InvalidSessionId, check_session_id
+    from session_kit.state.scratch import SessionScratch
 
     root = state.state_root()
-    sid = session_id or session_id_from_env() or read_pointer(root, os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd())
-    if not sid:
+    found = (session_id, "option") if session_id else current_session_id(state_root=root)
+    if not found:
         raise NotFound("no session: pass --session, or run inside a Claude Code session with the kit's hooks installed")
     try:
-        sid = state.check_session_id(sid)
-    except state.InvalidSessionId as exc:
+        sid = check_session_id(found[0])
+    except InvalidSessionId as exc:
         raise KitError(str(exc)) from None
     exported = os.environ.get("SESSION_KIT_SCRATCH")
     if exported and os.path.basename(exported.rstrip("/")) == sid:
@@ -454,7 +458,8 @@ def sessions(project_path: Path | None, all_projects: bool, limit: int | None, c
 
     Reads only the head and tail of each file, so it stays fast on large histories.
     """
-    from session_kit.sessions.store import legacy_agent_index, overview, sessions_in_scope
+    from session_kit.sessions.overview import overviews
+    from session_kit.sessions.store import sessions_in_scope
 
     if all_projects and project_path:
         raise KitError("--project and --all exclude each other")
@@ -462,12 +467,7 @@ def sessions(project_path: Path | None, all_projects: bool, limit: int | None, c
     refs = sessions_in_scope(root, project_path=project_path, all_projects=all_projects)
     if limit is not None:
         refs = refs[:limit]
-    indexes: dict[Path, dict[str, list[Path]]] = {}
-    rows = []
-    for ref in refs:
-        if ref.project not in indexes:
-            indexes[ref.project] = legacy_agent_index(ref.project)
-        rows.append(overview(ref, legacy_index=indexes[ref.project]))
+    rows = list(overviews(refs))
     if as_json:
         emit_json("sessions", {"claude_root": str(root), "sessions": [r.as_dict() for r in rows]})
         return
@@ -488,9 +488,9 @@ def sessions(project_path: Path | None, all_projects: bool, limit: int | None, c
 @json_option
 def show(session: str, claude_dir: Path | None, as_json: bool) -> None:
     """Summarise a session: requests, tools, failures, compactions, agents, tokens."""
-    from session_kit.queries.report import build_report
+    from session_kit.queries.report import session_report
 
-    report = build_report(resolve(session, claude_dir))
+    report = session_report(resolve(session, claude_dir))
     if as_json:
         emit_json("session", report.as_dict())
         return
@@ -540,20 +540,15 @@ def events(
 ) -> None:
     """The tool-call timeline, subagents' calls included: each call with its input summary,
     duration and outcome."""
-    from session_kit.transcript.reader import ReadStats
-    from session_kit.queries.report import session_calls
+    from session_kit.queries.timeline import session_timeline
 
     ref = resolve(session, claude_dir)
-    stats = ReadStats()
-    calls = session_calls(ref, stats, with_agents=not main_only)
-    if errors_only:
-        calls = [c for c in calls if c.failed]
-    if tool_name:
-        calls = [c for c in calls if c.name.lower() == tool_name.lower()]
+    timeline = session_timeline(ref, with_agents=not main_only, errors_only=errors_only, tool=tool_name)
+    calls = timeline.calls
     if as_json:
-        emit_json("events", {"session_id": ref.id, "path": str(ref.path), "events": [c.as_dict() for c in calls], "read": stats.as_dict()})
+        emit_json("events", timeline.as_dict())
         return
-    warn_skipped(stats, ref.path)
+    warn_skipped(timeline.read, ref.path)
     if not calls:
         click.echo("No matching tool calls.")
         return
@@ -758,7 +753,9 @@ def as_is(text: str | None, limit: int | None, indent: str) -> list[str]:
 
 
 def _calls_of(run: Any, tool_name: str | None) -> list[Any]:
-    return [c for c in run.calls if not tool_name or c.name.lower() == tool_name.lower()]
+    from session_kit.queries.agent_tree import calls_of_tool
+
+    return calls_of_tool(run.calls, tool_name)
 
 
 def _agent_head(node: Any) -> str:
@@ -836,40 +833,17 @@ def debug_agent(
     agent. An agent started by an agent is shown under it. Error text is printed as written,
     cut at a few hundred characters unless --full (--json never cuts).
     """
-    from session_kit.sessions.agents import select_agents, session_agents
-    from session_kit.transcript.reader import ReadStats
-    from session_kit.queries.report import session_calls
+    from session_kit.queries.agent_tree import debug_agents
 
     ref = resolve(session or "current", claude_dir)
-    stats = ReadStats()
-    runs = session_agents(ref, session_calls(ref, stats, with_agents=False))
-    picked = select_agents(runs, agent=agent, all_agents=all_agents, agent_type=agent_type, tool=tool_name)
+    report = debug_agents(ref, agent=agent, all_agents=all_agents, agent_type=agent_type, tool=tool_name)
+    picked = report.selection
     if as_json:
-        shown = []
-        for node in picked.shown:
-            item = node.as_dict()
-            item["calls"] = [c.as_dict() for c in _calls_of(node.run, tool_name)]
-            shown.append(item)
-        others = [
-            {k: n.run.as_dict(calls=False)[k] for k in ("agent_id", "type", "description", "parent_agent_id", "status")}
-            for n in picked.others
-        ]
-        emit_json(
-            "debug-agent",
-            {
-                "session_id": ref.id,
-                "path": str(ref.path),
-                "total": picked.total,
-                "failed": picked.failed,
-                "agents": shown,
-                "others": others,
-                "read": stats.as_dict(),
-            },
-        )
+        emit_json("debug-agent", report.as_dict())
         return
-    warn_skipped(stats, ref.path)
+    warn_skipped(report.read, ref.path)
     click.echo(f"Session {ref.id}: {picked.total} agents, {picked.failed} failed")
-    if not runs:
+    if not picked.total:
         click.echo("No subagents in this session.")
         return
     for node in picked.shown:
@@ -934,10 +908,10 @@ def plan(session: str, all_plans: bool, claude_dir: Path | None, as_json: bool) 
 def info(session: str, claude_dir: Path | None, as_json: bool) -> None:
     """A session's card: id, transcript, project, scratch dir, time, compactions, agents
     (with failures), plans and the keys of its work state. SESSION defaults to `current`."""
-    from session_kit.queries.card import session_info
+    from session_kit.queries.card import session_card
 
     ref = resolve(session or "current", claude_dir)
-    card = session_info(ref, root=root_of(claude_dir))
+    card = session_card(ref, root=root_of(claude_dir))
     if as_json:
         emit_json("info", card.as_dict())
         return

@@ -1,4 +1,4 @@
-"""What each hook does. Standard library only (plus `state`, `scratch`, `encoding`).
+"""What each hook does. Standard library only (plus the kit's `state` package and `events`).
 
 Owns: reading the event JSON from stdin; SessionStart (scratch dir, project pointer,
 `SESSION_CONTEXT` and friends appended to `CLAUDE_ENV_FILE`, one brief line to the model,
@@ -14,8 +14,11 @@ import os
 import sys
 from collections.abc import Callable, Mapping
 
+from session_kit.hooks.events import HOOK_EVENTS
 from session_kit.state import fastjson
 from session_kit.state import root as state
+from session_kit.state.current import session_id_from_env
+from session_kit.state.ids import check_session_id
 from session_kit.state.scratch import SessionScratch, render_state
 
 # Claude Code caps what one hook adds to the context; stay below it.
@@ -44,7 +47,7 @@ def read_event(stream: object) -> dict:
 
 
 def session_id_of(event: Mapping, env: Mapping[str, str]) -> str:
-    return state.check_session_id(event.get("session_id") or env.get("CLAUDE_CODE_SESSION_ID"))
+    return check_session_id(event.get("session_id") or session_id_from_env(env))
 
 
 def project_path_of(event: Mapping, env: Mapping[str, str]) -> str:
@@ -172,10 +175,11 @@ def pre_compact(event: Mapping, env: Mapping[str, str], root: str) -> str:
     return ""
 
 
+# By the hook's argument, as `events.HOOK_EVENTS` names them.
 HANDLERS: dict[str, Callable[[Mapping, Mapping[str, str], str], str]] = {
-    "session-start": session_start,
-    "user-prompt-submit": user_prompt_submit,
-    "pre-compact": pre_compact,
+    HOOK_EVENTS["SessionStart"]: session_start,
+    HOOK_EVENTS["UserPromptSubmit"]: user_prompt_submit,
+    HOOK_EVENTS["PreCompact"]: pre_compact,
 }
 
 

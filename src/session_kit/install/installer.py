@@ -19,11 +19,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from session_kit.claude.settings import SCOPES, commands_dir
+from session_kit.claude.settings import settings_path as scope_settings_path
 from session_kit.state import root as state
-from session_kit.errors import EXIT_BAD_FILE, KitError
+from session_kit.errors import BadFile, KitError
 from session_kit.install.settings import EVENTS, SettingsError, hook_command, install_hooks, installed_commands, uninstall_hooks
 
-SCOPES = ("user", "project", "local")
 COMMAND_MARKER = "# claude-session-kit: installed copy; `session-kit uninstall` removes it"
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 COMMANDS_SOURCE = PACKAGE_DIR / "commands"
@@ -58,20 +59,6 @@ class InstallResult:
         }
 
 
-def settings_path(scope: str, claude_root: Path, project: Path) -> Path:
-    if scope == "user":
-        return claude_root / "settings.json"
-    if scope == "project":
-        return project / ".claude" / "settings.json"
-    if scope == "local":
-        return project / ".claude" / "settings.local.json"
-    raise KitError(f"unknown scope {scope!r} (expected one of {', '.join(SCOPES)})")
-
-
-def commands_dir(scope: str, claude_root: Path, project: Path) -> Path:
-    return claude_root / "commands" if scope == "user" else project / ".claude" / "commands"
-
-
 def load_settings(path: Path) -> tuple[dict[str, Any], bytes | None]:
     """The parsed settings and the file's bytes (None when there is no file)."""
     try:
@@ -79,15 +66,15 @@ def load_settings(path: Path) -> tuple[dict[str, Any], bytes | None]:
     except FileNotFoundError:
         return {}, None
     except OSError as exc:
-        raise KitError(f"cannot read {path}: {exc.strerror}", exit_code=EXIT_BAD_FILE) from None
+        raise BadFile(f"cannot read {path}: {exc.strerror}", path=str(path)) from None
     if not raw.strip():
         return {}, raw
     try:
         value = json.loads(raw)
     except ValueError as exc:
-        raise KitError(f"{path} is not valid JSON ({exc}); it was left as it was", exit_code=EXIT_BAD_FILE) from None
+        raise BadFile(f"{path} is not valid JSON ({exc}); it was left as it was", path=str(path)) from None
     if not isinstance(value, dict):
-        raise KitError(f"{path} does not hold a JSON object; it was left as it was", exit_code=EXIT_BAD_FILE)
+        raise BadFile(f"{path} does not hold a JSON object; it was left as it was", path=str(path))
     return value, raw
 
 
@@ -217,6 +204,13 @@ def remove_command_files(target: Path, *, dry_run: bool) -> list[str]:
     return removed
 
 
+def settings_path(scope: str, claude_root: Path, project: Path) -> Path:
+    try:
+        return scope_settings_path(scope, claude_root, project)
+    except ValueError as exc:
+        raise KitError(str(exc)) from None
+
+
 # --- install / uninstall ----------------------------------------------------------------------
 
 
@@ -241,7 +235,7 @@ def install(*, scope: str, claude_root: Path, project: Path, dry_run: bool = Fal
         try:
             after, created = install_hooks(before, expected_commands(root))
         except SettingsError as exc:
-            raise KitError(f"{path}: {exc}; it was left as it was", exit_code=EXIT_BAD_FILE) from None
+            raise BadFile(f"{path}: {exc}; it was left as it was", path=str(path)) from None
         if original is None:
             created = ["file", *created]  # uninstall removes the file again, as it was
         changed = after != before

@@ -14,10 +14,11 @@ import shlex
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from session_kit.hooks.events import HOOK_EVENTS
+
 MARKER = "# claude-session-kit"
 HOOK_TIMEOUT_S = 30
-# The events the kit hooks, and the argument its hook script takes for each.
-EVENTS = {"SessionStart": "session-start", "UserPromptSubmit": "user-prompt-submit", "PreCompact": "pre-compact"}
+EVENTS = HOOK_EVENTS  # the events the kit hooks, and the argument its hook script takes for each
 
 
 class SettingsError(ValueError):

@@ -11,7 +11,6 @@ from an earlier, longer run of the same name. Knows nothing of entries or steps.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,14 +22,6 @@ from session_kit.preprocess.xmlwriter import XML_DECLARATION, attrs
 CHARS_PER_TOKEN = 4
 SPOOL_MEMORY = 4 * 1024 * 1024
 COPY_CHUNK = 1024 * 1024
-_SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
-
-
-def is_safe_name(value: str) -> bool:
-    """Usable inside a file name: no separators, no leading dot, nothing odd."""
-    return bool(_SAFE_NAME.match(value)) and ".." not in value
-
-
 def stream_base(prefix: str, session_id: str, agent_id: str | None = None) -> str:
     return f"{prefix}-{session_id}" + (f"-agent-{agent_id}" if agent_id else "")
 

@@ -29,7 +29,8 @@ from session_kit.transcript.entries import (
     ToolResult,
     prompt_display,
 )
-from session_kit.transcript.calls import AGENT_TOOLS, STATUS_ERROR, result_outcome
+from session_kit.transcript.calls import STATUS_ERROR, result_outcome
+from session_kit.transcript.tools import AGENT_TOOLS
 from session_kit.transcript.reader import ReadStats, parse_line
 from session_kit.preprocess import steps
 from session_kit.preprocess.noise import NoiseTally, conversation_lines

@@ -108,15 +108,15 @@ def distill_document(
                 check=False,
             )
         except subprocess.TimeoutExpired:
-            raise KitError(f"--distill: claude -p took longer than {timeout:.0f}s on {document.name}") from None
+            raise KitError(f"distilling: claude -p took longer than {timeout:.0f}s on {document.name}") from None
         except OSError as exc:
-            raise KitError(f"--distill: cannot run {binary}: {exc.strerror}") from None
+            raise KitError(f"distilling: cannot run {binary}: {exc.strerror}") from None
     if done.returncode != 0:
         detail = done.stderr.decode("utf-8", "replace").strip().splitlines() or done.stdout.decode(
             "utf-8", "replace"
         ).strip().splitlines()
         last = detail[-1] if detail else "(no output)"
-        raise KitError(f"--distill: claude -p failed on {document.name} (exit {done.returncode}): {last}")
+        raise KitError(f"distilling: claude -p failed on {document.name} (exit {done.returncode}): {last}")
     text = _strip_fences(done.stdout.decode("utf-8", "replace"))
     target = distilled_path(document)
     temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")

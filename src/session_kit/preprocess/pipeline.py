@@ -20,7 +20,8 @@ from typing import IO, Any
 from session_kit.sessions.agents import AgentRun, link_agents
 from session_kit.sessions.store import AgentLogRef, SessionRef, find_agent_logs
 from session_kit.transcript.entries import Entry
-from session_kit.errors import KitError, NotFound
+from session_kit.errors import InvalidOptions, KitError, NoScratchDir, NotFound
+from session_kit.state.ids import is_plain_id
 from session_kit.transcript.calls import ToolCall
 from session_kit.transcript.reader import ReadStats, read_head
 from session_kit.preprocess import steps
@@ -29,7 +30,6 @@ from session_kit.preprocess.chunking import (
     PartInfo,
     PartWriter,
     UnitSpool,
-    is_safe_name,
     stream_base,
 )
 from session_kit.preprocess.convert import AgentCall, ConvertOptions, LogConverter
@@ -40,6 +40,7 @@ from session_kit.preprocess.xmlwriter import XML_DECLARATION, attrs
 DEFAULT_PREFIX = "session"
 STATUS_UNREADABLE = "unreadable"  # an agent log that vanished or cannot be read
 MIN_TOKENS = 100
+MAX_PREFIX_LENGTH = 100
 AGENT_HEAD_BYTES = 256 * 1024  # how far into an agent log its start time is looked for
 
 
@@ -57,24 +58,29 @@ class PreprocessOptions:
     distill_model: str = DEFAULT_MODEL
 
     def check(self) -> None:
-        """KitError (a usage error) for options that cannot go together."""
+        """InvalidOptions for options that are wrong or cannot go together."""
         if self.to_stdout:
             clash = [
                 name
                 for name, on in (
-                    ("--output-dir", self.output_dir is not None),
-                    ("--max-tokens", self.max_tokens is not None),
-                    ("--distill", self.distill),
-                    ("--prefix", self.prefix != DEFAULT_PREFIX),
+                    ("output_dir", self.output_dir is not None),
+                    ("max_tokens", self.max_tokens is not None),
+                    ("distill", self.distill),
+                    ("prefix", self.prefix != DEFAULT_PREFIX),
                 )
                 if on
             ]
             if clash:
-                raise KitError(f"--stdout writes one document to stdout; it does not go with {', '.join(clash)}")
+                raise InvalidOptions(
+                    "{} writes one document to a stream; it does not go with " + ", ".join("{}" for _ in clash),
+                    ["to_stdout", *clash],
+                )
         if self.max_tokens is not None and self.max_tokens < MIN_TOKENS:
-            raise KitError(f"--max-tokens must be at least {MIN_TOKENS}")
-        if not is_safe_name(self.prefix):
-            raise KitError(f"--prefix must be a plain file name part (letters, digits, . _ -): {self.prefix!r}")
+            raise InvalidOptions("{} must be at least " + str(MIN_TOKENS), ["max_tokens"])
+        if not is_plain_id(self.prefix, max_length=MAX_PREFIX_LENGTH):
+            raise InvalidOptions(
+                "{} must be a plain file name part (letters, digits, . _ -)", ["prefix"], detail=f": {self.prefix!r}"
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +198,7 @@ def default_output_dir(ref: SessionRef) -> Path:
     try:
         scratch = SessionScratch.for_session(ref.id, project_key=ref.project.name)
     except ValueError as exc:  # not a plain session id: it cannot name a folder
-        raise KitError(f"no scratch dir for session {ref.id!r} ({exc}); give --output-dir") from None
+        raise NoScratchDir(ref.id, str(exc)) from None
     return Path(scratch.create().path)
 
 

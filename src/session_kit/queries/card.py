@@ -3,8 +3,8 @@
 Owns: putting together, from one read of the transcript and its agent logs, what a person
 asks first about a session: where its files are, its project, its scratch dir, when it ran,
 its compactions, its agents (and which failed), its plans and the keys of its work state.
-The facts themselves come from `report`, `plans` and `scratch`; nothing is read twice and
-nothing is created (a scratch dir that does not exist yet is only named). Does not print.
+The facts themselves come from `report`, `plans` and `state.scratch`; nothing is read twice
+and nothing is created (a scratch dir that does not exist yet is only named). Does not print.
 """
 
 from __future__ import annotations
@@ -16,8 +16,10 @@ from typing import Any
 from session_kit.state import root as state
 from session_kit.sessions.store import SessionRef
 from session_kit.transcript.entries import format_timestamp
-from session_kit.queries.plans import Plan, PlanScan, session_plans
-from session_kit.queries.report import SessionReport, build_report
+from session_kit.queries.plans import Plan, PlanScan
+from session_kit.queries.report import ReportCollector, SessionReport
+from session_kit.sessions.session import Session
+from session_kit.state.ids import InvalidSessionId
 from session_kit.state.scratch import SessionScratch
 
 
@@ -62,11 +64,13 @@ class SessionInfo:
 
 
 
-def session_info(session: SessionRef, *, root: Path, state_root: str | None = None) -> SessionInfo:
-    scan = PlanScan()
-    report = build_report(session, observe=scan.add)
-    plans = session_plans(session, root=root, agents=report.agents, scan=scan)
-    return SessionInfo(report, tuple(plans), work_state_of(session, state_root))
+def session_card(ref: SessionRef, *, root: Path, state_root: str | None = None) -> SessionInfo:
+    """The card, from one read of the transcript (the report's and the plans' observers
+    together) and one of the agent logs."""
+    collector, scan = ReportCollector(), PlanScan()
+    session = Session(ref).scan(collector, scan)
+    report = collector.report(session)
+    return SessionInfo(report, tuple(scan.plans(session, root=root)), work_state_of(ref, state_root))
 
 
 def work_state_of(session: SessionRef, state_root: str | None = None) -> WorkState | None:
@@ -75,7 +79,7 @@ def work_state_of(session: SessionRef, state_root: str | None = None) -> WorkSta
         scratch = SessionScratch.for_session(
             session.id, project_key=session.project.name, root=state_root or state.state_root()
         )
-    except state.InvalidSessionId:
+    except InvalidSessionId:
         return None
     if not scratch.exists():
         return WorkState(scratch.path, False, (), 0, None)

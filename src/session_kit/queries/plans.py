@@ -24,7 +24,6 @@ files (for `plansDirectory`) and the plan files themselves. Does not print.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -32,11 +31,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from session_kit.claude import paths
-from session_kit.sessions.agents import AgentRun, session_agents
-from session_kit.sessions.store import SessionRef, is_plain_id
-from session_kit.transcript.entries import Entry, format_timestamp, read_entries
-from session_kit.transcript.calls import ToolCall, ToolCallPairer
+from session_kit.claude.settings import plan_dirs
+from session_kit.sessions.session import Session
+from session_kit.sessions.store import SessionRef
+from session_kit.state.ids import is_plain_id
+from session_kit.transcript.calls import STATUS_ERROR, ToolCall, ToolCallPairer
+from session_kit.transcript.entries import Entry, format_timestamp
+from session_kit.transcript.tools import EXIT_PLAN_MODE, written_file
 
 SOURCE_EXIT_PLAN_MODE = "exit_plan_mode"
 SOURCE_PLAN_AGENT = "plan_agent"
@@ -47,8 +48,11 @@ LINK_RESULT = "exit_plan_mode_result"
 LINK_WRITTEN = "written_by_session"
 LINK_SLUG = "slug"
 
-EXIT_PLAN_MODE = "ExitPlanMode"
-_FILE_TOOLS = frozenset({"Write", "Edit", "MultiEdit"})
+PLAN_SOURCES = (SOURCE_EXIT_PLAN_MODE, SOURCE_PLAN_AGENT, SOURCE_PLAN_FILE)
+PLAN_AGENT_TYPE = "plan"  # agent types compared case-insensitively
+PLAN_FILE_SUFFIX = ".md"
+PLAN_AGENT_OK = "ok"
+PLAN_AGENT_FAILED = "failed"
 MAX_PLAN_BYTES = 1024 * 1024
 _EARLIEST = datetime.min.replace(tzinfo=timezone.utc)
 
@@ -62,7 +66,8 @@ class Plan:
     agent_id: str | None = None  # the agent that made it; None: the main conversation
     line: int | None = None
     tool_use_id: str | None = None  # the ExitPlanMode call, or the Plan agent's spawning call
-    status: str | None = None  # exit_plan_mode: ok | error (refused) | pending; plan_agent: ok | failed
+    # exit_plan_mode: a call status (ok | error: refused | pending); plan_agent: ok | failed
+    status: str | None = None
     linked_by: str | None = None  # plan_file: how it is known to be this session's
 
     def as_dict(self) -> dict[str, Any]:
@@ -114,9 +119,9 @@ class PlanScan:
                 if name == EXIT_PLAN_MODE and isinstance(block.get("id"), str):
                     self._exit_ids.add(block["id"])
                     plan_call = True
-                elif name in _FILE_TOOLS and isinstance(tool_input, Mapping):
-                    target = tool_input.get("file_path")
-                    if isinstance(target, str) and target.endswith(".md"):
+                elif isinstance(name, str) and isinstance(tool_input, Mapping):
+                    target = written_file(name, tool_input)
+                    if target is not None and target.endswith(PLAN_FILE_SUFFIX):
                         self.written.add(target)
             if plan_call:
                 self._pairer.add(entry)
@@ -142,76 +147,39 @@ class PlanScan:
     def exit_plan_calls(self) -> list[ToolCall]:
         return [c for c in self._pairer.calls() if c.name == EXIT_PLAN_MODE]
 
+    def plans(self, session: Session, *, root: Path) -> list[Plan]:
+        """The plans of `session`, scanned with this among its observers."""
+        return plans_of(session, self, root=root)
+
     def approved_text(self, call_id: str) -> str | None:
         """The plan as the result recorded it (a person may edit it before approving)."""
         value = self._results.get(call_id, {}).get("plan")
         return value if isinstance(value, str) and value.strip() else None
 
 
-# --- where plan files live ------------------------------------------------------------------
-
-
-def plans_directory_setting(root: Path, project: str | None) -> str | None:
-    """`plansDirectory` from the project's local, then shared, then the user's settings."""
-    files = []
-    if project:
-        files += [Path(project) / ".claude" / "settings.local.json", Path(project) / ".claude" / "settings.json"]
-    files.append(root / "settings.json")
-    for path in files:
-        try:
-            value = json.loads(path.read_bytes())
-        except (OSError, ValueError):
-            continue  # missing or not valid: the client would not use it either
-        setting = value.get("plansDirectory") if isinstance(value, dict) else None
-        if isinstance(setting, str) and setting.strip():
-            return setting
-    return None
-
-
-def plan_dirs(root: Path, project: str | None) -> list[Path]:
-    """The configured plans folder, then the default one (a setting may have changed)."""
-    configured = paths.plans_dir(root, plans_directory_setting(root, project), project=project)
-    default = paths.plans_dir(root)
-    return [configured] if configured == default else [configured, default]
-
-
 # --- the plans ------------------------------------------------------------------------------
 
 
-def session_plans(
-    session: SessionRef,
-    *,
-    root: Path,
-    agents: Sequence[AgentRun] | None = None,
-    scan: PlanScan | None = None,
-) -> list[Plan]:
-    """Every plan of the session, oldest first (the last one is the latest).
+def session_plans(ref: SessionRef, *, root: Path) -> list[Plan]:
+    """Every plan of the session, oldest first (the last one is the latest)."""
+    scan = PlanScan()
+    return scan.plans(Session(ref).scan(scan), root=root)
 
-    `scan` (already fed the session's entries) and `agents` spare a second read when the
-    caller has them; without them the transcript and the agent logs are read here.
-    """
-    if scan is None:
-        scan = PlanScan()
-        pairer = ToolCallPairer(keep_payload=False) if agents is None else None
-        for entry in read_entries(session.path):
-            scan.add(entry)
-            if pairer is not None:
-                pairer.add(entry)
-        if pairer is not None:
-            agents = session_agents(session, pairer.calls())
-    if agents is None:
-        agents = session_agents(session, [])
+
+def plans_of(session: Session, scan: PlanScan, *, root: Path) -> list[Plan]:
+    """The plans of a session that was scanned with `scan` among its observers."""
+    agents = session.agents
     found: list[Plan] = []
     for call in scan.exit_plan_calls():
         text = scan.approved_text(call.id) or _str(call.input.get("plan"))
         if text and text.strip():
-            found.append(_exit_plan(call, text, session.path))
+            found.append(_exit_plan(call, text, session.ref.path))
     for run in agents:
         for call in run.calls:
             text = _str(call.input.get("plan")) if call.name == EXIT_PLAN_MODE else None
             if text and text.strip():
                 found.append(_exit_plan(call, text, run.log.path, agent_id=run.agent_id))
-        if (run.agent_type or "").lower() == "plan" and run.final_answer and run.final_answer.strip():
+        if (run.agent_type or "").lower() == PLAN_AGENT_TYPE and run.final_answer and run.final_answer.strip():
             found.append(
                 Plan(
                     SOURCE_PLAN_AGENT,
@@ -220,14 +188,14 @@ def session_plans(
                     run.log.path,
                     agent_id=run.agent_id,
                     tool_use_id=run.tool_use_id,
-                    status="failed" if run.failed else "ok",
+                    status=PLAN_AGENT_FAILED if run.failed else PLAN_AGENT_OK,
                 )
             )
     written = {
         target
         for run in agents
         for call in run.calls
-        if call.name in _FILE_TOOLS and isinstance(target := call.input.get("file_path"), str) and target.endswith(".md")
+        if (target := written_file(call.name, call.input)) is not None and target.endswith(PLAN_FILE_SUFFIX)
     }
     found.extend(_plan_files(scan, root, [r.agent_id for r in agents], written))
     found.sort(key=lambda p: p.timestamp or _EARLIEST)  # stable: same-time plans keep their order

@@ -1,30 +1,25 @@
 """A whole session read once into a summary: what `show` prints.
 
-Owns: one streaming pass over a transcript that counts entry types, collects the person's
-requests, tool use counts and failures, compactions, and tokens (once per API message id),
-plus the session's agents. Holds only the tool calls and small facts, never the entries; a
-caller that needs more from the same pass passes an observer.
+Owns: the report's observer (`ReportCollector`: entry types, the person's requests, cwd,
+branch, client version, compactions and tokens, once per API message id) and the report it
+makes with the session's calls and agents. Holds only small facts, never the entries; a
+query that needs more from the same pass gives its own observer to the same `Session.scan`.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from session_kit.sessions.agents import AgentRun, session_agents
+from session_kit.sessions.agents import AgentRun
+from session_kit.sessions.session import Session
 from session_kit.sessions.store import SessionRef
-from session_kit.transcript.entries import Entry, format_timestamp, prompt_display, read_entries, seconds_between
-from session_kit.transcript.calls import (
-    Compaction,
-    TokenTally,
-    ToolCall,
-    ToolCallPairer,
-    find_compactions,
-    pair_tool_calls,
-)
+from session_kit.transcript.entries import KIND_NOISE, KIND_SUMMARY, Entry, format_timestamp, prompt_display, seconds_between
+from session_kit.transcript.calls import ToolCall
+from session_kit.transcript.compactions import Compaction, find_compactions
+from session_kit.transcript.tokens import TokenTally
 from session_kit.transcript.reader import ReadStats
 
 REQUEST_PREVIEW = 300
@@ -93,8 +88,9 @@ class SessionReport:
 
 
 
-class _Collector:
-    """Consumes entries one by one, keeping only what the report needs."""
+class ReportCollector:
+    """Watches a session's entries go by (a `Session` observer), keeping only what the report
+    needs; `report()` then puts it together with the session's calls and agents."""
 
     def __init__(self) -> None:
         self.types: Counter[str] = Counter()
@@ -104,7 +100,6 @@ class _Collector:
         self.end: datetime | None = None
         self.cwd = self.branch = self.version = None
         self.compaction_entries: list[Entry] = []
-        self.pairer = ToolCallPairer(keep_payload=False)
 
     def add(self, entry: Entry) -> None:
         self.types[entry.type or "(none)"] += 1
@@ -113,61 +108,38 @@ class _Collector:
                 self.start = entry.timestamp
             if self.end is None or entry.timestamp > self.end:
                 self.end = entry.timestamp
-        if entry.kind == "noise":
+        if entry.kind == KIND_NOISE:
             return
         self.cwd = entry.cwd or self.cwd
         self.branch = entry.git_branch or self.branch
         self.version = entry.version or self.version
         self.tokens.add(entry)
-        if entry.is_compact_boundary or entry.is_compact_summary or entry.kind == "summary":
+        if entry.is_compact_boundary or entry.is_compact_summary or entry.kind == KIND_SUMMARY:
             self.compaction_entries.append(entry)
         elif entry.is_user_prompt:
             text = " ".join(prompt_display(entry.text).split())
             self.requests.append(UserRequest(entry.line, entry.timestamp, text[:REQUEST_PREVIEW]))
-        self.pairer.add(entry)
+
+    def report(self, session: Session, *, with_agents: bool = True) -> SessionReport:
+        return SessionReport(
+            ref=session.ref,
+            start=self.start,
+            end=self.end,
+            cwd=self.cwd,
+            branch=self.branch,
+            version=self.version,
+            entry_types=dict(self.types.most_common()),
+            requests=tuple(self.requests),
+            calls=tuple(session.calls),
+            compactions=tuple(find_compactions(self.compaction_entries)),
+            agents=tuple(session.agents) if with_agents else (),
+            tokens=self.tokens.as_dict(),
+            read=session.read,
+        )
 
 
-def build_report(
-    session: SessionRef, *, with_agents: bool = True, observe: Callable[[Entry], None] | None = None
-) -> SessionReport:
-    """The session read once; `observe` also sees every entry (e.g. a `plans.PlanScan`)."""
-    stats = ReadStats()
-    collector = _Collector()
-    for entry in read_entries(session.path, stats):
-        collector.add(entry)
-        if observe is not None:
-            observe(entry)
-    calls = collector.pairer.calls()
-    agents = session_agents(session, calls) if with_agents else []
-    return SessionReport(
-        ref=session,
-        start=collector.start,
-        end=collector.end,
-        cwd=collector.cwd,
-        branch=collector.branch,
-        version=collector.version,
-        entry_types=dict(collector.types.most_common()),
-        requests=tuple(collector.requests),
-        calls=tuple(calls),
-        compactions=tuple(find_compactions(collector.compaction_entries)),
-        agents=tuple(agents),
-        tokens=collector.tokens.as_dict(),
-        read=stats,
-    )
-
-
-def session_calls(
-    session: SessionRef, stats: ReadStats | None = None, *, with_agents: bool = True
-) -> list[ToolCall]:
-    """The session's tool calls (the `events` timeline): the main conversation's, and with
-    `with_agents` its agents' too (`agent_id` says whose), in order of time."""
-    calls = pair_tool_calls(
-        e for e in read_entries(session.path, stats) if e.tool_uses or e.is_tool_result_carrier
-    )
-    if not with_agents:
-        return calls
-    merged = list(calls)
-    for run in session_agents(session, calls):
-        merged.extend(run.calls)
-    # Stable: calls without a time keep their place after the timed ones of their log.
-    return sorted(merged, key=lambda c: (c.started is None, c.started.timestamp() if c.started else 0.0))
+def session_report(ref: SessionRef, *, with_agents: bool = True) -> SessionReport:
+    """What `show` prints: the session read once, its agents read once."""
+    collector = ReportCollector()
+    session = Session(ref).scan(collector)
+    return collector.report(session, with_agents=with_agents)

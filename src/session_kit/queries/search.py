@@ -20,12 +20,19 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from session_kit.sessions.store import SessionRef, find_agent_logs, legacy_agent_index
-from session_kit.transcript.entries import Entry, format_timestamp
-from session_kit.transcript.reader import BOM, ReadStats, parse_line
+from session_kit.sessions.store import AgentLogs, SessionRef
+from session_kit.transcript.entries import KIND_ASSISTANT, KIND_NOISE, KIND_SUMMARY, KIND_USER, Entry, format_timestamp
+from session_kit.transcript.blockscan import BLOCK, all_lines, candidate_lines, first_block
+from session_kit.transcript.blockscan import blocks as file_blocks
+from session_kit.transcript.reader import ReadStats, parse_line
 
 SNIPPET_RADIUS = 60
-BLOCK = 4 * 1024 * 1024
+# Where in an entry a hit is.
+WHERE_USER = KIND_USER
+WHERE_ASSISTANT = KIND_ASSISTANT
+WHERE_TOOL_INPUT = "tool_input"
+WHERE_TOOL_OUTPUT = "tool_output"
+WHERE_SUMMARY = "summary"
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,14 +96,14 @@ def snippet(text: str, at: int, length: int) -> str:
 
 def _fields(entry: Entry, tool_names: Mapping[str, str]) -> Iterator[tuple[str, str | None, str]]:
     """(where, tool, text) of every searchable piece of an entry."""
-    if entry.kind == "summary":
-        yield "summary", None, entry.summary_text or ""
+    if entry.kind == KIND_SUMMARY:
+        yield WHERE_SUMMARY, None, entry.summary_text or ""
         return
     for result in entry.tool_results:
-        yield "tool_output", tool_names.get(result.tool_use_id), result.text
-    if entry.kind not in ("user", "assistant"):
+        yield WHERE_TOOL_OUTPUT, tool_names.get(result.tool_use_id), result.text
+    if entry.kind not in (KIND_USER, KIND_ASSISTANT):
         return
-    where = "summary" if entry.is_compact_summary else entry.kind
+    where = WHERE_SUMMARY if entry.is_compact_summary else entry.kind
     for block in entry.blocks:
         kind = block.get("type")
         if kind == "text":
@@ -105,7 +112,7 @@ def _fields(entry: Entry, tool_names: Mapping[str, str]) -> Iterator[tuple[str, 
             tool_input = block.get("input")
             if isinstance(tool_input, Mapping):
                 for value in tool_input.values():
-                    yield "tool_input", str(block.get("name", "?")), (
+                    yield WHERE_TOOL_INPUT, str(block.get("name", "?")), (
                         value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
                     )
 
@@ -128,53 +135,6 @@ def _hits_in_entry(
                 tool_name,
                 snippet(text, at, len(query.text)),
             )
-
-
-def _blocks(f: Any, first: bytes) -> Iterator[bytes]:
-    """Blocks of whole lines: about BLOCK bytes each, completed to the end of their last line."""
-    block = first
-    while block:
-        yield block
-        block = f.read(BLOCK)
-        if block and not block.endswith(b"\n"):
-            block += f.readline()
-
-
-def _candidate_lines(blocks: Iterable[bytes], needle: bytes) -> Iterator[tuple[int, int, bytes]]:
-    """(line_no, offset, raw line) of every line whose lowered bytes hold `needle`.
-
-    Each block is lowered and searched whole; newlines are counted only where a line number
-    is needed (up to a hit, or past a block when another follows), so a one-block file
-    without a hit costs a read, a lower and a find, as it would for grep.
-    """
-    line_no = 0
-    offset = 0  # of the block in the file
-    previous: tuple[bytes, int] | None = None  # a block whose newlines after `int` are uncounted
-    for block in blocks:
-        if previous is not None:
-            line_no += previous[0].count(b"\n", previous[1])
-            offset += len(previous[0])
-        lowered = block.lower()
-        at = lowered.find(needle)
-        counted = 0
-        while at >= 0:
-            start = block.rfind(b"\n", 0, at) + 1
-            stop = block.find(b"\n", at)
-            stop = len(block) if stop < 0 else stop + 1
-            line_no += block.count(b"\n", counted, start)
-            counted = start
-            yield line_no + 1, offset + start, block[start:stop]
-            at = lowered.find(needle, stop)
-        previous = (block, counted)
-
-
-def _all_lines(blocks: Iterable[bytes]) -> Iterator[tuple[int, int, bytes]]:
-    line_no = offset = 0
-    for block in blocks:
-        for raw in block.splitlines(keepends=True):
-            line_no += 1
-            yield line_no, offset, raw
-            offset += len(raw)
 
 
 def _tool_name_at(data: bytes, at: int, call_id: str, stats: ReadStats) -> tuple[str | None, int]:
@@ -238,23 +198,15 @@ def search_file(target: SearchTarget, query: Query, *, tool: str | None = None) 
     entries = []
     names: dict[str, str] = {}
     with open(target.path, "rb") as f:
-        # Ask for the file's size, not a whole block: a 4 MB buffer per small file costs more
-        # than reading it. One byte more tells whether the file grew since.
-        size = os.fstat(f.fileno()).st_size
-        first = f.read(min(size + 1, BLOCK))
-        whole = len(first) <= size and len(first) < BLOCK  # the usual case: one read holds it
-        if first.startswith(BOM):
-            first = first[len(BOM):]
-        if not whole and not first.endswith(b"\n"):
-            first += f.readline()
-        blocks = _blocks(f, first)
-        lines = _candidate_lines(blocks, query.needle) if query.needle is not None else _all_lines(blocks)
+        first, whole = first_block(f)
+        blocks = file_blocks(f, first)
+        lines = candidate_lines(blocks, query.needle) if query.needle is not None else all_lines(blocks)
         wanted: dict[str, int] = {}  # tool_use id -> offset of its result
         for line_no, offset, raw in lines:
             value = parse_line(raw, stats, line_no)
             if value is not None:
                 entry = Entry.from_raw(line_no, value)
-                if entry.kind != "noise":
+                if entry.kind != KIND_NOISE:
                     entries.append(entry)
                     for result in entry.tool_results:
                         wanted.setdefault(result.tool_use_id, offset)
@@ -265,7 +217,7 @@ def search_file(target: SearchTarget, query: Query, *, tool: str | None = None) 
                 _tool_names_in(first, wanted, names)
             else:
                 f.seek(0)
-                _tool_names_in_blocks(_blocks(f, f.read(BLOCK) + f.readline()), wanted, names)
+                _tool_names_in_blocks(file_blocks(f, f.read(BLOCK) + f.readline()), wanted, names)
     hits = []
     for entry in entries:
         hits.extend(_hits_in_entry(entry, query, target, tool_names=names, tool=tool))
@@ -274,12 +226,10 @@ def search_file(target: SearchTarget, query: Query, *, tool: str | None = None) 
 
 def session_targets(refs: Iterable[SessionRef]) -> Iterator[SearchTarget]:
     """Each session's transcript, then its agents' logs (both layouts)."""
-    indexes: dict[Path, dict[str, list[Path]]] = {}
+    agent_logs = AgentLogs(with_meta=False)
     for ref in refs:
         yield SearchTarget(ref.path, ref.id)
-        if ref.project not in indexes:
-            indexes[ref.project] = legacy_agent_index(ref.project)
-        for log in find_agent_logs(ref, legacy_index=indexes[ref.project], with_meta=False):
+        for log in agent_logs.of(ref):
             yield SearchTarget(log.path, ref.id, log.agent_id)
 
 

@@ -1,14 +1,13 @@
 """Subagent runs of a session, linked to the tool uses that spawned them, nested as they ran.
 
-Owns: reading each agent log of a session (both layouts, found by `discovery`), its tool
-calls, final answer and outcome (failed: a tool call failed, or the agent ended in error —
-an API error as its last message, or a failed spawning call), and the link to the
-`Agent`/`Task` tool use that spawned it: `toolUseId` in the current layout's `.meta.json`,
-the parent result's `toolUseResult.agentId`, else (2025 layout) the nearest earlier agent
-call in time. Spawning calls are looked for in the main conversation and in the other agents'
-logs, so an agent started by an agent is nested under it (`parentAgentId` in the meta file
-says the same). Also: the tree of a session's agents and picking agents by id prefix, type,
-tool or failure, for `debug-agent`. Does not print anything.
+Owns: reading each agent log of a session (every layout, found by `store`), its tool calls,
+final answer and outcome (failed: a tool call failed, or the agent ended in error — an API
+error as its last message, or a failed spawning call), and the one linker (`AgentLinker`)
+that ties a log to the `Agent`/`Task` tool use that spawned it, for every caller (this
+module's `session_agents`, and preprocessing, which links logs as it converts them).
+Spawning calls are looked for in the main conversation and in the other agents' logs, so an
+agent started by an agent is nested under it (`parentAgentId` in the meta file says the
+same). The tree of agents and picking some is `queries.agent_tree`. Does not print.
 """
 
 from __future__ import annotations
@@ -20,10 +19,11 @@ from typing import Any
 
 from session_kit.sessions.store import AgentLogRef, SessionRef, find_agent_logs
 from session_kit.transcript.entries import Entry, format_timestamp, read_entries, seconds_between
-from session_kit.errors import Ambiguous, NotFound
-from session_kit.transcript.calls import AGENT_TOOLS, ToolCall, pair_tool_calls
+from session_kit.transcript.calls import ToolCall, pair_tool_calls
+from session_kit.transcript.tools import AGENT_TOOLS, spawns_agent
 from session_kit.transcript.reader import ReadStats
 
+DEFAULT_AGENT_TYPE = "general-purpose"  # what the client runs when a call names no type
 # A 2025 agent log starts within this long after the call that spawned it.
 LEGACY_LINK_WINDOW = timedelta(seconds=60)
 # The client writes this as the user's turn when a person stops a running agent.
@@ -140,36 +140,76 @@ def _ending_error(entries: Sequence[Entry]) -> str | None:
     return None
 
 
-def link_agents(runs: Sequence[AgentRun], parent_calls: Sequence[ToolCall]) -> list[AgentRun]:
-    """Fill in each run's spawning tool use, parent agent, type and description.
+class AgentLinker:
+    """The one way an agent log is tied to the `Agent`/`Task` call that spawned it.
 
-    `parent_calls` may hold agents' own calls (`agent_id` set) besides the main
-    conversation's: a run linked to one of those is nested under that agent. A failed
-    spawning call (`Agent terminated early…`) is the run's error when its log names none.
+    By the log's meta `toolUseId`, else by the call whose result named the agent
+    (`toolUseResult.agentId`), else (2025 logs, which have neither) by the nearest earlier
+    spawning call not yet taken, within `LEGACY_LINK_WINDOW`. Calls may come from the main
+    conversation or from other agents' logs (`ToolCall.agent_id`): an agent linked to another
+    agent's call is nested under it. Link logs in start order; calls can be added between
+    links (a caller converting agents one by one adds each one's calls before linking the
+    next: a spawning call always precedes the agent it spawns).
     """
-    agent_calls = [c for c in parent_calls if c.name in AGENT_TOOLS]
-    by_id = {c.id: c for c in agent_calls}
-    by_agent = {c.spawned_agent_id: c for c in agent_calls if c.spawned_agent_id}
-    used: set[str] = {r.tool_use_id for r in runs if r.tool_use_id in by_id}  # type: ignore[misc]
-    linked = []
-    for run in sorted(runs, key=lambda r: (r.start is None, r.start.timestamp() if r.start else 0.0)):
-        call = by_id.get(run.tool_use_id or "") or by_agent.get(run.agent_id)
-        if call is None and run.start is not None:
-            free = [c for c in agent_calls if c.id not in used and c.agent_id != run.agent_id]
-            call = _nearest_earlier(run.start, free)
+
+    def __init__(self, calls: Iterable[ToolCall] = (), *, reserved: Iterable[str] = ()) -> None:
+        self._calls: list[ToolCall] = []
+        self._by_id: dict[str, ToolCall] = {}
+        self._by_agent: dict[str, ToolCall] = {}
+        # Calls some log's meta names: never given to another log by time.
+        self._reserved = set(reserved)
+        self._used: set[str] = set()
+        self.add_calls(calls)
+
+    def add_calls(self, calls: Iterable[ToolCall]) -> None:
+        for call in calls:
+            if not spawns_agent(call.name) or call.id in self._by_id:
+                continue
+            self._calls.append(call)
+            self._by_id[call.id] = call
+            if call.spawned_agent_id:
+                self._by_agent[call.spawned_agent_id] = call
+
+    def link(self, log: AgentLogRef, start: datetime | None, *, tool_use_id: str | None = None) -> ToolCall | None:
+        """The call that spawned the agent of `log` (started at `start`), or None."""
+        wanted = tool_use_id or log.tool_use_id
+        call = self._by_id.get(wanted or "") or self._by_agent.get(log.agent_id)
+        if call is None and start is not None:
+            taken = self._used | self._reserved
+            free = [c for c in self._calls if c.id not in taken and c.agent_id != log.agent_id]
+            call = _nearest_earlier(start, free)
         if call is not None:
-            used.add(call.id)
-            run = replace(
-                run,
-                tool_use_id=call.id,
-                agent_type=run.agent_type or _str(call.input.get("subagent_type")) or "general-purpose",
-                description=run.description or _str(call.input.get("description")),
-                prompt=run.prompt or _str(call.input.get("prompt")),
-                parent_agent_id=run.parent_agent_id or call.agent_id,
-                error=run.error or (call.error if call.failed else None),
-            )
-        linked.append(run)
-    return linked
+            self._used.add(call.id)
+        return call
+
+
+def link_agents(runs: Sequence[AgentRun], parent_calls: Sequence[ToolCall]) -> list[AgentRun]:
+    """The runs in start order, each with its spawning call's facts filled in.
+
+    A failed spawning call (`Agent terminated early…`) is the run's error when its log names
+    none; type, description and prompt come from the call where the log has none.
+    """
+    linker = AgentLinker(parent_calls, reserved=[r.tool_use_id for r in runs if r.tool_use_id])
+    return [linked_run(run, linker.link(run.log, run.start, tool_use_id=run.tool_use_id)) for run in in_start_order(runs)]
+
+
+def in_start_order(runs: Sequence[AgentRun]) -> list[AgentRun]:
+    return sorted(runs, key=lambda r: (r.start is None, r.start.timestamp() if r.start else 0.0))
+
+
+def linked_run(run: AgentRun, call: ToolCall | None) -> AgentRun:
+    """`run` with what its spawning `call` tells (nothing when there is none)."""
+    if call is None:
+        return run
+    return replace(
+        run,
+        tool_use_id=call.id,
+        agent_type=run.agent_type or _str(call.input.get("subagent_type")) or DEFAULT_AGENT_TYPE,
+        description=run.description or _str(call.input.get("description")),
+        prompt=run.prompt or _str(call.input.get("prompt")),
+        parent_agent_id=run.parent_agent_id or call.agent_id,
+        error=run.error or (call.error if call.failed else None),
+    )
 
 
 def _nearest_earlier(start: datetime, calls: Sequence[ToolCall]) -> ToolCall | None:
@@ -196,108 +236,3 @@ def session_agents(session: SessionRef, parent_calls: Sequence[ToolCall]) -> lis
     return link_agents(runs, [*parent_calls, *nested])
 
 
-# --- the tree of agents, and picking some -----------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class AgentNode:
-    """A run in the session's tree of agents: its depth (0: spawned by the main conversation)
-    and the ids of the agents it spawned."""
-
-    run: AgentRun
-    depth: int
-    children: tuple[str, ...]
-
-    def as_dict(self) -> dict[str, Any]:
-        return {**self.run.as_dict(), "depth": self.depth, "children": list(self.children)}
-
-
-def agent_tree(runs: Sequence[AgentRun]) -> list[AgentNode]:
-    """The runs depth first, each agent followed by the agents it spawned (in start order).
-
-    An agent whose parent is unknown, or not among `runs`, is a root.
-    """
-    ids = {r.agent_id for r in runs}
-    kids: dict[str | None, list[AgentRun]] = {}
-    for run in runs:  # `runs` is in start order: children stay in it
-        parent = run.parent_agent_id if run.parent_agent_id in ids and run.parent_agent_id != run.agent_id else None
-        kids.setdefault(parent, []).append(run)
-    out: list[AgentNode] = []
-    seen: set[str] = set()
-
-    def visit(run: AgentRun, depth: int) -> None:
-        if run.agent_id in seen:  # a cycle in hand-made meta files: show each run once
-            return
-        seen.add(run.agent_id)
-        children = kids.get(run.agent_id, [])
-        out.append(AgentNode(run, depth, tuple(c.agent_id for c in children)))
-        for child in children:
-            visit(child, depth + 1)
-
-    for root in kids.get(None, []):
-        visit(root, 0)
-    for run in runs:  # members of a cycle have no root: still show them
-        visit(run, 0)
-    return out
-
-
-def find_agent(runs: Iterable[AgentRun], prefix: str) -> AgentRun:
-    """The one run whose id starts with `prefix` (an `agent-` prefix is allowed)."""
-    wanted = prefix.strip()
-    if wanted.startswith("agent-"):
-        wanted = wanted[len("agent-") :]
-    if not wanted:
-        raise NotFound("an empty agent id")
-    runs = list(runs)
-    exact = [r for r in runs if r.agent_id == wanted]
-    matches = exact or [r for r in runs if r.agent_id.startswith(wanted)]
-    if len(matches) == 1:
-        return matches[0]
-    if not matches:
-        known = ", ".join(r.agent_id for r in runs[:10]) or "none"
-        raise NotFound(f"no agent of this session matches {prefix!r} (its agents: {known})")
-    ids = sorted(r.agent_id for r in matches)
-    raise Ambiguous(f"{prefix!r} matches {len(ids)} agents: {', '.join(ids)}", ids)
-
-
-@dataclass(frozen=True, slots=True)
-class AgentSelection:
-    """What `debug-agent` shows: `shown` in tree order, and the agents left out."""
-
-    shown: tuple[AgentNode, ...]
-    others: tuple[AgentNode, ...]
-    total: int
-    failed: int
-
-
-def select_agents(
-    runs: Sequence[AgentRun],
-    *,
-    agent: str | None = None,
-    all_agents: bool = False,
-    agent_type: str | None = None,
-    tool: str | None = None,
-) -> AgentSelection:
-    """One agent (`agent`: an id prefix), every agent (`all_agents`), or else the failed ones;
-    only of `agent_type` and only those that called `tool` (both case-insensitive) when given."""
-    tree = agent_tree(runs)
-    chosen_id = find_agent(runs, agent).agent_id if agent else None
-
-    def wanted(node: AgentNode) -> bool:
-        run = node.run
-        if chosen_id is not None:
-            return run.agent_id == chosen_id
-        if agent_type and (run.agent_type or "").lower() != agent_type.lower():
-            return False
-        if tool and not any(c.name.lower() == tool.lower() for c in run.calls):
-            return False
-        return all_agents or run.failed
-
-    shown = tuple(n for n in tree if wanted(n))
-    picked = {n.run.agent_id for n in shown}
-    return AgentSelection(
-        shown=shown,
-        others=tuple(n for n in tree if n.run.agent_id not in picked),
-        total=len(runs),
-        failed=sum(1 for r in runs if r.failed),
-    )

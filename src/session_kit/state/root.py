@@ -3,7 +3,8 @@
 Owns: where the kit keeps its state (`SESSION_KIT_HOME`, else the platform's user state
 directory, as platformdirs computes it), the layout inside it (per-project scratch
 directories of sessions, the per-project `current-session-id` pointer, the hook log, locks,
-install receipts and backups), session-id validation, atomic writes and file locks.
+install receipts and backups), atomic writes, file locks and the hook log. The id rule is
+`ids`; which session is current is `current`.
 Hooks import this module, so it must stay cheap to import: no pathlib, no platformdirs, no
 filelock on POSIX (measured: importing filelock alone costs more than the hook's budget).
 
@@ -22,14 +23,9 @@ import sys
 import time
 from collections.abc import Mapping
 
+from session_kit.state.ids import check_session_id
+
 APP_NAME = "claude-session-kit"
-MAX_ID_LENGTH = 128
-_ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
-
-
-class InvalidSessionId(ValueError):
-    pass
-
 
 def state_root(env: Mapping[str, str] | None = None) -> str:
     """`SESSION_KIT_HOME`, else platformdirs' `user_state_dir("claude-session-kit")`."""
@@ -50,20 +46,6 @@ def state_root(env: Mapping[str, str] | None = None) -> str:
 
     return platformdirs.user_state_dir(APP_NAME, appauthor=False)
 
-
-def check_session_id(value: object) -> str:
-    """The id itself when it is a plain session id; else InvalidSessionId.
-
-    Plain: 1–128 of `[A-Za-z0-9._-]`, not starting with `.` or `-`, no `..`. Anything else
-    (path separators, NUL, spaces, absurd length) could escape the state root or a shell line.
-    """
-    if not isinstance(value, str) or not value:
-        raise InvalidSessionId("missing session id")
-    if len(value) > MAX_ID_LENGTH:
-        raise InvalidSessionId(f"session id longer than {MAX_ID_LENGTH} characters")
-    if not set(value) <= _ID_CHARS or value[0] in ".-" or ".." in value:
-        raise InvalidSessionId(f"not a plain session id: {value[:80]!r}")
-    return value
 
 
 def projects_root(root: str) -> str:

@@ -2,8 +2,8 @@
 
 Owns: creating and finding a session's scratch directory (under `state`'s layout), the
 work state in it (`state.json`: named values and timestamped notes), snapshots of it taken
-before compaction, the session's record (`session.json`), the per-project pointer to the
-current session, listing and cleaning. Standard library only and free of dataclasses and
+before compaction, the session's record (`session.json`), writing the per-project pointer to
+the current session (reading it is `current`), listing and cleaning. Standard library only and free of dataclasses and
 pathlib: the hooks import it. Does not know about Claude Code's settings or transcripts.
 
 Files in a scratch dir (anything else there is the agent's own):
@@ -20,7 +20,8 @@ from collections.abc import Callable, Mapping
 
 from session_kit.state import fastjson
 from session_kit.state import root as state
-from session_kit.claude.encoding import encode_project_dir
+from session_kit.state.current import every_current_session_id, project_key_for
+from session_kit.state.ids import check_session_id
 
 STATE_FILE = "state.json"
 META_FILE = "session.json"
@@ -32,11 +33,6 @@ MAX_VALUE_BYTES = 1024 * 1024
 
 class ScratchError(ValueError):
     """A user-facing problem with a scratch request (bad key, unknown session…)."""
-
-
-def project_key_for(path: str) -> str:
-    """The key a project's sessions are grouped under: the client's own folder name for it."""
-    return encode_project_dir(os.path.abspath(path))
 
 
 def check_key(key: str) -> str:
@@ -73,7 +69,7 @@ class SessionScratch:
     def __init__(self, root: str, project_key: str, session_id: str, path: str | None = None) -> None:
         self.root = root
         self.project_key = project_key
-        self.session_id = state.check_session_id(session_id)
+        self.session_id = check_session_id(session_id)
         self.path = path or state.scratch_dir(root, project_key, session_id)
 
     # --- finding ---
@@ -89,7 +85,7 @@ class SessionScratch:
         """The session's existing scratch dir wherever it is, else a new one grouped under
         `project_key` (the client's project folder name) or the key of `project_path`."""
         root = root or state.state_root()
-        state.check_session_id(session_id)
+        check_session_id(session_id)
         key = project_key or project_key_for(project_path or os.getcwd())
         expected = cls(root, key, session_id)
         if expected.exists():  # the usual case, one stat: no need to list every project
@@ -287,30 +283,9 @@ def last_activity(path: str) -> float:
     return newest
 
 
-def current_session_ids(root: str, env: Mapping[str, str] | None = None) -> set[str]:
-    """Sessions that must never be cleaned: the environment's and every project pointer's."""
-    env = os.environ if env is None else env
-    ids = set()
-    from_env = session_id_from_env(env)
-    if from_env:
-        ids.add(from_env)
-    base = state.projects_root(root)
-    try:
-        keys = os.listdir(base)
-    except OSError:
-        keys = []
-    for key in keys:
-        try:
-            with open(os.path.join(base, key, "current-session-id")) as f:
-                ids.add(f.read().strip())
-        except OSError:
-            continue
-    return ids
-
-
 def clean(root: str, *, older_than_s: float, dry_run: bool = False, env: Mapping[str, str] | None = None) -> list[str]:
     """Remove scratch dirs idle for longer than `older_than_s`, never a current session's."""
-    keep = current_session_ids(root, env)
+    keep = every_current_session_id(root, env)
     cutoff = time.time() - older_than_s
     import shutil  # here, not at the top: the hooks import this module
 
@@ -327,33 +302,3 @@ def clean(root: str, *, older_than_s: float, dry_run: bool = False, env: Mapping
         if not dry_run:
             shutil.rmtree(path, ignore_errors=True)
     return removed
-
-
-def session_id_from_env(env: Mapping[str, str] | None = None) -> str | None:
-    """`SESSION_CONTEXT="session_id=<id>"`, else `CLAUDE_CODE_SESSION_ID`; None when neither."""
-    env = os.environ if env is None else env
-    context = env.get("SESSION_CONTEXT", "")
-    for part in context.replace(",", " ").replace(";", " ").split():
-        if part.startswith("session_id="):
-            value = part[len("session_id=") :].strip().strip("\"'")
-            if value:
-                return value
-    value = env.get("CLAUDE_CODE_SESSION_ID", "").strip()
-    return value or None
-
-
-def read_pointer(root: str, project_path: str) -> str | None:
-    """The current session id recorded for `project_path` or its nearest recorded parent."""
-    here = os.path.abspath(project_path)
-    while True:
-        try:
-            with open(state.pointer_path(root, project_key_for(here))) as f:
-                value = f.read().strip()
-            if value:
-                return value
-        except OSError:
-            pass
-        parent = os.path.dirname(here)
-        if parent == here:
-            return None
-        here = parent

@@ -1,31 +1,30 @@
-"""Tool events and compaction, derived from a stream of entries.
+"""Tool calls, derived from a stream of entries.
 
 Owns: pairing each tool use with its result (by id, across the several assistant lines one
-API response is written as, and across dialects), the outcome of a call (ok, failed with an
-exit code or error text, or still pending), a one-line summary of each call's input, and the
-split of a session at its compaction boundaries into generations. Reads no files.
+API response is written as, and across dialects), and the outcome of a call (ok, failed with
+an exit code or error text, or still pending). What each tool's input means is `tools`;
+compactions are `compactions`, tokens `tokens`. Reads no files.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 from session_kit.transcript.entries import Entry, ToolResult, format_timestamp, seconds_between
+from session_kit.transcript.tools import spawns_agent, summarize_input
 
 STATUS_OK = "ok"
 STATUS_ERROR = "error"
 STATUS_PENDING = "pending"  # no result (yet): the session was cut off or is still running
+CALL_STATUSES = (STATUS_OK, STATUS_ERROR, STATUS_PENDING)
 
-AGENT_TOOLS = frozenset({"Agent", "Task"})
 _EXIT_CODE = re.compile(r"^\s*Exit code (-?\d+)")
 # The client wraps a whole result in it; the same text inside a command's output is output.
 _TOOL_USE_ERROR = re.compile(r"\s*<tool_use_error>(.*)</tool_use_error>\s*\Z", re.S)
-SUMMARY_LIMIT = 160
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,41 +74,6 @@ class ToolCall:
             "is_sidechain": self.is_sidechain,
         }
 
-
-
-def _one_line(text: str, limit: int = SUMMARY_LIMIT) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def summarize_input(name: str, tool_input: Mapping[str, Any]) -> str:
-    """A one-line description of a call's input, per tool."""
-    get = tool_input.get
-    if name == "Bash":
-        return _one_line(get("command", ""))
-    if name in ("Read", "Edit", "MultiEdit", "NotebookEdit", "NotebookRead"):
-        return _one_line(get("file_path") or get("notebook_path") or "")
-    if name == "Write":
-        content = get("content")
-        size = len(content.encode("utf-8", "surrogatepass")) if isinstance(content, str) else 0
-        return _one_line(f"{get('file_path', '')} ({size} bytes)")
-    if name in ("Grep", "Glob"):
-        where = get("path")
-        return _one_line(f"{get('pattern', '')}" + (f" in {where}" if where else ""))
-    if name in AGENT_TOOLS:
-        return _one_line(f"[{get('subagent_type') or 'general-purpose'}] {get('description', '')}")
-    if name == "ExitPlanMode":
-        plan = str(get("plan", "")).strip().splitlines()
-        return _one_line(plan[0] if plan else "")
-    if name == "WebFetch":
-        return _one_line(get("url", ""))
-    if name == "WebSearch":
-        return _one_line(get("query", ""))
-    if name == "TodoWrite":
-        todos = get("todos")
-        return f"{len(todos) if isinstance(todos, list) else 0} todos"
-    keys = ", ".join(sorted(str(k) for k in tool_input))
-    return _one_line(f"keys: {keys}" if keys else "(no input)")
 
 
 def result_outcome(result: ToolResult) -> tuple[str, int | None, str | None]:
@@ -172,7 +136,7 @@ class ToolCallPairer:
                 id=call_id,
                 name=name,
                 # Agent calls keep their input: linking agents needs their type and prompt.
-                input=tool_input if self._keep or name in AGENT_TOOLS else {},
+                input=tool_input if self._keep or spawns_agent(name) else {},
                 summary=summarize_input(name, tool_input),
                 line=entry.line,
                 started=entry.timestamp,
@@ -218,116 +182,5 @@ def _with_result(
         error=error,
         output=result.text if keep_output else "",
         result_line=entry.line,
-        spawned_agent_id=_agent_id_of(result.extra) if call.name in AGENT_TOOLS else None,
+        spawned_agent_id=_agent_id_of(result.extra) if spawns_agent(call.name) else None,
     )
-
-
-@dataclass(frozen=True, slots=True)
-class Compaction:
-    """A point where the context was compacted, and the summary that replaced it."""
-
-    line: int
-    timestamp: datetime | None
-    trigger: str | None = None  # manual | auto, when recorded
-    pre_tokens: int | None = None
-    summary: str | None = None
-    dialect: str = "current"  # current: compact_boundary; 2025: a `summary` entry
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "line": self.line,
-            "timestamp": format_timestamp(self.timestamp),
-            "trigger": self.trigger,
-            "pre_tokens": self.pre_tokens,
-            "summary": self.summary,
-            "dialect": self.dialect,
-        }
-
-
-def find_compactions(entries: Iterable[Entry]) -> list[Compaction]:
-    """Compaction boundaries (current client) and `summary` entries (2025 files)."""
-    found: list[Compaction] = []
-    pending: int | None = None  # index in `found` of a boundary still waiting for its summary
-    for entry in entries:
-        if entry.is_compact_boundary:
-            meta = entry.raw.get("compactMetadata")
-            meta = meta if isinstance(meta, Mapping) else {}
-            pre = meta.get("preTokens")
-            found.append(
-                Compaction(
-                    line=entry.line,
-                    timestamp=entry.timestamp,
-                    trigger=meta.get("trigger") if isinstance(meta.get("trigger"), str) else None,
-                    pre_tokens=pre if isinstance(pre, int) else None,
-                )
-            )
-            pending = len(found) - 1
-        elif entry.is_compact_summary and pending is not None:
-            found[pending] = replace(found[pending], summary=entry.text)
-            pending = None
-        elif entry.kind == "summary":
-            found.append(
-                Compaction(
-                    line=entry.line,
-                    timestamp=entry.timestamp,
-                    summary=entry.summary_text,
-                    dialect="2025",
-                )
-            )
-    return found
-
-
-def split_generations(entries: Iterable[Entry]) -> list[list[Entry]]:
-    """The session cut at each compaction boundary; the boundary opens the next generation."""
-    generations: list[list[Entry]] = [[]]
-    for entry in entries:
-        if entry.is_compact_boundary and generations[-1]:
-            generations.append([])
-        generations[-1].append(entry)
-    return generations
-
-
-@dataclass(slots=True)
-class TokenTally:
-    """Token usage counted once per API message id (the client repeats usage per block)."""
-
-    input: int = 0
-    output: int = 0
-    cache_creation: int = 0
-    cache_read: int = 0
-    messages: int = 0
-    _seen: set[str] = field(default_factory=set, repr=False)
-
-    def add(self, entry: Entry) -> None:
-        if entry.kind != "assistant":
-            return
-        usage = entry.usage
-        if not usage:
-            return
-        key = entry.message_id or entry.uuid or f"line:{entry.line}"
-        if key in self._seen:
-            return
-        self._seen.add(key)
-        self.messages += 1
-        self.input += _int(usage.get("input_tokens"))
-        self.output += _int(usage.get("output_tokens"))
-        self.cache_creation += _int(usage.get("cache_creation_input_tokens"))
-        self.cache_read += _int(usage.get("cache_read_input_tokens"))
-
-    def as_dict(self) -> dict[str, int]:
-        return {
-            "input": self.input,
-            "output": self.output,
-            "cache_creation": self.cache_creation,
-            "cache_read": self.cache_read,
-            "total": self.input + self.output + self.cache_creation + self.cache_read,
-            "messages": self.messages,
-        }
-
-
-def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-def dumps_input(tool_input: Mapping[str, Any]) -> str:
-    return json.dumps(tool_input, ensure_ascii=False, sort_keys=True)

@@ -1,7 +1,9 @@
-"""The only file reader of the kit: streaming JSON Lines with one policy for bad input.
+"""Streaming JSON Lines: a transcript file's bytes into lines and objects, one policy for bad input.
 
-Owns: turning a `.jsonl` file (or its head or tail) into JSON objects, one line at a time,
-never holding more than one line in memory. Blank lines, malformed JSON, non-object values,
+Owns: turning a `.jsonl` file (or its head or tail) into line spans and JSON objects, one line
+at a time, never holding more than one line in memory, and the one byte-order-mark policy
+(`skip_bom`) every byte-level reader of the kit applies (`glance` for heads and tails,
+`blockscan` for search, `preprocess.noise` over these spans). Blank lines, malformed JSON, non-object values,
 invalid UTF-8, a byte-order mark, overlong lines and a half-written last line (the client may
 still be writing the file) are survived and counted in `ReadStats`. Does not interpret the
 objects; that is `entries`.
@@ -26,6 +28,12 @@ DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024
 READ_BLOCK = 256 * 1024
 # Decoding ourselves and calling raw_decode skips json.loads' encoding sniffing per line.
 _raw_decode = json.JSONDecoder().raw_decode
+
+
+def skip_bom(head: bytes) -> bytes:
+    """The first bytes of a file without a UTF-8 byte-order mark (the one BOM policy: a BOM
+    is dropped at the start of a file, and is data anywhere else)."""
+    return head[len(BOM) :] if head.startswith(BOM) else head
 
 
 def loads_line(data: bytes) -> object:
@@ -153,8 +161,7 @@ def iter_line_spans(
                 break
             if first:
                 first = False
-                if block.startswith(BOM):
-                    block = block[len(BOM):]
+                block = skip_bom(block)
             pos = 0
             if skipping:
                 newline = block.find(b"\n")
@@ -224,8 +231,7 @@ def read_head(path: str | os.PathLike[str], max_bytes: int) -> list[dict]:
     with open(path, "rb") as f:
         data = f.read(max_bytes)
         at_eof = len(data) < max_bytes
-    if data.startswith(BOM):
-        data = data[len(BOM):]
+    data = skip_bom(data)
     lines = data.split(b"\n")
     if not at_eof:
         lines.pop()  # cut off mid-line by max_bytes

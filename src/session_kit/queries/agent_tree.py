@@ -1,0 +1,179 @@
+"""The tree of a session's agents, and picking some of them: what `debug-agent` shows.
+
+Owns: ordering agent runs depth first (each agent followed by the agents it spawned), finding
+one agent by id prefix, and selecting agents by failure, type and tool, with the calls of a
+tool. The runs themselves come from `sessions.agents`. Does not print.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from session_kit.errors import Ambiguous, NotFound
+from session_kit.sessions.agents import AgentRun
+from session_kit.sessions.session import Session
+from session_kit.sessions.store import SessionRef
+from session_kit.transcript.calls import ToolCall
+from session_kit.transcript.reader import ReadStats
+
+AGENT_FILE_PREFIX = "agent-"  # an agent id may be given as its log's name
+
+
+def calls_of_tool(calls: Iterable[ToolCall], tool: str | None) -> list[ToolCall]:
+    """The calls of `tool` (case-insensitive); all of them when no tool is given."""
+    wanted = tool.lower() if tool else None
+    return [c for c in calls if wanted is None or c.name.lower() == wanted]
+
+
+@dataclass(frozen=True, slots=True)
+class AgentNode:
+    """A run in the session's tree of agents: its depth (0: spawned by the main conversation)
+    and the ids of the agents it spawned."""
+
+    run: AgentRun
+    depth: int
+    children: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**self.run.as_dict(), "depth": self.depth, "children": list(self.children)}
+
+
+def agent_tree(runs: Sequence[AgentRun]) -> list[AgentNode]:
+    """The runs depth first, each agent followed by the agents it spawned (in start order).
+
+    An agent whose parent is unknown, or not among `runs`, is a root.
+    """
+    ids = {r.agent_id for r in runs}
+    kids: dict[str | None, list[AgentRun]] = {}
+    for run in runs:  # `runs` is in start order: children stay in it
+        parent = run.parent_agent_id if run.parent_agent_id in ids and run.parent_agent_id != run.agent_id else None
+        kids.setdefault(parent, []).append(run)
+    out: list[AgentNode] = []
+    seen: set[str] = set()
+
+    def visit(run: AgentRun, depth: int) -> None:
+        if run.agent_id in seen:  # a cycle in hand-made meta files: show each run once
+            return
+        seen.add(run.agent_id)
+        children = kids.get(run.agent_id, [])
+        out.append(AgentNode(run, depth, tuple(c.agent_id for c in children)))
+        for child in children:
+            visit(child, depth + 1)
+
+    for root in kids.get(None, []):
+        visit(root, 0)
+    for run in runs:  # members of a cycle have no root: still show them
+        visit(run, 0)
+    return out
+
+
+def find_agent(runs: Iterable[AgentRun], prefix: str) -> AgentRun:
+    """The one run whose id starts with `prefix` (an `agent-` prefix is allowed)."""
+    wanted = prefix.strip()
+    if wanted.startswith(AGENT_FILE_PREFIX):
+        wanted = wanted[len(AGENT_FILE_PREFIX) :]
+    if not wanted:
+        raise NotFound("an empty agent id")
+    runs = list(runs)
+    exact = [r for r in runs if r.agent_id == wanted]
+    matches = exact or [r for r in runs if r.agent_id.startswith(wanted)]
+    if len(matches) == 1:
+        return matches[0]
+    if not matches:
+        known = ", ".join(r.agent_id for r in runs[:10]) or "none"
+        raise NotFound(f"no agent of this session matches {prefix!r} (its agents: {known})")
+    ids = sorted(r.agent_id for r in matches)
+    raise Ambiguous(f"{prefix!r} matches {len(ids)} agents: {', '.join(ids)}", ids)
+
+
+@dataclass(frozen=True, slots=True)
+class AgentSelection:
+    """What `debug-agent` shows: `shown` in tree order, and the agents left out."""
+
+    shown: tuple[AgentNode, ...]
+    others: tuple[AgentNode, ...]
+    total: int
+    failed: int
+
+
+def select_agents(
+    runs: Sequence[AgentRun],
+    *,
+    agent: str | None = None,
+    all_agents: bool = False,
+    agent_type: str | None = None,
+    tool: str | None = None,
+) -> AgentSelection:
+    """One agent (`agent`: an id prefix), every agent (`all_agents`), or else the failed ones;
+    only of `agent_type` and only those that called `tool` (both case-insensitive) when given."""
+    tree = agent_tree(runs)
+    chosen_id = find_agent(runs, agent).agent_id if agent else None
+
+    def wanted(node: AgentNode) -> bool:
+        run = node.run
+        if chosen_id is not None:
+            return run.agent_id == chosen_id
+        if agent_type and (run.agent_type or "").lower() != agent_type.lower():
+            return False
+        if tool and not calls_of_tool(run.calls, tool):
+            return False
+        return all_agents or run.failed
+
+    shown = tuple(n for n in tree if wanted(n))
+    picked = {n.run.agent_id for n in shown}
+    return AgentSelection(
+        shown=shown,
+        others=tuple(n for n in tree if n.run.agent_id not in picked),
+        total=len(runs),
+        failed=sum(1 for r in runs if r.failed),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class AgentReport:
+    """What `debug-agent` shows of a session: the selection, each shown agent's calls (of
+    `tool` only, when given), and what reading the main transcript met."""
+
+    ref: SessionRef
+    selection: AgentSelection
+    tool: str | None
+    read: ReadStats
+
+    def calls(self, node: AgentNode) -> list[ToolCall]:
+        return calls_of_tool(node.run.calls, self.tool)
+
+    def as_dict(self) -> dict[str, Any]:
+        shown = []
+        for node in self.selection.shown:
+            item = node.as_dict()
+            item["calls"] = [c.as_dict() for c in self.calls(node)]
+            shown.append(item)
+        others = [
+            {k: n.run.as_dict(calls=False)[k] for k in ("agent_id", "type", "description", "parent_agent_id", "status")}
+            for n in self.selection.others
+        ]
+        return {
+            "session_id": self.ref.id,
+            "path": str(self.ref.path),
+            "total": self.selection.total,
+            "failed": self.selection.failed,
+            "agents": shown,
+            "others": others,
+            "read": self.read.as_dict(),
+        }
+
+
+def debug_agents(
+    ref: SessionRef,
+    *,
+    agent: str | None = None,
+    all_agents: bool = False,
+    agent_type: str | None = None,
+    tool: str | None = None,
+) -> AgentReport:
+    """The session's agents as `select_agents` picks them (see there)."""
+    session = Session(ref, keep_payload=True)
+    picked = select_agents(session.agents, agent=agent, all_agents=all_agents, agent_type=agent_type, tool=tool)
+    return AgentReport(ref, picked, tool, session.read)

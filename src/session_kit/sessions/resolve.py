@@ -1,0 +1,94 @@
+"""What a user typed, resolved to one session.
+
+Owns: turning a SESSION argument (a full id, a unique id prefix, a path to a `.jsonl` file, or
+`current`) into a `SessionRef`, with NotFound or Ambiguous (and the candidates) when it names
+none or several. `current` is `state.current`'s rule, then the newest session of the
+project. Reads only directory listings and stats.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from session_kit.claude import paths
+from session_kit.errors import Ambiguous, KitError, NotFound
+from session_kit.sessions.store import (
+    SESSION_SUFFIX,
+    SessionRef,
+    find_project,
+    find_session_by_id,
+    list_project_dirs,
+    list_sessions,
+    session_ref_from_path,
+)
+from session_kit.state import root as state_layout
+from session_kit.state.current import SOURCE_ENV, current_session_id
+from session_kit.state.ids import is_plain_id
+
+
+def resolve_session(
+    arg: str,
+    root: Path,
+    *,
+    cwd: str | os.PathLike[str] | None = None,
+    env: Mapping[str, str] | None = None,
+    state_root: str | None = None,
+) -> SessionRef:
+    """What a user typed — full id, unique prefix, path to a `.jsonl`, or `current` — to a session.
+
+    `current` follows `state.current` (the environment, then the project's pointer), then
+    takes the newest session of the project of `cwd`.
+    """
+    arg = arg.strip()
+    if not arg:
+        raise KitError("empty session argument")
+    if arg == "current":
+        return _current_session(root, cwd=cwd, env=env, state_root=state_root)
+    if arg.endswith(SESSION_SUFFIX) or os.sep in arg or "/" in arg:
+        return session_ref_from_path(Path(arg).expanduser())
+    if not is_plain_id(arg):
+        raise KitError(f"not a session id, prefix or path: {arg!r}")
+    exact = find_session_by_id(root, arg)
+    if exact:
+        return exact
+    matches: dict[str, SessionRef] = {}
+    for project in list_project_dirs(root):
+        for ref in list_sessions(project):
+            if ref.id.startswith(arg) and (ref.id not in matches or ref.mtime > matches[ref.id].mtime):
+                matches[ref.id] = ref
+    if len(matches) == 1:
+        return next(iter(matches.values()))
+    if not matches:
+        if not paths.projects_dir(root).is_dir():
+            raise NotFound(f"no Claude projects folder at {paths.projects_dir(root)}")
+        raise NotFound(f"no session matches {arg!r} under {root}")
+    ids = sorted(matches)
+    shown = ", ".join(ids[:10]) + (f" (+{len(ids) - 10} more)" if len(ids) > 10 else "")
+    raise Ambiguous(f"{arg!r} matches {len(ids)} sessions: {shown}", ids)
+
+
+def _current_session(
+    root: Path, *, cwd: str | os.PathLike[str] | None, env: Mapping[str, str] | None, state_root: str | None
+) -> SessionRef:
+    """`state.current`'s rule, then the newest session of the folder's project."""
+    here = cwd if cwd is not None else os.getcwd()
+    env = os.environ if env is None else env
+    if state_root is None:
+        state_root = state_layout.state_root(env)
+    found = current_session_id(env=env, state_root=state_root, project_path=str(here))
+    if found is not None:
+        session_id, source = found
+        ref = find_session_by_id(root, session_id)
+        if ref:
+            return ref
+        if source == SOURCE_ENV:  # the environment names this session: never guess another
+            raise NotFound(f"the current session {session_id} has no transcript under {root} yet")
+    project = find_project(root, here)
+    if project is None:
+        raise NotFound(f"no Claude Code project for {here} under {root}, and no current session recorded")
+    sessions = list_sessions(project)
+    if not sessions:
+        raise NotFound(f"no sessions in {project}")
+    return sessions[0]

@@ -1,0 +1,78 @@
+"""A session read once: its entries, tool calls and agents, for every query.
+
+Owns: `Session`, the single way to get a session's entries, calls and agents. One streaming
+pass over the transcript feeds the call pairer and every observer a query brings (an object
+with `add(entry)`: a report's collector, a plan scan…), so queries that need several things
+still read the file once; the agents are read from their logs and linked once, on first use,
+by `sessions.agents`. Holds the calls, never the entries.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from session_kit.sessions.agents import AgentRun, session_agents
+from session_kit.sessions.store import SessionRef
+from session_kit.transcript.calls import ToolCall, ToolCallPairer
+from session_kit.transcript.entries import Entry, read_entries
+from session_kit.transcript.reader import ReadStats
+
+
+class EntryObserver(Protocol):
+    """Anything that watches a session's entries go by, one at a time."""
+
+    def add(self, entry: Entry) -> None: ...
+
+
+class Session:
+    """A session on disk. `scan(*observers)` reads its transcript once; `calls` and `agents`
+    read what they need on first use (`calls` scans with no observer when nothing has yet).
+
+    `keep_payload`: calls keep their whole input and output text (the timeline shows them);
+    without it a call keeps its summary and error only, so a long session takes little memory.
+    """
+
+    def __init__(self, ref: SessionRef, *, keep_payload: bool = False) -> None:
+        self.ref = ref
+        self.read = ReadStats()  # what the scan met: skipped lines and why
+        self._pairer = ToolCallPairer(keep_payload=keep_payload)
+        self._calls: list[ToolCall] | None = None
+        self._agents: list[AgentRun] | None = None
+
+    @property
+    def scanned(self) -> bool:
+        return self._calls is not None
+
+    def scan(self, *observers: EntryObserver) -> Session:
+        """Read the transcript once, giving each entry to the call pairer and to `observers`."""
+        if self._calls is not None:
+            raise RuntimeError(f"session {self.ref.id} was already read; give every observer to one scan")
+        adders = [self._pairer.add, *(o.add for o in observers)]
+        for entry in read_entries(self.ref.path, self.read):
+            for add in adders:
+                add(entry)
+        self._calls = self._pairer.calls()
+        return self
+
+    @property
+    def calls(self) -> list[ToolCall]:
+        """The main conversation's tool calls, in order of use."""
+        if self._calls is None:
+            self.scan()
+        assert self._calls is not None
+        return self._calls
+
+    @property
+    def agents(self) -> list[AgentRun]:
+        """The session's agent runs, linked to their spawning calls, in start order."""
+        if self._agents is None:
+            self._agents = session_agents(self.ref, self.calls)
+        return self._agents
+
+    def all_calls(self) -> list[ToolCall]:
+        """The main conversation's calls and every agent's (`agent_id` says whose), in order
+        of time; calls without a time keep their place after the timed ones of their log."""
+        merged = list(self.calls)
+        for run in self.agents:
+            merged.extend(run.calls)
+        return sorted(merged, key=lambda c: (c.started is None, c.started.timestamp() if c.started else 0.0))

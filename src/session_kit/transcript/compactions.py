@@ -1,0 +1,83 @@
+"""Compactions: where a session's context was compacted, and the summary that replaced it.
+
+Owns: finding compaction boundaries in a stream of entries (the current client's
+`compact_boundary` system entry followed by its `isCompactSummary` user entry; a 2025
+`summary` entry), and cutting a session into generations at them. Reads no files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from session_kit.transcript.entries import KIND_SUMMARY, Entry, format_timestamp
+
+DIALECT_CURRENT = "current"  # compact_boundary + isCompactSummary
+DIALECT_2025 = "2025"  # a `summary` entry
+
+
+@dataclass(frozen=True, slots=True)
+class Compaction:
+    """A point where the context was compacted, and the summary that replaced it."""
+
+    line: int
+    timestamp: datetime | None
+    trigger: str | None = None  # manual | auto, when recorded
+    pre_tokens: int | None = None
+    summary: str | None = None
+    dialect: str = DIALECT_CURRENT  # current: compact_boundary; 2025: a `summary` entry
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "line": self.line,
+            "timestamp": format_timestamp(self.timestamp),
+            "trigger": self.trigger,
+            "pre_tokens": self.pre_tokens,
+            "summary": self.summary,
+            "dialect": self.dialect,
+        }
+
+
+def find_compactions(entries: Iterable[Entry]) -> list[Compaction]:
+    """Compaction boundaries (current client) and `summary` entries (2025 files)."""
+    found: list[Compaction] = []
+    pending: int | None = None  # index in `found` of a boundary still waiting for its summary
+    for entry in entries:
+        if entry.is_compact_boundary:
+            meta = entry.raw.get("compactMetadata")
+            meta = meta if isinstance(meta, Mapping) else {}
+            pre = meta.get("preTokens")
+            found.append(
+                Compaction(
+                    line=entry.line,
+                    timestamp=entry.timestamp,
+                    trigger=meta.get("trigger") if isinstance(meta.get("trigger"), str) else None,
+                    pre_tokens=pre if isinstance(pre, int) else None,
+                )
+            )
+            pending = len(found) - 1
+        elif entry.is_compact_summary and pending is not None:
+            found[pending] = replace(found[pending], summary=entry.text)
+            pending = None
+        elif entry.kind == KIND_SUMMARY:
+            found.append(
+                Compaction(
+                    line=entry.line,
+                    timestamp=entry.timestamp,
+                    summary=entry.summary_text,
+                    dialect=DIALECT_2025,
+                )
+            )
+    return found
+
+
+def split_generations(entries: Iterable[Entry]) -> list[list[Entry]]:
+    """The session cut at each compaction boundary; the boundary opens the next generation."""
+    generations: list[list[Entry]] = [[]]
+    for entry in entries:
+        if entry.is_compact_boundary and generations[-1]:
+            generations.append([])
+        generations[-1].append(entry)
+    return generations

@@ -1,0 +1,213 @@
+"""A transcript's head and tail, read cheaply: what a listing of many sessions needs.
+
+Owns: the start time, the first request, cwd and branch from the head of a file, and the last
+time from its tail, locating lines with byte searches and parsing only the few that can
+matter (the client's noise, most of a file's bytes, is passed over unparsed); the first value
+of a top-level-looking string field of a line without parsing it; complete lines from a
+file's head. Knows no disk layout: it is given a path or an open descriptor.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from session_kit.state import fastjson
+from session_kit.transcript.entries import Entry
+from session_kit.transcript.reader import loads_line, skip_bom
+
+HEAD_STEP = 8 * 1024
+HEAD_LIMIT = 1024 * 1024  # how far into a file the first prompt is looked for
+TAIL_STEPS = (8 * 1024, 128 * 1024, 2 * 1024 * 1024)  # tail reads, until a timestamp shows
+
+
+@dataclass(frozen=True, slots=True)
+class Glance:
+    """What the head and tail of a transcript say. `end` is None when no line of the tail had
+    a time (the caller may fall back to the file's mtime)."""
+
+    start: datetime | None
+    first_prompt: Entry | None
+    cwd: str | None
+    branch: str | None
+    end: datetime | None
+
+
+def glance(path: str | os.PathLike[str], size: int) -> Glance:
+    """The facts of the file's head and tail; all None when it cannot be read."""
+    start = end = prompt = cwd = branch = None
+    try:
+        # Raw descriptor reads: for thousands of files, a buffered file object per file costs
+        # more than the few kilobytes read from each.
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:  # removed or unreadable since it was listed
+        return Glance(None, None, None, None, None)
+    try:
+        start, prompt, cwd, branch = head_facts(FdReader(fd))
+        for step in TAIL_STEPS:
+            end = last_timestamp(os.pread(fd, step, max(0, size - step)), cut=size > step)
+            if end is not None or size <= step:
+                break
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+    return Glance(start, prompt, cwd, branch, end)
+
+
+def head_lines(path: Path, *, limit: int = HEAD_LIMIT) -> Iterable[bytes]:
+    """Complete lines from the start of a file, read in growing steps up to `limit` bytes."""
+    try:
+        f = open(path, "rb")
+    except OSError:
+        return
+    with f:
+        yield from lines_from(f, limit)
+
+
+def lines_from(f: Any, limit: int) -> Iterable[bytes]:
+    buffer = b""
+    read = 0
+    step = HEAD_STEP
+    while read < limit:
+        chunk = f.read(step)
+        if not chunk:
+            if buffer.strip():
+                yield buffer  # last line without newline
+            return
+        if read == 0:
+            chunk = skip_bom(chunk)
+        read += len(chunk)
+        buffer += chunk
+        *lines, buffer = buffer.split(b"\n")
+        yield from lines
+        step = min(step * 2, 256 * 1024)
+
+
+_FIELD_CACHE: dict[bytes, re.Pattern[bytes]] = {}
+
+
+def quick_field(raw: bytes, key: bytes) -> str | None:
+    """A top-level-looking string field of a line, without parsing the line (first match)."""
+    pattern = _FIELD_CACHE.get(key)
+    if pattern is None:
+        pattern = _FIELD_CACHE[key] = re.compile(rb'"' + re.escape(key) + rb'"\s*:\s*"((?:[^"\\]|\\.)*)"')
+    match = pattern.search(raw)
+    if not match:
+        return None
+    try:
+        return fastjson.loads(b'"' + match.group(1) + b'"')
+    except ValueError:
+        return None
+
+
+_USER_TYPE = re.compile(rb'"type"\s*:\s*"user"')
+
+
+class FdReader:
+    """`read(n)` over a raw file descriptor, from its start."""
+
+    __slots__ = ("fd", "offset")
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.offset = 0
+
+    def read(self, n: int) -> bytes:
+        data = os.pread(self.fd, n, self.offset)
+        self.offset += len(data)
+        return data
+
+
+def _line_at(data: bytes, pos: int, lo: int, hi: int) -> tuple[int, int]:
+    """Start and end of the line of `data[lo:hi]` that holds `pos`."""
+    start = max(data.rfind(b"\n", lo, pos) + 1, lo)
+    end = data.find(b"\n", pos, hi)
+    return start, hi if end < 0 else end
+
+
+def head_facts(f: Any) -> tuple[datetime | None, Entry | None, str | None, str | None]:
+    """(start time, first user prompt, cwd, branch) from the head of an open file.
+
+    Lines are located with byte searches, not split apart, and only those that can matter
+    are parsed: the first with a timestamp, then those that look like user entries. The
+    client's noise entries, most of a file's bytes, are passed over unparsed.
+    """
+    start: datetime | None = None
+    cwd = branch = None
+    data = b""
+    scanned = 0  # complete lines before this offset have been looked at
+    step = HEAD_STEP
+    while True:
+        chunk = f.read(step)
+        if not data:
+            chunk = skip_bom(chunk)
+        data += chunk
+        at_eof = len(chunk) < step
+        complete = len(data) if at_eof else data.rfind(b"\n") + 1
+        pos = data.find(b'"timestamp"', scanned, complete) if start is None else -1
+        while pos >= 0:
+            line_start, line_end = _line_at(data, pos, scanned, complete)
+            start = line_timestamp(data[line_start:line_end])
+            if start is not None:
+                break
+            pos = data.find(b'"timestamp"', line_end, complete)
+        pos = scanned
+        while True:
+            match = _USER_TYPE.search(data, pos, complete)
+            if match is None:
+                break
+            line_start, line_end = _line_at(data, match.start(), scanned, complete)
+            pos = line_end
+            try:
+                value = loads_line(data[line_start:line_end].strip())
+            except (ValueError, RecursionError):
+                continue
+            if not isinstance(value, dict):
+                continue
+            entry = Entry.from_raw(0, value)
+            start = start or entry.timestamp
+            cwd = cwd or entry.cwd
+            branch = branch or entry.git_branch
+            if entry.is_user_prompt:
+                return start, entry, entry.cwd or cwd, entry.git_branch or branch
+        scanned = complete
+        if at_eof or len(data) >= HEAD_LIMIT:
+            return start, None, cwd, branch
+        step = min(step * 2, 256 * 1024)
+
+
+def last_timestamp(tail: bytes, *, cut: bool) -> datetime | None:
+    """The time of the last timestamped line of a file's tail."""
+    lo = tail.find(b"\n") + 1 if cut else 0  # a cut tail starts inside a line: skip it
+    if cut and lo == 0:
+        return None
+    hi = len(tail)
+    pos = tail.rfind(b'"timestamp"', lo, hi)
+    while pos >= 0:
+        line_start, line_end = _line_at(tail, pos, lo, hi)
+        stamp = line_timestamp(tail[line_start:line_end])
+        if stamp is not None:
+            return stamp
+        pos = tail.rfind(b'"timestamp"', lo, line_start)
+    return None
+
+
+def line_timestamp(raw: bytes) -> datetime | None:
+    """The entry's own time (top-level, or the seed dialect's `message.timestamp`), if any.
+
+    The line is parsed: a regex cannot tell the entry's timestamp from one nested inside it
+    (file-history snapshots and attachments carry their own).
+    """
+    if b'"timestamp"' not in raw:
+        return None
+    try:
+        value = loads_line(raw.strip())
+    except (ValueError, RecursionError):
+        return None
+    return Entry.from_raw(0, value).timestamp if isinstance(value, dict) else None
