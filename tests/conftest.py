@@ -7,12 +7,9 @@ read or write the developer's real ~/.claude.
 from __future__ import annotations
 
 import pwd
-import sys
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
 
 
 @pytest.fixture(autouse=True)

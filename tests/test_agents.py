@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from sessions_fixture import build, build_planned
-from transcripts import Transcript
+from tests.support.sessions import build, build_planned
+from tests.support.transcripts import Transcript
 
 from session_kit.queries.agent_tree import agent_tree, find_agent, select_agents
 from session_kit.sessions.resolve import resolve_session

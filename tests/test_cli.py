@@ -9,21 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from sessions_fixture import build
-
-EXE = Path(sys.executable).with_name("session-kit")
-
-
-def run(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    command = [str(EXE)] if EXE.exists() else [sys.executable, "-m", "session_kit"]
-    return subprocess.run([*command, *args], capture_output=True, text=True, cwd=cwd, env={**os.environ, **(env or {})}, timeout=60)
-
-
-def run_json(*args: str, **kw) -> dict:
-    proc = run(*args, "--json", **kw)
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)
-
+from tests.support.cli import run, run_json
+from tests.support.sessions import build
 
 @pytest.fixture
 def built(claude_root: Path):
@@ -88,7 +75,7 @@ def test_search(built):
 
 
 def test_ambiguous_prefix_and_not_found_exit_codes(built, claude_root: Path):
-    from transcripts import Transcript
+    from tests.support.transcripts import Transcript
 
     t = Transcript("c0ffee00-9999-0000-0000-000000000000")
     t.user("x")

@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-from sessions_fixture import build_planned
-from test_cli import run, run_json
-from transcripts import Transcript
+from tests.support.sessions import build_planned
+from tests.support.cli import run, run_json
+from tests.support.transcripts import Transcript
 
 REAL = Path(__file__).parent / "fixtures" / "real"
 

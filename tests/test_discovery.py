@@ -4,7 +4,7 @@ import os
 from pathlib import Path
 
 import pytest
-from transcripts import Transcript
+from tests.support.transcripts import Transcript
 
 from session_kit.sessions.overview import overview
 from session_kit.sessions.resolve import resolve_session

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from transcripts import Transcript
+from tests.support.transcripts import Transcript
 
 from session_kit.transcript.entries import KIND_NOISE, KIND_UNKNOWN, Entry, parse_timestamp, prompt_display, read_entries
 from session_kit.transcript.reader import ReadStats

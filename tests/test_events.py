@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from transcripts import Transcript
+from tests.support.transcripts import Transcript
 
 from session_kit.transcript.entries import read_entries
 from session_kit.transcript.calls import STATUS_ERROR, STATUS_OK, STATUS_PENDING, pair_tool_calls

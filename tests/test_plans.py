@@ -6,8 +6,8 @@ import json
 import os
 from pathlib import Path
 
-from sessions_fixture import build_planned
-from transcripts import Transcript
+from tests.support.sessions import build_planned
+from tests.support.transcripts import Transcript
 
 from session_kit.claude.settings import plan_dirs
 from session_kit.queries.plans import session_plans

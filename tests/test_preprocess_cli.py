@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from transcripts import Transcript
+from tests.support.transcripts import Transcript
 
 from session_kit.errors import EXIT_NOTHING_TO_DO
 

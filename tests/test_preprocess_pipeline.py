@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sessions_fixture import build
-from transcripts import Transcript
+from tests.support.sessions import build
+from tests.support.transcripts import Transcript
 
 from session_kit.sessions.resolve import resolve_session
 from session_kit.sessions.store import session_ref_from_path

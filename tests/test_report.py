@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sessions_fixture import build
+from tests.support.sessions import build
 
 from session_kit.queries.report import session_report
 from session_kit.sessions.resolve import resolve_session

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sessions_fixture import build
-from transcripts import Transcript
+from tests.support.sessions import build
+from tests.support.transcripts import Transcript
 
 from session_kit.sessions.store import list_all_sessions
 from session_kit.queries.search import Query, SearchTarget, search, search_file

@@ -27,7 +27,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-from transcripts import Transcript  # tests/transcripts.py: hand-made files
+from tests.support.transcripts import Transcript  # hand-made files
 
 from session_kit.claude.encoding import encode_project_dir
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from transcripts import Transcript
+from tests.support.transcripts import Transcript
 
 
 @dataclass
