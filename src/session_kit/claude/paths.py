@@ -4,7 +4,7 @@ Owns: the Claude root (`CLAUDE_CONFIG_DIR` or `~/.claude`), the project director
 under `projects/` (the encoding itself is in `encoding`), and the fixed places of sessions,
 subagent logs and plans inside the root (plans: or where the `plansDirectory` setting puts
 them). Does not touch the file system beyond reading the environment; listing what exists is
-`discovery`'s job.
+`sessions.store`'s job.
 """
 
 from __future__ import annotations

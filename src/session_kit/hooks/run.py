@@ -2,8 +2,9 @@
 
 Started as a script, in isolated mode and without `site`, because interpreter start-up is
 most of a hook's cost: it puts the folder holding `session_kit` on the path by itself and
-imports only the handlers (standard library, `state`, `scratch`, `encoding`). Never exits
-non-zero: the session must not be blocked by the kit.
+imports only the handlers (the standard library, the `state` package, `hooks.events` and
+`claude.encoding`; a test lists what it loads). Never exits non-zero: the session must not be
+blocked by the kit.
 """
 
 import os

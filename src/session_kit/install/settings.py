@@ -4,7 +4,7 @@ Owns: recognising the kit's own hook entries (by a marker at the end of the comm
 adding them (replacing outdated ones, never touching anyone else's), and removing them so
 that the settings are again what they were. `install_hooks` also returns the containers it
 had to create (`hooks`, `hooks.<Event>`); given back to `uninstall_hooks`, they make
-`uninstall(install(s)) == s` exact. Reads and writes no files (that is `install`).
+`uninstall(install(s)) == s` exact. Reads and writes no files (that is `installer`).
 """
 
 from __future__ import annotations

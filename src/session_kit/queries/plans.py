@@ -18,8 +18,9 @@ Never by modification time or by project: the sessions of a project share one pl
 and a file's time says nothing about whose it is, even more so when several sessions run at
 once. A linked file's mtime only places it among the session's other plans.
 
-Reads the transcript through `entries` and the agents through `agents`; reads the settings
-files (for `plansDirectory`) and the plan files themselves. Does not print.
+Reads the transcript and the agents through `sessions.Session` (one scan, with `PlanScan`
+among its observers); reads the settings files (for `plansDirectory`, through
+`claude.settings`) and the plan files themselves. Does not print.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from session_kit.claude.settings import plan_dirs
+from session_kit.sessions.agents import AGENT_FAILED, AGENT_OK
 from session_kit.sessions.session import Session
 from session_kit.sessions.store import SessionRef
 from session_kit.state.ids import is_plain_id
@@ -51,8 +53,6 @@ LINK_SLUG = "slug"
 PLAN_SOURCES = (SOURCE_EXIT_PLAN_MODE, SOURCE_PLAN_AGENT, SOURCE_PLAN_FILE)
 PLAN_AGENT_TYPE = "plan"  # agent types compared case-insensitively
 PLAN_FILE_SUFFIX = ".md"
-PLAN_AGENT_OK = "ok"
-PLAN_AGENT_FAILED = "failed"
 MAX_PLAN_BYTES = 1024 * 1024
 _EARLIEST = datetime.min.replace(tzinfo=timezone.utc)
 
@@ -66,7 +66,7 @@ class Plan:
     agent_id: str | None = None  # the agent that made it; None: the main conversation
     line: int | None = None
     tool_use_id: str | None = None  # the ExitPlanMode call, or the Plan agent's spawning call
-    # exit_plan_mode: a call status (ok | error: refused | pending); plan_agent: ok | failed
+    # exit_plan_mode: a call status (ok | error: refused | pending); plan_agent: AGENT_OK | AGENT_FAILED
     status: str | None = None
     linked_by: str | None = None  # plan_file: how it is known to be this session's
 
@@ -188,7 +188,7 @@ def plans_of(session: Session, scan: PlanScan, *, root: Path) -> list[Plan]:
                     run.log.path,
                     agent_id=run.agent_id,
                     tool_use_id=run.tool_use_id,
-                    status=PLAN_AGENT_FAILED if run.failed else PLAN_AGENT_OK,
+                    status=AGENT_FAILED if run.failed else AGENT_OK,
                 )
             )
     written = {

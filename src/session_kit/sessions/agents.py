@@ -18,11 +18,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from session_kit.sessions.store import AgentLogRef, SessionRef, find_agent_logs
-from session_kit.transcript.entries import Entry, format_timestamp, read_entries, seconds_between
+from session_kit.transcript.entries import KIND_ASSISTANT, KIND_USER, Entry, format_timestamp, read_entries, seconds_between
 from session_kit.transcript.calls import ToolCall, pair_tool_calls
 from session_kit.transcript.tools import AGENT_TOOLS, spawns_agent
 from session_kit.transcript.reader import ReadStats
 
+AGENT_OK = "ok"
+AGENT_FAILED = "failed"  # a tool call failed, or the agent ended in error
 DEFAULT_AGENT_TYPE = "general-purpose"  # what the client runs when a call names no type
 # A 2025 agent log starts within this long after the call that spawned it.
 LEGACY_LINK_WINDOW = timedelta(seconds=60)
@@ -80,7 +82,7 @@ class AgentRun:
             "end": format_timestamp(self.end),
             "duration_s": self.duration_s,
             "model": self.model,
-            "status": "failed" if self.failed else "ok",
+            "status": AGENT_FAILED if self.failed else AGENT_OK,
             "error": self.error,
             "tool_calls": len(self.calls),
             "failures": len(self.failures),
@@ -99,11 +101,11 @@ def read_agent_run(log: AgentLogRef) -> AgentRun:
     entries = list(read_entries(log.path, stats))
     calls = [replace(c, agent_id=log.agent_id) for c in pair_tool_calls(entries)]
     stamps = [e.timestamp for e in entries if e.timestamp is not None]
-    prompt = next((e.text for e in entries if e.kind == "user" and e.text.strip()), None)
+    prompt = next((e.text for e in entries if e.kind == KIND_USER and e.text.strip()), None)
     final = None
     model = None
     for entry in entries:
-        if entry.kind == "assistant":
+        if entry.kind == KIND_ASSISTANT:
             model = model or entry.model
             if entry.text.strip() and not entry.is_api_error:
                 final = entry.text
@@ -133,9 +135,9 @@ def _ending_error(entries: Sequence[Entry]) -> str | None:
     last = next((e for e in reversed(entries) if e.is_conversation and not e.is_meta), None)
     if last is None:
         return None
-    if last.kind == "assistant" and last.is_api_error:
+    if last.kind == KIND_ASSISTANT and last.is_api_error:
         return last.text.strip() or "API error"
-    if last.kind == "user" and last.text.lstrip().startswith(_INTERRUPTED):
+    if last.kind == KIND_USER and last.text.lstrip().startswith(_INTERRUPTED):
         return "interrupted by the user"
     return None
 

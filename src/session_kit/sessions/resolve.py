@@ -27,6 +27,8 @@ from session_kit.state import root as state_layout
 from session_kit.state.current import SOURCE_ENV, current_session_id
 from session_kit.state.ids import is_plain_id
 
+CURRENT = "current"  # the SESSION argument that means the current session
+
 
 def resolve_session(
     arg: str,
@@ -44,7 +46,7 @@ def resolve_session(
     arg = arg.strip()
     if not arg:
         raise KitError("empty session argument")
-    if arg == "current":
+    if arg == CURRENT:
         return _current_session(root, cwd=cwd, env=env, state_root=state_root)
     if arg.endswith(SESSION_SUFFIX) or os.sep in arg or "/" in arg:
         return session_ref_from_path(Path(arg).expanduser())

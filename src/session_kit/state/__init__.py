@@ -1,1 +1,10 @@
-"""TODO guide."""
+"""The kit's own files. Standard library only: this and `hooks` are the hooks' whole world.
+
+- `root`      where the state lives, its layout, atomic writes, locks, the hook log.
+- `ids`       the one rule for a plain id (what may name a folder or go into a shell line).
+- `current`   the one rule for "the current session": environment, then the project pointer.
+- `scratch`   a session's scratch dir and its work state (values and notes).
+- `fastjson`  JSON without importing `json` (and `re`), for the hooks' start-up budget.
+
+Imports only the standard library, each other and `claude.encoding`.
+"""

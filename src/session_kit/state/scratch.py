@@ -1,10 +1,10 @@
 """Scratch storage: one directory per session, and the work state the agent keeps there.
 
-Owns: creating and finding a session's scratch directory (under `state`'s layout), the
+Owns: creating and finding a session's scratch directory (under `root`'s layout), the
 work state in it (`state.json`: named values and timestamped notes), snapshots of it taken
 before compaction, the session's record (`session.json`), writing the per-project pointer to
-the current session (reading it is `current`), listing and cleaning. Standard library only and free of dataclasses and
-pathlib: the hooks import it. Does not know about Claude Code's settings or transcripts.
+the current session (reading it is `current`), listing and cleaning. Standard library only,
+and free of dataclasses and pathlib: the hooks import it. Does not know about Claude Code's settings or transcripts.
 
 Files in a scratch dir (anything else there is the agent's own):
     session.json     id, project, transcript path, first and last start, sources seen

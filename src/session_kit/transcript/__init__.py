@@ -1,1 +1,14 @@
-"""TODO guide."""
+"""One transcript file's bytes to typed entries and tool calls. Knows no disk layout.
+
+- `reader`       streaming JSON Lines: spans, records, head and tail; the one BOM and
+                 bad-line policy.
+- `glance`       a file's head and tail read cheaply (for listings of many sessions).
+- `blockscan`    blocks of whole lines and the lines holding a needle (for search).
+- `rawtype`      an entry's top-level type from raw bytes, so noise is never parsed.
+- `entries`      `Entry` and the entry kinds of every dialect; content blocks; timestamps.
+- `tools`        the per-tool registry: input summaries, which tools spawn agents or write files.
+- `calls`        tool uses paired with their results; call statuses.
+- `compactions`  compaction boundaries and summaries. `tokens`: usage once per API message.
+
+Imports nothing from `sessions`, `queries`, `preprocess`, `install`, `hooks` or `cli`.
+"""

@@ -5,7 +5,7 @@ client noise, unknown), its ids, its time, its content blocks, its tool uses and
 and compaction markers. Three dialects are read: the current client's, the 2025 one
 (`summary` entries, `Task` tool) and the seed docs' (top-level `tool_result` entries with a
 float `message.timestamp`). Unknown types are kept with kind `unknown`, never dropped.
-Does not read files (that is `jsonl`) and does not pair calls with results (that is `events`).
+Does not read files (that is `reader`) and does not pair calls with results (that is `calls`).
 """
 
 from __future__ import annotations
@@ -42,6 +42,14 @@ KIND_SUMMARY = "summary"
 KIND_TOOL_RESULT = "tool_result"  # the seed docs' top-level tool result entry
 KIND_NOISE = "noise"
 KIND_UNKNOWN = "unknown"
+KINDS = (KIND_USER, KIND_ASSISTANT, KIND_SYSTEM, KIND_SUMMARY, KIND_TOOL_RESULT, KIND_NOISE, KIND_UNKNOWN)
+
+# Content block types.
+BLOCK_TEXT = "text"
+BLOCK_THINKING = "thinking"
+BLOCK_TOOL_USE = "tool_use"
+BLOCK_TOOL_RESULT = "tool_result"
+BLOCK_IMAGE = "image"
 
 _KNOWN_KINDS = {
     "user": KIND_USER,
@@ -109,11 +117,11 @@ def content_text(content: Any) -> str:
                 parts.append(block)
             elif isinstance(block, Mapping):
                 kind = block.get("type")
-                if kind == "text":
+                if kind == BLOCK_TEXT:
                     parts.append(str(block.get("text", "")))
-                elif kind == "image":
+                elif kind == BLOCK_IMAGE:
                     parts.append("[image]")
-                elif kind == "tool_result":
+                elif kind == BLOCK_TOOL_RESULT:
                     parts.append(content_text(block.get("content")))
                 elif "text" in block:
                     parts.append(str(block["text"]))
@@ -230,7 +238,7 @@ class Entry:
         """Content blocks; string content becomes one text block."""
         content = self.message.get("content")
         if isinstance(content, str):
-            return ({"type": "text", "text": content},)
+            return ({"type": BLOCK_TEXT, "text": content},)
         if isinstance(content, list):
             return tuple(b for b in content if isinstance(b, Mapping))
         return ()
@@ -239,20 +247,20 @@ class Entry:
     def text(self) -> str:
         """The text blocks of the message, joined (no thinking, no tool blocks)."""
         return "\n".join(
-            str(b.get("text", "")) for b in self.blocks if b.get("type") == "text"
+            str(b.get("text", "")) for b in self.blocks if b.get("type") == BLOCK_TEXT
         )
 
     @property
     def thinking(self) -> str:
         return "\n".join(
-            str(b.get("thinking", "")) for b in self.blocks if b.get("type") == "thinking"
+            str(b.get("thinking", "")) for b in self.blocks if b.get("type") == BLOCK_THINKING
         )
 
     @property
     def tool_uses(self) -> tuple[Mapping[str, Any], ...]:
         if self.kind != KIND_ASSISTANT:
             return ()
-        return tuple(b for b in self.blocks if b.get("type") == "tool_use")
+        return tuple(b for b in self.blocks if b.get("type") == BLOCK_TOOL_USE)
 
     @property
     def tool_results(self) -> tuple[ToolResult, ...]:
@@ -280,14 +288,14 @@ class Entry:
                 extra,
             )
             for b in self.blocks
-            if b.get("type") == "tool_result"
+            if b.get("type") == BLOCK_TOOL_RESULT
         )
 
     # --- what kind of user entry ----------------------------------------------------------
     @property
     def is_tool_result_carrier(self) -> bool:
         return self.kind == KIND_TOOL_RESULT or (
-            self.kind == KIND_USER and any(b.get("type") == "tool_result" for b in self.blocks)
+            self.kind == KIND_USER and any(b.get("type") == BLOCK_TOOL_RESULT for b in self.blocks)
         )
 
     @property

@@ -1,0 +1,39 @@
+"""The public face: every name it lists resolves, and importing it loads nothing else."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from session_kit import api
+
+REAL_ROOT = Path(__file__).parent / "fixtures" / "real"
+
+
+def test_every_public_name_resolves_to_an_object_of_that_name():
+    for name in api.__all__:
+        assert getattr(api, name).__name__ == name
+
+
+def test_importing_the_api_loads_no_other_kit_module():
+    code = "import session_kit.api, sys, json; print(json.dumps(sorted(m for m in sys.modules if m.startswith('session_kit'))))"
+    loaded = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+    assert loaded == ["session_kit", "session_kit.api"]
+
+
+def test_an_unknown_name_is_an_attribute_error():
+    try:
+        api.no_such_name  # noqa: B018
+    except AttributeError as exc:
+        assert "no_such_name" in str(exc)
+    else:
+        raise AssertionError("no AttributeError")
+
+
+def test_the_api_reads_a_real_client_session():
+    ref = api.resolve_session("266f5872", REAL_ROOT)
+    report = api.session_report(ref)
+    assert report.as_dict()["tool_calls"] == 9
+    assert [a.agent_type for a in report.agents] == ["Plan", "general-purpose"]
