@@ -72,10 +72,6 @@ class BadFile(KitError):
         self.path = path
 
 
-class NothingToDo(KitError):
-    exit_code = EXIT_NOTHING_TO_DO
-
-
 class InvalidOptions(KitError):
     """Options that are wrong or do not go together. `options` are their names in the
     library's terms (`to_stdout`, `max_tokens`); `message` has a `{}` for each, in order,

@@ -39,10 +39,6 @@ class Session:
         self._calls: list[ToolCall] | None = None
         self._agents: list[AgentRun] | None = None
 
-    @property
-    def scanned(self) -> bool:
-        return self._calls is not None
-
     def scan(self, *observers: EntryObserver) -> Session:
         """Read the transcript once, giving each entry to the call pairer and to `observers`."""
         if self._calls is not None:

@@ -15,7 +15,6 @@ import json
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 BOM = b"\xef\xbb\xbf"
@@ -265,10 +264,3 @@ def _parse_many(lines: list[bytes]) -> list[dict]:
         if isinstance(value, dict):
             out.append(value)
     return out
-
-
-def file_size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0
