@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 try:  # the kit's own encoding rule, when the kit is importable
-    from session_kit.claude.paths import encode_project_dir
+    from session_kit.claude.encoding import encode_project_dir
 except ImportError:  # pragma: no cover - only when run outside the venv
     import re
 
