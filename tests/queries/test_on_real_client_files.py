@@ -19,7 +19,7 @@ from session_kit.transcript.reader import ReadStats
 from session_kit.queries.report import session_report
 from session_kit.queries.search import Query, SearchTarget, search_file
 
-ROOT = Path(__file__).parent / "fixtures" / "real"
+ROOT = Path(__file__).parent.parent / "fixtures" / "real"
 
 
 @pytest.fixture(scope="module")
