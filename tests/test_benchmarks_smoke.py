@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from session_kit.claude.paths import encode_project_dir
+from session_kit.claude.encoding import encode_project_dir
 
 CONVERSATION_TYPES = {"user", "assistant", "system"}
 

@@ -50,17 +50,36 @@ def context_of(proc: subprocess.CompletedProcess) -> str:
     return json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"] if proc.stdout.strip() else ""
 
 
-def test_session_start_makes_scratch_pointer_and_exports(state_root: Path, env_file: Path):
-    proc = start("sess-1", env_file)
-    text = context_of(proc)
-    scratch = state_root / "projects" / "-work-proj" / "sessions" / "sess-1"
+@pytest.fixture
+def started(state_root: Path, env_file: Path) -> tuple[str, Path]:
+    """`sess-1` started in /work/proj: the context given to the model, and its scratch dir."""
+    text = context_of(start("sess-1", env_file))
+    return text, state_root / "projects" / "-work-proj" / "sessions" / "sess-1"
+
+
+def test_session_start_makes_a_private_scratch_dir(started):
+    _, scratch = started
     assert scratch.is_dir() and oct(scratch.stat().st_mode & 0o777) == "0o700"
+
+
+def test_session_start_points_the_project_at_the_session(started, state_root: Path):
     assert (state_root / "projects" / "-work-proj" / "current-session-id").read_text().strip() == "sess-1"
+
+
+def test_session_start_exports_the_session_and_its_scratch_dir(started, env_file: Path):
+    _, scratch = started
     exported = env_file.read_text()
     assert 'export SESSION_CONTEXT="session_id=sess-1"' in exported
     assert f"export SESSION_KIT_SCRATCH='{scratch}'" in exported
+
+
+def test_session_start_tells_the_model_the_session_and_scratch_dir_briefly(started):
+    text, scratch = started
     assert "sess-1" in text and str(scratch) in text and len(text) < 500
-    # the exports are what a shell sees after sourcing the file
+
+
+def test_the_exports_are_what_a_shell_sees_after_sourcing_the_file(started, env_file: Path):
+    _, scratch = started
     shown = subprocess.run(["bash", "-c", f"source {env_file}; echo $SESSION_CONTEXT; echo $SESSION_KIT_SCRATCH"],
                            capture_output=True, text=True).stdout.split("\n")
     assert shown[:2] == ["session_id=sess-1", str(scratch)]
@@ -80,16 +99,28 @@ def test_plugin_route_puts_the_plugin_bin_on_path(env_file: Path):
     assert "export PATH='/plugins/session kit/bin'\":$PATH\"" in env_file.read_text()
 
 
-def test_work_state_survives_compaction(state_root: Path, env_file: Path):
+@pytest.fixture
+def compacted(state_root: Path, env_file: Path) -> SessionScratch:
+    """`sess-3` with a value and a note in its scratch, then a manual compaction's PreCompact hook."""
     start("sess-3", env_file)
     scratch = SessionScratch.for_session("sess-3", root=str(state_root))
     scratch.set("current-task", "migrate the parser; step 3 of 5")
     scratch.note("tests in tests/test_parser.py are flaky")
     assert hook("pre-compact", {"session_id": "sess-3", "trigger": "manual", "cwd": "/work/proj"}).returncode == 0
-    assert list((Path(scratch.path) / "snapshots").glob("*-manual.json"))
+    return scratch
+
+
+def test_pre_compact_snapshots_the_work_state(compacted: SessionScratch):
+    assert list((Path(compacted.path) / "snapshots").glob("*-manual.json"))
+
+
+def test_work_state_survives_compaction(compacted: SessionScratch, env_file: Path):
     text = context_of(start("sess-3", env_file, source="compact"))
     assert "migrate the parser; step 3 of 5" in text and "flaky" in text
-    # restored once: a later resume does not inject it again
+
+
+def test_work_state_is_restored_once(compacted: SessionScratch, env_file: Path):
+    start("sess-3", env_file, source="compact")
     assert "migrate" not in context_of(start("sess-3", env_file, source="resume"))
 
 
@@ -112,9 +143,13 @@ def test_oversized_state_is_summarised_with_the_file_path(state_root: Path, env_
     assert "key-39" in text and str(Path(scratch.path) / "state.json") in text
 
 
-def test_without_env_file_the_prompt_hook_reminds(state_root: Path):
+def test_without_env_file_session_start_says_to_name_the_session(state_root: Path):
     text = context_of(start("sess-6", None))
     assert "--session sess-6" in text
+
+
+def test_without_env_file_the_prompt_hook_reminds(state_root: Path):
+    start("sess-6", None)
     reminder = context_of(hook("user-prompt-submit", {"session_id": "sess-6", "prompt": "hi", "cwd": "/work/proj"}))
     assert "sess-6" in reminder
 
@@ -150,8 +185,11 @@ def test_unsafe_session_ids_write_nothing_outside_the_state_root(state_root: Pat
     assert set(tmp_path.rglob("*")) - before <= set(state_root.rglob("*"))
 
 
-def test_unknown_event_and_unwritable_state_root_still_exit_0(tmp_path: Path):
+def test_an_unknown_event_still_exits_0():
     assert hook("no-such-event", {"session_id": "x"}).returncode == 0
+
+
+def test_an_unwritable_state_root_still_exits_0_and_says_so(tmp_path: Path):
     blocked = tmp_path / "file-not-dir"
     blocked.write_text("")
     proc = start("sess-8", None, extra_env={"SESSION_KIT_HOME": str(blocked / "state")})

@@ -1,11 +1,26 @@
-"""A small Claude root with one rich session per layout, shared by the report, search and CLI tests."""
+"""Sessions on disk, shared by the sessions, queries and CLI tests: a short session (`make_session`),
+a small Claude root with one rich session per layout (`build`), and one with plans and nested
+agents (`build_planned`)."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from tests.support.transcripts import Transcript
+
+
+def make_session(root: Path, sid: str, *, cwd: str = "/work/proj", mtime: float | None = None, prompt: str = "do it") -> Transcript:
+    """A short session (noise, one request, one answer) written under `root`, with `mtime` if given."""
+    t = Transcript(sid, cwd=cwd)
+    t.noise("attachment", size=5000)
+    t.user(prompt)
+    t.say("ok")
+    path = t.write_session(root)
+    if mtime is not None:
+        os.utime(path, (mtime, mtime))
+    return t
 
 
 @dataclass
@@ -90,8 +105,6 @@ MARKUP_ERROR = "<b>not bold</b> [red]not red[/red] <tool_use_error>kept</tool_us
 
 
 def build_planned(root: Path) -> Planned:
-    import os
-
     plans = root / "plans"
     plans.mkdir(parents=True, exist_ok=True)
     a = Transcript("a1fa0000-0000-0000-0000-000000000001", cwd="/work/multi", slug="alpha-slug-one")
@@ -176,3 +189,11 @@ def build_planned(root: Path) -> Planned:
     return Planned(
         root, a, b, old, other, "aplan0000000001", "aouter000000002", "ainner000000003", "aerror000000004", "0ldp1an5", MARKUP_ERROR
     )
+
+
+def agent_runs(root: Path, session_id: str) -> list:
+    """The linked agent runs of the session `session_id` under `root`, calls with their payload."""
+    from session_kit.sessions.resolve import resolve_session
+    from session_kit.sessions.session import Session
+
+    return Session(resolve_session(session_id, root), keep_payload=True).agents

@@ -9,7 +9,6 @@ from pathlib import Path
 from tests.support.sessions import build_planned
 from tests.support.transcripts import Transcript
 
-from session_kit.claude.settings import plan_dirs
 from session_kit.queries.plans import session_plans
 from session_kit.sessions.resolve import resolve_session
 
@@ -27,24 +26,42 @@ def test_every_source_in_time_order(claude_root: Path):
         ("exit_plan_mode", "ALPHA EXIT PLAN", None),
         ("plan_file", "# ALPHA PLAN FILE\n1. first", None),  # its mtime is the newest
     ]
+
+
+def test_a_plan_file_named_by_plan_mode_is_linked_by_that_attachment(claude_root: Path):
+    p = build_planned(claude_root)
+    plans = plans_of(claude_root, p.alpha.session_id)
     assert plans[-1].linked_by == "plan_mode_attachment"
+
+
+def test_an_exit_plan_mode_without_an_answer_is_pending_at_its_line(claude_root: Path):
+    p = build_planned(claude_root)
+    plans = plans_of(claude_root, p.alpha.session_id)
     assert plans[2].status == "pending" and plans[2].line is not None
 
 
-def test_sessions_of_one_project_at_the_same_time_never_see_each_others_plans(claude_root: Path):
+def test_a_session_never_sees_a_newer_plan_file_of_a_session_running_beside_it(claude_root: Path):
     p = build_planned(claude_root)
     alpha = " ".join(x.text for x in plans_of(claude_root, p.alpha.session_id))
-    beta = plans_of(claude_root, p.beta.session_id)
     assert "BETA" not in alpha and "NOBODY" not in alpha  # beta's file is newer than alpha's
+
+
+def test_a_session_running_beside_another_has_only_its_own_plans_linked_by_slug(claude_root: Path):
+    p = build_planned(claude_root)
+    beta = plans_of(claude_root, p.beta.session_id)
     assert [x.text.strip() for x in beta] == ["BETA EXIT PLAN", "# BETA PLAN FILE"]
     assert beta[-1].linked_by == "slug"
     assert not any("ALPHA" in x.text or "NOBODY" in x.text for x in beta)
 
 
-def test_older_layout_plans_and_no_leak_between_its_sessions(claude_root: Path):
+def test_older_layout_plans_come_from_the_plan_agent_and_exit_plan_mode(claude_root: Path):
     p = build_planned(claude_root)
     old = plans_of(claude_root, p.old.session_id)
     assert [(x.source, x.text) for x in old] == [("plan_agent", "LEGACY PLAN AGENT ANSWER"), ("exit_plan_mode", "LEGACY EXIT PLAN")]
+
+
+def test_older_layout_sessions_of_one_project_keep_their_plans_apart(claude_root: Path):
+    p = build_planned(claude_root)
     other = plans_of(claude_root, p.old_other.session_id)
     assert [x.text for x in other] == ["OTHER LEGACY PLAN AGENT ANSWER", "OTHER LEGACY EXIT PLAN"]
 
@@ -59,7 +76,8 @@ def test_a_session_without_a_plan_has_none(claude_root: Path):
     assert plans_of(claude_root, t.session_id) == []
 
 
-def test_the_approved_text_and_file_of_an_exit_plan_mode_result(claude_root: Path, tmp_path: Path):
+def approved_elsewhere(claude_root: Path, tmp_path: Path) -> tuple[Path, list]:
+    """An ExitPlanMode whose result carries the edited, approved plan and a plan file outside the plans folders."""
     elsewhere = tmp_path / "anywhere" / "named.md"
     elsewhere.parent.mkdir()
     elsewhere.write_text("# the named file\n")
@@ -68,12 +86,20 @@ def test_the_approved_text_and_file_of_an_exit_plan_mode_result(claude_root: Pat
     call = t.tool_use("ExitPlanMode", {"plan": "as proposed"})
     t.tool_result(call, "User has approved your plan.", extra={"plan": "as edited and approved", "filePath": str(elsewhere)})
     t.write_session(claude_root)
-    plans = plans_of(claude_root, t.session_id)
+    return elsewhere, plans_of(claude_root, t.session_id)
+
+
+def test_an_approved_plan_is_the_text_the_user_approved(claude_root: Path, tmp_path: Path):
+    _, plans = approved_elsewhere(claude_root, tmp_path)
     assert [(x.source, x.text.strip(), x.status) for x in plans][0] == ("exit_plan_mode", "as edited and approved", "ok")
+
+
+def test_the_plan_file_named_in_an_approval_is_linked_wherever_it_is(claude_root: Path, tmp_path: Path):
+    elsewhere, plans = approved_elsewhere(claude_root, tmp_path)
     assert [(x.path, x.linked_by) for x in plans if x.source == "plan_file"] == [(elsewhere, "exit_plan_mode_result")]
 
 
-def test_plans_directory_setting_relative_to_the_project(claude_root: Path, tmp_path: Path):
+def test_a_plan_file_in_the_projects_plans_directory_is_found_by_slug(claude_root: Path, tmp_path: Path):
     project = tmp_path / "proj"
     (project / ".claude").mkdir(parents=True)
     (project / ".claude" / "settings.json").write_text(json.dumps({"plansDirectory": "myplans"}))
@@ -82,12 +108,11 @@ def test_plans_directory_setting_relative_to_the_project(claude_root: Path, tmp_
     t.write_session(claude_root)
     (project / "myplans").mkdir()
     (project / "myplans" / "calm-slug.md").write_text("# in the project\n")
-    assert plan_dirs(claude_root, str(project)) == [project / "myplans", claude_root / "plans"]
     [plan] = plans_of(claude_root, t.session_id)
     assert plan.path == project / "myplans" / "calm-slug.md" and plan.linked_by == "slug"
 
 
-def test_a_plan_file_written_by_the_session_and_an_agents_slug_file(claude_root: Path):
+def test_plan_files_the_session_wrote_and_its_agents_slug_files_are_its_own(claude_root: Path):
     plans = claude_root / "plans"
     plans.mkdir()
     t = Transcript(slug="bright-slug")

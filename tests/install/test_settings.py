@@ -1,3 +1,5 @@
+"""Installing and uninstalling the kit's hooks on a settings dict: pure, idempotent, reversible."""
+
 from __future__ import annotations
 
 import pytest
@@ -34,6 +36,12 @@ def test_install_twice_is_the_same_as_once(settings):
     once, created = install_hooks(settings, OURS)
     twice, created_again = install_hooks(once, OURS)
     assert twice == once and created_again == []
+
+
+@given(settings_strategy)
+def test_uninstall_after_installing_twice_restores_the_settings(settings):
+    once, created = install_hooks(settings, OURS)
+    twice, created_again = install_hooks(once, OURS)
     assert uninstall_hooks(twice, created + created_again) == settings
 
 
@@ -42,21 +50,39 @@ def test_others_hooks_are_kept_in_order(settings):
     installed, _ = install_hooks(settings, OURS)
     for event, groups in settings.get("hooks", {}).items():
         assert installed["hooks"][event][: len(groups)] == groups
+
+
+@given(settings_strategy)
+def test_each_event_gets_exactly_one_of_ours(settings):
+    installed, _ = install_hooks(settings, OURS)
     assert {e: len(c) for e, c in installed_commands(installed).items()} == {e: 1 for e in OURS}
 
 
+OUTDATED = {
+    "hooks": {
+        "SessionStart": [{"hooks": [{"type": "command", "command": f"/old/python /old/run.py session-start {MARKER}"}]}],
+        "Stop": [{"hooks": [{"type": "command", "command": f"/old/python x {MARKER}"}, {"type": "command", "command": "theirs"}]}],
+    }
+}
+
+
 def test_outdated_entries_are_replaced_not_added():
-    old = {"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": f"/old/python /old/run.py session-start {MARKER}"}]}],
-                     "Stop": [{"hooks": [{"type": "command", "command": f"/old/python x {MARKER}"}, {"type": "command", "command": "theirs"}]}]}}
-    new, _ = install_hooks(old, OURS)
+    new, _ = install_hooks(OUTDATED, OURS)
     assert installed_commands(new) == {e: [c] for e, c in OURS.items()}
+
+
+def test_our_entry_on_an_event_we_no_longer_hook_is_dropped_and_theirs_kept():
+    new, _ = install_hooks(OUTDATED, OURS)
     assert new["hooks"]["Stop"] == [{"hooks": [{"type": "command", "command": "theirs"}]}]
 
 
-def test_uninstall_without_a_receipt_drops_only_what_it_emptied():
+def test_uninstall_without_a_receipt_keeps_an_empty_event_the_user_had():
     settings = {"hooks": {"Stop": []}, "model": "x"}
     installed, _ = install_hooks(settings, OURS)
     assert uninstall_hooks(installed) == {"hooks": {"Stop": []}, "model": "x"}
+
+
+def test_uninstall_without_a_receipt_keeps_an_empty_hooks_section():
     assert uninstall_hooks({"hooks": {}}) == {"hooks": {}}
 
 
@@ -66,5 +92,13 @@ def test_shapes_it_will_not_edit(bad):
         install_hooks(bad, OURS)
 
 
-def test_marker_recognition():
-    assert is_ours({"command": f"x {MARKER}"}) and not is_ours({"command": f"{MARKER} then more"}) and not is_ours("x")
+def test_a_command_ending_in_the_marker_is_ours():
+    assert is_ours({"command": f"x {MARKER}"})
+
+
+def test_a_marker_that_does_not_end_the_command_is_not_ours():
+    assert not is_ours({"command": f"{MARKER} then more"})
+
+
+def test_a_hook_that_is_not_an_object_is_not_ours():
+    assert not is_ours("x")

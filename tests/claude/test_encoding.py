@@ -1,13 +1,13 @@
+"""The client's project-folder name for a path: every rule, and properties over any text."""
+
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from session_kit.claude import paths
-from session_kit.claude.paths import encode_project_dir
+from session_kit.claude.encoding import encode_project_dir
 
 
 def test_every_non_alphanumeric_character_becomes_a_dash():
@@ -54,17 +54,3 @@ def test_long_names_differ_when_paths_differ_only_past_the_cut(tail: str):
     b = encode_project_dir("/p/" + "q" * 250 + tail + "z")
     assert a[:200] == b[:200]
     assert a != b  # the hash suffix tells them apart (31*h + unit changes with the last unit)
-
-
-def test_claude_root_prefers_override_then_env_then_home(monkeypatch, isolated_home: Path):
-    assert paths.claude_root() == isolated_home / ".claude"
-    monkeypatch.setenv("CLAUDE_CONFIG_DIR", "/cfg")
-    assert paths.claude_root() == Path("/cfg")
-    assert paths.claude_root("/explicit") == Path("/explicit")
-
-
-def test_plans_dir_follows_the_setting(tmp_path: Path):
-    assert paths.plans_dir(tmp_path) == tmp_path / "plans"
-    assert paths.plans_dir(tmp_path, "/abs/plans") == Path("/abs/plans")
-    assert paths.plans_dir(tmp_path, "myplans", project="/work/proj") == Path("/work/proj/myplans")
-    assert paths.plans_dir(tmp_path, "myplans") == tmp_path / "myplans"

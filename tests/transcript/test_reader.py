@@ -1,3 +1,6 @@
+"""The only transcript reader: one policy for blank, malformed, half-written and huge lines,
+and a count of everything it skipped."""
+
 from __future__ import annotations
 
 import json
@@ -17,7 +20,12 @@ def records(path: Path, **kw) -> tuple[list[tuple[int, dict]], ReadStats]:
     return list(iter_records(path, stats, **kw)), stats
 
 
-def test_blank_and_malformed_lines_are_skipped_and_counted(tmp_path):
+def hundred_lines(tmp_path: Path) -> Path:
+    lines = [json.dumps({"n": i, "pad": "p" * 50}) for i in range(100)]
+    return write(tmp_path, ("\n".join(lines) + "\n").encode())
+
+
+def test_blank_and_malformed_lines_are_skipped_and_counted(tmp_path: Path):
     path = write(tmp_path, b'{"a":1}\n\n   \n{not json}\n[1,2]\n{"b":2}\n')
     got, stats = records(path)
     assert [r for _, r in got] == [{"a": 1}, {"b": 2}]
@@ -26,7 +34,7 @@ def test_blank_and_malformed_lines_are_skipped_and_counted(tmp_path):
     assert stats.malformed_lines == [4]
 
 
-def test_half_written_last_line_is_not_malformed(tmp_path):
+def test_half_written_last_line_is_not_malformed(tmp_path: Path):
     path = write(tmp_path, b'{"a":1}\n{"b": "still writ')
     got, stats = records(path)
     assert [r for _, r in got] == [{"a": 1}]
@@ -34,13 +42,13 @@ def test_half_written_last_line_is_not_malformed(tmp_path):
     assert "half-written" in stats.describe()
 
 
-def test_complete_last_line_without_newline_is_read(tmp_path):
+def test_complete_last_line_without_newline_is_read(tmp_path: Path):
     got, stats = records(write(tmp_path, b'{"a":1}\n{"b":2}'))
     assert [r for _, r in got] == [{"a": 1}, {"b": 2}]
     assert not stats.partial_tail
 
 
-def test_bom_and_invalid_utf8_are_survived(tmp_path):
+def test_bom_and_invalid_utf8_are_survived(tmp_path: Path):
     path = write(tmp_path, b'\xef\xbb\xbf{"a":1}\n{"b":"caf\xe9"}\n')
     got, stats = records(path)
     assert got[0][1] == {"a": 1}
@@ -48,7 +56,7 @@ def test_bom_and_invalid_utf8_are_survived(tmp_path):
     assert stats.invalid_utf8 == 1 and stats.skipped == 0
 
 
-def test_lines_of_tens_of_megabytes_are_read(tmp_path):
+def test_lines_of_tens_of_megabytes_are_read(tmp_path: Path):
     big = "x" * (20 * 1024 * 1024)
     path = write(tmp_path, json.dumps({"big": big}).encode() + b"\n" + b'{"after":1}\n')
     got, _ = records(path)
@@ -56,7 +64,7 @@ def test_lines_of_tens_of_megabytes_are_read(tmp_path):
     assert got[1][1] == {"after": 1}
 
 
-def test_lines_over_the_limit_are_skipped_without_losing_the_next(tmp_path):
+def test_lines_over_the_limit_are_skipped_without_losing_the_next(tmp_path: Path):
     path = write(tmp_path, b'{"a":1}\n' + b'{"x":"' + b"y" * 5000 + b'"}\n{"b":2}\n')
     got, stats = records(path, max_line_bytes=1024)
     assert [r for _, r in got] == [{"a": 1}, {"b": 2}]
@@ -64,18 +72,19 @@ def test_lines_over_the_limit_are_skipped_without_losing_the_next(tmp_path):
     assert stats.oversized == 1
 
 
-def test_deeply_nested_json_is_malformed_not_a_crash(tmp_path):
+def test_deeply_nested_json_is_malformed_not_a_crash(tmp_path: Path):
     got, stats = records(write(tmp_path, b"[" * 100000 + b"\n" + b'{"ok":1}\n'))
     assert [r for _, r in got] == [{"ok": 1}]
     assert stats.skipped == 1
 
 
-def test_head_and_tail_read_only_complete_lines(tmp_path):
-    lines = [json.dumps({"n": i, "pad": "p" * 50}) for i in range(100)]
-    path = write(tmp_path, ("\n".join(lines) + "\n").encode())
-    head = read_head(path, 500)
-    tail = read_tail(path, 500)
+def test_the_head_is_complete_lines_from_the_first(tmp_path: Path):
+    head = read_head(hundred_lines(tmp_path), 500)
     assert head[0]["n"] == 0 and all(isinstance(r["n"], int) for r in head)
+    assert [r["n"] for r in head] == list(range(len(head)))
+
+
+def test_the_tail_is_complete_lines_up_to_the_last(tmp_path: Path):
+    tail = read_tail(hundred_lines(tmp_path), 500)
     assert tail[-1]["n"] == 99
     assert [r["n"] for r in tail] == list(range(tail[0]["n"], 100))
-    assert [r["n"] for r in head] == list(range(len(head)))

@@ -1,3 +1,5 @@
+"""Typed entries over raw records, in every dialect; unknown types are kept, odd shapes survive."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,28 +10,56 @@ from session_kit.transcript.entries import KIND_NOISE, KIND_UNKNOWN, Entry, pars
 from session_kit.transcript.reader import ReadStats
 
 
-def test_current_dialect_kinds_and_fields(tmp_path: Path):
+def current_dialect(tmp_path: Path) -> tuple[Transcript, list[Entry]]:
     t = Transcript(cwd="/w/p", branch="feat")
     t.noise("attachment")
     t.user("hello")
     t.say("hi")
     t.raw({"type": "brand-new-entry-type", "payload": 1})
-    entries = list(read_entries(t.write(tmp_path / "s.jsonl")))
-    assert [e.kind for e in entries] == [KIND_NOISE, "user", "assistant", KIND_UNKNOWN]
-    user = entries[1]
-    assert user.is_user_prompt and user.text == "hello"
-    assert user.cwd == "/w/p" and user.git_branch == "feat" and user.session_id == t.session_id
-    assert user.timestamp is not None and user.timestamp.tzinfo is not None
-    assert entries[3].raw["payload"] == 1  # unknown types are kept whole
+    return t, list(read_entries(t.write(tmp_path / "s.jsonl")))
 
 
-def test_seed_dialect_tool_results_and_float_timestamps(tmp_path: Path):
+def seed_dialect(tmp_path: Path) -> tuple[str, list[Entry]]:
     t = Transcript(dialect="seed")
     t.user("run it")
     call = t.tool_use("Bash", {"command": "pytest"})
     t.tool_result(call, [{"type": "text", "text": "Exit code 0\nok"}])
-    entries = list(read_entries(t.write(tmp_path / "s.jsonl")))
+    return call, list(read_entries(t.write(tmp_path / "s.jsonl")))
+
+
+def compacted(tmp_path: Path) -> list[Entry]:
+    t = Transcript()
+    t.user("a")
+    t.compact("Summary of earlier work")
+    t.summary_2025("old style summary")
+    return list(read_entries(t.write(tmp_path / "s.jsonl")))
+
+
+def test_current_dialect_entries_get_their_kinds(tmp_path: Path):
+    _, entries = current_dialect(tmp_path)
+    assert [e.kind for e in entries] == [KIND_NOISE, "user", "assistant", KIND_UNKNOWN]
+
+
+def test_a_user_prompt_carries_its_text_place_branch_and_session(tmp_path: Path):
+    t, entries = current_dialect(tmp_path)
+    user = entries[1]
+    assert user.is_user_prompt and user.text == "hello"
+    assert user.cwd == "/w/p" and user.git_branch == "feat" and user.session_id == t.session_id
+    assert user.timestamp is not None and user.timestamp.tzinfo is not None
+
+
+def test_unknown_entry_types_are_kept_whole(tmp_path: Path):
+    _, entries = current_dialect(tmp_path)
+    assert entries[3].raw["payload"] == 1
+
+
+def test_seed_dialect_prompts_have_float_timestamps(tmp_path: Path):
+    _, entries = seed_dialect(tmp_path)
     assert entries[0].is_user_prompt and entries[0].timestamp is not None
+
+
+def test_seed_dialect_tool_results_are_entries_of_their_own(tmp_path: Path):
+    call, entries = seed_dialect(tmp_path)
     result = entries[2]
     assert result.kind == "tool_result" and result.is_tool_result_carrier
     assert result.tool_results[0].tool_use_id == call
@@ -45,15 +75,19 @@ def test_tool_results_in_user_entries_are_not_prompts(tmp_path: Path):
     assert entry.tool_results[0].extra == {"file": {"filePath": "/x"}}
 
 
-def test_compaction_entries_are_recognised(tmp_path: Path):
-    t = Transcript()
-    t.user("a")
-    t.compact("Summary of earlier work")
-    t.summary_2025("old style summary")
-    entries = list(read_entries(t.write(tmp_path / "s.jsonl")))
+def test_a_compact_boundary_starts_a_new_chain(tmp_path: Path):
+    entries = compacted(tmp_path)
     assert entries[1].is_compact_boundary and entries[1].raw["parentUuid"] is None
+
+
+def test_a_compact_summary_is_not_a_prompt(tmp_path: Path):
+    entries = compacted(tmp_path)
     assert entries[2].is_compact_summary and not entries[2].is_user_prompt
     assert entries[2].summary_text == "Summary of earlier work"
+
+
+def test_a_2025_summary_entry_gives_its_text(tmp_path: Path):
+    entries = compacted(tmp_path)
     assert entries[3].kind == "summary" and entries[3].summary_text == "old style summary"
 
 
@@ -71,11 +105,17 @@ def test_odd_shapes_do_not_crash(tmp_path: Path):
         e.tool_uses, e.tool_results, e.is_user_prompt, e.summary_text, e.usage  # noqa: B018
 
 
-def test_timestamps_in_every_form():
+def test_iso_timestamps_are_parsed_with_a_time_zone():
     assert parse_timestamp("2026-11-01T09:00:00.123Z").year == 2026
     assert parse_timestamp("2026-11-01T09:00:00").tzinfo is not None
+
+
+def test_epoch_seconds_and_milliseconds_are_parsed():
     assert parse_timestamp(1700000000.5).year == 2023
-    assert parse_timestamp(1700000000500).year == 2023  # milliseconds
+    assert parse_timestamp(1700000000500).year == 2023
+
+
+def test_what_is_not_a_timestamp_gives_none():
     assert parse_timestamp("yesterday") is None
     assert parse_timestamp(True) is None
 
@@ -83,10 +123,13 @@ def test_timestamps_in_every_form():
 def test_slash_commands_are_shown_as_typed():
     text = "<command-message>x</command-message>\n<command-name>/debug-agent</command-name>\n<command-args>abc</command-args>"
     assert prompt_display(text) == "/debug-agent abc"
+
+
+def test_plain_prompts_are_shown_as_they_are():
     assert prompt_display("plain") == "plain"
 
 
-def test_entry_from_raw_without_type():
+def test_an_entry_without_a_type_is_unknown():
     e = Entry.from_raw(3, {"foo": "bar"})
     assert e.kind == KIND_UNKNOWN and e.type == ""
 

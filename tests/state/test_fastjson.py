@@ -1,3 +1,5 @@
+"""The hooks' small JSON: the same text and values as the json module, without importing it."""
+
 from __future__ import annotations
 
 import json
@@ -37,10 +39,16 @@ def test_loads_rejects_what_json_rejects(bad):
         fastjson.loads(bad)
 
 
-def test_constants_and_specials():
+def test_nan_and_infinity_are_read_as_json_reads_them():
     assert math.isnan(fastjson.loads("NaN"))
     assert fastjson.loads('{"a": [1.5e3, -Infinity]}') == {"a": [1500.0, float("-inf")]}
+
+
+def test_a_non_string_key_is_refused():
     with pytest.raises(TypeError):
         fastjson.dumps({1: "x"})
+
+
+def test_an_object_json_cannot_write_is_refused():
     with pytest.raises(TypeError):
         fastjson.dumps(object())

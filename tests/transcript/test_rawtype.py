@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from session_kit.transcript.rawtype import top_level_type
 
-REAL = Path(__file__).parent / "fixtures" / "real"
+REAL = Path(__file__).parent.parent / "fixtures" / "real"
 
 
 def _lines(root: Path):
@@ -35,7 +35,7 @@ def test_real_client_lines_are_classified_exactly_and_mostly_without_parsing():
 
 
 def _load_generator():
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "generate.py"
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "generate.py"
     spec = importlib.util.spec_from_file_location("benchmarks_generate_rawtype", path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)

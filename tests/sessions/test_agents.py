@@ -1,0 +1,116 @@
+"""Agent runs linked to the calls that spawned them, nested, and how each ended (both layouts)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.support.sessions import agent_runs, build, build_planned
+from tests.support.transcripts import Transcript
+
+
+def by_id(root: Path, session_id: str) -> dict:
+    return {r.agent_id: r for r in agent_runs(root, session_id)}
+
+
+def nested_without_parent_agent_id(root: Path) -> dict:
+    t = Transcript("5e550000-0000-0000-0000-00000000000a")
+    call = t.tool_use("Agent", {"subagent_type": "general-purpose", "description": "outer", "prompt": "OUT"})
+    outer = Transcript(t.session_id, agent_id="0uter1", start=t.clock)
+    outer.user("OUT")
+    nested = outer.tool_use("Agent", {"subagent_type": "Explore", "description": "inner", "prompt": "IN"})
+    inner = Transcript(t.session_id, agent_id="1nner1", start=outer.clock)
+    inner.user("IN")
+    inner.say("found")
+    outer.tool_result(nested, "found")
+    t.tool_result(call, "done", extra={"agentId": "0uter1"})
+    t.write_session(root)
+    outer.write_subagent(root, t, meta={"toolUseId": call})
+    inner.write_subagent(root, t, meta={"toolUseId": nested})  # no parentAgentId, no agentType
+    return by_id(root, t.session_id)
+
+
+def test_an_agent_started_by_an_agent_is_nested_under_it(claude_root: Path):
+    p = build_planned(claude_root)
+    runs = by_id(claude_root, p.alpha.session_id)
+    inner = runs[p.inner_agent]
+    assert inner.parent_agent_id == p.outer_agent
+    assert inner.tool_use_id == runs[p.outer_agent].calls[1].id  # the Agent call in the outer log
+    assert runs[p.outer_agent].parent_agent_id is None
+
+
+def test_nesting_is_found_from_the_spawning_call_without_parent_agent_id(claude_root: Path):
+    runs = nested_without_parent_agent_id(claude_root)
+    assert runs["1nner1"].parent_agent_id == "0uter1"
+
+
+def test_an_agent_without_meta_takes_its_type_and_description_from_its_call(claude_root: Path):
+    runs = nested_without_parent_agent_id(claude_root)
+    assert runs["1nner1"].agent_type == "Explore" and runs["1nner1"].description == "inner"
+
+
+def test_an_agent_whose_api_call_failed_ended_in_error(claude_root: Path):
+    p = build_planned(claude_root)
+    err = by_id(claude_root, p.alpha.session_id)[p.error_agent]
+    assert err.ended_in_error and err.failed and not err.failures
+    assert err.error == "API Error: 400 FAKE-BAD-REQUEST"
+
+
+def test_an_api_error_is_not_the_agents_answer(claude_root: Path):
+    p = build_planned(claude_root)
+    assert by_id(claude_root, p.alpha.session_id)[p.error_agent].final_answer is None
+
+
+def test_an_agent_that_ended_in_error_has_the_status_failed(claude_root: Path):
+    p = build_planned(claude_root)
+    assert by_id(claude_root, p.alpha.session_id)[p.error_agent].as_dict(calls=False)["status"] == "failed"
+
+
+def test_an_agent_that_answered_has_no_error(claude_root: Path):
+    p = build_planned(claude_root)
+    runs = by_id(claude_root, p.alpha.session_id)
+    assert not runs[p.plan_agent].failed and runs[p.plan_agent].error is None
+
+
+def test_a_failed_spawning_call_is_the_error_when_the_log_says_nothing(claude_root: Path):
+    t = Transcript("5e550000-0000-0000-0000-00000000000b")
+    call = t.tool_use("Agent", {"subagent_type": "general-purpose", "description": "d", "prompt": "P"})
+    agent = Transcript(t.session_id, agent_id="cut0ff", start=t.clock)
+    agent.user("P")
+    t.tool_result(call, "Agent terminated early due to an API error: boom", is_error=True, extra="Error: boom")
+    t.write_session(claude_root)
+    agent.write_subagent(claude_root, t, meta={"toolUseId": call})
+    [run] = agent_runs(claude_root, t.session_id)
+    assert run.error == "Agent terminated early due to an API error: boom"
+
+
+def test_an_interrupted_agent_ended_in_error(claude_root: Path):
+    t = Transcript("5e550000-0000-0000-0000-00000000000c")
+    call = t.tool_use("Agent", {"subagent_type": "general-purpose", "description": "d", "prompt": "P"})
+    agent = Transcript(t.session_id, agent_id="1nterr", start=t.clock)
+    agent.user("P")
+    agent.user("[Request interrupted by user]")
+    t.write_session(claude_root)
+    agent.write_subagent(claude_root, t, meta={"toolUseId": call})
+    [run] = agent_runs(claude_root, t.session_id)
+    assert run.error == "interrupted by the user"
+
+
+def test_a_legacy_agent_is_linked_to_its_call_by_time(claude_root: Path):
+    p = build_planned(claude_root)
+    [run] = agent_runs(claude_root, p.old.session_id)
+    assert run.agent_id == p.legacy_plan_agent and run.log.layout == "legacy"
+    assert run.agent_type == "Plan" and run.tool_use_id is not None
+
+
+def test_a_legacy_agent_is_never_another_sessions(claude_root: Path):
+    p = build_planned(claude_root)
+    [other] = agent_runs(claude_root, p.old_other.session_id)
+    assert other.agent_id == "07herp1a"
+
+
+def test_the_seed_fixture_agents_keep_their_shape(claude_root: Path):
+    b = build(claude_root)
+    runs = agent_runs(claude_root, b.current.session_id)
+    assert [(r.agent_id, r.failed, r.parent_agent_id, r.error) for r in runs] == [
+        (b.plan_agent, False, None, None), (b.worker_agent, True, None, None)
+    ]

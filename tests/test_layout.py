@@ -1,0 +1,309 @@
+"""The package layout's rules, checked on the source (every import statement, read with `ast`)
+and on what a fresh interpreter really loads.
+
+- Only `cli` (and `python -m session_kit`) imports `session_kit.cli`; the core never imports click.
+- `transcript` (one file's bytes) knows nothing of sessions, queries or the edges above it.
+- `state` and `hooks` run inside every hook: standard library, each other and
+  `claude.encoding` only, and a hook's import stays within its budget.
+- A package's `__init__.py` is light, so importing one module drags in nothing else.
+- No module grows past 500 lines.
+- The hook events agree everywhere they are named: `hooks.events`, `install.settings`,
+  `hooks.handlers` and the plugin's `hooks/hooks.json` and `hooks/run-hook`.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import shlex
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SRC = REPO / "src"
+PACKAGE = SRC / "session_kit"
+MAX_LINES = 500
+
+
+@dataclass(frozen=True)
+class Import:
+    module: str  # the dotted module imported (`from a.b import c` is `a.b.c` when c is a module)
+    line: int
+    in_function: bool  # a lazy import, run only when the function is called
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(SRC).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES: dict[str, Path] = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py")) if "__pycache__" not in p.parts}
+PACKAGES = sorted(module_name(p) for p in PACKAGE.rglob("__init__.py") if "__pycache__" not in p.parts)
+
+
+class _ImportCollector(ast.NodeVisitor):
+    def __init__(self, name: str, is_package: bool) -> None:
+        self.package = name if is_package else name.rpartition(".")[0]
+        self.depth = 0
+        self.found: list[Import] = []
+
+    def _scope(self, node: ast.AST) -> None:
+        self.depth += 1
+        self.generic_visit(node)
+        self.depth -= 1
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _scope  # noqa: N815
+
+    def visit_Import(self, node: ast.Import) -> None:  # noqa: N802
+        for alias in node.names:
+            self.found.append(Import(alias.name, node.lineno, self.depth > 0))
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:  # noqa: N802
+        base = node.module or ""
+        if node.level:
+            anchor = self.package.split(".")
+            anchor = anchor[: len(anchor) - (node.level - 1)]
+            base = ".".join([*anchor, base] if base else anchor)
+        for alias in node.names:
+            candidate = f"{base}.{alias.name}"
+            self.found.append(Import(candidate if candidate in MODULES else base, node.lineno, self.depth > 0))
+
+
+def imports_of(name: str) -> list[Import]:
+    path = MODULES[name]
+    collector = _ImportCollector(name, path.name == "__init__.py")
+    collector.visit(ast.parse(path.read_text(), str(path)))
+    return collector.found
+
+
+def within(name: str, *packages: str) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in packages)
+
+
+def is_stdlib(name: str) -> bool:
+    return name.split(".")[0] in sys.stdlib_module_names
+
+
+def loaded_after(code: str, *, isolated: bool = False) -> set[str]:
+    """Modules a fresh interpreter loads while running `code` (`isolated`: as a hook runs, `-I -S`)."""
+    script = (
+        f"import sys; sys.path.insert(0, {str(SRC)!r}); before = set(sys.modules)\n{code}\n"
+        "loaded = sorted(set(sys.modules) - before)\nimport json; print(json.dumps(loaded))"
+    )
+    flags = ["-I", "-S"] if isolated else []
+    out = subprocess.run([sys.executable, *flags, "-c", script], capture_output=True, text=True, check=True).stdout
+    return set(json.loads(out))
+
+
+# The CLI's two entry points: the `session-kit` script (`session_kit.cli:main`) and `python -m session_kit`.
+CLI_ENTRY = {"session_kit.__main__"}
+CORE = sorted(n for n in MODULES if not within(n, "session_kit.cli") and n not in CLI_ENTRY)
+# Importable without side effects: `hooks/run.py` is a script that runs a hook when loaded.
+CORE_IMPORTABLE = [n for n in CORE if n != "session_kit.hooks.run"]
+
+
+# --- (a) only the CLI imports the CLI -------------------------------------------------------
+
+
+def test_the_module_list_is_complete():
+    assert {"session_kit.cli", "session_kit.state.ids", "session_kit.hooks.handlers", "session_kit.transcript.reader"} <= set(MODULES)
+
+
+def test_no_module_outside_cli_imports_the_cli():
+    offenders = [(n, i.module, i.line) for n in CORE for i in imports_of(n) if within(i.module, "session_kit.cli")]
+    assert offenders == []
+
+
+# --- (b) transcript stays below sessions ----------------------------------------------------
+
+
+def test_transcript_imports_nothing_of_the_layers_above_it():
+    above = ("sessions", "queries", "preprocess", "install", "hooks", "cli")
+    offenders = [
+        (n, i.module, i.line)
+        for n in MODULES
+        if within(n, "session_kit.transcript")
+        for i in imports_of(n)
+        if within(i.module, *(f"session_kit.{p}" for p in above))
+    ]
+    assert offenders == []
+
+
+# --- (c) state and hooks: standard library, each other and claude.encoding ------------------
+
+HOOK_SIDE = ("session_kit.state", "session_kit.hooks", "session_kit.claude.encoding")
+# `state.root` needs filelock (to lock where there is no fcntl) and platformdirs (to find the
+# state folder off Linux and macOS) on other platforms only; it imports them inside the
+# functions that need them, so on POSIX a hook never pays for them.
+LAZY_THIRD_PARTY = {"session_kit.state.root": {"filelock", "platformdirs"}}
+
+
+def test_state_and_hooks_import_only_the_standard_library_each_other_and_encoding():
+    offenders = []
+    for name in MODULES:
+        if not within(name, *HOOK_SIDE):
+            continue
+        for i in imports_of(name):
+            if is_stdlib(i.module) or within(i.module, *HOOK_SIDE) or i.module in ("session_kit", "session_kit.claude"):
+                continue
+            if i.module in LAZY_THIRD_PARTY.get(name, set()) and i.in_function:
+                continue
+            offenders.append((name, i.module, i.line, "in a function" if i.in_function else "at module level"))
+    assert offenders == []
+
+
+def test_state_root_imports_filelock_and_platformdirs_only_inside_functions():
+    lazy = {i.module for i in imports_of("session_kit.state.root") if not is_stdlib(i.module) and not within(i.module, "session_kit")}
+    assert lazy == LAZY_THIRD_PARTY["session_kit.state.root"]
+    assert all(i.in_function for i in imports_of("session_kit.state.root") if i.module in lazy)
+
+
+HOOK_BUDGET_FORBIDDEN = {"json", "re", "typing", "pathlib", "dataclasses"}
+
+
+@pytest.fixture(scope="module")
+def loaded_by_the_handlers() -> set[str]:
+    return loaded_after("import session_kit.hooks.handlers", isolated=True)
+
+
+def test_the_hook_handlers_load_only_state_hooks_and_encoding_of_the_kit(loaded_by_the_handlers: set[str]):
+    ours = {m for m in loaded_by_the_handlers if within(m, "session_kit")}
+    assert {m for m in ours if not within(m, *HOOK_SIDE)} == {"session_kit", "session_kit.claude"}
+    assert {"session_kit.hooks.handlers", "session_kit.state.scratch", "session_kit.claude.encoding"} <= ours
+
+
+def test_the_hook_handlers_load_nothing_but_the_standard_library_besides(loaded_by_the_handlers: set[str]):
+    assert {m for m in loaded_by_the_handlers if not within(m, "session_kit") and not is_stdlib(m)} == set()
+
+
+def test_the_hook_handlers_stay_within_the_hooks_import_budget(loaded_by_the_handlers: set[str]):
+    assert HOOK_BUDGET_FORBIDDEN & loaded_by_the_handlers == set()
+
+
+# --- (d) the core never imports click -------------------------------------------------------
+
+
+def test_no_core_module_imports_click():
+    offenders = [(n, i.line) for n in CORE for i in imports_of(n) if within(i.module, "click")]
+    assert offenders == []
+
+
+def test_importing_every_core_module_loads_neither_click_nor_the_cli():
+    modules = loaded_after("\n".join(f"import {m}" for m in CORE_IMPORTABLE))
+    assert "click" not in modules
+    assert "session_kit.cli" not in modules
+
+
+def test_the_cli_imports_core_modules_lazily():
+    modules = loaded_after("import session_kit.cli")
+    assert not {"session_kit.queries.report", "session_kit.queries.search", "session_kit.sessions.agents", "session_kit.queries.plans", "session_kit.queries.card"} & modules
+
+
+# --- (e) light __init__ files ---------------------------------------------------------------
+
+# `preprocess/__init__.py` declares the library's preprocessing face (re-exports of its own
+# modules, like httpx's); `cli/__init__.py` is the command line itself (`session_kit.cli:main`).
+REEXPORTING = {"session_kit.preprocess"}
+NOT_A_FACE = {"session_kit.cli"}
+LIGHT = [p for p in PACKAGES if p not in REEXPORTING | NOT_A_FACE]
+
+
+def statements(name: str) -> list[ast.stmt]:
+    return ast.parse(MODULES[name].read_text()).body
+
+
+def is_docstring(node: ast.stmt) -> bool:
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+
+
+def is_dunder_assignment(node: ast.stmt) -> bool:
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+    return bool(targets) and all(isinstance(t, ast.Name) and t.id in ("__version__", "__all__") for t in targets)
+
+
+def is_future_import(node: ast.stmt) -> bool:
+    return isinstance(node, ast.ImportFrom) and node.module == "__future__"
+
+
+@pytest.mark.parametrize("package", LIGHT)
+def test_a_package_init_holds_a_docstring_and_nothing_that_runs(package: str):
+    body = statements(package)
+    assert body and is_docstring(body[0]), f"{package}: no docstring"
+    heavy = [type(n).__name__ for n in body[1:] if not (is_future_import(n) or is_dunder_assignment(n))]
+    assert heavy == []
+
+
+@pytest.mark.parametrize("package", sorted(REEXPORTING))
+def test_a_reexporting_init_reexports_only_its_own_modules(package: str):
+    body = statements(package)
+    assert is_docstring(body[0])
+    for node in body[1:]:
+        if isinstance(node, ast.ImportFrom) and not is_future_import(node):
+            assert within(node.module or "", package), (package, node.module)
+        else:
+            assert is_future_import(node) or is_dunder_assignment(node), (package, type(node).__name__)
+
+
+@pytest.mark.parametrize("package", LIGHT)
+def test_importing_a_package_loads_nothing_else_of_the_kit(package: str):
+    ours = {m for m in loaded_after(f"import {package}", isolated=True) if within(m, "session_kit")}
+    assert ours == {"session_kit", package}
+
+
+def test_importing_the_id_rule_loads_only_its_own_module():
+    ours = {m for m in loaded_after("import session_kit.state.ids", isolated=True) if within(m, "session_kit")}
+    assert ours == {"session_kit", "session_kit.state", "session_kit.state.ids"}
+
+
+# --- (f) module size ------------------------------------------------------------------------
+
+
+def test_no_module_is_longer_than_500_lines():
+    too_long = {
+        str(path.relative_to(SRC)): lines
+        for path in MODULES.values()
+        if (lines := len(path.read_text().splitlines())) > MAX_LINES
+    }
+    assert too_long == {}, f"split these (lines > {MAX_LINES}): {too_long}"
+
+
+# --- (g, h) the hook events agree, and the plugin runs the kit's hook script ------------------
+
+
+def test_the_installer_hooks_the_events_the_hooks_handle():
+    from session_kit.hooks.events import HOOK_EVENTS
+    from session_kit.install.settings import EVENTS
+
+    assert EVENTS == HOOK_EVENTS
+
+
+def test_every_hook_argument_has_a_handler_and_every_handler_an_event():
+    from session_kit.hooks.events import HOOK_EVENTS
+    from session_kit.hooks.handlers import HANDLERS
+
+    assert set(HANDLERS) == set(HOOK_EVENTS.values())
+
+
+def test_the_plugin_runs_run_hook_with_each_events_argument_and_nothing_else():
+    from session_kit.hooks.events import HOOK_EVENTS
+
+    plugin = json.loads((REPO / "hooks" / "hooks.json").read_text())["hooks"]
+    commands = {
+        event: [shlex.split(hook["command"]) for group in groups for hook in group["hooks"] if hook.get("type") == "command"]
+        for event, groups in plugin.items()
+    }
+    assert commands == {event: [["${CLAUDE_PLUGIN_ROOT}/hooks/run-hook", argument]] for event, argument in HOOK_EVENTS.items()}
+
+
+def test_the_plugins_run_hook_script_starts_the_kits_hook_runner():
+    script = REPO / "hooks" / "run-hook"
+    assert os.access(script, os.X_OK)
+    [line] = [line for line in script.read_text().splitlines() if line.lstrip().startswith("exec ")]
+    [target] = [word for word in shlex.split(line) if word.endswith("run.py")]
+    runner = Path(target.replace("${0%/*}", str(script.parent))).resolve()
+    assert runner == (PACKAGE / "hooks" / "run.py").resolve() and runner.is_file()

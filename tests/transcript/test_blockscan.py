@@ -1,0 +1,50 @@
+"""Reading a file as blocks of whole lines, and finding the lines of a block that hold a needle."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from session_kit.transcript import blockscan
+
+
+def lines_file(tmp_path: Path) -> Path:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + b"".join(f'{{"n":{i},"t":"{"Needle" if i % 4 == 0 else "hay"}"}}\n'.encode() for i in range(40)))
+    return path
+
+
+def scan(path: Path, needle: bytes | None) -> list[tuple[int, int, bytes]]:
+    with open(path, "rb") as f:
+        first, _ = blockscan.first_block(f)
+        found = blockscan.blocks(f, first)
+        return list(blockscan.all_lines(found) if needle is None else blockscan.candidate_lines(found, needle))
+
+
+def test_a_small_file_is_one_block_without_the_byte_order_mark(tmp_path: Path):
+    path = lines_file(tmp_path)
+    with open(path, "rb") as f:
+        first, whole = blockscan.first_block(f)
+    assert whole and first == path.read_bytes()[3:]
+
+
+@pytest.mark.parametrize("block", [blockscan.BLOCK, 64, 7])
+def test_candidate_lines_are_numbered_as_all_lines_are_whatever_the_block_size(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, block: int
+):
+    monkeypatch.setattr(blockscan, "BLOCK", block)
+    path = lines_file(tmp_path)
+    expected = [line for line in scan(path, None) if b"needle" in line[2].lower()]
+    assert scan(path, b"needle") == expected
+    assert [n for n, _, _ in expected] == list(range(1, 41, 4))
+
+
+def test_blocks_end_on_whole_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(blockscan, "BLOCK", 10)
+    path = lines_file(tmp_path)
+    with open(path, "rb") as f:
+        first, whole = blockscan.first_block(f)
+        found = list(blockscan.blocks(f, first))
+    assert not whole and all(b.endswith(b"\n") for b in found)
+    assert b"".join(found) == path.read_bytes()[3:]

@@ -1,0 +1,38 @@
+"""Compaction boundaries in both dialects, and the generations they split a session into."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.support.transcripts import Transcript
+
+from session_kit.transcript.compactions import find_compactions, split_generations
+from session_kit.transcript.entries import Entry, read_entries
+
+
+def compacted_twice(tmp_path: Path) -> list[Entry]:
+    t = Transcript()
+    t.user("first")
+    t.compact("S1", trigger="auto", pre_tokens=150000)
+    t.user("second")
+    t.compact("S2")
+    t.user("third")
+    return list(read_entries(t.write(tmp_path / "s.jsonl")))
+
+
+def test_compactions_are_found_with_trigger_tokens_and_summary(tmp_path: Path):
+    comps = find_compactions(compacted_twice(tmp_path))
+    assert [(c.trigger, c.pre_tokens, c.summary) for c in comps] == [("auto", 150000, "S1"), ("manual", 12345, "S2")]
+
+
+def test_compactions_split_a_session_into_generations(tmp_path: Path):
+    gens = split_generations(compacted_twice(tmp_path))
+    assert [[e.text for e in g if e.is_user_prompt] for g in gens] == [["first"], ["second"], ["third"]]
+
+
+def test_2025_summaries_count_as_compactions(tmp_path: Path):
+    t = Transcript()
+    t.summary_2025("what happened before")
+    t.user("go on")
+    comps = find_compactions(read_entries(t.write(tmp_path / "s.jsonl")))
+    assert [(c.dialect, c.summary) for c in comps] == [("2025", "what happened before")]

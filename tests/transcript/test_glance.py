@@ -1,0 +1,52 @@
+"""A transcript's head and tail, read cheaply, for listings of many sessions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.support.transcripts import Transcript
+
+from session_kit.transcript.glance import glance, head_lines, quick_field
+
+
+def noisy_session(tmp_path: Path) -> tuple[Transcript, Path]:
+    t = Transcript(cwd="/work/g", branch="topic")
+    for _ in range(20):
+        t.noise("attachment", size=2000)
+    t.user("the first request")
+    t.say("ok")
+    t.tick(600)
+    t.say("the last word")
+    return t, t.write(tmp_path / "s.jsonl")
+
+
+def test_the_head_gives_the_first_request_cwd_and_branch(tmp_path: Path):
+    _, path = noisy_session(tmp_path)
+    g = glance(path, path.stat().st_size)
+    assert g.first_prompt is not None and g.first_prompt.text == "the first request"
+    assert (g.cwd, g.branch) == ("/work/g", "topic")
+
+
+def test_the_tail_gives_the_last_time(tmp_path: Path):
+    t, path = noisy_session(tmp_path)
+    g = glance(path, path.stat().st_size)
+    assert g.start is not None and g.end == t.clock
+
+
+def test_a_file_that_is_gone_gives_an_empty_glance(tmp_path: Path):
+    g = glance(tmp_path / "gone.jsonl", 100)
+    assert (g.start, g.first_prompt, g.cwd, g.branch, g.end) == (None, None, None, None, None)
+
+
+def test_a_string_field_is_read_without_parsing_the_line():
+    assert quick_field(b'{"type":"user","cwd":"/a \\"b\\""}', b"cwd") == '/a "b"'
+
+
+def test_a_missing_field_reads_as_none():
+    assert quick_field(b'{"type":"user"}', b"cwd") is None
+
+
+def test_head_lines_are_whole_lines_without_the_byte_order_mark(tmp_path: Path):
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b'\xef\xbb\xbf{"n":1}\n{"n":2}\n{"n":3}')
+    assert list(head_lines(path)) == [b'{"n":1}', b'{"n":2}', b'{"n":3}']
