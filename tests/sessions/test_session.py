@@ -25,7 +25,7 @@ def test_one_scan_feeds_every_observer_and_the_calls(claude_root: Path):
     first, second = Collector(), Collector()
     session = Session(resolve_session(b.current.session_id, claude_root)).scan(first, second)
     assert first.kinds == second.kinds and "user" in first.kinds
-    assert session.scanned and [c.name for c in session.calls][:2] == ["Bash", "Bash"]
+    assert [c.name for c in session.calls][:2] == ["Bash", "Bash"]
 
 
 def test_a_session_is_read_only_once(claude_root: Path):
@@ -38,8 +38,9 @@ def test_a_session_is_read_only_once(claude_root: Path):
 def test_calls_are_read_on_first_use(claude_root: Path):
     b = build(claude_root)
     session = Session(resolve_session(b.current.session_id, claude_root))
-    assert not session.scanned
-    assert len(session.calls) == 8 and session.scanned  # 2 Bash, Write, Read, Edit, 2 Agent, ExitPlanMode
+    assert len(session.calls) == 8  # 2 Bash, Write, Read, Edit, 2 Agent, ExitPlanMode
+    with pytest.raises(RuntimeError, match="already read"):  # reading the calls was the one scan
+        session.scan(Collector())
 
 
 def test_all_calls_hold_the_agents_calls_in_time_order(claude_root: Path):
