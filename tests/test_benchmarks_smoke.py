@@ -17,21 +17,12 @@ from pathlib import Path
 import pytest
 
 from session_kit.claude.encoding import encode_project_dir
+from tests.support.benchmarks import load_generator
 
 CONVERSATION_TYPES = {"user", "assistant", "system"}
 
 
-def _load_generator():
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "generate.py"
-    spec = importlib.util.spec_from_file_location("benchmarks_generate", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the class is made
-    spec.loader.exec_module(module)
-    return module
-
-
-generate = _load_generator()
+generate = load_generator()
 
 
 @pytest.fixture(scope="module")

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from session_kit.transcript.rawtype import top_level_type
+from tests.support.benchmarks import load_generator
 
 REAL = Path(__file__).parent.parent / "fixtures" / "real"
 
@@ -34,18 +35,8 @@ def test_real_client_lines_are_classified_exactly_and_mostly_without_parsing():
     assert answered >= 0.95 * total
 
 
-def _load_generator():
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "generate.py"
-    spec = importlib.util.spec_from_file_location("benchmarks_generate_rawtype", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_generated_lines_are_classified_exactly(tmp_path: Path):
-    generate = _load_generator()
+    generate = load_generator()
     generate.generate(tmp_path / "root", sessions=5, big_mb=0.5, seed=3, workers=1)
     answered = total = 0
     for line in _lines(tmp_path / "root"):
