@@ -6,7 +6,7 @@ from pathlib import Path
 
 from tests.support.transcripts import Transcript
 
-from session_kit.transcript.compactions import find_compactions, split_generations
+from session_kit.transcript.compactions import find_compactions
 from session_kit.transcript.entries import Entry, read_entries
 
 
@@ -23,11 +23,6 @@ def compacted_twice(tmp_path: Path) -> list[Entry]:
 def test_compactions_are_found_with_trigger_tokens_and_summary(tmp_path: Path):
     comps = find_compactions(compacted_twice(tmp_path))
     assert [(c.trigger, c.pre_tokens, c.summary) for c in comps] == [("auto", 150000, "S1"), ("manual", 12345, "S2")]
-
-
-def test_compactions_split_a_session_into_generations(tmp_path: Path):
-    gens = split_generations(compacted_twice(tmp_path))
-    assert [[e.text for e in g if e.is_user_prompt] for g in gens] == [["first"], ["second"], ["third"]]
 
 
 def test_2025_summaries_count_as_compactions(tmp_path: Path):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from session_kit.transcript.reader import ReadStats, iter_records, read_head, read_tail
+from session_kit.transcript.reader import ReadStats, iter_records, read_head
 
 
 def write(tmp_path: Path, data: bytes) -> Path:
@@ -82,9 +82,3 @@ def test_the_head_is_complete_lines_from_the_first(tmp_path: Path):
     head = read_head(hundred_lines(tmp_path), 500)
     assert head[0]["n"] == 0 and all(isinstance(r["n"], int) for r in head)
     assert [r["n"] for r in head] == list(range(len(head)))
-
-
-def test_the_tail_is_complete_lines_up_to_the_last(tmp_path: Path):
-    tail = read_tail(hundred_lines(tmp_path), 500)
-    assert tail[-1]["n"] == 99
-    assert [r["n"] for r in tail] == list(range(tail[0]["n"], 100))

@@ -2,7 +2,7 @@
 
 Owns: finding compaction boundaries in a stream of entries (the current client's
 `compact_boundary` system entry followed by its `isCompactSummary` user entry; a 2025
-`summary` entry), and cutting a session into generations at them. Reads no files.
+`summary` entry). Reads no files.
 """
 
 from __future__ import annotations
@@ -71,13 +71,3 @@ def find_compactions(entries: Iterable[Entry]) -> list[Compaction]:
                 )
             )
     return found
-
-
-def split_generations(entries: Iterable[Entry]) -> list[list[Entry]]:
-    """The session cut at each compaction boundary; the boundary opens the next generation."""
-    generations: list[list[Entry]] = [[]]
-    for entry in entries:
-        if entry.is_compact_boundary and generations[-1]:
-            generations.append([])
-        generations[-1].append(entry)
-    return generations

@@ -237,20 +237,6 @@ def read_head(path: str | os.PathLike[str], max_bytes: int) -> list[dict]:
     return _parse_many(lines)
 
 
-def read_tail(path: str | os.PathLike[str], max_bytes: int, *, size: int | None = None) -> list[dict]:
-    """The JSON objects among the complete lines of the last `max_bytes` of the file."""
-    with open(path, "rb") as f:
-        if size is None:
-            size = os.fstat(f.fileno()).st_size
-        start = max(0, size - max_bytes)
-        f.seek(start)
-        data = f.read(max_bytes)
-    lines = data.split(b"\n")
-    if start > 0:
-        lines = lines[1:]  # the first piece is the end of a line we did not see whole
-    return _parse_many(lines)
-
-
 def _parse_many(lines: list[bytes]) -> list[dict]:
     out = []
     for raw in lines:
