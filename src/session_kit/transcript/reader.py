@@ -1,6 +1,6 @@
 """Streaming JSON Lines: a transcript file's bytes into lines and objects, one policy for bad input.
 
-Owns: turning a `.jsonl` file (or its head or tail) into line spans and JSON objects, one line
+Owns: turning a `.jsonl` file (or its head) into line spans and JSON objects, one line
 at a time, never holding more than one line in memory, and the one byte-order-mark policy
 (`skip_bom`) every byte-level reader of the kit applies (`glance` for heads and tails,
 `blockscan` for search, `preprocess.noise` over these spans). Blank lines, malformed JSON,
