@@ -114,7 +114,7 @@ def test_plan_latest_all_and_json(planned):
     every = run("plan", "--all", "--session", sid).stdout
     assert every.index("ALPHA AGENT EXIT PLAN") < every.index("ALPHA EXIT PLAN") < every.index("# ALPHA PLAN FILE")
     doc = run_json("plan", "--all", "--session", sid)
-    assert doc["kind"] == "plans" and doc["count"] == 4 and len(doc["plans"]) == 4
+    assert doc["kind"] == "plan" and doc["count"] == 4 and len(doc["plans"]) == 4
     assert set(doc["plans"][0]) == {"source", "text", "timestamp", "path", "agent_id", "line", "tool_use_id", "status", "linked_by"}
     assert len(run_json("plan", "--session", sid)["plans"]) == 1
     beta = run("plan", "--all", "--session", planned.beta.session_id).stdout
