@@ -22,7 +22,6 @@ import importlib
 from typing import NamedTuple
 
 import click
-from click.utils import make_default_short_help
 
 from session_kit import __version__
 from session_kit.cli.context import Kit
@@ -55,6 +54,11 @@ COMMANDS = {
 }
 
 
+def short_help(name: str, limit: int) -> str:
+    """The command's line in the group's --help, from the table."""
+    return click.Command(name, help=COMMANDS[name].summary).get_short_help_str(limit)
+
+
 class KitGroup(click.Group):
     """Loads a command's module when the command runs; reports every failure in one line."""
 
@@ -69,9 +73,9 @@ class KitGroup(click.Group):
         return getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        # From the table, as click would from each command's help: listing loads no command.
+        # Shortened from the table as click shortens a command's help: listing loads no command.
         limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
-        rows = [(name, make_default_short_help(COMMANDS[name].summary, limit)) for name in self.list_commands(ctx)]
+        rows = [(name, short_help(name, limit)) for name in self.list_commands(ctx)]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
