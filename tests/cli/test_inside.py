@@ -198,3 +198,10 @@ def test_info_on_real_client_files():
     info = invoke_json("info", "266f", "--claude-dir", str(REAL))
     assert len(info["compactions"]) == 1 and info["failed_agents"] == 1 and info["plans"] == 2
     assert json.dumps(info)  # whole and serialisable
+
+
+def test_debug_agent_hint_names_the_session_and_the_agent(planned):
+    out = invoke("debug-agent", "--session", planned.alpha.session_id).stdout
+    assert out.rstrip().endswith(
+        "(`session-kit debug-agent SESSION --all` shows every agent; `session-kit debug-agent SESSION AGENT` one in detail)"
+    )

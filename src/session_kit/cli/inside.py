@@ -105,7 +105,8 @@ def _print_agents(report: AgentReport, *, agent: str | None, all_agents: bool, n
         label = "not shown" if narrowed else "not failed"
         click.echo(f"{plural(len(picked.others), 'other agent')} ({label}): {named}{more}")
         if not agent and not all_agents:
-            click.echo("(`session-kit debug-agent --all` shows every agent; `session-kit debug-agent ID` one in detail)")
+            # AGENT alone would be taken for a SESSION: the hint names both
+            click.echo("(`session-kit debug-agent SESSION --all` shows every agent; `session-kit debug-agent SESSION AGENT` one in detail)")
 
 
 def _print_agent(report: AgentReport, node: AgentNode, *, detail: bool, every_call: bool, full: bool) -> None:
