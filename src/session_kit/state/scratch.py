@@ -1,10 +1,11 @@
 """Scratch storage: one directory per session, and the work state the agent keeps there.
 
-Owns: creating and finding a session's scratch directory (under `root`'s layout), the
-work state in it (`state.json`: named values and timestamped notes), snapshots of it taken
-before compaction, the session's record (`session.json`), writing the per-project pointer to
-the current session (reading it is `current`), listing and cleaning. Standard library only,
-and free of dataclasses and pathlib: the hooks import it. Does not know about Claude Code's settings or transcripts.
+Owns: creating and finding a session's scratch directory (a named session's or the current
+one's, under `root`'s layout), the work state in it (`state.json`: named values and
+timestamped notes), snapshots of it taken before compaction, the session's record
+(`session.json`), writing the per-project pointer to the current session (reading it is
+`current`), listing and cleaning. Standard library only and free of dataclasses and pathlib:
+the hooks import it. Does not know about Claude Code's settings or transcripts.
 
 Files in a scratch dir (anything else there is the agent's own):
     session.json     id, project, transcript path, first and last start, sources seen
@@ -20,7 +21,7 @@ from collections.abc import Callable, Mapping
 
 from session_kit.state import fastjson
 from session_kit.state import root as state
-from session_kit.state.current import every_current_session_id, project_key_for
+from session_kit.state.current import current_session_id, every_current_session_id, project_key_for
 from session_kit.state.ids import check_session_id
 
 STATE_FILE = "state.json"
@@ -33,6 +34,10 @@ MAX_VALUE_BYTES = 1024 * 1024
 
 class ScratchError(ValueError):
     """A user-facing problem with a scratch request (bad key, unknown session…)."""
+
+
+class NoCurrentSession(ScratchError):
+    """No session was named, and neither the environment nor the project's pointer names one."""
 
 
 def check_key(key: str) -> str:
@@ -205,6 +210,30 @@ class SessionScratch:
             return False
 
 
+def scratch_of(
+    session_id: str | None, *, root: str | None = None, env: Mapping[str, str] | None = None
+) -> SessionScratch:
+    """The scratch dir of `session_id`, else of the current session (`state.current`'s rule).
+
+    `$SESSION_KIT_SCRATCH` (exported by the SessionStart hook) is that dir itself when it ends
+    in the session's id: then no project needs to be looked up. Raises NoCurrentSession, or
+    InvalidSessionId for an id that cannot name a dir.
+    """
+    env = os.environ if env is None else env
+    root = root or state.state_root()
+    if not session_id:
+        found = current_session_id(env=env, state_root=root)
+        if not found:
+            raise NoCurrentSession("no session given, and no current session")
+        session_id = found[0]
+    sid = check_session_id(session_id)
+    exported = env.get("SESSION_KIT_SCRATCH", "").rstrip("/")
+    if exported and os.path.basename(exported) == sid:
+        key = os.path.basename(os.path.dirname(os.path.dirname(exported)))
+        return SessionScratch(root, key, sid, exported)
+    return SessionScratch.for_session(sid, project_path=env.get("CLAUDE_PROJECT_DIR"), root=root)
+
+
 # --- rendering the work state for the model ---------------------------------------------------
 
 
@@ -269,6 +298,21 @@ def iter_scratch_dirs(root: str) -> list[tuple[str, str, str]]:
             if os.path.isdir(path):
                 found.append((key, sid, path))
     return found
+
+
+def scratch_overview(root: str) -> list[dict]:
+    """Every readable scratch dir, newest activity first: `session_id`, `project` (its key),
+    `path`, `last_activity` (seconds since the epoch), `values` and `notes` (counts)."""
+    rows = []
+    for key, sid, path in iter_scratch_dirs(root):
+        try:
+            current = SessionScratch(root, key, sid, path).read_state()
+            rows.append({"session_id": sid, "project": key, "path": path, "last_activity": last_activity(path),
+                         "values": len(current["values"]), "notes": len(current["notes"])})
+        except (OSError, ValueError):  # removed meanwhile, or a folder name that is no session id
+            continue
+    rows.sort(key=lambda r: r["last_activity"], reverse=True)
+    return rows
 
 
 def last_activity(path: str) -> float:

@@ -1,9 +1,8 @@
-"""`session-kit preprocess` through its real entry point, in a subprocess."""
+"""`session-kit preprocess`, in process."""
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import textwrap
@@ -11,61 +10,70 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from click.testing import Result
+from tests.support.cli import invoke
 from tests.support.transcripts import Transcript
 
 from session_kit.errors import EXIT_NOTHING_TO_DO
 
-EXE = Path(sys.executable).with_name("session-kit")
-REAL = Path(__file__).parent / "fixtures" / "real"
+REAL = Path(__file__).parents[1] / "fixtures" / "real"
 REAL_ID = next((REAL / "projects").glob("*/*.jsonl")).stem
 
 
-def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    command = [str(EXE)] if EXE.exists() else [sys.executable, "-m", "session_kit"]
-    return subprocess.run(
-        [*command, "preprocess", *args], capture_output=True, text=True, env={**os.environ, **(env or {})}, timeout=120
-    )
+def preprocess(*args: str, env: dict[str, str] | None = None) -> Result:
+    return invoke("preprocess", *args, env=env)
 
 
 def test_paths_one_per_line_and_the_reduction_on_stderr(tmp_path: Path):
-    proc = run(REAL_ID[:8], "--claude-dir", str(REAL), "--output-dir", str(tmp_path), "--prefix", "pre")
-    assert proc.returncode == 0, proc.stderr
-    paths = proc.stdout.splitlines()
+    result = preprocess(REAL_ID[:8], "--claude-dir", str(REAL), "--output-dir", str(tmp_path), "--prefix", "pre")
+    assert result.exit_code == 0, result.stderr
+    paths = result.stdout.splitlines()
     assert paths[0] == str(tmp_path / f"pre-{REAL_ID}-part1.xml")
     assert len(paths) == 3 and all(Path(p).is_file() for p in paths)
     for p in paths:
         ET.parse(p)
-    assert "chars in" in proc.stderr and "noise -" in proc.stderr
+    assert "chars in" in result.stderr and "noise -" in result.stderr
 
 
-def test_json(tmp_path: Path):
-    proc = run(REAL_ID, "--claude-dir", str(REAL), "--output-dir", str(tmp_path), "--max-tokens", "400", "--json")
-    assert proc.returncode == 0, proc.stderr
-    doc = json.loads(proc.stdout)
+def test_json_lists_every_document_and_the_reduction_steps(tmp_path: Path):
+    result = preprocess(REAL_ID, "--claude-dir", str(REAL), "--output-dir", str(tmp_path), "--max-tokens", "400", "--json")
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
     assert (doc["version"], doc["kind"], doc["status"]) == (1, "preprocess", "ok")
     assert len(doc["files"]) == len(doc["documents"]) > 3
     assert doc["reduction"]["steps"][0]["step"] == "noise"
-    assert proc.stderr == ""
+    assert result.stderr == ""
 
 
-def test_stdout_document(tmp_path: Path):
-    proc = run(REAL_ID, "--claude-dir", str(REAL), "--stdout", "--no-agents")
-    assert proc.returncode == 0, proc.stderr
-    root = ET.fromstring(proc.stdout.encode())
+def test_stdout_writes_one_well_formed_document(tmp_path: Path):
+    result = preprocess(REAL_ID, "--claude-dir", str(REAL), "--stdout", "--no-agents")
+    assert result.exit_code == 0, result.stderr
+    root = ET.fromstring(result.stdout.encode())
     assert root.tag == "session" and not root.findall("agent")
 
 
-def test_an_empty_session_exits_with_its_own_code_and_says_why(claude_root: Path, tmp_path: Path):
+def _empty_session(claude_root: Path) -> str:
     t = Transcript()
     t.user("hi")
     t.write_session(claude_root)
-    proc = run(t.session_id, "--output-dir", str(tmp_path / "out"))
-    assert proc.returncode == EXIT_NOTHING_TO_DO == 6
-    assert proc.stdout == "" and f"session {t.session_id} is empty" in proc.stderr
-    assert len(proc.stderr.strip().splitlines()) == 2  # the reduction line, then the reason
-    doc = json.loads(run(t.session_id, "--output-dir", str(tmp_path / "out"), "--json").stdout)
+    return t.session_id
+
+
+def test_an_empty_session_exits_with_its_own_code_and_says_why(claude_root: Path, tmp_path: Path):
+    sid = _empty_session(claude_root)
+    result = preprocess(sid, "--output-dir", str(tmp_path / "out"))
+    assert result.exit_code == EXIT_NOTHING_TO_DO == 6
+    assert result.stdout == "" and f"session {sid} is empty" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 2  # the reduction line, then the reason
+
+
+def test_an_empty_session_in_json_has_its_status_and_no_files(claude_root: Path, tmp_path: Path):
+    doc = json.loads(preprocess(_empty_session(claude_root), "--output-dir", str(tmp_path / "out"), "--json").stdout)
     assert doc["status"] == "empty" and doc["files"] == []
-    assert run(t.session_id, "--output-dir", str(tmp_path / "out"), "--no-filtering").returncode == 0
+
+
+def test_an_empty_session_is_written_without_filtering(claude_root: Path, tmp_path: Path):
+    assert preprocess(_empty_session(claude_root), "--output-dir", str(tmp_path / "out"), "--no-filtering").exit_code == 0
 
 
 @pytest.mark.parametrize(
@@ -73,15 +81,16 @@ def test_an_empty_session_exits_with_its_own_code_and_says_why(claude_root: Path
     [["--stdout", "--json"], ["--stdout", "--max-tokens", "1000"], ["--max-tokens", "5"], ["--prefix", "a/b"]],
 )
 def test_usage_errors(args: list[str]):
-    proc = run(REAL_ID, "--claude-dir", str(REAL), *args)
-    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    result = preprocess(REAL_ID, "--claude-dir", str(REAL), *args)
+    assert result.exit_code == 2 and "Traceback" not in result.stderr
+    assert isinstance(result.exception, SystemExit)
 
 
 def test_distill_without_the_client_is_one_clear_line(tmp_path: Path):
-    proc = run(REAL_ID, "--claude-dir", str(REAL), "--output-dir", str(tmp_path), "--distill",
-               env={"PATH": str(tmp_path / "nothing"), "SESSION_KIT_CLAUDE": ""})
-    assert proc.returncode == 3
-    assert proc.stderr.strip().splitlines() == [
+    result = preprocess(REAL_ID, "--claude-dir", str(REAL), "--output-dir", str(tmp_path), "--distill",
+                        env={"PATH": str(tmp_path / "nothing"), "SESSION_KIT_CLAUDE": ""})
+    assert result.exit_code == 3
+    assert result.stderr.strip().splitlines() == [
         "session-kit: --distill needs the Claude Code client: `claude` is not on PATH (or set SESSION_KIT_CLAUDE to its path)"
     ]
 
@@ -100,10 +109,10 @@ def test_distill_writes_the_small_models_answer_beside_each_document(tmp_path: P
     """))
     fake.chmod(0o755)
     out = tmp_path / "out"
-    proc = run(REAL_ID, "--claude-dir", str(REAL), "--output-dir", str(out), "--no-agents", "--distill", "--json",
-               env={"SESSION_KIT_CLAUDE": str(fake)})
-    assert proc.returncode == 0, proc.stderr
-    doc = json.loads(proc.stdout)
+    result = preprocess(REAL_ID, "--claude-dir", str(REAL), "--output-dir", str(out), "--no-agents", "--distill", "--json",
+                        env={"SESSION_KIT_CLAUDE": str(fake)})
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
     (distilled,) = doc["distilled"]
     assert distilled["well_formed"] is True
     path = Path(distilled["path"])

@@ -1,0 +1,66 @@
+"""The options most commands share, and the one object they fill for a run.
+
+Owns: `Kit`, the group's context object, built once per invocation; `--claude-dir` and `--json`
+(accepted after the command name, as every command documents them), which write into it;
+`pass_kit`, which hands it to a command. Does not resolve sessions (`cli.session_arg`) or
+print (`cli.output`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from session_kit.claude import paths
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass(slots=True)
+class Kit:
+    """What the shared options said: the Claude root to read and whether to print JSON."""
+
+    claude_dir: Path | None = None
+    as_json: bool = False
+
+    @property
+    def root(self) -> Path:
+        """`--claude-dir`, else `$CLAUDE_CONFIG_DIR`, else `~/.claude`."""
+        return paths.claude_root(self.claude_dir)
+
+
+pass_kit = click.make_pass_decorator(Kit, ensure=True)
+
+
+def _into_kit(field: str) -> Callable[[click.Context, click.Parameter, Any], None]:
+    def store(ctx: click.Context, _param: click.Parameter, value: Any) -> None:
+        setattr(ctx.ensure_object(Kit), field, value)
+
+    return store
+
+
+def json_option(func: F) -> F:
+    return click.option(
+        "--json", "as_json", is_flag=True, expose_value=False, callback=_into_kit("as_json"),
+        help="Print JSON (see docs/json.md).",
+    )(func)
+
+
+def claude_dir_option(func: F) -> F:
+    return click.option(
+        "--claude-dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=None,
+        expose_value=False,
+        callback=_into_kit("claude_dir"),
+        help="Claude root to read (default: $CLAUDE_CONFIG_DIR, else ~/.claude).",
+    )(func)
+
+
+def shared_options(func: F) -> F:
+    """`--claude-dir` and `--json`, listed last in the command's help."""
+    return claude_dir_option(json_option(func))

@@ -1,0 +1,70 @@
+"""What the command line does when a command fails: one line on stderr and an exit code.
+
+Owns: mapping a `KitError` to `session-kit: <message>` and its exit code, wording core errors
+in the command line's terms (its flags, what to try), and the other ways a run ends: a bug
+(`internal error`, no traceback unless `SESSION_KIT_DEBUG`), a reader that left (`| head`),
+Ctrl-C. Does not decide what is an error: the core raises, this module only reports.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import click
+
+from session_kit.errors import EXIT_INTERNAL, InvalidOptions, KitError, NoScratchDir, NoSessionsHere
+
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+
+# The library's option names, as the command line spells them.
+FLAGS = {
+    "to_stdout": "--stdout",
+    "output_dir": "--output-dir",
+    "max_tokens": "--max-tokens",
+    "distill": "--distill",
+    "prefix": "--prefix",
+    "filtering": "--no-filtering",
+}
+
+
+def worded(error: KitError) -> str:
+    """A core error in the command line's words: its flags, and what to try."""
+    if isinstance(error, InvalidOptions):
+        return error.describe(FLAGS)
+    if isinstance(error, NoSessionsHere):
+        return f"{error.message} (try --all)"
+    if isinstance(error, NoScratchDir):
+        return f"{error.message}; give --output-dir"
+    return error.message
+
+
+@contextmanager
+def reported_errors(ctx: click.Context) -> Iterator[None]:
+    """Around a command: a KitError becomes one line and its exit code; a bug one line and 1."""
+    try:
+        yield
+    except KitError as exc:
+        click.echo(f"session-kit: {worded(exc)}", err=True)
+        ctx.exit(exc.exit_code)
+    except BrokenPipeError:
+        # `session-kit sessions | head`: the reader left; that is not an error. Point stdout at
+        # /dev/null so that flushing it at exit does not fail a second time.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        ctx.exit(0)
+    except (click.exceptions.Exit, click.ClickException, click.Abort):
+        raise
+    except KeyboardInterrupt:
+        click.echo("session-kit: interrupted", err=True)
+        ctx.exit(EXIT_INTERRUPTED)
+    except Exception as exc:  # a bug: say so in one line, never a traceback
+        if os.environ.get("SESSION_KIT_DEBUG"):
+            raise
+        click.echo(
+            f"session-kit: internal error: {type(exc).__name__}: {exc} (set SESSION_KIT_DEBUG=1 for a traceback)",
+            err=True,
+        )
+        ctx.exit(EXIT_INTERNAL)

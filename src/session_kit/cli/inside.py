@@ -1,0 +1,245 @@
+"""`debug-agent`, `plan` and `info`: what the slash commands show of the session they run in.
+
+Owns: these commands' options and text output, and debug-agent's reading of its positionals
+(`[SESSION] [AGENT]`; with `--session`, a single one is the AGENT). Which agents are shown and
+their calls are `queries.agent_tree`'s; the plans `queries.plans`'; the card `queries.card`'s.
+"""
+
+from __future__ import annotations
+
+import click
+
+from session_kit.cli.context import Kit, pass_kit, shared_options
+from session_kit.cli.output import (
+    agent_status,
+    as_is,
+    call_outcome,
+    clip,
+    clock,
+    emit_json,
+    human_duration,
+    human_size,
+    plural,
+    visible,
+    warn_skipped,
+)
+from session_kit.cli.session_arg import chosen_session, resolve, session_alias_option, session_argument
+from session_kit.errors import EXIT_CODES_HELP
+from session_kit.queries.agent_tree import AgentNode, AgentReport, debug_agents
+from session_kit.queries.card import session_card
+from session_kit.queries.plans import session_plans
+
+ERROR_LIMIT = 500  # characters of an error shown in a list of agents (--full: all)
+DETAIL_ERROR_LIMIT = 2000  # … and for one agent shown in detail
+TEXT_LIMIT = 300  # a prompt or answer in a list of agents
+OTHERS_NAMED = 10  # agents named on the "not shown" line
+UNCUT = 10**9
+PLAN_SOURCES = {"exit_plan_mode": "ExitPlanMode", "plan_agent": "Plan agent", "plan_file": "plan file"}
+
+
+# --- debug-agent -----------------------------------------------------------------------------
+
+
+def session_and_agent(first: str | None, second: str | None, session_option: str | None) -> tuple[str, str | None]:
+    """`[SESSION] [AGENT]`; with `--session`, one positional is the AGENT (the slash command's
+    `debug-agent <agent-prefix> --session <id>`)."""
+    if session_option is not None and second is None:
+        return chosen_session(None, session_option), first
+    return chosen_session(first, session_option), second
+
+
+@click.command("debug-agent", epilog=EXIT_CODES_HELP)
+@click.argument("first", required=False, metavar="[SESSION]")
+@click.argument("second", required=False, metavar="[AGENT]")
+@session_alias_option
+@click.option("--all", "all_agents", is_flag=True, help="Every agent, not only the failed ones.")
+@click.option("--type", "agent_type", default=None, help="Only agents of this type (Plan, general-purpose…).")
+@click.option("--tool", "tool_name", default=None, help="Only agents that called this tool, and only those calls.")
+@click.option("--full", is_flag=True, help="Errors, prompts and answers whole, never cut.")
+@shared_options
+@pass_kit
+def debug_agent(
+    kit: Kit,
+    first: str | None,
+    second: str | None,
+    session_option: str | None,
+    all_agents: bool,
+    agent_type: str | None,
+    tool_name: str | None,
+    full: bool,
+) -> None:
+    """What the session's subagents were asked, what they did, what failed and why.
+
+    SESSION defaults to `current` (`--session` is the same; with it, a lone argument is the
+    AGENT). By default the failed agents (a tool call failed, or the agent ended in error),
+    then one line naming the rest; AGENT (an id prefix) shows one agent in detail; --all
+    shows every agent. An agent started by an agent is shown under it. Error text is printed
+    as written, cut at a few hundred characters unless --full (--json never cuts).
+    """
+    session, agent = session_and_agent(first, second, session_option)
+    ref = resolve(kit, session)
+    report = debug_agents(ref, agent=agent, all_agents=all_agents, agent_type=agent_type, tool=tool_name)
+    if kit.as_json:
+        emit_json("debug-agent", report.as_dict())
+        return
+    _print_agents(report, agent=agent, all_agents=all_agents, narrowed=bool(agent or agent_type or tool_name), full=full)
+
+
+def _print_agents(report: AgentReport, *, agent: str | None, all_agents: bool, narrowed: bool, full: bool) -> None:
+    picked = report.selection
+    warn_skipped(report.read, report.ref.path)
+    click.echo(f"Session {report.ref.id}: {picked.total} agents, {picked.failed} failed")
+    if not picked.total:
+        click.echo("No subagents in this session.")
+        return
+    for node in picked.shown:
+        click.echo("")
+        _print_agent(report, node, detail=agent is not None, every_call=agent is not None or all_agents, full=full)
+    if picked.others:
+        named = ", ".join(
+            f"{n.run.agent_id} [{n.run.agent_type or '?'}] {clip(n.run.description, 40)} ({'FAILED' if n.run.failed else 'ok'})"
+            for n in picked.others[:OTHERS_NAMED]
+        )
+        more = f" and {len(picked.others) - OTHERS_NAMED} more" if len(picked.others) > OTHERS_NAMED else ""
+        click.echo("")
+        label = "not shown" if narrowed else "not failed"
+        click.echo(f"{plural(len(picked.others), 'other agent')} ({label}): {named}{more}")
+        if not agent and not all_agents:
+            # AGENT alone would be taken for a SESSION: the hint names both
+            click.echo("(`session-kit debug-agent SESSION --all` shows every agent; `session-kit debug-agent SESSION AGENT` one in detail)")
+
+
+def _print_agent(report: AgentReport, node: AgentNode, *, detail: bool, every_call: bool, full: bool) -> None:
+    run = node.run
+    pad = "  " * node.depth
+    inner = pad + "  "
+    # the head line; the error itself is printed under it
+    click.echo(f"{pad}{run.agent_id}  [{run.agent_type or '?'}] {clip(run.description, 70)}  {agent_status(run)}")
+    spawned = f"agent {run.parent_agent_id}" if run.parent_agent_id else "the main conversation"
+    click.echo(
+        f"{inner}ran {clock(run.start)} → {clock(run.end)} ({human_duration(run.duration_s)}), "
+        f"model {run.model or '-'}, spawned by {spawned}"
+        + (f" ({run.tool_use_id})" if run.tool_use_id else "")
+    )
+    if detail:
+        click.echo(f"{inner}log: {run.log.path} ({run.log.layout} layout)")
+        if node.children:
+            click.echo(f"{inner}spawned: {', '.join(node.children)}")
+        click.echo(f"{inner}prompt:")
+        for line in as_is(run.prompt, None if full else DETAIL_ERROR_LIMIT, inner + "  "):
+            click.echo(line)
+    else:
+        click.echo(f"{inner}asked: {visible(clip(run.prompt, UNCUT if full else TEXT_LIMIT))}")
+    limit = None if full else (DETAIL_ERROR_LIMIT if detail else ERROR_LIMIT)
+    if run.ended_in_error:
+        click.echo(f"{inner}ended in error:")
+        for line in as_is(run.error, limit, inner + "  "):
+            click.echo(line)
+    calls = report.calls(node)
+    failed = [c for c in calls if c.failed]
+    listed = calls if every_call else failed
+    what = f" of {report.tool}" if report.tool else ""
+    click.echo(f"{inner}tool calls{what}: {len(calls)} ({len(failed)} failed)" + (":" if listed else ""))
+    for c in listed:
+        took, mark, code = call_outcome(c)
+        click.echo(f"{inner}  {mark}{code}  {c.name}  {took}  {visible(c.summary)}")
+        if c.failed and c.error:
+            for line in as_is(c.error, limit, inner + "      "):
+                click.echo(line)
+    if detail:
+        click.echo(f"{inner}final answer:")
+        for line in as_is(run.final_answer or "(none)", None, inner + "  "):
+            click.echo(line)
+    else:
+        click.echo(f"{inner}answer: {visible(clip(run.final_answer, UNCUT if full else TEXT_LIMIT)) or '(none)'}")
+
+
+# --- plan ------------------------------------------------------------------------------------
+
+
+@click.command(epilog=EXIT_CODES_HELP)
+@session_argument
+@click.option("--all", "all_plans", is_flag=True, help="Every plan of the session, oldest first.")
+@shared_options
+@pass_kit
+def plan(kit: Kit, session: str, all_plans: bool) -> None:
+    """The session's latest plan, or all of them in order (--all).
+
+    SESSION defaults to `current`; `--session` is the same. Plans come from ExitPlanMode
+    calls (the session's and its agents'), the final answers of Plan agents, and plan files
+    that this session named or wrote (the `plansDirectory` setting, else the Claude root's
+    plans/); never another session's. No plan: a line saying so, exit 0.
+    """
+    ref = resolve(kit, session)
+    plans = session_plans(ref, root=kit.root)
+    chosen = plans if all_plans else plans[-1:]
+    if kit.as_json:
+        emit_json("plan", {"session_id": ref.id, "path": str(ref.path), "count": len(plans), "plans": [p.as_dict() for p in chosen]})
+        return
+    if not plans:
+        click.echo(f"No plan in session {ref.id}: no ExitPlanMode call, Plan agent answer or plan file of its own.")
+        return
+    first_number = len(plans) - len(chosen) + 1
+    for number, p in enumerate(chosen, start=first_number):
+        who = f"agent {p.agent_id}" if p.agent_id else "the main conversation"
+        where = f"{p.path}" + (f" (linked by {p.linked_by})" if p.linked_by else "") if p.source == "plan_file" else who
+        status = f", {'refused' if p.status == 'error' else p.status}" if p.status and p.status != "ok" else ""
+        if number > first_number:
+            click.echo("")
+        click.echo(f"Plan {number} of {len(plans)} — {PLAN_SOURCES[p.source]}, {where}, {clock(p.timestamp)}{status}")
+        click.echo("")
+        click.echo(visible(p.text).rstrip())
+
+
+# --- info ------------------------------------------------------------------------------------
+
+
+@click.command(epilog=EXIT_CODES_HELP)
+@session_argument
+@shared_options
+@pass_kit
+def info(kit: Kit, session: str) -> None:
+    """A session's card: id, transcript, project, scratch dir, time, compactions, agents
+    (with failures), plans and the keys of its work state.
+
+    SESSION defaults to `current`; `--session` is the same.
+    """
+    ref = resolve(kit, session)
+    card = session_card(ref, root=kit.root)
+    if kit.as_json:
+        emit_json("info", card.as_dict())
+        return
+    r = card.report
+    warn_skipped(r.read, ref.path)
+    click.echo(f"Session {ref.id}")
+    click.echo(f"  transcript:  {ref.path} ({human_size(ref.size)})")
+    click.echo(f"  project:     {ref.project.name} (cwd {r.cwd or '-'}, branch {r.branch or '-'})")
+    ws = card.work_state
+    if ws is None:
+        click.echo("  scratch dir: - (the session id cannot name one)")
+    else:
+        click.echo(f"  scratch dir: {ws.path}" + ("" if ws.exists else " (not created yet)"))
+    click.echo(f"  time:        {clock(r.start)} → {clock(r.end)} ({human_duration(r.duration_s)})")
+    click.echo(f"  compactions: {len(r.compactions)}")
+    for comp in r.compactions:
+        trigger = f" ({comp.trigger})" if comp.trigger else ""
+        click.echo(f"    line {comp.line}  {clock(comp.timestamp)}{trigger}")
+    failed = [a for a in r.agents if a.failed]
+    click.echo(f"  agents:      {len(r.agents)}, {len(failed)} failed")
+    for agent in r.agents:
+        nested = f" (in {agent.parent_agent_id})" if agent.parent_agent_id else ""
+        click.echo(
+            f"    {agent.agent_id}  [{agent.agent_type or '?'}] {clip(agent.description, 50)}{nested}  "
+            f"{agent_status(agent, error_chars=80)}"
+        )
+    latest = card.plans[-1] if card.plans else None
+    if latest is None:
+        click.echo("  plans:       0")
+    else:
+        first = next((line.strip() for line in latest.text.splitlines() if line.strip()), "")
+        click.echo(f"  plans:       {len(card.plans)}; latest ({PLAN_SOURCES[latest.source]}, {clock(latest.timestamp)}): {clip(first, 80)}")
+    if ws is not None and ws.exists:
+        keys = ", ".join(ws.keys) or "none"
+        click.echo(f"  work state:  keys: {keys}; {ws.notes} notes")
+    else:
+        click.echo("  work state:  none saved")

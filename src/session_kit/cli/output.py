@@ -1,0 +1,121 @@
+"""How the command line prints: JSON documents and the pieces of its text output.
+
+Owns: the `--json` envelope (`version`, `kind`: the command's name; see docs/json.md), times,
+durations and sizes as the text outputs show them, cutting and cleaning text for a terminal,
+the outcome of a tool call and the status of an agent in one short string, and the note about
+lines skipped while reading. Does not compute anything about a session: it formats values the
+core made.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+if TYPE_CHECKING:
+    from session_kit.sessions.agents import AgentRun
+    from session_kit.transcript.calls import ToolCall
+    from session_kit.transcript.reader import ReadStats
+
+JSON_VERSION = 1
+
+
+def emit_json(kind: str, payload: dict[str, Any]) -> None:
+    """One JSON document on stdout: `{"version": 1, "kind": kind, **payload}`."""
+    document = {"version": JSON_VERSION, "kind": kind, **payload}
+    # Compact on purpose: with `indent`, json falls back to its slow pure-Python encoder.
+    sys.stdout.write(json.dumps(document, ensure_ascii=False) + "\n")
+
+
+def local_time(value: datetime | None) -> str:
+    return value.astimezone().strftime("%Y-%m-%d %H:%M") if value else "-"
+
+
+def clock(value: datetime | None) -> str:
+    """A local time to the second (`local_time` stops at the minute)."""
+    return value.astimezone().strftime("%Y-%m-%d %H:%M:%S") if value else "-"
+
+
+def human_duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m{seconds % 60:02d}s"
+    return f"{seconds // 3600}h{(seconds % 3600) // 60:02d}m"
+
+
+def human_size(size: int) -> str:
+    value = float(size)
+    for unit in ("B", "K", "M", "G"):
+        if value < 1024 or unit == "G":
+            return f"{value:.0f}{unit}" if unit == "B" else f"{value:.1f}{unit}"
+        value /= 1024
+    return f"{size}B"
+
+
+def clip(text: str | None, limit: int) -> str:
+    """The text on one line (whitespace runs made one space), cut to `limit` characters."""
+    text = " ".join((text or "").split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+_CONTROL = {c: f"\\x{c:02x}" for c in (*range(0, 9), *range(11, 32), 127)}
+
+
+def visible(text: str | None) -> str:
+    """Control characters written out (`\\x1b`): a transcript must not drive the terminal."""
+    return (text or "").translate(_CONTROL)
+
+
+def as_is(text: str | None, limit: int | None, indent: str) -> list[str]:
+    """Text kept as written (lines, markup and all; control characters made visible), cut
+    after `limit` characters."""
+    text = visible(text).rstrip()
+    cut = ""
+    if limit is not None and len(text) > limit:
+        cut = f"… [{len(text) - limit} more characters; --full shows all]"
+        text = text[:limit]
+    lines = text.splitlines() or [""]
+    if cut:
+        lines[-1] += cut
+    return [indent + line for line in lines]
+
+
+def call_outcome(call: ToolCall) -> tuple[str, str, str]:
+    """(duration, mark, exit code) of a tool call as the text outputs show them."""
+    took = f"{call.duration_s:.1f}s" if call.duration_s is not None else "-"
+    mark = {"ok": "ok", "error": "FAIL", "pending": "…"}[call.status]
+    code = f" exit {call.exit_code}" if call.exit_code is not None and call.failed else ""
+    return took, mark, code
+
+
+def agent_status(run: AgentRun, *, error_chars: int | None = None) -> str:
+    """`ok`, or `FAILED (N failed calls, ended in error[: why])`; the why only with `error_chars`."""
+    if not run.failed:
+        return "ok"
+    why = []
+    if run.failures:
+        why.append(f"{len(run.failures)} failed call{'s' if len(run.failures) != 1 else ''}")
+    if run.ended_in_error:
+        why.append("ended in error" + (f": {clip(run.error, error_chars)}" if error_chars else ""))
+    return f"FAILED ({', '.join(why)})"
+
+
+def warn_skipped(stats: ReadStats, path: Path) -> None:
+    """One line on stderr when reading `path` skipped lines (malformed, half-written…)."""
+    described = stats.describe()
+    if described:
+        click.echo(f"session-kit: note: {path.name}: skipped {described}", err=True)
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 other agent`, `3 other agents`."""
+    return f"{count} {noun}{'s' if count != 1 else ''}"

@@ -1,0 +1,179 @@
+"""`scratch …`: the session's scratch directory and its work state, from the command line.
+
+Owns: the scratch subcommands' options and output, and wording the scratch errors. Which
+directory a session has, which session is current, what a valid key is and what cleaning may
+remove are `state.scratch`'s and `state.current`'s. Imports neither transcripts nor queries:
+these commands run inside sessions, often.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from typing import TypeVar
+
+import click
+
+from session_kit.cli.context import Kit, json_option, pass_kit
+from session_kit.cli.output import emit_json
+from session_kit.errors import EXIT_CODES_HELP, KitError, NotFound
+from session_kit.state import root as state
+from session_kit.state.ids import InvalidSessionId
+from session_kit.state.scratch import (
+    NoCurrentSession,
+    ScratchError,
+    SessionScratch,
+    clean,
+    render_state,
+    scratch_of,
+    scratch_overview,
+)
+
+F = TypeVar("F", bound=Callable[..., object])
+DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+
+
+@click.group(epilog=EXIT_CODES_HELP)
+def scratch() -> None:
+    """The session's scratch directory and its work state (values and notes).
+
+    The session is --session, else $SESSION_CONTEXT / $CLAUDE_CODE_SESSION_ID (the kit's
+    hooks export them), else the current project's `current-session-id` pointer. The work
+    state is put back into the model's context after a compaction.
+    """
+
+
+def session_id_option(func: F) -> F:
+    return click.option("--session", "session_id", default=None, help="Session id (default: from the environment).")(func)
+
+
+@contextmanager
+def _scratch_errors() -> Iterator[None]:
+    """The scratch module's errors as KitErrors, worded for the command line."""
+    try:
+        yield
+    except NoCurrentSession:
+        raise NotFound(
+            "no session: pass --session, or run inside a Claude Code session with the kit's hooks installed"
+        ) from None
+    except (ScratchError, InvalidSessionId) as exc:
+        raise KitError(str(exc)) from None
+
+
+def _scratch(session_id: str | None) -> SessionScratch:
+    with _scratch_errors():
+        return scratch_of(session_id)
+
+
+def _read_input(value: str) -> str:
+    """The value itself, or stdin for `-`."""
+    return sys.stdin.read() if value == "-" else value
+
+
+@scratch.command("path")
+@session_id_option
+def scratch_path(session_id: str | None) -> None:
+    """Print the scratch directory (created if missing)."""
+    click.echo(_scratch(session_id).create().path)
+
+
+@scratch.command("set")
+@click.argument("key")
+@click.argument("value")
+@session_id_option
+def scratch_set(key: str, value: str, session_id: str | None) -> None:
+    """Save VALUE under KEY (`-` reads the value from stdin)."""
+    value = _read_input(value)
+    s = _scratch(session_id)
+    with _scratch_errors():
+        s.set(key, value)
+    click.echo(f"saved {key} ({len(value)} chars) in {s.path}")
+
+
+@scratch.command("get")
+@click.argument("key")
+@session_id_option
+def scratch_get(key: str, session_id: str | None) -> None:
+    """Print the value saved under KEY (exit 3 when there is none)."""
+    value = _scratch(session_id).get(key)
+    if value is None:
+        raise NotFound(f"no value saved under {key!r}")
+    click.echo(value)
+
+
+@scratch.command("unset")
+@click.argument("key")
+@session_id_option
+def scratch_unset(key: str, session_id: str | None) -> None:
+    """Forget the value saved under KEY."""
+    if not _scratch(session_id).unset(key):
+        raise NotFound(f"no value saved under {key!r}")
+
+
+@scratch.command("note")
+@click.argument("text")
+@session_id_option
+def scratch_note(text: str, session_id: str | None) -> None:
+    """Append a timestamped note (`-` reads it from stdin)."""
+    text = _read_input(text)
+    s = _scratch(session_id)
+    with _scratch_errors():
+        s.note(text)
+    click.echo(f"noted in {s.path}")
+
+
+@scratch.command("show")
+@session_id_option
+@json_option
+@pass_kit
+def scratch_show(kit: Kit, session_id: str | None) -> None:
+    """The work state: values and notes."""
+    s = _scratch(session_id)
+    current = s.read_state()
+    if kit.as_json:
+        emit_json("scratch-show", {"session_id": s.session_id, "path": s.path, **current})
+        return
+    click.echo(render_state(current, session_id=s.session_id, scratch_path=s.path, limit=10**9, heading="Work state"))
+
+
+@scratch.command("list")
+@json_option
+@pass_kit
+def scratch_list(kit: Kit) -> None:
+    """Every session's scratch directory, newest activity first."""
+    root = state.state_root()
+    rows = scratch_overview(root)
+    if kit.as_json:
+        for r in rows:
+            r["last_activity"] = datetime.fromtimestamp(r["last_activity"]).astimezone().isoformat()
+        emit_json("scratch-list", {"state_root": root, "sessions": rows})
+        return
+    if not rows:
+        click.echo(f"No scratch directories under {root}.")
+    for r in rows:
+        when = datetime.fromtimestamp(r["last_activity"]).strftime("%Y-%m-%d %H:%M")
+        click.echo(f"{r['session_id']:<36}  {when}  {r['values']:>3} values  {r['notes']:>3} notes  {r['project']}")
+
+
+def _seconds(text: str) -> float:
+    """`7d`, `12h`, `30m`, `45s`, `2w`; a bare number is days."""
+    try:
+        if text and text[-1] in DURATION_UNITS:
+            return float(text[:-1]) * DURATION_UNITS[text[-1]]
+        return float(text) * DURATION_UNITS["d"]
+    except ValueError:
+        raise KitError(f"not a duration: {text!r} (e.g. 7d, 12h, 30m)") from None
+
+
+@scratch.command("clean")
+@click.option("--older-than", "older_than", default="30d", show_default=True, help="Idle for longer than this (s, m, h, d, w).")
+@click.option("--dry-run", is_flag=True, help="List what would be removed.")
+def scratch_clean(older_than: str, dry_run: bool) -> None:
+    """Remove scratch directories idle for longer than --older-than; never the current session's."""
+    removed = clean(state.state_root(), older_than_s=_seconds(older_than), dry_run=dry_run)
+    for path in removed:
+        click.echo(("would remove " if dry_run else "removed ") + path)
+    if not removed:
+        click.echo("nothing to clean")

@@ -1,0 +1,51 @@
+"""The one way a command takes a session: `[SESSION]`, `current` when none, `--session` as alias.
+
+Owns: the SESSION argument and its `--session` alias (slash commands pass
+`--session "${CLAUDE_SESSION_ID}"`), the usage error when both are given, and turning the
+choice into a `SessionRef` (empty means `current`) with `sessions.resolve`, which owns what
+a SESSION may be. The scratch subcommands take `--session` alone: theirs is an exact id.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from session_kit.cli.context import Kit
+from session_kit.sessions.resolve import resolve_session
+from session_kit.sessions.store import SessionRef
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+CURRENT = "current"
+SESSION_OPTION_HELP = "The same as SESSION (the form slash commands use)."
+
+
+def session_alias_option(func: F) -> F:
+    return click.option("--session", "session_option", default=None, metavar="SESSION", help=SESSION_OPTION_HELP)(func)
+
+
+def chosen_session(positional: str | None, option: str | None) -> str:
+    """SESSION or `--session`, which must not both be given; `current` when neither is."""
+    if positional is not None and option is not None:
+        raise click.UsageError("give the session as SESSION or with --session, not both", click.get_current_context())
+    chosen = option if option is not None else positional
+    return chosen or CURRENT
+
+
+def session_argument(command: F) -> F:
+    """`[SESSION]` and `--session` for `command`, which receives one `session: str`."""
+
+    @functools.wraps(command)
+    def with_session(*args: Any, session: str | None, session_option: str | None, **kwargs: Any) -> Any:
+        return command(*args, session=chosen_session(session, session_option), **kwargs)
+
+    return click.argument("session", required=False, metavar="[SESSION]")(session_alias_option(with_session))  # type: ignore[return-value]
+
+
+def resolve(kit: Kit, session: str) -> SessionRef:
+    """The session a SESSION value names, in the Claude root the shared options chose."""
+    return resolve_session(session or CURRENT, kit.root)

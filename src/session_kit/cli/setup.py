@@ -1,0 +1,111 @@
+"""`install`, `uninstall` and `doctor`: putting the kit into Claude Code and checking it is there.
+
+Owns: these commands' options and output. What is installed and how (marked entries, backups,
+atomic writes) is `install.installer`'s; what doctor reports is `queries.doctor`'s.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from session_kit import __version__
+from session_kit.cli.context import Kit, pass_kit, shared_options
+from session_kit.cli.output import emit_json
+from session_kit.errors import EXIT_CODES_HELP
+from session_kit.install import installer
+from session_kit.install.installer import InstallResult
+from session_kit.queries.doctor import ROOT_FROM_OPTION, doctor_report, root_source
+
+SCOPES = click.Choice(["user", "project", "local"])
+DRY_RUN_HELP = "Say what would change; change nothing."
+
+
+@click.command(epilog=EXIT_CODES_HELP)
+@shared_options
+@pass_kit
+def doctor(kit: Kit) -> None:
+    """Where the Claude root and the kit's state are, what they hold, and what is installed.
+
+    Exits 0 when the kit is installed and current for the user (or this project), else 1
+    with a line saying what to run.
+    """
+    report = doctor_report(claude_root=kit.root, root_source=root_source(kit.claude_dir is not None), project=Path.cwd())
+    if report["claude_root_source"] == ROOT_FROM_OPTION:
+        report["claude_root_source"] = "--claude-dir"
+    if kit.as_json:
+        emit_json("doctor", report)
+    else:
+        _print_doctor(report)
+    if not report["ok"]:
+        sys.exit(1)
+
+
+def _print_doctor(report: dict) -> None:
+    click.echo(f"session-kit {__version__} ({sys.executable})")
+    missing = "" if report["claude_root_exists"] else "  (missing: Claude Code has not run here yet)"
+    click.echo(f"Claude root: {report['claude_root']} [{report['claude_root_source']}]{missing}")
+    click.echo(f"Projects: {report['projects']}, sessions: {report['sessions']}")
+    click.echo(f"Kit state:   {report['state_root']}")
+    if not report["installed"]:
+        click.echo("Installed:   nothing (run `session-kit install`)")
+    for item in report["installed"]:
+        hooks = ", ".join(sorted(item["hooks"])) or "no hooks"
+        current = "current" if item["current"] else "OUTDATED or incomplete (run `session-kit install`)"
+        click.echo(f"Installed ({item['scope']}): {item['settings_path']}: {hooks}; {current}")
+        if item["commands"]:
+            click.echo(f"  slash commands: {', '.join('/' + c for c in item['commands'])}")
+        if item["error"]:
+            click.echo(f"  problem: {item['error']}")
+    if report["hook_log_lines"]:
+        click.echo(f"Hook log: {report['hook_log_lines']} problem lines in {report['hook_log']}")
+
+
+@click.command(epilog=EXIT_CODES_HELP)
+@click.option("--scope", type=SCOPES, default="user", show_default=True,
+              help="user: ~/.claude/settings.json; project: .claude/settings.json; local: .claude/settings.local.json.")
+@click.option("--dry-run", is_flag=True, help=DRY_RUN_HELP)
+@shared_options
+@pass_kit
+def install(kit: Kit, scope: str, dry_run: bool) -> None:
+    """Install the kit's hooks and slash commands into Claude Code.
+
+    Only the kit's own hook entries (marked `# claude-session-kit`) are added or replaced;
+    installing twice is the same as once. The settings file is backed up, locked and
+    replaced atomically; an invalid one is left as it was (exit 5). A slash-command file of
+    yours with the same name is never overwritten.
+    """
+    result = installer.install(scope=scope, claude_root=kit.root, project=Path.cwd(), dry_run=dry_run)
+    _report(kit, result, verb="install")
+
+
+@click.command(epilog=EXIT_CODES_HELP)
+@click.option("--scope", type=SCOPES, default="user", show_default=True)
+@click.option("--dry-run", is_flag=True, help=DRY_RUN_HELP)
+@shared_options
+@pass_kit
+def uninstall(kit: Kit, scope: str, dry_run: bool) -> None:
+    """Remove the kit's hooks and slash commands: the settings become what they were."""
+    result = installer.uninstall(scope=scope, claude_root=kit.root, project=Path.cwd(), dry_run=dry_run)
+    _report(kit, result, verb="uninstall")
+
+
+def _report(kit: Kit, result: InstallResult, *, verb: str) -> None:
+    if kit.as_json:
+        emit_json(verb, result.as_dict())
+        return
+    would = "would be " if result.dry_run else ""
+    if result.changed:
+        click.echo(f"{result.settings_path}: hooks {would}{'installed' if verb == 'install' else 'removed'}")
+    else:
+        click.echo(f"{result.settings_path}: already {'current' if verb == 'install' else 'without the kit'}")
+    if result.backup:
+        click.echo(f"  backup of the previous file: {result.backup}")
+    for name in result.commands_installed:
+        click.echo(f"  slash command /{name} {would}installed")
+    for name in result.commands_skipped:
+        click.echo(f"  slash command /{name} skipped: a file of yours has that name", err=True)
+    for name in result.commands_removed:
+        click.echo(f"  slash command /{name} {would}removed")

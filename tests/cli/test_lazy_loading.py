@@ -1,0 +1,51 @@
+"""Starting the command line loads no more than it needs (in a subprocess, like click's own
+tests/test_imports.py): the group and its help import none of the core's heavy parts, and a
+command imports only its own module's."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+HEAVY = ("session_kit.queries", "session_kit.sessions", "session_kit.preprocess", "session_kit.transcript")
+
+
+def loaded_after(code: str) -> set[str]:
+    script = f"import sys, json\n{code}\nsys.stdout = sys.__stdout__\nprint(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    return set(json.loads(out.splitlines()[-1]))
+
+
+def heavy(modules: set[str]) -> set[str]:
+    return {m for m in modules if m.startswith(HEAVY)}
+
+
+def run_main(*args: str) -> str:
+    return (
+        "import io, contextlib\nfrom session_kit.cli import main\n"
+        f"with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    try:\n        main({list(args)!r})\n    except SystemExit:\n        pass"
+    )
+
+
+def test_importing_the_cli_loads_no_core_query():
+    assert heavy(loaded_after("import session_kit.cli")) == set()
+
+
+def test_group_help_loads_no_command_module():
+    modules = loaded_after(run_main("--help"))
+    assert heavy(modules) == set()
+    assert not {m for m in modules if m.startswith("session_kit.cli.")} - {"session_kit.cli.context", "session_kit.cli.errors"}
+
+
+def test_a_scratch_command_loads_no_transcript_reading():
+    modules = loaded_after(run_main("scratch", "--help"))
+    assert "session_kit.cli.scratch" in modules and heavy(modules) == set()
+
+
+def test_a_command_loads_its_own_module_only():
+    modules = loaded_after(run_main("plan", "--help"))
+    assert "session_kit.cli.inside" in modules
+    assert not {"session_kit.cli.browse", "session_kit.cli.preprocess", "session_kit.cli.setup"} & modules
+    assert "session_kit.preprocess" not in modules

@@ -1,0 +1,118 @@
+"""`scratch …` in process: which session's dir, and what each subcommand prints."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from tests.support.cli import invoke, invoke_json
+
+SID = "5c7a0000-0000-0000-0000-000000000001"
+
+
+def test_set_then_get_gives_the_value_back():
+    assert invoke("scratch", "set", "step", "three", "--session", SID).exit_code == 0
+    got = invoke("scratch", "get", "step", "--session", SID)
+    assert got.exit_code == 0 and got.stdout == "three\n"
+
+
+def test_set_says_what_it_saved_and_where():
+    result = invoke("scratch", "set", "step", "three", "--session", SID)
+    assert result.stdout.startswith("saved step (5 chars) in ") and result.stdout.rstrip().endswith(SID)
+
+
+def test_a_dash_reads_the_value_from_stdin():
+    assert invoke("scratch", "set", "long", "-", "--session", SID, input="from stdin").exit_code == 0
+    assert invoke("scratch", "get", "long", "--session", SID).stdout == "from stdin\n"
+
+
+def test_get_of_a_missing_key_is_not_found():
+    result = invoke("scratch", "get", "nothing", "--session", SID)
+    assert result.exit_code == 3 and result.stderr == "session-kit: no value saved under 'nothing'\n"
+
+
+def test_unset_forgets_the_value():
+    invoke("scratch", "set", "step", "three", "--session", SID)
+    assert invoke("scratch", "unset", "step", "--session", SID).exit_code == 0
+    assert invoke("scratch", "get", "step", "--session", SID).exit_code == 3
+
+
+def test_an_empty_note_is_a_usage_error():
+    result = invoke("scratch", "note", "  ", "--session", SID)
+    assert result.exit_code == 2 and result.stderr == "session-kit: an empty note\n"
+
+
+def test_without_a_session_the_current_one_is_used():
+    invoke("scratch", "set", "k", "v", env={"SESSION_CONTEXT": f"session_id={SID}"})
+    assert invoke("scratch", "get", "k", "--session", SID).stdout == "v\n"
+
+
+def test_without_any_session_it_is_not_found_and_says_what_to_pass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.chdir(tmp_path)
+    result = invoke("scratch", "path")
+    assert result.exit_code == 3
+    assert result.stderr == (
+        "session-kit: no session: pass --session, or run inside a Claude Code session with the kit's hooks installed\n"
+    )
+
+
+def test_a_session_id_that_cannot_name_a_dir_is_refused():
+    result = invoke("scratch", "path", "--session", "../escape")
+    assert result.exit_code == 2 and result.stderr.startswith("session-kit: not a plain session id")
+
+
+def test_the_exported_scratch_dir_is_used_for_its_session(tmp_path: Path):
+    exported = tmp_path / "state" / "projects" / "-elsewhere" / "sessions" / SID
+    result = invoke("scratch", "path", "--session", SID, env={"SESSION_KIT_SCRATCH": str(exported) + "/"})
+    assert result.stdout == f"{exported}\n" and exported.is_dir()
+
+
+def test_the_exported_scratch_dir_of_another_session_is_not_used(tmp_path: Path):
+    exported = tmp_path / "state" / "projects" / "-elsewhere" / "sessions" / "other-session"
+    result = invoke("scratch", "path", "--session", SID, env={"SESSION_KIT_SCRATCH": str(exported)})
+    assert result.exit_code == 0 and str(exported) not in result.stdout
+
+
+def test_show_json_is_the_work_state():
+    invoke("scratch", "set", "step", "three", "--session", SID)
+    invoke("scratch", "note", "remember", "--session", SID)
+    doc = invoke_json("scratch", "show", "--session", SID)
+    assert doc["kind"] == "scratch-show" and doc["session_id"] == SID and doc["values"] == {"step": "three"}
+    assert [n["text"] for n in doc["notes"]] == ["remember"] and os.path.isdir(doc["path"])
+
+
+def test_show_text_lists_values_and_notes():
+    invoke("scratch", "set", "step", "three", "--session", SID)
+    out = invoke("scratch", "show", "--session", SID).stdout
+    assert "Work state" in out and "step" in out and "three" in out
+
+
+def test_list_shows_every_scratch_dir_with_its_counts():
+    invoke("scratch", "set", "a", "1", "--session", SID)
+    invoke("scratch", "note", "n", "--session", "other-0001")
+    doc = invoke_json("scratch", "list")
+    counts = {s["session_id"]: (s["values"], s["notes"]) for s in doc["sessions"]}
+    assert doc["kind"] == "scratch-list" and counts == {SID: (1, 0), "other-0001": (0, 1)}
+    assert doc["sessions"][0]["session_id"] == "other-0001"  # newest activity first
+    assert "T" in doc["sessions"][0]["last_activity"]  # a local ISO time
+
+
+def test_list_without_any_dir_says_so():
+    assert invoke("scratch", "list").stdout.startswith("No scratch directories under ")
+
+
+def test_clean_with_nothing_old_says_so():
+    invoke("scratch", "set", "a", "1", "--session", SID)
+    assert invoke("scratch", "clean", "--dry-run").stdout == "nothing to clean\n"
+
+
+def test_clean_takes_durations_with_a_unit():
+    invoke("scratch", "set", "a", "1", "--session", SID)
+    out = invoke("scratch", "clean", "--older-than", "0s", "--dry-run").stdout
+    assert out.startswith("would remove ") and SID in out
+
+
+def test_clean_refuses_what_is_not_a_duration():
+    result = invoke("scratch", "clean", "--older-than", "soon")
+    assert result.exit_code == 2 and result.stderr == "session-kit: not a duration: 'soon' (e.g. 7d, 12h, 30m)\n"

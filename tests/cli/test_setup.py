@@ -1,0 +1,52 @@
+"""`doctor`, `install` and `uninstall` in process (what they change: tests/test_install.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.support.cli import invoke, invoke_json
+
+
+def test_doctor_exits_1_when_nothing_is_installed(built, claude_root: Path):
+    result = invoke("doctor", "--json")
+    assert result.exit_code == 1  # nothing installed yet
+    doc = json.loads(result.stdout)
+    assert doc["claude_root"] == str(claude_root) and doc["sessions"] == 2 and doc["projects"] == 2
+    assert doc["installed"] == [] and doc["ok"] is False
+
+
+def test_doctor_text_says_what_to_run(built):
+    assert "session-kit install" in invoke("doctor").stdout
+
+
+def test_doctor_names_the_claude_dir_option_as_the_roots_source(built, claude_root: Path):
+    result = invoke("doctor", "--json", "--claude-dir", str(claude_root))
+    assert json.loads(result.stdout)["claude_root_source"] == "--claude-dir"
+
+
+def test_install_then_doctor_is_ok(claude_root: Path):
+    assert invoke("install").exit_code == 0
+    assert invoke("doctor").exit_code == 0
+
+
+def test_install_dry_run_changes_nothing(claude_root: Path):
+    doc = invoke_json("install", "--dry-run")
+    assert doc["dry_run"] is True and doc["changed"] is True
+    assert not Path(doc["settings_path"]).exists()
+
+
+def test_install_text_names_the_settings_file_and_the_slash_commands(claude_root: Path):
+    out = invoke("install").stdout
+    assert f"{claude_root / 'settings.json'}: hooks installed" in out and "slash command /plan installed" in out
+
+
+def test_install_twice_says_already_current(claude_root: Path):
+    invoke("install")
+    assert invoke("install").stdout.startswith(f"{claude_root / 'settings.json'}: already current")
+
+
+def test_uninstall_after_install_removes_the_hooks(claude_root: Path):
+    invoke("install")
+    doc = invoke_json("uninstall")
+    assert doc["changed"] is True and doc["hooks"] == {}
