@@ -93,8 +93,8 @@ class KitGroup(click.Group):
         "Commands about one session (show, events, debug-agent, plan, info, preprocess) take it "
         "as SESSION, or as --session SESSION; without either, the current one. A SESSION is a "
         "full id, a unique id prefix, a path to a .jsonl file, or `current` (the session in "
-        "$SESSION_CONTEXT or $CLAUDE_CODE_SESSION_ID, else the newest session of the current "
-        "directory's project)."
+        "$SESSION_CONTEXT or $CLAUDE_CODE_SESSION_ID, else the one the kit's hooks last recorded "
+        "for this project, else the newest session of the current directory's project)."
     ),
 )
 @click.version_option(__version__, prog_name="session-kit")
