@@ -15,9 +15,8 @@ from pathlib import Path
 import click
 
 from session_kit.cli.context import Kit, pass_kit, shared_options
+from session_kit.cli.outcomes import agent_status, call_outcome
 from session_kit.cli.output import (
-    agent_status,
-    call_outcome,
     clip,
     emit_json,
     human_duration,

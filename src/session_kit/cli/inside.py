@@ -10,10 +10,9 @@ from __future__ import annotations
 import click
 
 from session_kit.cli.context import Kit, pass_kit, shared_options
+from session_kit.cli.outcomes import agent_status, call_outcome
 from session_kit.cli.output import (
-    agent_status,
     as_is,
-    call_outcome,
     clip,
     clock,
     emit_json,
@@ -27,14 +26,15 @@ from session_kit.cli.session_arg import chosen_session, resolve, session_alias_o
 from session_kit.errors import EXIT_CODES_HELP
 from session_kit.queries.agent_tree import AgentNode, AgentReport, debug_agents
 from session_kit.queries.card import session_card
-from session_kit.queries.plans import session_plans
+from session_kit.queries.plans import SOURCE_EXIT_PLAN_MODE, SOURCE_PLAN_AGENT, SOURCE_PLAN_FILE, session_plans
+from session_kit.transcript.calls import STATUS_ERROR, STATUS_OK
 
 ERROR_LIMIT = 500  # characters of an error shown in a list of agents (--full: all)
 DETAIL_ERROR_LIMIT = 2000  # … and for one agent shown in detail
 TEXT_LIMIT = 300  # a prompt or answer in a list of agents
 OTHERS_NAMED = 10  # agents named on the "not shown" line
 UNCUT = 10**9
-PLAN_SOURCES = {"exit_plan_mode": "ExitPlanMode", "plan_agent": "Plan agent", "plan_file": "plan file"}
+PLAN_SOURCES = {SOURCE_EXIT_PLAN_MODE: "ExitPlanMode", SOURCE_PLAN_AGENT: "Plan agent", SOURCE_PLAN_FILE: "plan file"}
 
 
 # --- debug-agent -----------------------------------------------------------------------------
@@ -182,8 +182,8 @@ def plan(kit: Kit, session: str, all_plans: bool) -> None:
     first_number = len(plans) - len(chosen) + 1
     for number, p in enumerate(chosen, start=first_number):
         who = f"agent {p.agent_id}" if p.agent_id else "the main conversation"
-        where = f"{p.path}" + (f" (linked by {p.linked_by})" if p.linked_by else "") if p.source == "plan_file" else who
-        status = f", {'refused' if p.status == 'error' else p.status}" if p.status and p.status != "ok" else ""
+        where = f"{p.path}" + (f" (linked by {p.linked_by})" if p.linked_by else "") if p.source == SOURCE_PLAN_FILE else who
+        status = f", {'refused' if p.status == STATUS_ERROR else p.status}" if p.status and p.status != STATUS_OK else ""
         if number > first_number:
             click.echo("")
         click.echo(f"Plan {number} of {len(plans)} — {PLAN_SOURCES[p.source]}, {where}, {clock(p.timestamp)}{status}")

@@ -18,8 +18,6 @@ from typing import TYPE_CHECKING, Any
 import click
 
 if TYPE_CHECKING:
-    from session_kit.sessions.agents import AgentRun
-    from session_kit.transcript.calls import ToolCall
     from session_kit.transcript.reader import ReadStats
 
 JSON_VERSION = 1
@@ -87,26 +85,6 @@ def as_is(text: str | None, limit: int | None, indent: str) -> list[str]:
     if cut:
         lines[-1] += cut
     return [indent + line for line in lines]
-
-
-def call_outcome(call: ToolCall) -> tuple[str, str, str]:
-    """(duration, mark, exit code) of a tool call as the text outputs show them."""
-    took = f"{call.duration_s:.1f}s" if call.duration_s is not None else "-"
-    mark = {"ok": "ok", "error": "FAIL", "pending": "…"}[call.status]
-    code = f" exit {call.exit_code}" if call.exit_code is not None and call.failed else ""
-    return took, mark, code
-
-
-def agent_status(run: AgentRun, *, error_chars: int | None = None) -> str:
-    """`ok`, or `FAILED (N failed calls, ended in error[: why])`; the why only with `error_chars`."""
-    if not run.failed:
-        return "ok"
-    why = []
-    if run.failures:
-        why.append(f"{len(run.failures)} failed call{'s' if len(run.failures) != 1 else ''}")
-    if run.ended_in_error:
-        why.append("ended in error" + (f": {clip(run.error, error_chars)}" if error_chars else ""))
-    return f"FAILED ({', '.join(why)})"
 
 
 def warn_skipped(stats: ReadStats, path: Path) -> None:

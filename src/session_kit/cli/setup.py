@@ -14,12 +14,13 @@ import click
 from session_kit import __version__
 from session_kit.cli.context import Kit, pass_kit, shared_options
 from session_kit.cli.output import emit_json
+from session_kit.claude.settings import SCOPE_USER, SCOPES
 from session_kit.errors import EXIT_CODES_HELP
 from session_kit.install import installer
 from session_kit.install.installer import InstallResult
 from session_kit.queries.doctor import ROOT_FROM_OPTION, doctor_report, root_source
 
-SCOPES = click.Choice(["user", "project", "local"])
+SCOPE_CHOICE = click.Choice(SCOPES)
 DRY_RUN_HELP = "Say what would change; change nothing."
 
 
@@ -64,7 +65,7 @@ def _print_doctor(report: dict) -> None:
 
 
 @click.command(epilog=EXIT_CODES_HELP)
-@click.option("--scope", type=SCOPES, default="user", show_default=True,
+@click.option("--scope", type=SCOPE_CHOICE, default=SCOPE_USER, show_default=True,
               help="user: ~/.claude/settings.json; project: .claude/settings.json; local: .claude/settings.local.json.")
 @click.option("--dry-run", is_flag=True, help=DRY_RUN_HELP)
 @shared_options
@@ -82,7 +83,7 @@ def install(kit: Kit, scope: str, dry_run: bool) -> None:
 
 
 @click.command(epilog=EXIT_CODES_HELP)
-@click.option("--scope", type=SCOPES, default="user", show_default=True)
+@click.option("--scope", type=SCOPE_CHOICE, default=SCOPE_USER, show_default=True)
 @click.option("--dry-run", is_flag=True, help=DRY_RUN_HELP)
 @shared_options
 @pass_kit
