@@ -18,12 +18,12 @@ The element set and the reduction report are documented in docs/preprocess.md.
 
 from __future__ import annotations
 
-from session_kit.preprocess.pipeline import (
+from session_kit.preprocess.pipeline import preprocess_session
+from session_kit.preprocess.result import (
     AgentInfo,
     DocumentInfo,
     PreprocessOptions,
     PreprocessResult,
-    preprocess_session,
 )
 from session_kit.preprocess.steps import STATUS_EMPTY, STATUS_OK, STATUS_WARMUP, Reduction
 
