@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any
 
@@ -184,8 +185,6 @@ def preprocess_session(
         raise
     if binary is None or not result.ok:
         return result
-    from dataclasses import replace
-
     from session_kit.preprocess.distill import distill_document
 
     distilled = tuple(
