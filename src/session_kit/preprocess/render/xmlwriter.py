@@ -3,8 +3,9 @@
 Owns: turning arbitrary Python strings into XML 1.0 character data and attribute values that
 every standard parser accepts: `&`, `<`, `>` (and `"` and whitespace in attributes) escaped,
 characters XML forbids (C0 controls other than tab/newline/carriage return, lone surrogates,
-U+FFFE/U+FFFF) replaced by U+FFFD. Builds element strings; does not decide which elements
-exist (that is `convert`) or where documents are cut (that is `chunking`).
+U+FFFE/U+FFFF) replaced by U+FFFD (`units.clean`). Builds element strings; does not decide
+which elements exist (that is `elements`), how units are laid out (that is `render.xml`) or
+where documents are cut (that is `sinks`).
 """
 
 from __future__ import annotations
@@ -12,21 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-REPLACEMENT = "\ufffd"
-_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-_FORBIDDEN_BUT_NUL = re.compile("[\x01-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+from session_kit.preprocess.units import REPLACEMENT, clean
+
+__all__ = ["REPLACEMENT", "XML_DECLARATION", "attrs", "clean", "element", "escape_attr", "escape_markup", "escape_text", "text_element"]
+
 XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
-
-
-def clean(text: str, *, keep_nul: bool = False) -> str:
-    """`text` with every character XML 1.0 forbids replaced by U+FFFD.
-
-    `keep_nul` leaves NUL alone, for callers that use it to join texts and split them later.
-    """
-    forbidden = _FORBIDDEN_BUT_NUL if keep_nul else _FORBIDDEN
-    if forbidden.search(text) is None:
-        return text
-    return forbidden.sub(REPLACEMENT, text)
 
 
 def escape_text(text: str) -> str:

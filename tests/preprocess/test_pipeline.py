@@ -19,7 +19,7 @@ from session_kit.sessions.store import session_ref_from_path
 from session_kit.errors import KitError
 from session_kit.preprocess import PreprocessOptions, PreprocessResult, preprocess_session
 
-REAL = Path(__file__).parent / "fixtures" / "real"
+REAL = Path(__file__).parent.parent / "fixtures" / "real"
 REAL_ID = next((REAL / "projects").glob("*/*.jsonl")).stem
 
 

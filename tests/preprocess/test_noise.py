@@ -13,12 +13,12 @@ from session_kit.transcript.reader import ReadStats
 from session_kit.preprocess import noise
 from session_kit.preprocess.noise import NoiseTally
 
-REAL = Path(__file__).parent / "fixtures" / "real"
+REAL = Path(__file__).parent.parent / "fixtures" / "real"
 forks = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 
 
 def _load_generator():
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "generate.py"
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "generate.py"
     spec = importlib.util.spec_from_file_location("benchmarks_generate_noise", path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)

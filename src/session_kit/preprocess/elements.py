@@ -1,0 +1,337 @@
+"""Transcript entries as format-neutral units: the documented element set, with the content steps.
+
+Owns: mapping one entry (or one assistant message) to its elements (`<assistant>`, `<user>`,
+`<tool_use>`, `<tool_result>`, `<system>`…, see docs/preprocess.md), applying the content steps
+on the way (log discovery, documentation dedup, parameter truncation, duplicate text, output
+pruning, thinking, secret-named parameters), and the per-log state they need: tool names by
+id, dropped calls, seen documentation blocks, the previous assistant text, the empty/warmup
+check, and the log's agent-spawning calls as `ToolCall`s for the agent linker. Every text put
+in a unit is also appended to `texts`, in document order, so the converter can redact a
+batch of them at once. Does not read lines, redact free text or escape (that is `convert` and
+the renderers).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from session_kit.preprocess import steps
+from session_kit.preprocess.units import Child, Element, Omitted
+from session_kit.redact import Redactor, is_secret_name, marker
+from session_kit.transcript.calls import STATUS_ERROR, ToolCall, result_outcome
+from session_kit.transcript.entries import (
+    KIND_SUMMARY,
+    KIND_SYSTEM,
+    KIND_TOOL_RESULT,
+    KIND_USER,
+    Entry,
+    ToolResult,
+    prompt_display,
+)
+from session_kit.transcript.tools import AGENT_TOOLS, summarize_input
+
+_LOCAL_OUTPUT = ("<local-command-stdout>", "<local-command-stderr>")
+UNKNOWN_LIMIT = 500  # characters of an unknown entry's (or block's) JSON kept
+_IMAGE = Element("image")  # no attributes, no content: shared by every unit
+
+
+@dataclass(frozen=True, slots=True)
+class ConvertOptions:
+    session_id: str  # entries that name another session are dropped
+    filtering: bool = True  # the content steps and the empty/warmup check
+    thinking: bool = False
+    claude_roots: tuple[str, ...] = ()  # for recognising log discovery
+    agent_id: str | None = None  # the agent whose log this is; None: the main conversation
+
+
+@dataclass(slots=True)
+class LogFacts:
+    """What the conversion learnt about the log besides its units."""
+
+    check: steps.SessionCheck = field(default_factory=steps.SessionCheck)
+    cwd: str | None = None
+    branch: str | None = None
+    spawn_calls: dict[str, ToolCall] = field(default_factory=dict)  # Agent/Task calls, by id
+
+
+def _time(entry: Entry) -> str | None:
+    stamp = entry.raw.get("timestamp")
+    if isinstance(stamp, str):
+        return stamp
+    if entry.timestamp is not None:
+        return entry.timestamp.isoformat().replace("+00:00", "Z")
+    return None
+
+
+class UnitBuilder:
+    """Builds the units of one log, entry by entry; `texts` collects every text put in them."""
+
+    def __init__(self, options: ConvertOptions, *, reduction: steps.Reduction, redactor: Redactor | None) -> None:
+        self.options = options
+        self.reduction = reduction
+        self.redactor = redactor
+        self.facts = LogFacts()
+        self.texts: list[str] = []
+        self._tool_names: dict[str, str] = {}
+        self._dropped_calls: set[str] = set()
+        self._docs = steps.DocDeduper()
+        self._last_text: str | None = None
+
+    def _text_element(self, name: str, attributes: Mapping[str, Any] | None, text: str) -> Element:
+        self.texts.append(text)
+        return Element(name, attributes, [text])
+
+    # --- assistant messages ---------------------------------------------------------------------
+    def assistant(self, group: list[Entry]) -> list[Element] | None:
+        filtering = self.options.filtering
+        blocks = [(entry, block) for entry in group for block in entry.blocks]
+        has_tool_use = any(block.get("type") == "tool_use" for _, block in blocks)
+        children: list[Child] = []
+        for entry, block in blocks:
+            kind = block.get("type")
+            if kind == "text":
+                text = str(block.get("text") or "")
+                stripped = text.strip()
+                if not stripped:
+                    continue
+                if filtering and has_tool_use and stripped == self._last_text:
+                    self.reduction.count(steps.STEP_DUPLICATE_TEXT, len(text))
+                    continue
+                self._last_text = stripped
+                self.facts.check.saw_assistant_text(text)
+                children.append(self._text_element("text", None, text))
+            elif kind in ("thinking", "redacted_thinking"):
+                thinking = str(block.get("thinking") or block.get("data") or "")
+                if not self.options.thinking:
+                    self.reduction.count(steps.STEP_THINKING, len(thinking))
+                    continue
+                if not thinking.strip():
+                    continue
+                children.append(self._text_element("thinking", None, thinking))
+            elif kind == "tool_use":
+                element = self._tool_use(entry, block)
+                if element is not None:
+                    children.append(element)
+            elif kind == "image":
+                children.append(_IMAGE)
+            elif isinstance(kind, str):
+                children.append(self._unknown_block(kind, block))
+        if not children:
+            return None
+        first = group[0]
+        return [Element("assistant", {"line": first.line, "time": _time(first)}, children)]
+
+    def _tool_use(self, entry: Entry, block: Mapping[str, Any]) -> Element | None:
+        call_id = block.get("id")
+        call_id = call_id if isinstance(call_id, str) else ""
+        name = str(block.get("name") or "?")
+        tool_input = block.get("input")
+        tool_input = tool_input if isinstance(tool_input, Mapping) else {}
+        self._tool_names[call_id] = name
+        filtering = self.options.filtering
+        if filtering and steps.is_log_discovery(name, tool_input, self.options.claude_roots):
+            self._dropped_calls.add(call_id)
+            self.reduction.count(steps.STEP_LOG_DISCOVERY, len(steps.param_text(dict(tool_input))))
+            return None
+        if name in AGENT_TOOLS and call_id:
+            self.facts.spawn_calls[call_id] = ToolCall(
+                id=call_id,
+                name=name,
+                input=tool_input,
+                summary=summarize_input(name, tool_input),
+                line=entry.line,
+                started=entry.timestamp,
+                agent_id=self.options.agent_id,
+                is_sidechain=entry.is_sidechain,
+            )
+        params: list[Child] = []
+        redactor = self.redactor
+        for key, value in tool_input.items():
+            text = steps.param_text(value)
+            if redactor is not None and text and is_secret_name(str(key)):
+                kind = "password" if "pass" in str(key).lower() else "secret"
+                redactor.counts[kind] += 1
+                self.reduction.count(steps.STEP_REDACTION, len(text) - len(marker(kind)))
+                text = marker(kind)
+            elif filtering:
+                short = steps.truncate_param(str(key), text)
+                if short is not text:
+                    self.reduction.count(steps.STEP_TRUNCATE_PARAMS, len(text) - len(short))
+                    text = short
+            params.append(self._text_element("param", {"name": key}, text))
+        return Element("tool_use", {"id": call_id, "name": name}, params)
+
+    def _unknown_block(self, kind: str, block: Mapping[str, Any]) -> Element:
+        text = steps.cut(json.dumps(block, ensure_ascii=False, default=str), UNKNOWN_LIMIT)
+        return self._text_element("block", {"type": kind}, text)
+
+    # --- every other entry ------------------------------------------------------------------------
+    def entry(self, entry: Entry) -> list[Element] | None:
+        kind = entry.kind
+        if kind == KIND_USER:
+            return self._user(entry)
+        if kind == KIND_TOOL_RESULT:
+            results = entry.tool_results
+            element = self._tool_result(entry, results[0]) if results else None
+            return [element] if element is not None else None
+        if kind == KIND_SYSTEM:
+            return [self._system(entry)]
+        if kind == KIND_SUMMARY:
+            leaf = entry.raw.get("leafUuid")
+            leaf = leaf if isinstance(leaf, str) else None
+            return [self._text_element("summary", {"line": entry.line, "leaf": leaf}, entry.summary_text or "")]
+        text = steps.cut(json.dumps(entry.raw, ensure_ascii=False, default=str), UNKNOWN_LIMIT)
+        return [self._text_element("entry", {"line": entry.line, "type": entry.type or None, "time": _time(entry)}, text)]
+
+    def _system(self, entry: Entry) -> Element:
+        raw = entry.raw
+        if entry.is_compact_boundary:
+            meta = raw.get("compactMetadata")
+            meta = meta if isinstance(meta, Mapping) else {}
+            trigger, pre = meta.get("trigger"), meta.get("preTokens")
+            attributes = {
+                "line": entry.line,
+                "time": _time(entry),
+                "trigger": trigger if isinstance(trigger, str) else None,
+                "pre_tokens": pre if isinstance(pre, int) else None,
+            }
+            return Element("compact_boundary", attributes)
+        subtype, level, content = raw.get("subtype"), raw.get("level"), raw.get("content")
+        attributes = {
+            "line": entry.line,
+            "time": _time(entry),
+            "subtype": subtype if isinstance(subtype, str) else None,
+            "level": level if isinstance(level, str) else None,
+        }
+        if isinstance(content, str) and content:
+            return self._text_element("system", attributes, content)
+        return Element("system", attributes)
+
+    def _user(self, entry: Entry) -> list[Element] | None:
+        attributes = {"line": entry.line, "time": _time(entry)}
+        if entry.is_compact_summary:
+            return [self._text_element("compact_summary", attributes, entry.text)]
+        elements: list[Element] = []
+        user: Element | None = None  # the open `<user>`; its kind is known once its text is
+        kind: str | None = None
+        for block in entry.blocks:
+            block_type = block.get("type")
+            if block_type == "tool_result":
+                if user is not None:
+                    user.attrs = {**attributes, "kind": kind}
+                    user, kind = None, None
+                tool_use_id = block.get("tool_use_id")
+                result = ToolResult(
+                    tool_use_id if isinstance(tool_use_id, str) else "",
+                    block.get("content"),
+                    block.get("is_error") is True,
+                    entry.raw.get("toolUseResult"),
+                )
+                element = self._tool_result(entry, result)
+                if element is not None:
+                    elements.append(element)
+                continue
+            if block_type == "text":
+                text = str(block.get("text") or "")
+                if not text.strip():
+                    continue
+            elif block_type is None or not isinstance(block_type, str):
+                continue
+            if user is None:
+                user = Element("user", None, [])
+                elements.append(user)
+            children = user.children
+            assert children is not None
+            if block_type == "text":
+                text_kind, text = self._user_kind(entry, text)
+                kind = kind or text_kind
+                if text_kind in (None, "command"):
+                    self.facts.check.saw_user_text(text)
+                earlier = self._docs.first_line(text, entry.line) if self.options.filtering else None
+                if earlier is not None:
+                    self.reduction.count(steps.STEP_DEDUP_DOCS, len(text))
+                    children.append(Element("same_as", {"line": earlier, "chars": len(text)}))
+                else:
+                    self.texts.append(text)
+                    children.append(text)
+            elif block_type == "image":
+                children.append(_IMAGE)
+            else:
+                children.append(self._unknown_block(block_type, block))
+        if user is not None:
+            user.attrs = {**attributes, "kind": kind}
+        return elements or None
+
+    @staticmethod
+    def _user_kind(entry: Entry, text: str) -> tuple[str | None, str]:
+        """The `kind` attribute of a user text (None: a prompt the person wrote), and its text."""
+        head = text.lstrip()
+        if "<command-name>" in text:
+            return "command", prompt_display(text)
+        if head.startswith(_LOCAL_OUTPUT):
+            return "output", text
+        if entry.is_meta or head.startswith("<local-command-caveat>"):
+            return "meta", text
+        if entry.is_system_originated or head.startswith("<task-notification>"):
+            return "notification", text
+        return None, text
+
+    def _tool_result(self, entry: Entry, result: ToolResult) -> Element | None:
+        call_id = result.tool_use_id
+        text = result.text
+        if call_id in self._dropped_calls:
+            self.reduction.count(steps.STEP_LOG_DISCOVERY, len(text))
+            return None
+        name = self._tool_names.get(call_id)
+        status, exit_code, error = result_outcome(result)
+        agent_id = None
+        if name in AGENT_TOOLS:
+            extra = result.extra
+            found = extra.get("agentId") if isinstance(extra, Mapping) else None
+            if isinstance(found, str):
+                agent_id = found
+            call = self.facts.spawn_calls.get(call_id)
+            if call is not None and call.result_line is None:
+                self.facts.spawn_calls[call_id] = replace(
+                    call,
+                    ended=entry.timestamp,
+                    status=status,
+                    exit_code=exit_code,
+                    error=error,
+                    output=text,
+                    result_line=entry.line,
+                    spawned_agent_id=agent_id,
+                )
+        children: list[Child]
+        lines = None
+        if self.options.filtering:
+            pruned = steps.prune_output(text)
+            kept = pruned.text_chars
+            if kept != len(text):
+                self.reduction.count(steps.STEP_PRUNE_RESULTS, len(text) - kept)
+            if pruned.omitted:
+                lines = pruned.lines
+            children = []
+            for piece in pruned.pieces:
+                if isinstance(piece, str):
+                    self.texts.append(piece)
+                    children.append(piece)
+                else:
+                    children.append(Omitted(piece))
+        else:
+            self.texts.append(text)
+            children = [text]
+        attributes = {
+            "line": entry.line,
+            "time": _time(entry),
+            "tool_use_id": call_id,
+            "tool": name,
+            "status": "error" if status == STATUS_ERROR else None,
+            "exit_code": exit_code,
+            "lines": lines,
+            "agent_id": agent_id,
+        }
+        return Element("tool_result", attributes, children)
