@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from session_kit.errors import KitError
-from session_kit.preprocess.render import renderer_for
+from session_kit.preprocess.render.base import renderer_for
 from session_kit.preprocess.sinks import OneStream, PartFiles, PartWriter, part_name, stream_base
 from session_kit.preprocess.units import Element
 from session_kit.state.ids import is_plain_id

@@ -22,7 +22,7 @@ from session_kit.preprocess import steps
 from session_kit.preprocess.agents import AgentLogs, LinkedAgent
 from session_kit.preprocess.convert import ConvertOptions, LogConverter
 from session_kit.preprocess.distill import Distilled
-from session_kit.preprocess.render import renderer_for
+from session_kit.preprocess.render.base import renderer_for
 from session_kit.preprocess.result import (
     CHARS_PER_TOKEN,
     STATUS_UNREADABLE,

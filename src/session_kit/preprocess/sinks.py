@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import IO, Any, Protocol
 
 from session_kit.errors import KitError
-from session_kit.preprocess.render import Renderer
+from session_kit.preprocess.render.base import Renderer
 from session_kit.preprocess.result import DocumentInfo
 
 SPOOL_MEMORY = 4 * 1024 * 1024
