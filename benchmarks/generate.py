@@ -52,33 +52,175 @@ NOISE_SHARE = 0.8  # of each file's bytes
 START_MS = 1_767_225_600_000  # 2026-01-01T00:00:00Z
 SPAN_MS = 300 * 86_400_000
 
-_WORDS = (
-    "parser session token buffer stream cache index query router handler worker queue "
-    "config schema record payload offset cursor snapshot reader writer encoder decoder "
-    "request response timeout retry backoff socket channel thread process module package "
-    "fixture assertion migration transaction commit branch rebase merge conflict deploy "
-    "container image volume cluster node shard replica leader follower election heartbeat "
-    "metric counter gauge histogram latency throughput budget quota limit window bucket "
-    "template render layout widget component state reducer effect hook context provider "
-    "tokenizer lexer grammar syntax tree visitor transform pass optimizer emitter linker "
-    "compile build artifact wheel install resolve lock version pin upgrade rollback patch"
-).split()
-_VERBS = (
-    "refactor fix add remove rename split merge cache validate parse serialize stream "
-    "retry log trace profile benchmark document test mock inline extract simplify"
-).split()
-_TOOL_NAMES = (
-    "Bash Read Edit Write Grep Glob Agent WebFetch WebSearch TodoWrite NotebookEdit "
-    "BashOutput KillShell ExitPlanMode SlashCommand Skill AskUserQuestion"
-).split()
-_EXCEPTIONS = (
-    "AssertionError KeyError ValueError TypeError AttributeError ModuleNotFoundError "
-    "ConnectionResetError TimeoutError FileNotFoundError IndexError RuntimeError"
-).split()
+_WORDS = [
+    "parser",
+    "session",
+    "token",
+    "buffer",
+    "stream",
+    "cache",
+    "index",
+    "query",
+    "router",
+    "handler",
+    "worker",
+    "queue",
+    "config",
+    "schema",
+    "record",
+    "payload",
+    "offset",
+    "cursor",
+    "snapshot",
+    "reader",
+    "writer",
+    "encoder",
+    "decoder",
+    "request",
+    "response",
+    "timeout",
+    "retry",
+    "backoff",
+    "socket",
+    "channel",
+    "thread",
+    "process",
+    "module",
+    "package",
+    "fixture",
+    "assertion",
+    "migration",
+    "transaction",
+    "commit",
+    "branch",
+    "rebase",
+    "merge",
+    "conflict",
+    "deploy",
+    "container",
+    "image",
+    "volume",
+    "cluster",
+    "node",
+    "shard",
+    "replica",
+    "leader",
+    "follower",
+    "election",
+    "heartbeat",
+    "metric",
+    "counter",
+    "gauge",
+    "histogram",
+    "latency",
+    "throughput",
+    "budget",
+    "quota",
+    "limit",
+    "window",
+    "bucket",
+    "template",
+    "render",
+    "layout",
+    "widget",
+    "component",
+    "state",
+    "reducer",
+    "effect",
+    "hook",
+    "context",
+    "provider",
+    "tokenizer",
+    "lexer",
+    "grammar",
+    "syntax",
+    "tree",
+    "visitor",
+    "transform",
+    "pass",
+    "optimizer",
+    "emitter",
+    "linker",
+    "compile",
+    "build",
+    "artifact",
+    "wheel",
+    "install",
+    "resolve",
+    "lock",
+    "version",
+    "pin",
+    "upgrade",
+    "rollback",
+    "patch",
+]
+_VERBS = [
+    "refactor",
+    "fix",
+    "add",
+    "remove",
+    "rename",
+    "split",
+    "merge",
+    "cache",
+    "validate",
+    "parse",
+    "serialize",
+    "stream",
+    "retry",
+    "log",
+    "trace",
+    "profile",
+    "benchmark",
+    "document",
+    "test",
+    "mock",
+    "inline",
+    "extract",
+    "simplify",
+]
+_TOOL_NAMES = [
+    "Bash",
+    "Read",
+    "Edit",
+    "Write",
+    "Grep",
+    "Glob",
+    "Agent",
+    "WebFetch",
+    "WebSearch",
+    "TodoWrite",
+    "NotebookEdit",
+    "BashOutput",
+    "KillShell",
+    "ExitPlanMode",
+    "SlashCommand",
+    "Skill",
+    "AskUserQuestion",
+]
+_EXCEPTIONS = [
+    "AssertionError",
+    "KeyError",
+    "ValueError",
+    "TypeError",
+    "AttributeError",
+    "ModuleNotFoundError",
+    "ConnectionResetError",
+    "TimeoutError",
+    "FileNotFoundError",
+    "IndexError",
+    "RuntimeError",
+]
 _AGENT_TYPES = ("general-purpose", "Explore", "Plan")
 _NOISE_ATTACHMENTS = (
-    "skill_listing", "agent_listing_delta", "deferred_tools_delta", "environment",
-    "session_context", "prompt_snapshot", "date", "plan_mode",
+    "skill_listing",
+    "agent_listing_delta",
+    "deferred_tools_delta",
+    "environment",
+    "session_context",
+    "prompt_snapshot",
+    "date",
+    "plan_mode",
 )
 
 
@@ -144,17 +286,18 @@ def _sized(items: list, budget: float, rng: random.Random):
 class _Pools:
     def __init__(self, seed: int) -> None:
         rng = random.Random(f"pools:{seed}")
-        self.prose = sorted((self._text(self._prose(rng, rng.randint(8, 900))) for _ in range(300)),
-                            key=lambda t: t.size)
-        self.thinking = sorted((self._text(self._prose(rng, rng.randint(100, 3000)))
-                                for _ in range(120)), key=lambda t: t.size)
+        self.prose = sorted(
+            (self._text(self._prose(rng, rng.randint(8, 900))) for _ in range(300)), key=lambda t: t.size
+        )
+        self.thinking = sorted(
+            (self._text(self._prose(rng, rng.randint(100, 3000))) for _ in range(120)), key=lambda t: t.size
+        )
         self.prompts = [self._prompt(rng) for _ in range(200)]
         self.files = sorted((self._file(rng, i) for i in range(80)), key=lambda f: f.size)
         self.bash_ok = sorted((self._bash_ok(rng) for _ in range(80)), key=lambda b: b.size)
         self.bash_fail = sorted((self._bash_fail(rng) for _ in range(60)), key=lambda b: b.size)
         self.grep = sorted((self._text(self._grep(rng)) for _ in range(50)), key=lambda t: t.size)
-        self.noise = sorted((self._text(self._listing(rng)) for _ in range(120)),
-                            key=lambda t: t.size)
+        self.noise = sorted((self._text(self._listing(rng)) for _ in range(120)), key=lambda t: t.size)
         self.tool_list = json.dumps(_TOOL_NAMES)
 
     @staticmethod
@@ -183,8 +326,9 @@ class _Pools:
 
     def _prompt(self, rng: random.Random) -> str:
         verb = rng.choice(_VERBS)
-        text = f"{verb} the {rng.choice(_WORDS)} {rng.choice(_WORDS)} in " \
-               f"src/{rng.choice(_WORDS)}/{rng.choice(_WORDS)}.py"
+        text = (
+            f"{verb} the {rng.choice(_WORDS)} {rng.choice(_WORDS)} in src/{rng.choice(_WORDS)}/{rng.choice(_WORDS)}.py"
+        )
         if rng.random() < 0.5:
             text += ". " + self._prose(rng, rng.randint(20, 400))
         return _esc(text)
@@ -219,8 +363,10 @@ class _Pools:
     def _traceback(self, rng: random.Random, frames: int, exc: str) -> str:
         out = ["Traceback (most recent call last):"]
         for _ in range(frames):
-            out.append(f'  File "/home/user/code/app/src/{rng.choice(_WORDS)}/{rng.choice(_WORDS)}.py", '
-                       f"line {rng.randint(1, 2000)}, in {rng.choice(_WORDS)}_{rng.choice(_WORDS)}")
+            out.append(
+                f'  File "/home/user/code/app/src/{rng.choice(_WORDS)}/{rng.choice(_WORDS)}.py", '
+                f"line {rng.randint(1, 2000)}, in {rng.choice(_WORDS)}_{rng.choice(_WORDS)}"
+            )
             out.append("    " + self._code_line(rng, 0))
         out.append(f"{exc}: {self._sentence(rng)}")
         return "\n".join(out)
@@ -234,21 +380,30 @@ class _Pools:
             body.append(f"{n} passed in {rng.uniform(0.1, 30):.2f}s")
         elif kind < 0.5:
             cmd = "git log --oneline -n 30"
-            body = [f"{_hexid(rng, 7)} {rng.choice(_VERBS)} {rng.choice(_WORDS)} {rng.choice(_WORDS)}"
-                    for _ in range(rng.randint(1, 30))]
+            body = [
+                f"{_hexid(rng, 7)} {rng.choice(_VERBS)} {rng.choice(_WORDS)} {rng.choice(_WORDS)}"
+                for _ in range(rng.randint(1, 30))
+            ]
         elif kind < 0.7:
             cmd = "ls -la src/"
-            body = [f"-rw-r--r--  1 user user {rng.randint(100, 99999):>6} Nov 21 10:{rng.randint(10, 59)} "
-                    f"{rng.choice(_WORDS)}.py" for _ in range(rng.randint(1, 80))]
+            body = [
+                f"-rw-r--r--  1 user user {rng.randint(100, 99999):>6} Nov 21 10:{rng.randint(10, 59)} "
+                f"{rng.choice(_WORDS)}.py"
+                for _ in range(rng.randint(1, 80))
+            ]
         elif kind < 0.85:
             cmd = "npm install"
-            body = [f"npm WARN deprecated {rng.choice(_WORDS)}@{rng.randint(1, 9)}.{rng.randint(0, 20)}.0: "
-                    + self._sentence(rng) for _ in range(rng.randint(1, 40))]
+            body = [
+                f"npm WARN deprecated {rng.choice(_WORDS)}@{rng.randint(1, 9)}.{rng.randint(0, 20)}.0: "
+                + self._sentence(rng)
+                for _ in range(rng.randint(1, 40))
+            ]
             body.append(f"added {rng.randint(10, 900)} packages in {rng.randint(1, 60)}s")
         else:
             cmd = "git status"
             body = ["On branch main", "Changes not staged for commit:"] + [
-                f"\tmodified:   src/{rng.choice(_WORDS)}/{rng.choice(_WORDS)}.py" for _ in range(rng.randint(1, 12))]
+                f"\tmodified:   src/{rng.choice(_WORDS)}/{rng.choice(_WORDS)}.py" for _ in range(rng.randint(1, 12))
+            ]
         out = _esc("\n".join(body))
         return _Bash(_esc(cmd), out, "", 0, len(out))
 
@@ -259,14 +414,16 @@ class _Pools:
             cmd = "python -m pytest -x -q"
             frames = rng.randint(2, 12)
             name = f"tests/test_{rng.choice(_WORDS)}.py::test_{rng.choice(_WORDS)}_{rng.choice(_WORDS)}"
-            text = "\n".join([
-                "=" * 30 + " FAILURES " + "=" * 30,
-                f"_____ test_{rng.choice(_WORDS)} _____",
-                self._traceback(rng, frames, "AssertionError"),
-                f"E       AssertionError: assert {rng.randint(0, 99)} == {rng.randint(100, 199)}",
-                f"FAILED {name} - AssertionError",
-                f"1 failed, {rng.randint(0, 400)} passed in {rng.uniform(0.5, 40):.2f}s",
-            ])
+            text = "\n".join(
+                [
+                    "=" * 30 + " FAILURES " + "=" * 30,
+                    f"_____ test_{rng.choice(_WORDS)} _____",
+                    self._traceback(rng, frames, "AssertionError"),
+                    f"E       AssertionError: assert {rng.randint(0, 99)} == {rng.randint(100, 199)}",
+                    f"FAILED {name} - AssertionError",
+                    f"1 failed, {rng.randint(0, 400)} passed in {rng.uniform(0.5, 40):.2f}s",
+                ]
+            )
         elif kind < 0.85:
             cmd = f"python -m app.{rng.choice(_WORDS)}"
             # Some very long traces (deep recursion, framework stacks).
@@ -274,41 +431,61 @@ class _Pools:
             text = self._traceback(rng, frames, rng.choice(_EXCEPTIONS))
         else:
             cmd = "npm test"
-            text = "\n".join([f"TypeError: Cannot read properties of undefined (reading '{rng.choice(_WORDS)}')"]
-                             + [f"    at {rng.choice(_WORDS)} (/home/user/code/web/src/{rng.choice(_WORDS)}.js:"
-                                f"{rng.randint(1, 900)}:{rng.randint(1, 80)})" for _ in range(rng.randint(5, 60))])
+            text = "\n".join(
+                [f"TypeError: Cannot read properties of undefined (reading '{rng.choice(_WORDS)}')"]
+                + [
+                    f"    at {rng.choice(_WORDS)} (/home/user/code/web/src/{rng.choice(_WORDS)}.js:"
+                    f"{rng.randint(1, 900)}:{rng.randint(1, 80)})"
+                    for _ in range(rng.randint(5, 60))
+                ]
+            )
         full = _esc(f"Exit code {code}\n{text}")
         return _Bash(_esc(cmd), full, _esc(text), code, 2 * len(full))
 
     def _grep(self, rng: random.Random) -> str:
         return "\n".join(
             f"src/{rng.choice(_WORDS)}/{rng.choice(_WORDS)}.py:{rng.randint(1, 900)}:{self._code_line(rng, 1)}"
-            for _ in range(rng.randint(1, 150)))
+            for _ in range(rng.randint(1, 150))
+        )
 
     def _listing(self, rng: random.Random) -> str:
         """Skill / agent / tool listings and environment dumps: the bulk of a real file's bytes."""
         n = rng.choice((2, 5, 10, 20, 40, 80, 150))
         return "\n".join(
-            f"- {rng.choice(_WORDS)}-{rng.choice(_WORDS)}: {self._prose(rng, rng.randint(40, 240))}"
-            for _ in range(n))
+            f"- {rng.choice(_WORDS)}-{rng.choice(_WORDS)}: {self._prose(rng, rng.randint(40, 240))}" for _ in range(n)
+        )
 
 
 # --------------------------------------------------------------------------------------------
 # One transcript file.
 
-_ENVELOPE = ('{"parentUuid":%s,"isSidechain":%s,"userType":"external","cwd":"%s","sessionId":"%s",'
-             '"version":"' + CLIENT_VERSION + '","gitBranch":"%s"%s,')
-_USAGE = ('"usage":{"input_tokens":%d,"cache_creation_input_tokens":%d,"cache_read_input_tokens":%d,'
-          '"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":%d},'
-          '"output_tokens":%d,"service_tier":"standard"}')
+_ENVELOPE = (
+    '{"parentUuid":%s,"isSidechain":%s,"userType":"external","cwd":"%s","sessionId":"%s",'
+    '"version":"' + CLIENT_VERSION + '","gitBranch":"%s"%s,'
+)
+_USAGE = (
+    '"usage":{"input_tokens":%d,"cache_creation_input_tokens":%d,"cache_read_input_tokens":%d,'
+    '"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":%d},'
+    '"output_tokens":%d,"service_tier":"standard"}'
+)
 
 
 class _Transcript:
     """Appends entries to one JSONL file, keeping the parent chain, clock and byte shares."""
 
-    def __init__(self, pools: _Pools, rng: random.Random, fh, *, session_id: str, cwd: str,
-                 branch: str, start_ms: int, agent_id: str | None = None,
-                 noise_share: float = NOISE_SHARE) -> None:
+    def __init__(
+        self,
+        pools: _Pools,
+        rng: random.Random,
+        fh,
+        *,
+        session_id: str,
+        cwd: str,
+        branch: str,
+        start_ms: int,
+        agent_id: str | None = None,
+        noise_share: float = NOISE_SHARE,
+    ) -> None:
         self.p, self.rng, self.fh = pools, rng, fh
         self.session_id, self.cwd, self.branch = session_id, _esc(cwd), branch
         self.agent_id = agent_id
@@ -354,8 +531,14 @@ class _Transcript:
 
     def _env(self) -> str:
         p = self.parent
-        return _ENVELOPE % (f'"{p}"' if p else "null", self.sidechain, self.cwd, self.session_id,
-                            self.branch, self.agent_field)
+        return _ENVELOPE % (
+            f'"{p}"' if p else "null",
+            self.sidechain,
+            self.cwd,
+            self.session_id,
+            self.branch,
+            self.agent_field,
+        )
 
     def _chained(self, body: str, *, noise: bool) -> str:
         uid = _uuid(self.rng)
@@ -372,34 +555,45 @@ class _Transcript:
             kind = self.rng.choice(_NOISE_ATTACHMENTS)
             text = _sized(self.p.noise, budget, self.rng)
             extra = f',"itemCount":{text.esc.count("- ")}' if kind.endswith(("listing", "delta")) else ""
-            self._chained(f'"type":"attachment","attachment":{{"type":"{kind}","content":"{text.esc}"{extra}}}',
-                          noise=True)
+            self._chained(
+                f'"type":"attachment","attachment":{{"type":"{kind}","content":"{text.esc}"{extra}}}', noise=True
+            )
         elif r < 0.7:
             text = _sized(self.p.noise, budget, self.rng)
-            self._emit(f'{{"type":"api-request","timestamp":"{ts}","sessionId":"{sid}","requestId":'
-                       f'"req_011CV{_hexid(self.rng, 18)}","model":"{MODEL}","querySource":"repl_main_thread",'
-                       f'"system":"{text.esc}","tools":{self.p.tool_list},"stream":true}}', noise=True)
+            self._emit(
+                f'{{"type":"api-request","timestamp":"{ts}","sessionId":"{sid}","requestId":'
+                f'"req_011CV{_hexid(self.rng, 18)}","model":"{MODEL}","querySource":"repl_main_thread",'
+                f'"system":"{text.esc}","tools":{self.p.tool_list},"stream":true}}',
+                noise=True,
+            )
         elif r < 0.78:
-            self._emit(f'{{"type":"api-request-shape","timestamp":"{ts}","sessionId":"{sid}","shape":'
-                       f'{{"messages":{self.rng.randint(1, 400)},"systemBlocks":3,"tools":{self.p.tool_list},'
-                       f'"betas":["claude-code-20250219","interleaved-thinking-2025-05-14"]}}}}', noise=True)
+            self._emit(
+                f'{{"type":"api-request-shape","timestamp":"{ts}","sessionId":"{sid}","shape":'
+                f'{{"messages":{self.rng.randint(1, 400)},"systemBlocks":3,"tools":{self.p.tool_list},'
+                f'"betas":["claude-code-20250219","interleaved-thinking-2025-05-14"]}}}}',
+                noise=True,
+            )
         elif r < 0.84:
             uid = _uuid(self.rng)
-            self._emit(f'{{"type":"file-history-snapshot","messageId":"{uid}","snapshot":{{"messageId":"{uid}",'
-                       f'"trackedFileBackups":{{"src/{self.rng.choice(_WORDS)}.py":{{"backupFileName":'
-                       f'"{_hexid(self.rng, 16)}@v2","version":2,"backupTime":"{ts}"}}}},"timestamp":"{ts}"}},'
-                       f'"isSnapshotUpdate":false}}', noise=True)
+            self._emit(
+                f'{{"type":"file-history-snapshot","messageId":"{uid}","snapshot":{{"messageId":"{uid}",'
+                f'"trackedFileBackups":{{"src/{self.rng.choice(_WORDS)}.py":{{"backupFileName":'
+                f'"{_hexid(self.rng, 16)}@v2","version":2,"backupTime":"{ts}"}}}},"timestamp":"{ts}"}},'
+                f'"isSnapshotUpdate":false}}',
+                noise=True,
+            )
         elif r < 0.9:
-            self._emit(f'{{"type":"cost-state","sessionId":"{sid}","timestamp":"{ts}","totalCostUSD":'
-                       f'{self.rng.uniform(0, 40):.4f},"totalInputTokens":{self.rng.randint(0, 10**6)},'
-                       f'"totalOutputTokens":{self.rng.randint(0, 10**5)},"modelUsage":{{"{MODEL}":'
-                       f'{{"inputTokens":{self.rng.randint(0, 10**6)},"outputTokens":{self.rng.randint(0, 10**5)}}}}}}}',
-                       noise=True)
+            self._emit(
+                f'{{"type":"cost-state","sessionId":"{sid}","timestamp":"{ts}","totalCostUSD":'
+                f'{self.rng.uniform(0, 40):.4f},"totalInputTokens":{self.rng.randint(0, 10**6)},'
+                f'"totalOutputTokens":{self.rng.randint(0, 10**5)},"modelUsage":{{"{MODEL}":'
+                f'{{"inputTokens":{self.rng.randint(0, 10**6)},"outputTokens":{self.rng.randint(0, 10**5)}}}}}}}',
+                noise=True,
+            )
         elif r < 0.94:
             self._emit(f'{{"type":"tools-used","sessionId":"{sid}","tools":{self.p.tool_list}}}', noise=True)
         elif r < 0.97:
-            self._emit(f'{{"type":"atis-latch","sessionId":"{sid}","timestamp":"{ts}","latched":false}}',
-                       noise=True)
+            self._emit(f'{{"type":"atis-latch","sessionId":"{sid}","timestamp":"{ts}","latched":false}}', noise=True)
         else:
             self._emit(f'{{"type":"mode","sessionId":"{sid}","mode":"default","timestamp":"{ts}"}}', noise=True)
 
@@ -414,30 +608,39 @@ class _Transcript:
     def queue(self, prompt: str) -> None:
         for op in ("enqueue", "dequeue"):
             content = f',"content":"{prompt}"' if op == "enqueue" else ""
-            self._emit(f'{{"type":"queue-operation","operation":"{op}","timestamp":"{self._tick(1, 5)}",'
-                       f'"sessionId":"{self.session_id}"{content}}}', noise=True)
+            self._emit(
+                f'{{"type":"queue-operation","operation":"{op}","timestamp":"{self._tick(1, 5)}",'
+                f'"sessionId":"{self.session_id}"{content}}}',
+                noise=True,
+            )
 
     def last_prompt(self, prompt: str) -> None:
-        self._emit(f'{{"type":"last-prompt","lastPrompt":"{prompt}","sessionId":"{self.session_id}"}}',
-                   noise=True)
+        self._emit(f'{{"type":"last-prompt","lastPrompt":"{prompt}","sessionId":"{self.session_id}"}}', noise=True)
 
     # -- conversation
     def user_text(self, text: str, *, extra: str = "") -> str:
-        return self._chained(f'"type":"user","message":{{"role":"user","content":"{text}"}}{extra}',
-                             noise=False)
+        return self._chained(f'"type":"user","message":{{"role":"user","content":"{text}"}}{extra}', noise=False)
 
     def _assistant_block(self, msg_id: str, req: str, usage: str, block: str, stop: str) -> None:
-        self._chained(f'"message":{{"model":"{MODEL}","id":"{msg_id}","type":"message","role":"assistant",'
-                      f'"content":[{block}],"stop_reason":{stop},"stop_sequence":null,{usage}}},'
-                      f'"requestId":"{req}","type":"assistant"', noise=False)
+        self._chained(
+            f'"message":{{"model":"{MODEL}","id":"{msg_id}","type":"message","role":"assistant",'
+            f'"content":[{block}],"stop_reason":{stop},"stop_sequence":null,{usage}}},'
+            f'"requestId":"{req}","type":"assistant"',
+            noise=False,
+        )
 
     def assistant(self, blocks: list[str], *, final: bool) -> None:
         """One API response: one line per content block, sharing `message.id` and `usage`."""
         rng = self.rng
         msg_id = f"msg_01{_hexid(rng, 22)}"
         req = f"req_011CV{_hexid(rng, 18)}"
-        usage = _USAGE % (rng.randint(1, 30), rng.randint(0, 20000), rng.randint(0, 200000),
-                          rng.randint(0, 20000), rng.randint(1, 4000))
+        usage = _USAGE % (
+            rng.randint(1, 30),
+            rng.randint(0, 20000),
+            rng.randint(0, 200000),
+            rng.randint(0, 20000),
+            rng.randint(1, 4000),
+        )
         for i, block in enumerate(blocks):
             last = i == len(blocks) - 1
             stop = ('"end_turn"' if final else '"tool_use"') if last else "null"
@@ -445,22 +648,31 @@ class _Transcript:
 
     def tool_result(self, tool_use_id: str, content: str, result: str, *, is_error: bool) -> None:
         err = "true" if is_error else "false"
-        self._chained(f'"type":"user","message":{{"role":"user","content":[{{"tool_use_id":"{tool_use_id}",'
-                      f'"type":"tool_result","content":"{content}","is_error":{err}}}]}},'
-                      f'"toolUseResult":{result}', noise=False)
+        self._chained(
+            f'"type":"user","message":{{"role":"user","content":[{{"tool_use_id":"{tool_use_id}",'
+            f'"type":"tool_result","content":"{content}","is_error":{err}}}]}},'
+            f'"toolUseResult":{result}',
+            noise=False,
+        )
 
     def compact(self) -> None:
         """A `/compact`: the command, the boundary, the summary, the command's output."""
-        self.user_text("<command-name>/compact</command-name>\\n<command-message>compact</command-message>"
-                       "\\n<command-args></command-args>")
+        self.user_text(
+            "<command-name>/compact</command-name>\\n<command-message>compact</command-message>"
+            "\\n<command-args></command-args>"
+        )
         logical = self.parent
         self.parent = None
-        self._chained(f'"logicalParentUuid":"{logical}","type":"system","subtype":"compact_boundary",'
-                      f'"content":"Conversation compacted","isMeta":false,"level":"info",'
-                      f'"compactMetadata":{{"trigger":"manual","preTokens":{self.rng.randint(20000, 190000)}}}',
-                      noise=False)
-        summary = "This session is being continued from a previous conversation that ran out of context. " \
-                  "The conversation is summarized below:\\n" + _sized(self.p.prose, 1e9, self.rng).esc
+        self._chained(
+            f'"logicalParentUuid":"{logical}","type":"system","subtype":"compact_boundary",'
+            f'"content":"Conversation compacted","isMeta":false,"level":"info",'
+            f'"compactMetadata":{{"trigger":"manual","preTokens":{self.rng.randint(20000, 190000)}}}',
+            noise=False,
+        )
+        summary = (
+            "This session is being continued from a previous conversation that ran out of context. "
+            "The conversation is summarized below:\\n" + _sized(self.p.prose, 1e9, self.rng).esc
+        )
         self.user_text(summary, extra=',"isCompactSummary":true,"isVisibleInTranscriptOnly":true')
         self.user_text("<local-command-stdout>Compacted </local-command-stdout>")
 
@@ -472,46 +684,60 @@ class _Transcript:
         r = rng.random()
         if r < 0.30:
             b = _sized(self.p.bash_ok, budget, rng)
-            use = f'{{"type":"tool_use","id":"{tid}","name":"Bash","input":{{"command":"{b.command}",' \
-                  f'"description":"Run {rng.choice(_WORDS)} check"}}}}'
+            use = (
+                f'{{"type":"tool_use","id":"{tid}","name":"Bash","input":{{"command":"{b.command}",'
+                f'"description":"Run {rng.choice(_WORDS)} check"}}}}'
+            )
             result = f'{{"stdout":"{b.output}","stderr":"","interrupted":false,"isImage":false}}'
             self.tools_used.add("Bash")
             return use, (tid, b.output, result, False)
         if r < 0.40:
             b = _sized(self.p.bash_fail, budget, rng)
-            use = f'{{"type":"tool_use","id":"{tid}","name":"Bash","input":{{"command":"{b.command}",' \
-                  f'"description":"Run the tests"}}}}'
+            use = (
+                f'{{"type":"tool_use","id":"{tid}","name":"Bash","input":{{"command":"{b.command}",'
+                f'"description":"Run the tests"}}}}'
+            )
             self.tools_used.add("Bash")
             return use, (tid, b.output, f'"Error: {b.output}"', True)
         if r < 0.65:
             f = _sized(self.p.files, budget, rng)
             use = f'{{"type":"tool_use","id":"{tid}","name":"Read","input":{{"file_path":"{f.path}"}}}}'
-            result = f'{{"type":"text","file":{{"filePath":"{f.path}","content":"{f.raw}","numLines":{f.lines},' \
-                     f'"startLine":1,"totalLines":{f.lines}}}}}'
+            result = (
+                f'{{"type":"text","file":{{"filePath":"{f.path}","content":"{f.raw}","numLines":{f.lines},'
+                f'"startLine":1,"totalLines":{f.lines}}}}}'
+            )
             self.tools_used.add("Read")
             return use, (tid, f.numbered, result, False)
         if r < 0.77:
             path = _esc(f"/home/user/code/app/src/{rng.choice(_WORDS)}/{rng.choice(_WORDS)}.py")
             old = _esc(self.p._code_line(rng, 1))
             new = _esc(self.p._code_line(rng, 1))
-            use = f'{{"type":"tool_use","id":"{tid}","name":"Edit","input":{{"file_path":"{path}",' \
-                  f'"old_string":"{old}","new_string":"{new}"}}}}'
+            use = (
+                f'{{"type":"tool_use","id":"{tid}","name":"Edit","input":{{"file_path":"{path}",'
+                f'"old_string":"{old}","new_string":"{new}"}}}}'
+            )
             self.tools_used.add("Edit")
             if rng.random() < 0.1:
                 msg = "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"
                 return use, (tid, msg, f'"Error: {msg}"', True)
             line = rng.randint(1, 900)
-            content = f"The file {path} has been updated. Here's the result of running `cat -n` on a " \
-                      f"snippet of the edited file:\\n{line:>6}\\t{new}"
-            result = f'{{"filePath":"{path}","oldString":"{old}","newString":"{new}","structuredPatch":' \
-                     f'[{{"oldStart":{line},"oldLines":1,"newStart":{line},"newLines":1,"lines":["-{old}","+{new}"]}}],' \
-                     f'"userModified":false,"replaceAll":false}}'
+            content = (
+                f"The file {path} has been updated. Here's the result of running `cat -n` on a "
+                f"snippet of the edited file:\\n{line:>6}\\t{new}"
+            )
+            result = (
+                f'{{"filePath":"{path}","oldString":"{old}","newString":"{new}","structuredPatch":'
+                f'[{{"oldStart":{line},"oldLines":1,"newStart":{line},"newLines":1,"lines":["-{old}","+{new}"]}}],'
+                f'"userModified":false,"replaceAll":false}}'
+            )
             return use, (tid, content, result, False)
         if r < 0.9:
             g = _sized(self.p.grep, budget, rng)
             pattern = rng.choice(_WORDS)
-            use = f'{{"type":"tool_use","id":"{tid}","name":"Grep","input":{{"pattern":"{pattern}",' \
-                  f'"output_mode":"content","-n":true}}}}'
+            use = (
+                f'{{"type":"tool_use","id":"{tid}","name":"Grep","input":{{"pattern":"{pattern}",'
+                f'"output_mode":"content","-n":true}}}}'
+            )
             n = g.esc.count("\\n") + 1
             result = f'{{"mode":"content","numFiles":{n},"filenames":[],"content":"{g.esc}","numLines":{n}}}'
             self.tools_used.add("Grep")
@@ -520,12 +746,16 @@ class _Transcript:
             files = [f"src/{rng.choice(_WORDS)}/{rng.choice(_WORDS)}.py" for _ in range(rng.randint(0, 40))]
             use = f'{{"type":"tool_use","id":"{tid}","name":"Glob","input":{{"pattern":"src/**/*.py"}}}}'
             content = "\\n".join(files) if files else "No files found"
-            result = f'{{"filenames":{json.dumps(files)},"durationMs":{rng.randint(1, 90)},' \
-                     f'"numFiles":{len(files)},"truncated":false}}'
+            result = (
+                f'{{"filenames":{json.dumps(files)},"durationMs":{rng.randint(1, 90)},'
+                f'"numFiles":{len(files)},"truncated":false}}'
+            )
             self.tools_used.add("Glob")
             return use, (tid, content, result, False)
-        todos = ",".join(f'{{"content":"{rng.choice(_VERBS)} {rng.choice(_WORDS)}","status":"pending",'
-                         f'"activeForm":"Working"}}' for _ in range(rng.randint(1, 6)))
+        todos = ",".join(
+            f'{{"content":"{rng.choice(_VERBS)} {rng.choice(_WORDS)}","status":"pending","activeForm":"Working"}}'
+            for _ in range(rng.randint(1, 6))
+        )
         use = f'{{"type":"tool_use","id":"{tid}","name":"TodoWrite","input":{{"todos":[{todos}]}}}}'
         content = "Todos have been modified successfully. Ensure that you continue to use the todo list."
         self.tools_used.add("TodoWrite")
@@ -538,24 +768,26 @@ class _Transcript:
         agent_type = rng.choice(_AGENT_TYPES)
         desc = f"{rng.choice(_VERBS).capitalize()} {rng.choice(_WORDS)} {rng.choice(_WORDS)}"
         prompt = rng.choice(self.p.prompts)
-        use = f'{{"type":"tool_use","id":"{tid}","name":"Agent","input":{{"description":"{desc}",' \
-              f'"prompt":"{prompt}","subagent_type":"{agent_type}"}}}}'
+        use = (
+            f'{{"type":"tool_use","id":"{tid}","name":"Agent","input":{{"description":"{desc}",'
+            f'"prompt":"{prompt}","subagent_type":"{agent_type}"}}}}'
+        )
         report = _sized(self.p.prose, 4000, rng).esc
         if rng.random() < 0.3:
             content = f"Async agent launched successfully. agentId: {agent_id}"
-            result = f'{{"agentId":"{agent_id}","status":"async_launched","prompt":"{prompt}",' \
-                     f'"description":"{desc}"}}'
+            result = f'{{"agentId":"{agent_id}","status":"async_launched","prompt":"{prompt}","description":"{desc}"}}'
         else:
             content = report
-            result = f'{{"agentId":"{agent_id}","status":"completed","prompt":"{prompt}","description":"{desc}",' \
-                     f'"content":[{{"type":"text","text":"{report}"}}],"totalDurationMs":{rng.randint(2000, 400000)},' \
-                     f'"totalTokens":{rng.randint(1000, 90000)},"totalToolUseCount":{rng.randint(1, 40)}}}'
+            result = (
+                f'{{"agentId":"{agent_id}","status":"completed","prompt":"{prompt}","description":"{desc}",'
+                f'"content":[{{"type":"text","text":"{report}"}}],"totalDurationMs":{rng.randint(2000, 400000)},'
+                f'"totalTokens":{rng.randint(1000, 90000)},"totalToolUseCount":{rng.randint(1, 40)}}}'
+            )
         self.spawn.append((agent_id, tid, agent_type, desc, prompt, self.ms))
         self.tools_used.add("Agent")
         return use, (tid, content, result, False)
 
-    def turn(self, prompt: str, *, budget: float, rounds: int, agents: int = 0,
-             stop_at: float = math.inf) -> None:
+    def turn(self, prompt: str, *, budget: float, rounds: int, agents: int = 0, stop_at: float = math.inf) -> None:
         """A user prompt, then up to `rounds` tool round trips (fewer once the file holds
         `stop_at` bytes), then a final answer."""
         rng = self.rng
@@ -587,13 +819,19 @@ class _Transcript:
             self.fill_noise()
         final = [f'{{"type":"text","text":"{_sized(self.p.prose, budget / 2, rng).esc}"}}']
         if rng.random() < 0.3:
-            final.insert(0, f'{{"type":"thinking","thinking":"{_sized(self.p.thinking, budget / 4, rng).esc}",'
-                            f'"signature":"{_hexid(rng, 88)}"}}')
+            final.insert(
+                0,
+                f'{{"type":"thinking","thinking":"{_sized(self.p.thinking, budget / 4, rng).esc}",'
+                f'"signature":"{_hexid(rng, 88)}"}}',
+            )
         self.assistant(final, final=True)
         if self.agent_id is None:
             self.last_prompt(prompt)
-            self._emit(f'{{"type":"tools-used","sessionId":"{self.session_id}","tools":'
-                       f'{json.dumps(sorted(self.tools_used))}}}', noise=True)
+            self._emit(
+                f'{{"type":"tools-used","sessionId":"{self.session_id}","tools":'
+                f"{json.dumps(sorted(self.tools_used))}}}",
+                noise=True,
+            )
         self.fill_noise()
 
     def start(self, budget: float) -> None:
@@ -602,8 +840,7 @@ class _Transcript:
             return
         for kind in ("skill_listing", "agent_listing_delta", "deferred_tools_delta", "environment"):
             text = _sized(self.p.noise, budget, self.rng)
-            self._chained(f'"type":"attachment","attachment":{{"type":"{kind}","content":"{text.esc}"}}',
-                          noise=True)
+            self._chained(f'"type":"attachment","attachment":{{"type":"{kind}","content":"{text.esc}"}}', noise=True)
 
 
 # --------------------------------------------------------------------------------------------
@@ -670,8 +907,9 @@ def _session_size(rng: random.Random) -> int:
     return int(math.exp(rng.uniform(math.log(lo), math.log(hi))))
 
 
-def plan_sessions(*, sessions: int, seed: int, projects: int | None = None,
-                  session_kb: float | None = None, subagents: bool = True) -> list[SessionPlan]:
+def plan_sessions(
+    *, sessions: int, seed: int, projects: int | None = None, session_kb: float | None = None, subagents: bool = True
+) -> list[SessionPlan]:
     rng = random.Random(f"plan:{seed}")
     n_projects = projects or max(1, round(sessions / 50))
     paths = _project_paths(rng, n_projects)
@@ -691,29 +929,52 @@ def plan_sessions(*, sessions: int, seed: int, projects: int | None = None,
         agents = 0
         if srng.random() < 0.12 and subagents:
             agents = srng.randint(1, 3)
-        plans.append(SessionPlan(
-            index=i, session_id=session_id, project_dir=encode_project_dir(paths[k]), cwd=paths[k],
-            target_bytes=target, start_ms=start_ms, compactions=compactions, agents=agents,
-            rare=(i % RARE_EVERY == 7)))
+        plans.append(
+            SessionPlan(
+                index=i,
+                session_id=session_id,
+                project_dir=encode_project_dir(paths[k]),
+                cwd=paths[k],
+                target_bytes=target,
+                start_ms=start_ms,
+                compactions=compactions,
+                agents=agents,
+                rare=(i % RARE_EVERY == 7),
+            )
+        )
     return plans
 
 
-def _write_subagent(pools: _Pools, parent: _Transcript, sub_dir: Path, spawn,
-                    rng: random.Random) -> tuple[int, int, int]:
+def _write_subagent(
+    pools: _Pools, parent: _Transcript, sub_dir: Path, spawn, rng: random.Random
+) -> tuple[int, int, int]:
     agent_id, tool_use_id, agent_type, desc, prompt, start_ms = spawn
     sub_dir.mkdir(parents=True, exist_ok=True)
     path = sub_dir / f"agent-{agent_id}.jsonl"
     target = int(math.exp(rng.uniform(math.log(5_000), math.log(40_000))))
     with open(path, "w", encoding="ascii") as fh:
-        t = _Transcript(pools, rng, fh, session_id=parent.session_id, cwd=json.loads(f'"{parent.cwd}"'),
-                        branch=parent.branch, start_ms=start_ms, agent_id=agent_id)
+        t = _Transcript(
+            pools,
+            rng,
+            fh,
+            session_id=parent.session_id,
+            cwd=json.loads(f'"{parent.cwd}"'),
+            branch=parent.branch,
+            start_ms=start_ms,
+            agent_id=agent_id,
+        )
         t.turn(prompt, budget=target * 0.05, rounds=rng.randint(1, 4), stop_at=target)
         while t.written < target:
-            t.turn(rng.choice(pools.prompts), budget=target * 0.05, rounds=rng.randint(1, 4),
-                   stop_at=target)
+            t.turn(rng.choice(pools.prompts), budget=target * 0.05, rounds=rng.randint(1, 4), stop_at=target)
         t.flush()
-    meta = {"agentType": agent_type, "description": json.loads(f'"{desc}"'), "toolUseId": tool_use_id,
-            "spawnDepth": 1, "model": MODEL, "finished": True}
+    meta = {
+        "agentType": agent_type,
+        "description": json.loads(f'"{desc}"'),
+        "toolUseId": tool_use_id,
+        "spawnDepth": 1,
+        "model": MODEL,
+        "finished": True,
+    }
     (sub_dir / f"agent-{agent_id}.meta.json").write_text(json.dumps(meta), encoding="ascii")
     os.utime(path, ns=(t.ms * 1_000_000, t.ms * 1_000_000))
     return 2, t.written, t.noise
@@ -730,9 +991,15 @@ def write_session(pools: _Pools, root: Path, plan: SessionPlan, *, seed: int) ->
     compact_at = [target * (k + 1) / (plan.compactions + 1) for k in range(plan.compactions)]
     agent_at = [target * (k + 0.5) / (plan.agents + 1) for k in range(plan.agents)]
     with open(path, "w", encoding="ascii") as fh:
-        t = _Transcript(pools, rng, fh, session_id=plan.session_id, cwd=plan.cwd,
-                        branch=rng.choice(("main", "main", "main", f"feature/{rng.choice(_WORDS)}")),
-                        start_ms=plan.start_ms)
+        t = _Transcript(
+            pools,
+            rng,
+            fh,
+            session_id=plan.session_id,
+            cwd=plan.cwd,
+            branch=rng.choice(("main", "main", "main", f"feature/{rng.choice(_WORDS)}")),
+            start_ms=plan.start_ms,
+        )
         t.start(300.0)
         first = True
         while first or t.written < target:
@@ -742,17 +1009,17 @@ def write_session(pools: _Pools, root: Path, plan: SessionPlan, *, seed: int) ->
             if first and plan.rare:
                 prompt += f" (ticket {RARE_QUERY})"
             if not first and rng.random() < 0.05:
-                t.user_text("<command-name>/cost</command-name>\\n<command-message>cost</command-message>"
-                            "\\n<command-args></command-args>")
-                t.user_text(f"<local-command-stdout>Total cost: ${rng.uniform(0, 30):.2f}"
-                            f"</local-command-stdout>")
+                t.user_text(
+                    "<command-name>/cost</command-name>\\n<command-message>cost</command-message>"
+                    "\\n<command-args></command-args>"
+                )
+                t.user_text(f"<local-command-stdout>Total cost: ${rng.uniform(0, 30):.2f}</local-command-stdout>")
             use_agents = 0
             if agent_at and t.written >= agent_at[0]:
                 agent_at.pop(0)
                 use_agents = 1
             rounds = rng.choice((0, 1, 1, 2, 3, 4, 6))
-            t.turn(prompt, budget=budget, rounds=max(rounds, use_agents), agents=use_agents,
-                   stop_at=target)
+            t.turn(prompt, budget=budget, rounds=max(rounds, use_agents), agents=use_agents, stop_at=target)
             first = False
             if compact_at and t.written >= compact_at[0]:
                 compact_at.pop(0)
@@ -787,20 +1054,28 @@ def _write_chunk(root: str, plans: list[SessionPlan], seed: int) -> tuple[int, i
 
 def _chunks(items: list, n: int) -> Iterator[list]:
     for i in range(0, len(items), n):
-        yield items[i:i + n]
+        yield items[i : i + n]
 
 
-def generate(out: str | os.PathLike[str], *, sessions: int, big_mb: float = 0.0, seed: int = 0,
-             projects: int | None = None, session_kb: float | None = None, subagents: bool = True,
-             workers: int | None = None) -> Manifest:
+def generate(
+    out: str | os.PathLike[str],
+    *,
+    sessions: int,
+    big_mb: float = 0.0,
+    seed: int = 0,
+    projects: int | None = None,
+    session_kb: float | None = None,
+    subagents: bool = True,
+    workers: int | None = None,
+) -> Manifest:
     """Write a Claude root at `out` and its manifest; the same arguments give the same bytes."""
     began = time.perf_counter()
     root = Path(out)
     (root / "projects").mkdir(parents=True, exist_ok=True)
-    plans = plan_sessions(sessions=sessions, seed=seed, projects=projects, session_kb=session_kb,
-                          subagents=subagents)
-    manifest = Manifest(GENERATOR_VERSION, seed, sessions, len({p.project_dir for p in plans}), big_mb,
-                        session_kb, subagents)
+    plans = plan_sessions(sessions=sessions, seed=seed, projects=projects, session_kb=session_kb, subagents=subagents)
+    manifest = Manifest(
+        GENERATOR_VERSION, seed, sessions, len({p.project_dir for p in plans}), big_mb, session_kb, subagents
+    )
     workers = workers or min(os.cpu_count() or 1, 8)
     totals = [0, 0, 0]
 
@@ -810,10 +1085,17 @@ def generate(out: str | os.PathLike[str], *, sessions: int, big_mb: float = 0.0,
 
     if big_mb > 0:
         brng = random.Random(f"big:{seed}")
-        big = SessionPlan(index=-1, session_id=_uuid(brng), project_dir=encode_project_dir("/home/user/code/monorepo"),
-                          cwd="/home/user/code/monorepo", target_bytes=int(big_mb * 1_000_000),
-                          start_ms=START_MS + SPAN_MS, compactions=max(1, int(big_mb // 15)),
-                          agents=6 if subagents else 0, rare=True)
+        big = SessionPlan(
+            index=-1,
+            session_id=_uuid(brng),
+            project_dir=encode_project_dir("/home/user/code/monorepo"),
+            cwd="/home/user/code/monorepo",
+            target_bytes=int(big_mb * 1_000_000),
+            start_ms=START_MS + SPAN_MS,
+            compactions=max(1, int(big_mb // 15)),
+            agents=6 if subagents else 0,
+            rare=True,
+        )
         manifest.big_session_id = big.session_id
         manifest.big_session_path = f"projects/{big.project_dir}/{big.session_id}.jsonl"
         plans_big = [big]
@@ -852,16 +1134,30 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--big-mb", type=float, default=0.0, help="also write one session of about M MB")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--projects", type=int, default=None, help="default: sessions / 50")
-    ap.add_argument("--session-kb", type=float, default=None,
-                    help="make every session about this size (default: a realistic spread)")
+    ap.add_argument(
+        "--session-kb",
+        type=float,
+        default=None,
+        help="make every session about this size (default: a realistic spread)",
+    )
     ap.add_argument("--no-subagents", action="store_true")
     ap.add_argument("--workers", type=int, default=None, help="processes (default: cpu count)")
     args = ap.parse_args(argv)
-    m = generate(args.out, sessions=args.sessions, big_mb=args.big_mb, seed=args.seed, projects=args.projects,
-                 session_kb=args.session_kb, subagents=not args.no_subagents, workers=args.workers)
+    m = generate(
+        args.out,
+        sessions=args.sessions,
+        big_mb=args.big_mb,
+        seed=args.seed,
+        projects=args.projects,
+        session_kb=args.session_kb,
+        subagents=not args.no_subagents,
+        workers=args.workers,
+    )
     share = m.noise_bytes / m.total_bytes if m.total_bytes else 0
-    print(f"wrote {m.files} files, {m.total_bytes / 1e6:.1f} MB ({share:.0%} noise) in {m.seconds:.1f}s "
-          f"to {args.out}", file=sys.stderr)
+    print(
+        f"wrote {m.files} files, {m.total_bytes / 1e6:.1f} MB ({share:.0%} noise) in {m.seconds:.1f}s to {args.out}",
+        file=sys.stderr,
+    )
     return 0
 
 

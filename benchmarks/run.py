@@ -87,12 +87,17 @@ RSS_WRAPPER = (
 )
 
 
-def _run_once(argv: Sequence[str], *, cwd: Path | None, stdin: bytes | None,
-              capture: bool) -> tuple[float, int, int, bytes, bytes]:
+def _run_once(
+    argv: Sequence[str], *, cwd: Path | None, stdin: bytes | None, capture: bool
+) -> tuple[float, int, int, bytes, bytes]:
     """One fresh child: (seconds, max RSS KiB, exit code, stdout if captured, stderr tail)."""
     exe = shutil.which(argv[0]) or argv[0]
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
-            tempfile.TemporaryFile() as inp, tempfile.NamedTemporaryFile("r") as rss:
+    with (
+        tempfile.TemporaryFile() as out,
+        tempfile.TemporaryFile() as err,
+        tempfile.TemporaryFile() as inp,
+        tempfile.NamedTemporaryFile("r") as rss,
+    ):
         if stdin is not None:
             inp.write(stdin)
             inp.seek(0)
@@ -101,8 +106,13 @@ def _run_once(argv: Sequence[str], *, cwd: Path | None, stdin: bytes | None,
         else:
             cmd = [sys.executable, "-S", "-c", RSS_WRAPPER, rss.name, exe, *argv[1:]]
         began = time.perf_counter()
-        code = subprocess.call(cmd, cwd=cwd, stdin=inp if stdin is not None else subprocess.DEVNULL,
-                               stdout=out if capture else subprocess.DEVNULL, stderr=err)
+        code = subprocess.call(
+            cmd,
+            cwd=cwd,
+            stdin=inp if stdin is not None else subprocess.DEVNULL,
+            stdout=out if capture else subprocess.DEVNULL,
+            stderr=err,
+        )
         elapsed = time.perf_counter() - began
         # GNU time writes "Command exited with non-zero status N" before the figure.
         lines = rss.read().split()
@@ -152,7 +162,7 @@ def measure(commands: Sequence[Command], *, repeat: int) -> list[Measurement]:
         if c.inspect:
             try:
                 note = c.inspect(data)
-            except Exception as exc:  # noqa: BLE001 - a note, never a failure
+            except Exception as exc:
                 note = f"(could not read output: {exc.__class__.__name__})"
         notes.append(note)
         sizes.append(len(data))
@@ -165,8 +175,10 @@ def measure(commands: Sequence[Command], *, repeat: int) -> list[Measurement]:
             sec, kb, _, _, _ = _run_once(c.argv, cwd=c.cwd, stdin=c.stdin, capture=False)
             seconds[i].append(sec)
             rss[i].append(kb)
-    return [failed.get(i) or Measurement(c.label, c.argv, tuple(seconds[i]), tuple(rss[i]), 0, sizes[i], notes[i])
-            for i, c in enumerate(commands)]
+    return [
+        failed.get(i) or Measurement(c.label, c.argv, tuple(seconds[i]), tuple(rss[i]), 0, sizes[i], notes[i])
+        for i, c in enumerate(commands)
+    ]
 
 
 # --------------------------------------------------------------------------------------------
@@ -196,15 +208,34 @@ class Row:
         return cls(benchmark, what, None, "", target="", status="ERROR", note=m.note)
 
     @classmethod
-    def ratio_row(cls, benchmark: str, what: str, m: Measurement, base: Measurement, *,
-                  max_ratio: float | None = None, max_seconds: float | None = None,
-                  note: str = "") -> Row:
+    def ratio_row(
+        cls,
+        benchmark: str,
+        what: str,
+        m: Measurement,
+        base: Measurement,
+        *,
+        max_ratio: float | None = None,
+        max_seconds: float | None = None,
+        note: str = "",
+    ) -> Row:
         """Times: best of `m` against best of `base`; the target is a ratio, a time, or none."""
         if not m.ok:
             return cls.error(benchmark, what, m)
         if not base.ok:
-            return cls(benchmark, what, m.best, "s", base.label, None, None, "", "ERROR",
-                       f"baseline failed: {base.note}", m.median)
+            return cls(
+                benchmark,
+                what,
+                m.best,
+                "s",
+                base.label,
+                None,
+                None,
+                "",
+                "ERROR",
+                f"baseline failed: {base.note}",
+                m.median,
+            )
         ratio = m.best / base.best if base.best > 0 else float("inf")
         ok: bool | None = None
         target = ""
@@ -212,21 +243,51 @@ class Row:
             ok, target = ratio <= max_ratio, f"ratio <= {max_ratio:g}"
         if max_seconds is not None:
             ok, target = m.best < max_seconds, f"< {max_seconds:g} s"
-        return cls(benchmark, what, m.best, "s", base.label, base.best, ratio, target, cls._status(ok),
-                   note or m.note, m.median)
+        return cls(
+            benchmark,
+            what,
+            m.best,
+            "s",
+            base.label,
+            base.best,
+            ratio,
+            target,
+            cls._status(ok),
+            note or m.note,
+            m.median,
+        )
 
     @classmethod
-    def memory_row(cls, benchmark: str, what: str, m: Measurement, base: Measurement, *,
-                   max_mb: float | None = None, note: str = "") -> Row:
+    def memory_row(
+        cls,
+        benchmark: str,
+        what: str,
+        m: Measurement,
+        base: Measurement,
+        *,
+        max_mb: float | None = None,
+        note: str = "",
+    ) -> Row:
         if not m.ok:
             return cls.error(benchmark, what, m)
         if not base.ok:
-            return cls(benchmark, what, m.rss_mb, "MB", base.label, None, None, "", "ERROR",
-                       f"baseline failed: {base.note}")
+            return cls(
+                benchmark, what, m.rss_mb, "MB", base.label, None, None, "", "ERROR", f"baseline failed: {base.note}"
+            )
         ok = None if max_mb is None else m.rss_mb < max_mb
         target = "" if max_mb is None else f"< {max_mb:g} MB"
-        return cls(benchmark, what, m.rss_mb, "MB", base.label, base.rss_mb, m.rss_mb / base.rss_mb,
-                   target, cls._status(ok), note or m.note)
+        return cls(
+            benchmark,
+            what,
+            m.rss_mb,
+            "MB",
+            base.label,
+            base.rss_mb,
+            m.rss_mb / base.rss_mb,
+            target,
+            cls._status(ok),
+            note or m.note,
+        )
 
 
 # --------------------------------------------------------------------------------------------
@@ -244,10 +305,8 @@ class Scale:
     slow_repeat: int  # for commands that take seconds
 
 
-FULL = Scale(sessions=10_000, big_mb=60, listing_sessions=1_000, small_kb=8, large_kb=230, repeat=5,
-             slow_repeat=3)
-QUICK = Scale(sessions=1_000, big_mb=10, listing_sessions=200, small_kb=8, large_kb=230, repeat=3,
-              slow_repeat=2)
+FULL = Scale(sessions=10_000, big_mb=60, listing_sessions=1_000, small_kb=8, large_kb=230, repeat=5, slow_repeat=3)
+QUICK = Scale(sessions=1_000, big_mb=10, listing_sessions=200, small_kb=8, large_kb=230, repeat=3, slow_repeat=2)
 
 
 def ensure_root(data: Path, name: str, *, log: Callable[[str], None], **params) -> dict:
@@ -256,9 +315,14 @@ def ensure_root(data: Path, name: str, *, log: Callable[[str], None], **params) 
     Generates into `name.partial` and renames, so an interrupted run never leaves a root that
     looks complete. Only removes directories this script made (`.partial`, or holding a manifest)."""
     root = data / name
-    wanted = {"generator_version": generate.GENERATOR_VERSION, "seed": params.get("seed", 0),
-              "sessions": params["sessions"], "big_mb": float(params.get("big_mb", 0.0)),
-              "session_kb": params.get("session_kb"), "subagents": params.get("subagents", True)}
+    wanted = {
+        "generator_version": generate.GENERATOR_VERSION,
+        "seed": params.get("seed", 0),
+        "sessions": params["sessions"],
+        "big_mb": float(params.get("big_mb", 0.0)),
+        "session_kb": params.get("session_kb"),
+        "subagents": params.get("subagents", True),
+    }
     manifest = generate.read_manifest(root)
     if manifest and all(manifest.get(k) == v for k, v in wanted.items()):
         return manifest
@@ -351,6 +415,7 @@ def benchmark(name: str):
     def register(fn: Callable[[Context], list[Row]]) -> Callable[[Context], list[Row]]:
         BENCHMARKS[name] = fn
         return fn
+
     return register
 
 
@@ -360,36 +425,70 @@ def bench_listing(ctx: Context) -> list[Row]:
     root, manifest = ctx.main_root()
     n = manifest.get("sessions", 0) + (1 if manifest.get("big_session_id") else 0)
     base = ctx.python_pass()
-    [kit] = ctx.measure(Command.of("sessions --all", [*ctx.kit, "sessions", "--all", "--claude-dir", root, "--json"],
-                                   inspect=_count_json))
+    [kit] = ctx.measure(
+        Command.of(
+            "sessions --all", [*ctx.kit, "sessions", "--all", "--claude-dir", root, "--json"], inspect=_count_json
+        )
+    )
     rows = [Row.ratio_row("listing", f"sessions --all --json ({n:,} sessions)", kit, base, max_seconds=1.0)]
 
     s = ctx.scale
-    small, sm = ctx.root(f"listing-small-{s.listing_sessions}-{s.small_kb:g}kb", sessions=s.listing_sessions,
-                         projects=20, session_kb=s.small_kb, subagents=False)
-    large, lm = ctx.root(f"listing-large-{s.listing_sessions}-{s.large_kb:g}kb", sessions=s.listing_sessions,
-                         projects=20, session_kb=s.large_kb, subagents=False)
+    small, sm = ctx.root(
+        f"listing-small-{s.listing_sessions}-{s.small_kb:g}kb",
+        sessions=s.listing_sessions,
+        projects=20,
+        session_kb=s.small_kb,
+        subagents=False,
+    )
+    large, lm = ctx.root(
+        f"listing-large-{s.listing_sessions}-{s.large_kb:g}kb",
+        sessions=s.listing_sessions,
+        projects=20,
+        session_kb=s.large_kb,
+        subagents=False,
+    )
     m_small, m_large = ctx.measure(
-        Command.of("sessions --all (small files)", [*ctx.kit, "sessions", "--all", "--claude-dir", small, "--json"],
-                   inspect=_count_json),
-        Command.of("sessions --all (large files)", [*ctx.kit, "sessions", "--all", "--claude-dir", large, "--json"],
-                   inspect=_count_json))
+        Command.of(
+            "sessions --all (small files)",
+            [*ctx.kit, "sessions", "--all", "--claude-dir", small, "--json"],
+            inspect=_count_json,
+        ),
+        Command.of(
+            "sessions --all (large files)",
+            [*ctx.kit, "sessions", "--all", "--claude-dir", large, "--json"],
+            inspect=_count_json,
+        ),
+    )
     weight = lm.get("total_bytes", 0) / max(1, sm.get("total_bytes", 1))
     per_small = sm.get("total_bytes", 0) / max(1, s.listing_sessions) / 1000
     per_large = lm.get("total_bytes", 0) / max(1, s.listing_sessions) / 1000
-    rows.append(Row.ratio_row(
-        "listing", f"size independence: {s.listing_sessions:,} x {per_large:.0f} KB vs {s.listing_sessions:,} x "
-        f"{per_small:.0f} KB ({weight:.0f}x the bytes)", m_large, m_small, max_ratio=1.5))
+    rows.append(
+        Row.ratio_row(
+            "listing",
+            f"size independence: {s.listing_sessions:,} x {per_large:.0f} KB vs {s.listing_sessions:,} x "
+            f"{per_small:.0f} KB ({weight:.0f}x the bytes)",
+            m_large,
+            m_small,
+            max_ratio=1.5,
+        )
+    )
     return rows
 
 
 def _search_row(ctx: Context, root: Path, query: str, what: str) -> Row:
     grep, kit = ctx.measure(
-        Command.of(f"grep -ric -r {query}", ["grep", "-ric", "-r", query, "projects/"], cwd=root,
-                   inspect=_grep_total, ok_codes=(0, 1)),  # grep: 1 = no match
-        Command.of(f"search {query}", [*ctx.kit, "search", query, "--all", "--claude-dir", root, "--json"],
-                   inspect=_count_json),
-        slow=True)
+        Command.of(
+            f"grep -ric -r {query}",
+            ["grep", "-ric", "-r", query, "projects/"],
+            cwd=root,
+            inspect=_grep_total,
+            ok_codes=(0, 1),
+        ),  # grep: 1 = no match
+        Command.of(
+            f"search {query}", [*ctx.kit, "search", query, "--all", "--claude-dir", root, "--json"], inspect=_count_json
+        ),
+        slow=True,
+    )
     note = f"kit: {kit.note}; grep: {grep.note}" if kit.ok else ""
     return Row.ratio_row("search", what, kit, grep, max_ratio=3.0, note=note)
 
@@ -400,8 +499,10 @@ def bench_search(ctx: Context) -> list[Row]:
     root, manifest = ctx.main_root()
     mb = manifest.get("total_bytes", 0) / 1e6
     common, rare = manifest.get("common_query", generate.COMMON_QUERY), manifest.get("rare_query", generate.RARE_QUERY)
-    return [_search_row(ctx, root, common, f'search "{common}" --all ({mb:.0f} MB, common)'),
-            _search_row(ctx, root, rare, f'search "{rare}" --all ({mb:.0f} MB, rare)')]
+    return [
+        _search_row(ctx, root, common, f'search "{common}" --all ({mb:.0f} MB, common)'),
+        _search_row(ctx, root, rare, f'search "{rare}" --all ({mb:.0f} MB, rare)'),
+    ]
 
 
 JSON_LINES = "import json,sys\nwith open(sys.argv[1],'rb') as f:\n    for line in f: json.loads(line)\n"
@@ -417,8 +518,9 @@ def _big_session(ctx: Context) -> tuple[Path, Path, str, float]:
 def _json_lines(ctx: Context) -> Measurement:
     """The time (and memory) Python needs just to parse every line of the big session."""
     _, path, _, _ = _big_session(ctx)
-    return ctx.measure(Command.of("json.loads every line", [sys.executable, "-c", JSON_LINES, path]),
-                       slow=True, key="json-lines")[0]
+    return ctx.measure(
+        Command.of("json.loads every line", [sys.executable, "-c", JSON_LINES, path]), slow=True, key="json-lines"
+    )[0]
 
 
 @benchmark("memory")
@@ -427,21 +529,35 @@ def bench_memory(ctx: Context) -> list[Row]:
     root, _, sid, mb = _big_session(ctx)
     base = ctx.python_pass()
     lines = _json_lines(ctx)
-    [kit] = ctx.measure(Command.of("show big --json", [*ctx.kit, "show", sid, "--claude-dir", root, "--json"],
-                                   inspect=lambda d: f"{len(d) / 1000:.1f} KB of output"), slow=True)
-    return [Row.memory_row("memory", f"show <big> --json, peak RSS ({mb:.0f} MB session)", kit, base, max_mb=64),
-            Row.memory_row("memory", "  same, against json.loads line by line", kit, lines, note="-"),
-            Row.ratio_row("memory", f"  show <big> --json, time ({mb:.0f} MB session)", kit, lines, note="-")]
+    [kit] = ctx.measure(
+        Command.of(
+            "show big --json",
+            [*ctx.kit, "show", sid, "--claude-dir", root, "--json"],
+            inspect=lambda d: f"{len(d) / 1000:.1f} KB of output",
+        ),
+        slow=True,
+    )
+    return [
+        Row.memory_row("memory", f"show <big> --json, peak RSS ({mb:.0f} MB session)", kit, base, max_mb=64),
+        Row.memory_row("memory", "  same, against json.loads line by line", kit, lines, note="-"),
+        Row.ratio_row("memory", f"  show <big> --json, time ({mb:.0f} MB session)", kit, lines, note="-"),
+    ]
 
 
-HOOK_EVENT = {"hook_event_name": "SessionStart", "source": "startup", "cwd": "/home/user/code/project",
-              "transcript_path": "/home/user/.claude/projects/-home-user-code-project/bench-session.jsonl"}
-BARE_HOOK = ("import json, os, sys\n"
-             "event = json.load(sys.stdin)\n"
-             "d = os.path.join(os.environ['SESSION_KIT_HOME'], 'bare', event['session_id'])\n"
-             "os.makedirs(d, exist_ok=True)\n"
-             "open(os.path.join(d, 'id'), 'w').write(event['session_id'])\n"
-             "open(os.environ['CLAUDE_ENV_FILE'], 'a').write('export X=1\\n')\n")
+HOOK_EVENT = {
+    "hook_event_name": "SessionStart",
+    "source": "startup",
+    "cwd": "/home/user/code/project",
+    "transcript_path": "/home/user/.claude/projects/-home-user-code-project/bench-session.jsonl",
+}
+BARE_HOOK = (
+    "import json, os, sys\n"
+    "event = json.load(sys.stdin)\n"
+    "d = os.path.join(os.environ['SESSION_KIT_HOME'], 'bare', event['session_id'])\n"
+    "os.makedirs(d, exist_ok=True)\n"
+    "open(os.path.join(d, 'id'), 'w').write(event['session_id'])\n"
+    "open(os.environ['CLAUDE_ENV_FILE'], 'a').write('export X=1\\n')\n"
+)
 
 
 @benchmark("hooks")
@@ -462,8 +578,10 @@ def bench_hooks(ctx: Context) -> list[Row]:
             base = Command.of("python -c pass (same stdin)", [sys.executable, "-c", "pass"], stdin=stdin)
             isolated = Command.of("python -I -S -c pass", [sys.executable, "-I", "-S", "-c", "pass"], stdin=stdin)
             bare = Command.of("bare stdlib hook script", [sys.executable, "-c", BARE_HOOK], stdin=stdin)
-            hooks = [Command.of(f"hook {event}", [sys.executable, "-I", "-S", run_py, event], stdin=stdin)
-                     for event in ("session-start", "user-prompt-submit", "pre-compact")]
+            hooks = [
+                Command.of(f"hook {event}", [sys.executable, "-I", "-S", run_py, event], stdin=stdin)
+                for event in ("session-start", "user-prompt-submit", "pre-compact")
+            ]
             measured = ctx.measure(base, isolated, bare, *hooks)
         finally:
             for k, v in saved.items():
@@ -482,8 +600,10 @@ def bench_hooks(ctx: Context) -> list[Row]:
 def _preprocess_note(data: bytes) -> str:
     doc = json.loads(data)
     red = doc["reduction"]
-    return (f"{red['input_chars'] / 1e6:.1f} MB in, {red['output_chars'] / 1e6:.2f} MB of XML out "
-            f"in {len(doc['documents'])} documents ({len(doc['agents'])} agents)")
+    return (
+        f"{red['input_chars'] / 1e6:.1f} MB in, {red['output_chars'] / 1e6:.2f} MB of XML out "
+        f"in {len(doc['documents'])} documents ({len(doc['agents'])} agents)"
+    )
 
 
 @benchmark("preprocess")
@@ -494,14 +614,21 @@ def bench_preprocess(ctx: Context) -> list[Row]:
     any line is read."""
     root, _, sid, mb = _big_session(ctx)
     with tempfile.TemporaryDirectory() as out:
-        lines = Command.of("json.loads every line (same rounds)", [sys.executable, "-c", JSON_LINES, _big_session(ctx)[1]])
-        kit = Command.of("preprocess big", [*ctx.kit, "preprocess", sid, "--claude-dir", root, "--output-dir", out,
-                                            "--json"], inspect=_preprocess_note)
+        lines = Command.of(
+            "json.loads every line (same rounds)", [sys.executable, "-c", JSON_LINES, _big_session(ctx)[1]]
+        )
+        kit = Command.of(
+            "preprocess big",
+            [*ctx.kit, "preprocess", sid, "--claude-dir", root, "--output-dir", out, "--json"],
+            inspect=_preprocess_note,
+        )
         floor = Command.of("session-kit --version", [*ctx.kit, "--version"])
         m_lines, m_kit, m_floor = ctx.measure(lines, kit, floor, slow=True)
-    return [Row.ratio_row("preprocess", f"preprocess <big>, time ({mb:.0f} MB session)", m_kit, m_lines, max_ratio=0.5),
-            Row.memory_row("preprocess", "  same, peak RSS", m_kit, ctx.python_pass(), max_mb=64, note="-"),
-            Row.ratio_row("preprocess", "  session-kit --version (start-up alone)", m_floor, m_lines, note="-")]
+    return [
+        Row.ratio_row("preprocess", f"preprocess <big>, time ({mb:.0f} MB session)", m_kit, m_lines, max_ratio=0.5),
+        Row.memory_row("preprocess", "  same, peak RSS", m_kit, ctx.python_pass(), max_mb=64, note="-"),
+        Row.ratio_row("preprocess", "  session-kit --version (start-up alone)", m_floor, m_lines, note="-"),
+    ]
 
 
 @benchmark("baselines")
@@ -511,8 +638,10 @@ def bench_baselines(ctx: Context) -> list[Row]:
     _, path, _, mb = _big_session(ctx)
     lines = _json_lines(ctx)
     [cat] = ctx.measure(Command.of("cat big", ["cat", path]))
-    return [Row.ratio_row("baselines", f"json.loads every line ({mb:.0f} MB session)", lines, cat),
-            Row.ratio_row("baselines", f"cat ({mb:.0f} MB session)", cat, ctx.python_pass())]
+    return [
+        Row.ratio_row("baselines", f"json.loads every line ({mb:.0f} MB session)", lines, cat),
+        Row.ratio_row("baselines", f"cat ({mb:.0f} MB session)", cat, ctx.python_pass()),
+    ]
 
 
 # --------------------------------------------------------------------------------------------
@@ -528,16 +657,21 @@ def _fmt(value: float | None, unit: str) -> str:
 
 
 def render(rows: list[Row], header: dict) -> str:
-    out = [f"claude-session-kit benchmarks  ({header['mode']} run, {header['date']})",
-           f"machine: {header['cpus']} cpus ({header['cpus_usable']} usable), load {header['load']}, "
-           f"{header['platform']}",
-           f"python {header['python']}; kit: {' '.join(header['kit'])}; peak RSS via {header['rss_via']}"]
+    out = [
+        f"claude-session-kit benchmarks  ({header['mode']} run, {header['date']})",
+        f"machine: {header['cpus']} cpus ({header['cpus_usable']} usable), load {header['load']}, {header['platform']}",
+        f"python {header['python']}; kit: {' '.join(header['kit'])}; peak RSS via {header['rss_via']}",
+    ]
     for name, d in header["data"].items():
-        out.append(f"data {name}: {d['sessions']:,} sessions, {d['files']:,} files, "
-                   f"{d['total_bytes'] / 1e6:.0f} MB ({d['noise_bytes'] / max(1, d['total_bytes']):.0%} noise), "
-                   f"generated in {d['seconds']:.1f}s")
-    out.append(f"times are best of {header['repeat']} ({header['slow_repeat']} for slow commands); "
-               "median in parentheses; RSS is peak resident memory of the child")
+        out.append(
+            f"data {name}: {d['sessions']:,} sessions, {d['files']:,} files, "
+            f"{d['total_bytes'] / 1e6:.0f} MB ({d['noise_bytes'] / max(1, d['total_bytes']):.0%} noise), "
+            f"generated in {d['seconds']:.1f}s"
+        )
+    out.append(
+        f"times are best of {header['repeat']} ({header['slow_repeat']} for slow commands); "
+        "median in parentheses; RSS is peak resident memory of the child"
+    )
     out.append("")
     cols = ("benchmark", "measured", "baseline", "ratio", "target", "result")
     table = []
@@ -557,9 +691,12 @@ def render(rows: list[Row], header: dict) -> str:
     if notes:
         out += ["", "notes:", *notes]
     misses = [r for r in rows if r.status in ("MISS", "ERROR")]
-    out += ["", f"{sum(r.status == 'PASS' for r in rows)} PASS, {sum(r.status == 'MISS' for r in rows)} MISS, "
-                f"{sum(r.status == 'ERROR' for r in rows)} ERROR" + (
-                    ": " + "; ".join(r.what.strip() for r in misses) if misses else "")]
+    out += [
+        "",
+        f"{sum(r.status == 'PASS' for r in rows)} PASS, {sum(r.status == 'MISS' for r in rows)} MISS, "
+        f"{sum(r.status == 'ERROR' for r in rows)} ERROR"
+        + (": " + "; ".join(r.what.strip() for r in misses) if misses else ""),
+    ]
     return "\n".join(out)
 
 
@@ -593,20 +730,28 @@ def main(argv: list[str] | None = None) -> int:
     header = {
         "mode": "quick" if args.quick else "full",
         "date": time.strftime("%Y-%m-%d %H:%M"),
-        "cpus": os.cpu_count(), "cpus_usable": cpus_usable,
+        "cpus": os.cpu_count(),
+        "cpus_usable": cpus_usable,
         "load": " ".join(f"{x:.2f}" for x in os.getloadavg()),
         "platform": platform.platform(),
         "python": platform.python_version(),
         "kit": list(ctx.kit),
         "rss_via": TIME_BIN or "python wrapper",
-        "repeat": scale.repeat, "slow_repeat": scale.slow_repeat,
-        "data": {name: {k: m.get(k) for k in ("sessions", "files", "total_bytes", "noise_bytes", "seconds")}
-                 for name, (_, m) in ctx.roots.items()},
+        "repeat": scale.repeat,
+        "slow_repeat": scale.slow_repeat,
+        "data": {
+            name: {k: m.get(k) for k in ("sessions", "files", "total_bytes", "noise_bytes", "seconds")}
+            for name, (_, m) in ctx.roots.items()
+        },
     }
     if args.json:
-        doc = {"header": header, "results": [asdict(r) for r in rows],
-               "measurements": [{**asdict(m), "best": m.best, "median": m.median, "rss_mb": m.rss_mb}
-                                for m in ctx.measurements]}
+        doc = {
+            "header": header,
+            "results": [asdict(r) for r in rows],
+            "measurements": [
+                {**asdict(m), "best": m.best, "median": m.median, "rss_mb": m.rss_mb} for m in ctx.measurements
+            ],
+        }
         print(json.dumps(doc, indent=2))
     else:
         print(render(rows, header))

@@ -21,7 +21,13 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
     monkeypatch.setenv("SESSION_KIT_HOME", str(home / "session-kit-state"))
-    for name in ("CLAUDE_CONFIG_DIR", "SESSION_CONTEXT", "CLAUDE_CODE_SESSION_ID", "CLAUDE_PROJECT_DIR", "CLAUDE_ENV_FILE"):
+    for name in (
+        "CLAUDE_CONFIG_DIR",
+        "SESSION_CONTEXT",
+        "CLAUDE_CODE_SESSION_ID",
+        "CLAUDE_PROJECT_DIR",
+        "CLAUDE_ENV_FILE",
+    ):
         monkeypatch.delenv(name, raising=False)
 
     def no_real_home(*_args: object) -> None:

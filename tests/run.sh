@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, on a fresh machine: makes its own virtual environment (.venv),
-# installs the kit with its test extras, and runs pytest. The end-to-end tests fetch the
+# installs the kit with its test extras, checks the code with ruff (lint and format, as
+# configured in pyproject.toml), and runs pytest. The end-to-end tests fetch the
 # pinned Claude Code client from the npm registry into .test-cache/ the first time they run.
 # Extra arguments go to pytest, e.g. `bash tests/run.sh -k encoding -x`.
 set -euo pipefail
@@ -18,4 +19,6 @@ if [ ! -f "$stamp" ]; then
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e ".[test]"
     touch "$stamp"
 fi
+"$venv/bin/ruff" check --quiet src tests benchmarks
+"$venv/bin/ruff" format --check --quiet src tests benchmarks
 exec "$venv/bin/python" -m pytest "$@"

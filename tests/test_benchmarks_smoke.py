@@ -8,9 +8,7 @@ noise by bytes, as real transcripts are.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -75,8 +73,13 @@ def test_subagent_logs_have_meta_and_point_back_to_their_parent(root: Path) -> N
         meta = json.loads(log.with_name(log.name.replace(".jsonl", ".meta.json")).read_text())
         assert meta["agentType"] in {"general-purpose", "Explore", "Plan"}
         parent = log.parent.parent.parent / f"{session_id}.jsonl"
-        tool_uses = {b["id"]: b for e, _ in _entries(parent) if e.get("type") == "assistant"
-                     for b in e["message"]["content"] if b["type"] == "tool_use"}
+        tool_uses = {
+            b["id"]: b
+            for e, _ in _entries(parent)
+            if e.get("type") == "assistant"
+            for b in e["message"]["content"]
+            if b["type"] == "tool_use"
+        }
         assert tool_uses[meta["toolUseId"]]["name"] == "Agent"
         convo = [e for e, _ in _entries(log) if e.get("type") in ("user", "assistant")]
         assert all(e["sessionId"] == session_id and e["isSidechain"] for e in convo)

@@ -57,13 +57,13 @@ class _ImportCollector(ast.NodeVisitor):
         self.generic_visit(node)
         self.depth -= 1
 
-    visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _scope  # noqa: N815
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _scope
 
-    def visit_Import(self, node: ast.Import) -> None:  # noqa: N802
+    def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
             self.found.append(Import(alias.name, node.lineno, self.depth > 0))
 
-    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:  # noqa: N802
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         base = node.module or ""
         if node.level:
             anchor = self.package.split(".")
@@ -111,7 +111,12 @@ CORE_IMPORTABLE = [n for n in CORE if n != "session_kit.hooks.run"]
 
 
 def test_the_module_list_is_complete():
-    assert {"session_kit.cli", "session_kit.state.ids", "session_kit.hooks.handlers", "session_kit.transcript.reader"} <= set(MODULES)
+    assert {
+        "session_kit.cli",
+        "session_kit.state.ids",
+        "session_kit.hooks.handlers",
+        "session_kit.transcript.reader",
+    } <= set(MODULES)
 
 
 def test_no_module_outside_cli_imports_the_cli():
@@ -158,7 +163,11 @@ def test_state_and_hooks_import_only_the_standard_library_each_other_and_encodin
 
 
 def test_state_root_imports_filelock_and_platformdirs_only_inside_functions():
-    lazy = {i.module for i in imports_of("session_kit.state.root") if not is_stdlib(i.module) and not within(i.module, "session_kit")}
+    lazy = {
+        i.module
+        for i in imports_of("session_kit.state.root")
+        if not is_stdlib(i.module) and not within(i.module, "session_kit")
+    }
     assert lazy == LAZY_THIRD_PARTY["session_kit.state.root"]
     assert all(i.in_function for i in imports_of("session_kit.state.root") if i.module in lazy)
 
@@ -201,7 +210,16 @@ def test_importing_every_core_module_loads_neither_click_nor_the_cli():
 
 def test_the_cli_imports_core_modules_lazily():
     modules = loaded_after("import session_kit.cli")
-    assert not {"session_kit.queries.report", "session_kit.queries.search", "session_kit.sessions.agents", "session_kit.queries.plans", "session_kit.queries.card"} & modules
+    assert (
+        not {
+            "session_kit.queries.report",
+            "session_kit.queries.search",
+            "session_kit.sessions.agents",
+            "session_kit.queries.plans",
+            "session_kit.queries.card",
+        }
+        & modules
+    )
 
 
 # --- (e) light __init__ files ---------------------------------------------------------------
@@ -299,10 +317,14 @@ def test_the_plugin_runs_run_hook_with_each_events_argument_and_nothing_else():
 
     plugin = json.loads((REPO / "hooks" / "hooks.json").read_text())["hooks"]
     commands = {
-        event: [shlex.split(hook["command"]) for group in groups for hook in group["hooks"] if hook.get("type") == "command"]
+        event: [
+            shlex.split(hook["command"]) for group in groups for hook in group["hooks"] if hook.get("type") == "command"
+        ]
         for event, groups in plugin.items()
     }
-    assert commands == {event: [["${CLAUDE_PLUGIN_ROOT}/hooks/run-hook", argument]] for event, argument in HOOK_EVENTS.items()}
+    assert commands == {
+        event: [["${CLAUDE_PLUGIN_ROOT}/hooks/run-hook", argument]] for event, argument in HOOK_EVENTS.items()
+    }
 
 
 def test_the_plugins_run_hook_script_starts_the_kits_hook_runner():

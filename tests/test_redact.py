@@ -21,18 +21,54 @@ JWT = (
 
 CASES = [
     ("aws_access_key_id = AKIAIOSFODNN7EXAMPLE", "AKIAIOSFODNN7EXAMPLE", "aws-access-key"),
-    ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "aws-secret-key"),
-    ("export ANTHROPIC_API_KEY=sk-ant-api03-Xk3j9dQ2mZp8vR7tY1uW4eN6bH0cL5aS-qwertyAA", "sk-ant-api03-Xk3j9dQ2mZp8vR7tY1uW4eN6bH0cL5aS-qwertyAA", "anthropic-api-key"),
-    ("client = OpenAI(api_key='sk-proj-4fT9kQ2wX7mN1pR8sV3yB6cH0jL5dG2e')", "sk-proj-4fT9kQ2wX7mN1pR8sV3yB6cH0jL5dG2e", "openai-api-key"),
-    ("git clone https://ghp_16C7e42F292c6912E7710c838347Ae178B4a@github.com/o/r", "ghp_16C7e42F292c6912E7710c838347Ae178B4a", "github-token"),
-    ("GH_TOKEN: github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEF", "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEF", "github-token"),
-    ("SLACK_BOT=xoxb-1234567890123-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx", "xoxb-1234567890123-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx", "slack-token"),
-    ("url: https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX", "T00000000/B00000000", "slack-webhook"),
+    (
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "aws-secret-key",
+    ),
+    (
+        "export ANTHROPIC_API_KEY=sk-ant-api03-Xk3j9dQ2mZp8vR7tY1uW4eN6bH0cL5aS-qwertyAA",
+        "sk-ant-api03-Xk3j9dQ2mZp8vR7tY1uW4eN6bH0cL5aS-qwertyAA",
+        "anthropic-api-key",
+    ),
+    (
+        "client = OpenAI(api_key='sk-proj-4fT9kQ2wX7mN1pR8sV3yB6cH0jL5dG2e')",
+        "sk-proj-4fT9kQ2wX7mN1pR8sV3yB6cH0jL5dG2e",
+        "openai-api-key",
+    ),
+    (
+        "git clone https://ghp_16C7e42F292c6912E7710c838347Ae178B4a@github.com/o/r",
+        "ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+        "github-token",
+    ),
+    (
+        "GH_TOKEN: github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEF",
+        "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEF",
+        "github-token",
+    ),
+    (
+        "SLACK_BOT=xoxb-1234567890123-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
+        "xoxb-1234567890123-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
+        "slack-token",
+    ),
+    (
+        "url: https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+        "T00000000/B00000000",
+        "slack-webhook",
+    ),
     ("key=AIzaSyDdI0hCZtE6vySjMm-WEfRq3CPzqKqqsHI&q=x", "AIzaSyDdI0hCZtE6vySjMm-WEfRq3CPzqKqqsHI", "google-api-key"),
     (f"cookie: session={JWT}", JWT, "jwt"),
-    ('curl -H "Authorization: Bearer 8f2d1c0b9a7e6d5c4b3a2f1e0d9c8b7a" https://api', "8f2d1c0b9a7e6d5c4b3a2f1e0d9c8b7a", "bearer-token"),
+    (
+        'curl -H "Authorization: Bearer 8f2d1c0b9a7e6d5c4b3a2f1e0d9c8b7a" https://api',
+        "8f2d1c0b9a7e6d5c4b3a2f1e0d9c8b7a",
+        "bearer-token",
+    ),
     ("Authorization: Basic dXNlcjpodW50ZXIy", "dXNlcjpodW50ZXIy", "basic-auth"),
-    (f"cat id_rsa\n{PEM}\nthat was the key", "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun", "private-key"),
+    (
+        f"cat id_rsa\n{PEM}\nthat was the key",
+        "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun",
+        "private-key",
+    ),
     ("mysql --host db password=hunter22 --port 3306", "hunter22", "password"),
     ('{"user": "ann", "password": "c0rrect-h0rse"}', "c0rrect-h0rse", "password"),
     ("DB_PASSWORD=Tr0ub4dor&3", "Tr0ub4dor", "password"),

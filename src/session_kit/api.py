@@ -73,22 +73,4 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
-    from session_kit.claude.encoding import encode_project_dir
-    from session_kit.claude.paths import claude_root
-    from session_kit.errors import Ambiguous, InvalidOptions, KitError, NotFound
-    from session_kit.preprocess import PreprocessOptions, PreprocessResult, preprocess_session
-    from session_kit.queries.agent_tree import debug_agents
-    from session_kit.queries.card import session_card
-    from session_kit.queries.doctor import doctor_report
-    from session_kit.queries.plans import session_plans
-    from session_kit.queries.report import session_report
-    from session_kit.queries.search import Query, search, session_targets
-    from session_kit.queries.timeline import session_timeline
-    from session_kit.sessions.agents import AgentRun
-    from session_kit.sessions.overview import SessionOverview, overviews
-    from session_kit.sessions.resolve import resolve_session
-    from session_kit.sessions.session import Session
-    from session_kit.sessions.store import AgentLogRef, SessionRef, list_all_sessions, sessions_in_scope
-    from session_kit.transcript.calls import ToolCall
-    from session_kit.transcript.entries import Entry, read_entries
-    from session_kit.transcript.reader import ReadStats
+    pass

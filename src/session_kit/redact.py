@@ -66,9 +66,7 @@ def _assignment_kind(match: re.Match[str]) -> str:
 # A value that is a reference, a placeholder or already redacted is not a secret.
 _NOT_A_VALUE = r"(?![$<{*\[%])"
 # `key` counts as a secret's name only after one of these (api_key, ACCESS-KEY, secretKey…).
-_KEY_AFTER = "|".join(
-    f"(?<={word}{sep})" for word in ("api", "access", "private", "secret") for sep in ("", "_", "-")
-)
+_KEY_AFTER = "|".join(f"(?<={word}{sep})" for word in ("api", "access", "private", "secret") for sep in ("", "_", "-"))
 # The name's anchors: the name starts where its anchor does.
 _NAME_ANCHORS = ("passw", "secret", "token", "key")
 _NAMES = r"(?P<name>passw(?:or)?d|secret|token|(?:" + _KEY_AFTER + r")key)"
@@ -144,8 +142,11 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "secret",
         re.compile(
-            r"(?i)" + _NAMES + r"[\"']?\s*(?:=(?!=)|:)\s*(?P<q>[\"'])"
-            + _NOT_A_VALUE + r"(?P<v>[^\"'\n\x00]{1,500}?)(?P=q)"
+            r"(?i)"
+            + _NAMES
+            + r"[\"']?\s*(?:=(?!=)|:)\s*(?P<q>[\"'])"
+            + _NOT_A_VALUE
+            + r"(?P<v>[^\"'\n\x00]{1,500}?)(?P=q)"
         ),
         _NAME_ANCHORS,
         group="v",
@@ -156,7 +157,8 @@ RULES: tuple[Rule, ...] = (
         "secret",
         re.compile(
             r"(?<![a-z])(?P<name>PASSWORD|PASSWD|SECRET|TOKEN|(?:(?<=API)|(?<=API_)|(?<=ACCESS_)|(?<=PRIVATE_)"
-            r"|(?<=SECRET_))KEY)(?:\s*=\s*|: ?)" + _NOT_A_VALUE
+            r"|(?<=SECRET_))KEY)(?:\s*=\s*|: ?)"
+            + _NOT_A_VALUE
             + r"(?P<v>[^\s\"',;&(){}\[\]\x00]{4,})(?=[\s\"',;&)}\]\x00]|$)"
         ),
         _NAME_ANCHORS,
@@ -271,7 +273,9 @@ def is_secret_name(name: str) -> bool:
     return low in _SECRET_FIELDS or low.endswith(("password", "passwd", "_secret", "_token", "api_key", "apikey"))
 
 
-_SECRET_FIELDS = frozenset({"password", "passwd", "secret", "token", "api_key", "apikey", "access_token", "private_key"})
+_SECRET_FIELDS = frozenset(
+    {"password", "passwd", "secret", "token", "api_key", "apikey", "access_token", "private_key"}
+)
 
 
 def redact(text: str) -> str:

@@ -17,7 +17,11 @@ def write_settings(path: Path, settings: object) -> None:
 
 @pytest.mark.parametrize(
     ("scope", "where"),
-    [("user", "root/settings.json"), ("project", "proj/.claude/settings.json"), ("local", "proj/.claude/settings.local.json")],
+    [
+        ("user", "root/settings.json"),
+        ("project", "proj/.claude/settings.json"),
+        ("local", "proj/.claude/settings.local.json"),
+    ],
 )
 def test_each_scope_has_its_settings_file(tmp_path: Path, scope: str, where: str):
     assert settings_path(scope, tmp_path / "root", tmp_path / "proj") == tmp_path / where

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from tests.support.sessions import Built, Planned, build, build_planned
 
 

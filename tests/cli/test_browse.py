@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from tests.support.cli import invoke, invoke_json
 
 
@@ -57,15 +58,23 @@ def test_events_lists_the_main_conversations_and_the_agents_calls_in_order(built
     doc = invoke_json("events", built.current.session_id)
     names = [(e["name"], e["agent_id"]) for e in doc["events"]]
     assert names == [
-        ("Bash", None), ("Bash", None), ("Write", None), ("Read", None), ("Edit", None),
-        ("Agent", None), ("Agent", None), ("Bash", built.worker_agent), ("ExitPlanMode", None),
+        ("Bash", None),
+        ("Bash", None),
+        ("Write", None),
+        ("Read", None),
+        ("Edit", None),
+        ("Agent", None),
+        ("Agent", None),
+        ("Bash", built.worker_agent),
+        ("ExitPlanMode", None),
     ]
 
 
 def test_events_errors_keeps_only_failed_calls_with_their_exit_codes(built):
     errors = invoke_json("events", built.current.session_id, "--errors")["events"]
     assert [(e["summary"], e["exit_code"], e["agent_id"]) for e in errors] == [
-        ("ls /nonexistent-dir", 2, None), ("make check", 3, built.worker_agent)
+        ("ls /nonexistent-dir", 2, None),
+        ("make check", 3, built.worker_agent),
     ]
 
 

@@ -11,12 +11,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from tests.support.cli import EXE, invoke, run
-from tests.support.transcripts import Transcript
 
 from session_kit.cli import browse
 from session_kit.cli.errors import FLAGS, worded
 from session_kit.errors import InvalidOptions, NoScratchDir, NoSessionsHere
+from tests.support.cli import EXE, invoke, run
+from tests.support.transcripts import Transcript
 
 
 def test_an_ambiguous_prefix_exits_4_naming_the_candidates_in_one_line(built, claude_root: Path):
@@ -52,7 +52,9 @@ def test_a_reader_that_left_is_no_error(built):
     read_end, write_end = os.pipe()
     os.close(read_end)
     try:
-        proc = subprocess.run([str(EXE), "sessions", "--all"], stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=60)
+        proc = subprocess.run(
+            [str(EXE), "sessions", "--all"], stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=60
+        )
     finally:
         os.close(write_end)
     assert proc.returncode == 0 and proc.stderr == ""
@@ -65,7 +67,9 @@ def test_a_bug_is_one_line_without_a_traceback(built, monkeypatch: pytest.Monkey
     monkeypatch.setattr(browse, "session_report", broken)
     result = invoke("show", built.current.session_id)
     assert result.exit_code == 1
-    assert result.stderr == "session-kit: internal error: RuntimeError: boom (set SESSION_KIT_DEBUG=1 for a traceback)\n"
+    assert (
+        result.stderr == "session-kit: internal error: RuntimeError: boom (set SESSION_KIT_DEBUG=1 for a traceback)\n"
+    )
 
 
 def test_a_bug_raises_with_session_kit_debug(built, monkeypatch: pytest.MonkeyPatch):

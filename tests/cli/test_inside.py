@@ -70,7 +70,13 @@ def test_debug_agent_json_shape(planned):
     assert bash["exit_code"] == 7 and bash["error"] == planned.markup_error.strip()  # --json never cuts
     assert outer["prompt"] == "OUTER: do the work" and outer["final_answer"] == "Outer report."
     assert doc["others"] == [
-        {"agent_id": planned.plan_agent, "type": "Plan", "description": "Design it", "parent_agent_id": None, "status": "ok"}
+        {
+            "agent_id": planned.plan_agent,
+            "type": "Plan",
+            "description": "Design it",
+            "parent_agent_id": None,
+            "status": "ok",
+        }
     ]
 
 
@@ -134,7 +140,17 @@ def test_plan_json_shape(planned):
     sid = planned.alpha.session_id
     doc = invoke_json("plan", "--all", "--session", sid)
     assert doc["kind"] == "plan" and doc["count"] == 4 and len(doc["plans"]) == 4
-    assert set(doc["plans"][0]) == {"source", "text", "timestamp", "path", "agent_id", "line", "tool_use_id", "status", "linked_by"}
+    assert set(doc["plans"][0]) == {
+        "source",
+        "text",
+        "timestamp",
+        "path",
+        "agent_id",
+        "line",
+        "tool_use_id",
+        "status",
+        "linked_by",
+    }
     assert len(invoke_json("plan", "--session", sid)["plans"]) == 1
 
 

@@ -36,7 +36,10 @@ def test_importing_the_cli_loads_no_core_query():
 def test_group_help_loads_no_command_module():
     modules = loaded_after(run_main("--help"))
     assert heavy(modules) == set()
-    assert not {m for m in modules if m.startswith("session_kit.cli.")} - {"session_kit.cli.context", "session_kit.cli.errors"}
+    assert not {m for m in modules if m.startswith("session_kit.cli.")} - {
+        "session_kit.cli.context",
+        "session_kit.cli.errors",
+    }
 
 
 def test_a_scratch_command_loads_no_transcript_reading():

@@ -7,10 +7,10 @@ import sys
 
 import click
 import pytest
-from tests.support.cli import EXE, invoke, run
 
 from session_kit import __version__
 from session_kit.cli import COMMANDS, main
+from tests.support.cli import EXE, invoke, run
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
@@ -54,5 +54,7 @@ def test_the_installed_script_runs_the_group():
 
 
 def test_python_dash_m_runs_the_group():
-    proc = subprocess.run([sys.executable, "-m", "session_kit", "--version"], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "session_kit", "--version"], capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 0 and proc.stdout == f"session-kit, version {__version__}\n"

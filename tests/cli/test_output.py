@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from tests.support.cli import invoke
 
 from session_kit.cli.output import as_is, clip, human_duration, human_size, visible
+from tests.support.cli import invoke
 
 SID = "c0ffee00-1111-2222-3333-444455556666"
 

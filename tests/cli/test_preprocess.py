@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import Result
-from tests.support.cli import invoke
-from tests.support.transcripts import Transcript
 
 from session_kit.errors import EXIT_NOTHING_TO_DO
+from tests.support.cli import invoke
+from tests.support.transcripts import Transcript
 
 REAL = Path(__file__).parents[1] / "fixtures" / "real"
 REAL_ID = next((REAL / "projects").glob("*/*.jsonl")).stem
@@ -36,7 +36,9 @@ def test_paths_one_per_line_and_the_reduction_on_stderr(tmp_path: Path):
 
 
 def test_json_lists_every_document_and_the_reduction_steps(tmp_path: Path):
-    result = preprocess(REAL_ID, "--claude-dir", str(REAL), "--output-dir", str(tmp_path), "--max-tokens", "400", "--json")
+    result = preprocess(
+        REAL_ID, "--claude-dir", str(REAL), "--output-dir", str(tmp_path), "--max-tokens", "400", "--json"
+    )
     assert result.exit_code == 0, result.stderr
     doc = json.loads(result.stdout)
     assert (doc["version"], doc["kind"], doc["status"]) == (1, "preprocess", "ok")
@@ -73,7 +75,9 @@ def test_an_empty_session_in_json_has_its_status_and_no_files(claude_root: Path,
 
 
 def test_an_empty_session_is_written_without_filtering(claude_root: Path, tmp_path: Path):
-    assert preprocess(_empty_session(claude_root), "--output-dir", str(tmp_path / "out"), "--no-filtering").exit_code == 0
+    assert (
+        preprocess(_empty_session(claude_root), "--output-dir", str(tmp_path / "out"), "--no-filtering").exit_code == 0
+    )
 
 
 @pytest.mark.parametrize(
@@ -87,8 +91,15 @@ def test_usage_errors(args: list[str]):
 
 
 def test_distill_without_the_client_is_one_clear_line(tmp_path: Path):
-    result = preprocess(REAL_ID, "--claude-dir", str(REAL), "--output-dir", str(tmp_path), "--distill",
-                        env={"PATH": str(tmp_path / "nothing"), "SESSION_KIT_CLAUDE": ""})
+    result = preprocess(
+        REAL_ID,
+        "--claude-dir",
+        str(REAL),
+        "--output-dir",
+        str(tmp_path),
+        "--distill",
+        env={"PATH": str(tmp_path / "nothing"), "SESSION_KIT_CLAUDE": ""},
+    )
     assert result.exit_code == 3
     assert result.stderr.strip().splitlines() == [
         "session-kit: --distill needs the Claude Code client: `claude` is not on PATH (or set SESSION_KIT_CLAUDE to its path)"
@@ -99,18 +110,29 @@ def test_distill_writes_the_small_models_answer_beside_each_document(tmp_path: P
     # A stand-in for the client (the network boundary): it records its arguments and answers
     # with the document it got on stdin, minus the tool results, in a Markdown fence.
     fake = tmp_path / "claude"
-    fake.write_text(textwrap.dedent(f"""\
+    fake.write_text(
+        textwrap.dedent(f"""\
         #!{sys.executable}
         import json, re, sys
         doc = sys.stdin.read()
         with open({str(tmp_path / "calls.jsonl")!r}, "a") as f:
             f.write(json.dumps(sys.argv[1:]) + "\\n")
         print("```xml\\n" + re.sub(r"<tool_result.*?</tool_result>", "", doc, flags=re.S) + "```")
-    """))
+    """)
+    )
     fake.chmod(0o755)
     out = tmp_path / "out"
-    result = preprocess(REAL_ID, "--claude-dir", str(REAL), "--output-dir", str(out), "--no-agents", "--distill", "--json",
-                        env={"SESSION_KIT_CLAUDE": str(fake)})
+    result = preprocess(
+        REAL_ID,
+        "--claude-dir",
+        str(REAL),
+        "--output-dir",
+        str(out),
+        "--no-agents",
+        "--distill",
+        "--json",
+        env={"SESSION_KIT_CLAUDE": str(fake)},
+    )
     assert result.exit_code == 0, result.stderr
     doc = json.loads(result.stdout)
     (distilled,) = doc["distilled"]
@@ -126,5 +148,7 @@ def test_distill_writes_the_small_models_answer_beside_each_document(tmp_path: P
 
 def test_preprocessing_loads_neither_click_nor_what_only_distill_needs():
     code = "import session_kit.preprocess, sys, json; print(json.dumps(sorted(sys.modules)))"
-    loaded = set(json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout))
+    loaded = set(
+        json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+    )
     assert not {"click", "subprocess", "hashlib", "tempfile"} & loaded

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+
 from tests.support.cli import invoke, invoke_json
 
 SID = "5c7a0000-0000-0000-0000-000000000001"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from tests.support.cli import invoke, invoke_json
 
 # Each command that takes a session, with what makes it print the session's id in JSON.

@@ -39,9 +39,7 @@ def claude_binary() -> Path:
     except ClientUnavailable as error:
         if error.missing_tool and not _under_ci():
             pytest.skip(str(error))
-        pytest.fail(
-            f"{error}{' (CI=true: the end-to-end tests must run)' if _under_ci() else ''}", pytrace=False
-        )
+        pytest.fail(f"{error}{' (CI=true: the end-to-end tests must run)' if _under_ci() else ''}", pytrace=False)
 
 
 @pytest.fixture

@@ -95,7 +95,7 @@ def thinking(value: str) -> Block:
     return {"type": "thinking", "thinking": value, "signature": "fake-signature"}
 
 
-def tool_use(name: str, input: Mapping[str, Any], *, id: str | None = None) -> Block:  # noqa: A002
+def tool_use(name: str, input: Mapping[str, Any], *, id: str | None = None) -> Block:
     return {
         "type": "tool_use",
         "id": id or f"toolu_fake{next(_ids):04d}{uuid.uuid4().hex[:12]}",
@@ -253,9 +253,7 @@ class Exchange:
     def summary(self) -> str:
         reply = ""
         if self.reply is not None:
-            reply = " -> " + ", ".join(
-                b["name"] if b["type"] == "tool_use" else b["type"] for b in self.reply
-            )
+            reply = " -> " + ", ".join(b["name"] if b["type"] == "tool_use" else b["type"] for b in self.reply)
         return (
             f"{self.method} {self.path} [{self.conversation} turn={self.turn}] "
             f"msgs={len(self.messages)} prompt={self.last_human_text[-60:]!r}{reply}"
@@ -332,9 +330,7 @@ def _usage(input_tokens: int, output_tokens: int) -> dict[str, Any]:
     }
 
 
-def _sse_events(
-    message_id: str, model: str, blocks: list[Block], input_tokens: int
-) -> Iterable[tuple[str, dict]]:
+def _sse_events(message_id: str, model: str, blocks: list[Block], input_tokens: int) -> Iterable[tuple[str, dict]]:
     stop = "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
     yield (
         "message_start",
@@ -480,7 +476,7 @@ class _Handler(BaseHTTPRequestHandler):
     api: FakeMessagesAPI
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
     def _read_body(self) -> Any:
@@ -510,7 +506,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         exchange = self._exchange()
         self.api.record(exchange)
         route = urlsplit(self.path).path
@@ -521,10 +517,10 @@ class _Handler(BaseHTTPRequestHandler):
         exchange.status = 404
         self._send_json(404, {"type": "error", "error": {"type": "not_found_error", "message": "fake"}})
 
-    do_HEAD = do_GET  # noqa: N815
-    do_DELETE = do_GET  # noqa: N815
+    do_HEAD = do_GET
+    do_DELETE = do_GET
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         exchange = self._exchange()
         self.api.record(exchange)
         route = urlsplit(self.path).path
@@ -536,18 +532,14 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send_json(200, {"input_tokens": max(1, size // 4)})
             else:
                 exchange.status = 404
-                self._send_json(
-                    404, {"type": "error", "error": {"type": "not_found_error", "message": "fake"}}
-                )
+                self._send_json(404, {"type": "error", "error": {"type": "not_found_error", "message": "fake"}})
         except (BrokenPipeError, ConnectionResetError):
             pass
         except Exception as error:  # a bug in a script must show up in the test, not hang it
             self.api.errors.append(f"{exchange.path}: {error!r}")
             exchange.status = 500
             try:
-                self._send_json(
-                    500, {"type": "error", "error": {"type": "api_error", "message": repr(error)}}
-                )
+                self._send_json(500, {"type": "error", "error": {"type": "api_error", "message": repr(error)}})
             except OSError:
                 pass
 

@@ -66,12 +66,15 @@ def make_home(tmp: Path, *, commands: Mapping[str, str] | None = None) -> tuple[
 def install_sh(home: ClaudeHome, *args: str) -> subprocess.CompletedProcess[str]:
     """`./install.sh` (or `--uninstall`) into the isolated home, with the test interpreter."""
     env = {**home.env(), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHON": sys.executable}
-    return subprocess.run(["bash", str(REPO / "install.sh"), *args], capture_output=True, text=True, env=env, timeout=600)
+    return subprocess.run(
+        ["bash", str(REPO / "install.sh"), *args], capture_output=True, text=True, env=env, timeout=600
+    )
 
 
 @contextmanager
-def installed_route(binary: Path, tmp: Path, script: Script, *, commands: Mapping[str, str] | None = None,
-                    settings: bytes | None = None) -> Iterator[Route]:
+def installed_route(
+    binary: Path, tmp: Path, script: Script, *, commands: Mapping[str, str] | None = None, settings: bytes | None = None
+) -> Iterator[Route]:
     """The kit installed with `./install.sh` into a fresh home; a fake API playing `script`."""
     home, project = make_home(tmp, commands=commands)
     if settings is not None:
@@ -84,7 +87,9 @@ def installed_route(binary: Path, tmp: Path, script: Script, *, commands: Mappin
 
 
 @contextmanager
-def plugin_route(binary: Path, tmp: Path, script: Script, *, commands: Mapping[str, str] | None = None) -> Iterator[Route]:
+def plugin_route(
+    binary: Path, tmp: Path, script: Script, *, commands: Mapping[str, str] | None = None
+) -> Iterator[Route]:
     """The repository given to the client with `--plugin-dir`; nothing installed."""
     home, project = make_home(tmp, commands=commands)
     with FakeMessagesAPI(script) as fake:

@@ -27,9 +27,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-from tests.support.transcripts import Transcript  # hand-made files
 
 from session_kit.claude.encoding import encode_project_dir
+from tests.support.transcripts import Transcript  # hand-made files
 
 from .fake_api import Exchange, Script, agent, bash, exit_plan_mode, tool_use
 from .routes import Route, installed_route, plugin_route
@@ -62,7 +62,12 @@ def script() -> Script:
             "AGENTS-START": [
                 [
                     agent("Plan", "PLAN-AGENT-E2E: design the fix", description="Design the fix", background=False),
-                    agent("general-purpose", "WORKER-E2E: check the notes", description="Check the notes", background=False),
+                    agent(
+                        "general-purpose",
+                        "WORKER-E2E: check the notes",
+                        description="Check the notes",
+                        background=False,
+                    ),
                 ],
                 [exit_plan_mode(PLAN_ALPHA)],
                 "Started.",
@@ -121,7 +126,9 @@ def agents_on_disk(route: Route, session_id: str) -> dict[str, str]:
 def kit_json(route: Route, *args: str) -> dict:
     out = subprocess.run(
         [sys.executable, "-m", "session_kit", *args, "--claude-dir", str(route.home.config_dir), "--json"],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)

@@ -16,9 +16,7 @@ SYSTEM = [{"type": "text", "text": "You are the main agent."}]
 TOOLS = [{"name": "Bash", "input_schema": {}}, {"name": "Agent", "input_schema": {}}]
 
 
-def post(
-    fake: FakeMessagesAPI, path: str, body: dict[str, Any], headers: dict[str, str] | None = None
-) -> bytes:
+def post(fake: FakeMessagesAPI, path: str, body: dict[str, Any], headers: dict[str, str] | None = None) -> bytes:
     request = urllib.request.Request(
         fake.base_url + path,
         data=json.dumps(body).encode(),
@@ -64,7 +62,7 @@ def test_a_streamed_reply_has_the_event_sequence_the_client_reads(fake: FakeMess
         "message_delta",
         "message_stop",
     ]
-    events = dict((name, data) for name, data in sse(raw))
+    events = dict(sse(raw))
     assert events["message_delta"]["delta"]["stop_reason"] == "tool_use"
     assert events["message_delta"]["usage"]["output_tokens"] > 0
     partial = "".join(d["delta"].get("partial_json", "") for n, d in sse(raw) if n == "content_block_delta")
@@ -88,9 +86,7 @@ def test_turns_count_assistant_messages_after_the_latest_prompt(fake: FakeMessag
 def test_requests_are_routed_to_agents_compaction_and_side_replies(fake: FakeMessagesAPI) -> None:
     agent = {"system": SYSTEM, "tools": TOOLS, "messages": [user("AGENT-KEY: do it")]}
     post(fake, "/v1/messages", agent, {"x-claude-code-agent-id": "a1"})
-    post(
-        fake, "/v1/messages", {**agent, "messages": [user("unknown agent")]}, {"x-claude-code-agent-id": "a2"}
-    )
+    post(fake, "/v1/messages", {**agent, "messages": [user("unknown agent")]}, {"x-claude-code-agent-id": "a2"})
     compact = [user("first"), user("Your task is to create a detailed summary of the conversation so far")]
     post(fake, "/v1/messages", {"system": SYSTEM, "tools": TOOLS, "messages": compact})
     post(fake, "/v1/messages", {"messages": [user("Write a title")]})

@@ -55,15 +55,18 @@ def installed(claude_binary: Path, tmp_path_factory: pytest.TempPathFactory):
 
 @pytest.fixture(scope="module")
 def plugin(claude_binary: Path, tmp_path_factory: pytest.TempPathFactory):
-    with plugin_route(claude_binary, tmp_path_factory.mktemp("plugin-route"), script(), commands={"ctx": CTX_COMMAND}) as route:
+    with plugin_route(
+        claude_binary, tmp_path_factory.mktemp("plugin-route"), script(), commands={"ctx": CTX_COMMAND}
+    ) as route:
         yield route
 
 
 def _tracked_copy(dest: Path) -> Path:
     """The repository's tracked and new files (what a git clone would hold, plus work in
     progress), without caches: `marketplace add` of a folder copies all of it."""
-    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO,
-                            capture_output=True, check=True).stdout.split(b"\0")
+    listed = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO, capture_output=True, check=True
+    ).stdout.split(b"\0")
     for name in filter(None, (n.decode() for n in listed)):
         source, target = REPO / name, dest / name
         if source.is_symlink():
@@ -84,8 +87,15 @@ def marketplace(claude_binary: Path, tmp_path_factory: pytest.TempPathFactory):
     with FakeMessagesAPI(script()) as fake:
         env = client_env(home, fake.base_url)
         for args in (["plugin", "marketplace", "add", str(source)], ["plugin", "install", "session-kit@session-kit"]):
-            done = subprocess.run([str(claude_binary), *args], capture_output=True, text=True, env=env, timeout=120,
-                                  cwd=project, stdin=subprocess.DEVNULL)
+            done = subprocess.run(
+                [str(claude_binary), *args],
+                capture_output=True,
+                text=True,
+                env=env,
+                timeout=120,
+                cwd=project,
+                stdin=subprocess.DEVNULL,
+            )
             assert done.returncode == 0, done.stdout + done.stderr
         yield Route("marketplace", Claude(claude_binary, home, fake, cwd=project), home, project, ())
 
@@ -114,7 +124,9 @@ def test_scratch_dir_and_pointer_exist(route: Route):
 
 def test_slash_command_line_sees_session_context(route: Route):
     route.run("/ctx", resume=route.session_id)
-    assert route.claude.fake.requests_containing(f"SLASH-CTX:session_id={route.session_id}"), route.claude.fake.log_tail()
+    assert route.claude.fake.requests_containing(f"SLASH-CTX:session_id={route.session_id}"), (
+        route.claude.fake.log_tail()
+    )
 
 
 def test_saved_work_state_comes_back_after_compact(route: Route):

@@ -27,9 +27,7 @@ def kit(run: ScenarioRun, *args: str) -> Any:
     """``python -m session_kit ARGS --claude-dir <scenario config> --json``, parsed."""
     command = [sys.executable, "-m", "session_kit", *args, "--claude-dir", str(run.home.config_dir), "--json"]
     env = {"PATH": "/usr/bin:/bin", **run.home.env()}
-    done = subprocess.run(
-        command, capture_output=True, text=True, timeout=60, cwd=run.project, env=env, check=False
-    )
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, cwd=run.project, env=env, check=False)
     assert done.returncode == 0, f"{' '.join(command[1:])} -> exit {done.returncode}\n{done.stderr[-3000:]}"
     return json.loads(done.stdout)
 
@@ -97,9 +95,7 @@ def test_events_errors_are_the_failed_bash_and_the_refused_plan(run: ScenarioRun
 
 
 def test_show_links_each_agent_to_its_agent_call(run: ScenarioRun) -> None:
-    calls = {
-        b["id"]: b["input"]["subagent_type"] for _, b in tool_uses(read_entries(run.transcript), "Agent")
-    }
+    calls = {b["id"]: b["input"]["subagent_type"] for _, b in tool_uses(read_entries(run.transcript), "Agent")}
     assert agent_links(kit(run, "show", run.session_id)) == calls
 
 

@@ -26,14 +26,20 @@ def kit(claude: Claude, *args: str, env: dict[str, str] | None = None) -> subpro
         [*command, *args],
         capture_output=True,
         text=True,
-        env=client_env(claude.home, claude.fake.base_url, {"SESSION_KIT_HOME": str(claude.home.root / "kit"), **(env or {})}),
+        env=client_env(
+            claude.home, claude.fake.base_url, {"SESSION_KIT_HOME": str(claude.home.root / "kit"), **(env or {})}
+        ),
         timeout=300,
     )
 
 
 def a_session(claude: Claude) -> ClaudeRun:
     claude.fake.script = Script(
-        main=[[text("Checking."), bash("ls /nonexistent-e2e-dir")], [text("It is missing."), bash("echo e2e-ok")], "E2E-DONE"],
+        main=[
+            [text("Checking."), bash("ls /nonexistent-e2e-dir")],
+            [text("It is missing."), bash("echo e2e-ok")],
+            "E2E-DONE",
+        ],
         decide=_distiller,
     )
     return claude.run("E2E-PREPROCESS: look for the directory")
@@ -56,7 +62,13 @@ def test_distill_runs_the_pinned_client_on_each_document(claude: Claude, claude_
     run = a_session(claude)
     out = tmp_path / "pre"
     proc = kit(
-        claude, "preprocess", run.session_id, "--output-dir", str(out), "--distill", "--json",
+        claude,
+        "preprocess",
+        run.session_id,
+        "--output-dir",
+        str(out),
+        "--distill",
+        "--json",
         env={"SESSION_KIT_CLAUDE": str(claude_binary)},
     )
     assert proc.returncode == 0, proc.stderr
@@ -81,8 +93,11 @@ def test_the_slash_command_preprocesses_the_running_session(claude: Claude):
     commands.mkdir(parents=True, exist_ok=True)
     (commands / COMMAND.name).write_text(COMMAND.read_text())
     # What the user types after the command must stay text: the file never puts it in a shell.
-    claude.run("/preprocess-session the failed `echo INJECTED` $(echo SUBST) call", resume=first.session_id,
-               env={"SESSION_KIT_HOME": str(claude.home.root / "kit")})
+    claude.run(
+        "/preprocess-session the failed `echo INJECTED` $(echo SUBST) call",
+        resume=first.session_id,
+        env={"SESSION_KIT_HOME": str(claude.home.root / "kit")},
+    )
     prompt = claude.fake.last_main_request().text()
     assert "ARGUMENTS: the failed `echo INJECTED` $(echo SUBST) call" in prompt
     assert "\nINJECTED" not in prompt and "\nSUBST" not in prompt

@@ -77,8 +77,7 @@ def test_agent_results_name_the_agent_foreground_and_background(scenario: Scenar
     entries = read_entries(scenario.transcript)
     results = tool_results(entries)
     by_type = {
-        b["input"]["subagent_type"]: results[b["id"]][0]["toolUseResult"]
-        for _, b in tool_uses(entries, "Agent")
+        b["input"]["subagent_type"]: results[b["id"]][0]["toolUseResult"] for _, b in tool_uses(entries, "Agent")
     }
     logs = {p.name for p in scenario.subagents_dir.glob("agent-*.jsonl")}
 
@@ -113,11 +112,7 @@ def test_exit_plan_mode_is_refused_in_print_mode_but_its_plan_is_written(scenari
 
 def test_compact_writes_a_boundary_then_the_summary_in_the_same_file(scenario: ScenarioRun) -> None:
     entries = read_entries(scenario.transcript)
-    (at,) = [
-        i
-        for i, e in enumerate(entries)
-        if e.get("type") == "system" and e.get("subtype") == "compact_boundary"
-    ]
+    (at,) = [i for i, e in enumerate(entries) if e.get("type") == "system" and e.get("subtype") == "compact_boundary"]
     boundary = entries[at]
     assert boundary["parentUuid"] is None and boundary["logicalParentUuid"]
     assert boundary["compactMetadata"]["trigger"] == "manual"

@@ -17,11 +17,16 @@ from session_kit.state.scratch import SessionScratch
 RUN = Path(session_kit.__file__).parent / "hooks" / "run.py"
 
 
-def hook(event: str, payload: object, *, env: dict[str, str] | None = None, raw: bytes | None = None) -> subprocess.CompletedProcess[str]:
+def hook(
+    event: str, payload: object, *, env: dict[str, str] | None = None, raw: bytes | None = None
+) -> subprocess.CompletedProcess[str]:
     data = raw if raw is not None else json.dumps(payload).encode()
     return subprocess.run(
         [sys.executable, "-I", "-S", str(RUN), event],
-        input=data, capture_output=True, env={**os.environ, **(env or {})}, timeout=30,
+        input=data,
+        capture_output=True,
+        env={**os.environ, **(env or {})},
+        timeout=30,
     )
 
 
@@ -38,11 +43,22 @@ def env_file(tmp_path: Path) -> Path:
     return path
 
 
-def start(sid: str, env_file: Path | None, *, source: str = "startup", cwd: str = "/work/proj", extra_env: dict | None = None):
+def start(
+    sid: str, env_file: Path | None, *, source: str = "startup", cwd: str = "/work/proj", extra_env: dict | None = None
+):
     env = {"CLAUDE_ENV_FILE": str(env_file)} if env_file else {}
     env.update(extra_env or {})
-    return hook("session-start", {"session_id": sid, "cwd": cwd, "source": source, "hook_event_name": "SessionStart",
-                                  "transcript_path": f"/x/{sid}.jsonl"}, env=env)
+    return hook(
+        "session-start",
+        {
+            "session_id": sid,
+            "cwd": cwd,
+            "source": source,
+            "hook_event_name": "SessionStart",
+            "transcript_path": f"/x/{sid}.jsonl",
+        },
+        env=env,
+    )
 
 
 def context_of(proc: subprocess.CompletedProcess) -> str:
@@ -80,8 +96,11 @@ def test_session_start_tells_the_model_the_session_and_scratch_dir_briefly(start
 
 def test_the_exports_are_what_a_shell_sees_after_sourcing_the_file(started, env_file: Path):
     _, scratch = started
-    shown = subprocess.run(["bash", "-c", f"source {env_file}; echo $SESSION_CONTEXT; echo $SESSION_KIT_SCRATCH"],
-                           capture_output=True, text=True).stdout.split("\n")
+    shown = subprocess.run(
+        ["bash", "-c", f"source {env_file}; echo $SESSION_CONTEXT; echo $SESSION_KIT_SCRATCH"],
+        capture_output=True,
+        text=True,
+    ).stdout.split("\n")
     assert shown[:2] == ["session_id=sess-1", str(scratch)]
 
 
@@ -176,7 +195,9 @@ def test_bad_stdin_logs_says_one_line_and_exits_0(state_root: Path, raw: bytes):
 
 
 @pytest.mark.parametrize("sid", ["../../escape", "a/b", "x\x00y", ".hidden", "a" * 500, "a b", "$(touch pwned)"])
-def test_unsafe_session_ids_write_nothing_outside_the_state_root(state_root: Path, tmp_path: Path, sid: str, env_file: Path):
+def test_unsafe_session_ids_write_nothing_outside_the_state_root(
+    state_root: Path, tmp_path: Path, sid: str, env_file: Path
+):
     before = set(tmp_path.rglob("*"))
     proc = start(sid, env_file)
     assert proc.returncode == 0 and "session-kit hook" in proc.stderr.decode()
@@ -227,11 +248,36 @@ def test_fifty_concurrent_hook_runs_lose_and_corrupt_nothing(state_root: Path, t
 def test_a_hook_imports_only_what_it_needs(state_root: Path, env_file: Path):
     """Read off `-X importtime` of the real hook command: every module it loads is listed."""
     payload = json.dumps({"session_id": "imp-1", "cwd": "/w", "source": "startup"}).encode()
-    proc = subprocess.run([sys.executable, "-I", "-S", "-X", "importtime", str(RUN), "session-start"], input=payload,
-                          capture_output=True, env={**os.environ, "CLAUDE_ENV_FILE": str(env_file)})
+    proc = subprocess.run(
+        [sys.executable, "-I", "-S", "-X", "importtime", str(RUN), "session-start"],
+        input=payload,
+        capture_output=True,
+        env={**os.environ, "CLAUDE_ENV_FILE": str(env_file)},
+    )
     assert proc.returncode == 0
-    loaded = {line.rsplit("|", 1)[1].strip() for line in proc.stderr.decode().splitlines() if line.startswith("import time:")}
-    assert {"session_kit.hooks.handlers", "session_kit.state.scratch", "session_kit.state.root", "session_kit.state.fastjson"} <= loaded
-    forbidden = {"click", "session_kit.cli", "session_kit.sessions.store", "platformdirs", "filelock", "typing", "json",
-                 "re", "pathlib", "shutil", "dataclasses", "contextlib", "subprocess", "site"}
+    loaded = {
+        line.rsplit("|", 1)[1].strip() for line in proc.stderr.decode().splitlines() if line.startswith("import time:")
+    }
+    assert {
+        "session_kit.hooks.handlers",
+        "session_kit.state.scratch",
+        "session_kit.state.root",
+        "session_kit.state.fastjson",
+    } <= loaded
+    forbidden = {
+        "click",
+        "session_kit.cli",
+        "session_kit.sessions.store",
+        "platformdirs",
+        "filelock",
+        "typing",
+        "json",
+        "re",
+        "pathlib",
+        "shutil",
+        "dataclasses",
+        "contextlib",
+        "subprocess",
+        "site",
+    }
     assert not forbidden & loaded, sorted(forbidden & loaded)

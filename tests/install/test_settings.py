@@ -6,7 +6,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from session_kit.install.settings import MARKER, SettingsError, install_hooks, installed_commands, is_ours, uninstall_hooks
+from session_kit.install.settings import (
+    MARKER,
+    SettingsError,
+    install_hooks,
+    installed_commands,
+    is_ours,
+    uninstall_hooks,
+)
 
 OURS = {
     "SessionStart": f"/venv/bin/python -I -S /kit/run.py session-start {MARKER}",
@@ -15,8 +22,12 @@ OURS = {
 }
 
 json_leaf = st.none() | st.booleans() | st.integers() | st.text(max_size=10)
-json_value = st.recursive(json_leaf, lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=6), c, max_size=3), max_leaves=10)
-other_hook = st.fixed_dictionaries({"type": st.just("command"), "command": st.text(max_size=20).filter(lambda t: MARKER not in t)})
+json_value = st.recursive(
+    json_leaf, lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=6), c, max_size=3), max_leaves=10
+)
+other_hook = st.fixed_dictionaries(
+    {"type": st.just("command"), "command": st.text(max_size=20).filter(lambda t: MARKER not in t)}
+)
 group = st.fixed_dictionaries({"hooks": st.lists(other_hook, max_size=3)}, optional={"matcher": st.text(max_size=8)})
 events = st.sampled_from(["SessionStart", "UserPromptSubmit", "PreCompact", "PostToolUse", "Stop"])
 hooks_section = st.dictionaries(events, st.lists(group, max_size=3), max_size=4)
@@ -55,13 +66,22 @@ def test_others_hooks_are_kept_in_order(settings):
 @given(settings_strategy)
 def test_each_event_gets_exactly_one_of_ours(settings):
     installed, _ = install_hooks(settings, OURS)
-    assert {e: len(c) for e, c in installed_commands(installed).items()} == {e: 1 for e in OURS}
+    assert {e: len(c) for e, c in installed_commands(installed).items()} == dict.fromkeys(OURS, 1)
 
 
 OUTDATED = {
     "hooks": {
-        "SessionStart": [{"hooks": [{"type": "command", "command": f"/old/python /old/run.py session-start {MARKER}"}]}],
-        "Stop": [{"hooks": [{"type": "command", "command": f"/old/python x {MARKER}"}, {"type": "command", "command": "theirs"}]}],
+        "SessionStart": [
+            {"hooks": [{"type": "command", "command": f"/old/python /old/run.py session-start {MARKER}"}]}
+        ],
+        "Stop": [
+            {
+                "hooks": [
+                    {"type": "command", "command": f"/old/python x {MARKER}"},
+                    {"type": "command", "command": "theirs"},
+                ]
+            }
+        ],
     }
 }
 

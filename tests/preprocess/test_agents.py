@@ -5,10 +5,9 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from tests.support.transcripts import Transcript
-
 from session_kit.preprocess import PreprocessOptions, PreprocessResult, preprocess_session
 from session_kit.sessions.store import session_ref_from_path
+from tests.support.transcripts import Transcript
 
 
 def run(t: Transcript, root: Path, out: Path) -> PreprocessResult:
@@ -66,7 +65,10 @@ def test_an_agent_started_by_an_agent_is_linked_to_the_call_in_its_parents_log(c
     assert [a.agent_id for a in result.agents] == ["00de2025", "11de2025"]  # start order
     assert (by_id["00de2025"].agent_type, by_id["00de2025"].tool_use_id) == ("general-purpose", outer_call)
     assert (by_id["11de2025"].agent_type, by_id["11de2025"].description, by_id["11de2025"].tool_use_id) == (
-        "Explore", "Small part", inner_call)
+        "Explore",
+        "Small part",
+        inner_call,
+    )
     assert agent_root(result, "11de2025").get("tool_use_id") == inner_call
 
 

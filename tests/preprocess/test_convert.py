@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.support.transcripts import Transcript
-
 from session_kit.preprocess import steps
 from session_kit.preprocess.convert import BATCH_CHARS, ConvertOptions, LogConverter
 from session_kit.preprocess.units import Element, Omitted, texts
 from session_kit.redact import Redactor
 from session_kit.transcript.calls import STATUS_OK
 from session_kit.transcript.reader import ReadStats
+from tests.support.transcripts import Transcript
 
 KEY = "sk-proj-4fT9kQ2wX7mN1pR8sV3yB6cH0jL5dG2e"
 
@@ -72,7 +71,12 @@ def test_spawning_calls_are_real_tool_calls_of_the_log_they_are_in(tmp_path: Pat
     t.bash("true")
     _, converter = convert(t, tmp_path, agent_id="a0000000000outer")
     (spawn,) = converter.facts.spawn_calls.values()
-    assert (spawn.id, spawn.name, spawn.agent_id, spawn.spawned_agent_id) == (call, "Agent", "a0000000000outer", "a0000000000inner")
+    assert (spawn.id, spawn.name, spawn.agent_id, spawn.spawned_agent_id) == (
+        call,
+        "Agent",
+        "a0000000000outer",
+        "a0000000000inner",
+    )
     assert (spawn.status, spawn.line, spawn.result_line, spawn.input["description"]) == (STATUS_OK, 2, 3, "Inner")
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from session_kit.transcript.reader import ReadStats
 from session_kit.preprocess import noise
 from session_kit.preprocess.noise import NoiseTally
+from session_kit.transcript.reader import ReadStats
 
 REAL = Path(__file__).parent.parent / "fixtures" / "real"
 forks = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
@@ -54,8 +54,7 @@ def test_forked_reader_gives_the_serial_lines_on_odd_files(tmp_path: Path):
         b'\xef\xbb\xbf{"type":"user","message":{"content":"hi"}}\n'
         b"\n"
         b'{"type":"attachment","attachment":{}}\n'
-        b"not json\n"
-        + b'{"type":"user","x":"' + b"y" * 600_000 + b'"}\n'  # longer than a read block
+        b"not json\n" + b'{"type":"user","x":"' + b"y" * 600_000 + b'"}\n'  # longer than a read block
         b'{"type":"assistant","message":{"content":[]}}'  # half-written last line
     )
     serial, forked = _both(path)

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.support.sessions import build
-from tests.support.transcripts import Transcript
 
-from session_kit.sessions.resolve import resolve_session
-from session_kit.sessions.store import session_ref_from_path
 from session_kit.errors import KitError
 from session_kit.preprocess import PreprocessOptions, PreprocessResult, preprocess_session
+from session_kit.sessions.resolve import resolve_session
+from session_kit.sessions.store import session_ref_from_path
+from tests.support.sessions import build
+from tests.support.transcripts import Transcript
 
 REAL = Path(__file__).parent.parent / "fixtures" / "real"
 REAL_ID = next((REAL / "projects").glob("*/*.jsonl")).stem
@@ -211,7 +211,9 @@ def test_an_assistant_text_repeated_before_a_tool_use_is_dropped(tmp_path: Path,
 
 def test_long_tool_output_is_pruned_to_its_head_and_error_lines(tmp_path: Path, claude_root: Path):
     t = conversation(Transcript())
-    output = "\n".join([f"collecting {i}" for i in range(200)] + ["E   AssertionError: 1 != 2", "FAILED test_x.py::test_y"])
+    output = "\n".join(
+        [f"collecting {i}" for i in range(200)] + ["E   AssertionError: 1 != 2", "FAILED test_x.py::test_y"]
+    )
     t.bash("pytest", output, exit_code=1)
     t.say("It failed.")
     root = session_doc(run(write(t, claude_root), tmp_path))
@@ -291,9 +293,15 @@ def test_agents_of_both_layouts_and_only_this_sessions(tmp_path: Path, claude_ro
     legacy = run(resolve_session(built.legacy.session_id, claude_root), tmp_path / "b", filtering=False)
     (agent,) = legacy.agents
     assert (agent.agent_id, agent.layout, agent.agent_type, agent.description) == (
-        built.legacy_agent, "legacy", "Explore", "Explore code")
+        built.legacy_agent,
+        "legacy",
+        "Explore",
+        "Explore code",
+    )
     assert "NOT-THIS-SESSION" not in everything(legacy)
-    no_agents = run(resolve_session(built.legacy.session_id, claude_root), tmp_path / "c", agents=False, filtering=False)
+    no_agents = run(
+        resolve_session(built.legacy.session_id, claude_root), tmp_path / "c", agents=False, filtering=False
+    )
     assert not no_agents.agents
 
 

@@ -24,7 +24,12 @@ XML = renderer_for("xml")
 
 def _writer(folder: Path, max_chars: int | None, base: str = "p-s1") -> PartWriter:
     return PartWriter(
-        folder, base, root="session", attributes=lambda: {"id": "s1", "cwd": '/w <&> "x"'}, renderer=XML, max_chars=max_chars
+        folder,
+        base,
+        root="session",
+        attributes=lambda: {"id": "s1", "cwd": '/w <&> "x"'},
+        renderer=XML,
+        max_chars=max_chars,
     )
 
 
@@ -118,7 +123,7 @@ def test_files_keep_only_the_kept_sections_and_show_them_only_at_finish(tmp_path
     section.keep()
     assert not list(tmp_path.glob("*.xml"))
     for agent_id, kept in (("a1", False), ("a2", True)):
-        agent = sink.open("agent", lambda: {"id": agent_id}, agent_id=agent_id)
+        agent = sink.open("agent", lambda agent_id=agent_id: {"id": agent_id}, agent_id=agent_id)
         agent.add(_user(1))
         agent.keep() if kept else agent.drop()
     documents = sink.finish()
@@ -142,7 +147,9 @@ def test_discarding_the_files_sink_leaves_nothing_even_of_kept_sections(tmp_path
 
 def test_one_stream_nests_kept_agents_in_the_session_document():
     out = io.StringIO()
-    (document,) = _fill(OneStream(out, renderer=XML), [("session", None, True), ("agent", "a1", False), ("agent", "a2", True)])
+    (document,) = _fill(
+        OneStream(out, renderer=XML), [("session", None, True), ("agent", "a1", False), ("agent", "a2", True)]
+    )
     text = out.getvalue()
     root = ET.fromstring(text.encode("utf-8"))
     assert root.tag == "session" and [a.get("id") for a in root.findall("agent")] == ["a2"]

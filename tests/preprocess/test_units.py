@@ -7,7 +7,15 @@ from session_kit.preprocess.units import REPLACEMENT, Element, Omitted, clean, r
 
 def _unit():
     return [
-        Element("assistant", {"line": 1}, [Element("text", None, ["one"]), Element("image"), Element("tool_use", {}, [Element("param", {"name": "p"}, ["two"])])]),
+        Element(
+            "assistant",
+            {"line": 1},
+            [
+                Element("text", None, ["one"]),
+                Element("image"),
+                Element("tool_use", {}, [Element("param", {"name": "p"}, ["two"])]),
+            ],
+        ),
         Element("tool_result", {"line": 2}, ["three", Omitted(4), "four"]),
     ]
 
@@ -25,5 +33,8 @@ def test_replacing_texts_keeps_the_shape():
 
 def test_clean_replaces_what_no_output_may_carry_and_keeps_the_rest():
     assert clean("tab\tnl\ncr\r ok é 😀") == "tab\tnl\ncr\r ok é 😀"
-    assert clean("a\x00b\x07c\x1bd\ud83de\ufffe") == "a" + REPLACEMENT + "b" + REPLACEMENT + "c" + REPLACEMENT + "d" + REPLACEMENT + "e" + REPLACEMENT
+    assert (
+        clean("a\x00b\x07c\x1bd\ud83de\ufffe")
+        == "a" + REPLACEMENT + "b" + REPLACEMENT + "c" + REPLACEMENT + "d" + REPLACEMENT + "e" + REPLACEMENT
+    )
     assert clean("a\x00b", keep_nul=True) == "a\x00b"

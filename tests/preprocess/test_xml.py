@@ -27,7 +27,7 @@ def _expected(text: str) -> str:
 @settings(max_examples=300, deadline=None)
 @given(any_text)
 def test_any_text_is_well_formed_content_and_reads_back(text: str):
-    doc = f"<a>{escape_text(text)}</a>".encode("utf-8")
+    doc = f"<a>{escape_text(text)}</a>".encode()
     assert (ET.fromstring(doc).text or "") == _expected(text)
 
 
@@ -82,14 +82,22 @@ def test_any_unit_renders_as_well_formed_xml_that_reads_back(texts: list[str], v
 
 def test_layout_one_unit_a_line_children_on_their_own_lines_parameters_on_one():
     unit = [
-        Element("assistant", {"line": 3}, [
-            Element("text", None, ["a < b"]),
-            Element("tool_use", {"id": "t1", "name": "Bash"}, [
-                Element("param", {"name": "command"}, ["ls"]),
-                Element("param", {"name": "description"}, [""]),
-            ]),
-            Element("image"),
-        ]),
+        Element(
+            "assistant",
+            {"line": 3},
+            [
+                Element("text", None, ["a < b"]),
+                Element(
+                    "tool_use",
+                    {"id": "t1", "name": "Bash"},
+                    [
+                        Element("param", {"name": "command"}, ["ls"]),
+                        Element("param", {"name": "description"}, [""]),
+                    ],
+                ),
+                Element("image"),
+            ],
+        ),
         Element("tool_result", {"line": 4, "status": None}, ["head", Omitted(2), ""]),
     ]
     assert XML.unit(unit) == (
@@ -101,6 +109,9 @@ def test_layout_one_unit_a_line_children_on_their_own_lines_parameters_on_one():
 
 
 def test_documents_have_one_declaration_and_nested_sections_none():
-    assert XML.open("session", {"id": "s", "part": 1}) == '<?xml version="1.0" encoding="UTF-8"?>\n<session id="s" part="1">\n'
+    assert (
+        XML.open("session", {"id": "s", "part": 1})
+        == '<?xml version="1.0" encoding="UTF-8"?>\n<session id="s" part="1">\n'
+    )
     assert XML.open("agent", {"id": "a"}, nested=True) == '<agent id="a">\n'
     assert XML.close("agent") == "</agent>\n" and XML.extension == "xml"

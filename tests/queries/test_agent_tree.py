@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.support.sessions import Planned, agent_runs, build_planned
 
 from session_kit.errors import Ambiguous, NotFound
 from session_kit.queries.agent_tree import AgentSelection, agent_tree, find_agent, select_agents
+from tests.support.sessions import Planned, agent_runs, build_planned
 
 
 @pytest.fixture
@@ -27,7 +27,10 @@ def test_the_tree_lists_agents_in_start_order_with_their_depth(planned):
     p, runs = planned
     tree = agent_tree(runs)
     assert [(n.run.agent_id, n.depth) for n in tree] == [
-        (p.plan_agent, 0), (p.outer_agent, 0), (p.inner_agent, 1), (p.error_agent, 0)
+        (p.plan_agent, 0),
+        (p.outer_agent, 0),
+        (p.inner_agent, 1),
+        (p.error_agent, 0),
     ]
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.support.sessions import Planned, build_planned
 
 from session_kit.queries.card import session_card
 from session_kit.sessions.resolve import resolve_session
 from session_kit.state.scratch import SessionScratch
+from tests.support.sessions import Planned, build_planned
 
 
 @pytest.fixture
@@ -31,7 +31,9 @@ def test_the_card_holds_the_sessions_own_plans_only(planned: Planned, claude_roo
 
 
 def test_a_session_without_a_scratch_dir_names_where_it_would_be(planned: Planned, claude_root: Path, tmp_path: Path):
-    card = session_card(resolve_session(planned.alpha.session_id, claude_root), root=claude_root, state_root=str(tmp_path))
+    card = session_card(
+        resolve_session(planned.alpha.session_id, claude_root), root=claude_root, state_root=str(tmp_path)
+    )
     assert card.work_state is not None and not card.work_state.exists
     assert card.work_state.path.startswith(str(tmp_path))
 

@@ -4,20 +4,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.support.sessions import build
-
 from session_kit.install import installer
 from session_kit.queries.doctor import ROOT_DEFAULT, ROOT_FROM_ENV, ROOT_FROM_OPTION, doctor_report, root_source
+from tests.support.sessions import build
 
 
 def test_the_report_counts_projects_and_sessions(claude_root: Path, tmp_path: Path):
     build(claude_root)
-    report = doctor_report(claude_root=claude_root, root_source=ROOT_DEFAULT, project=tmp_path, state_root=str(tmp_path / "s"))
+    report = doctor_report(
+        claude_root=claude_root, root_source=ROOT_DEFAULT, project=tmp_path, state_root=str(tmp_path / "s")
+    )
     assert report["projects"] >= 1 and report["sessions"] >= 2 and report["claude_root_exists"]
 
 
 def test_nothing_installed_is_not_ok(claude_root: Path, tmp_path: Path):
-    report = doctor_report(claude_root=claude_root, root_source=ROOT_DEFAULT, project=tmp_path, state_root=str(tmp_path / "s"))
+    report = doctor_report(
+        claude_root=claude_root, root_source=ROOT_DEFAULT, project=tmp_path, state_root=str(tmp_path / "s")
+    )
     assert report["installed"] == [] and report["ok"] is False
 
 

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from session_kit.queries.report import session_report
+from session_kit.queries.search import Query, SearchTarget, search_file
 from session_kit.sessions.overview import overview
 from session_kit.sessions.resolve import resolve_session
 from session_kit.sessions.session import Session
 from session_kit.sessions.store import find_agent_logs, list_all_sessions
 from session_kit.transcript.entries import read_entries
 from session_kit.transcript.reader import ReadStats
-from session_kit.queries.report import session_report
-from session_kit.queries.search import Query, SearchTarget, search_file
 
 ROOT = Path(__file__).parent.parent / "fixtures" / "real"
 
@@ -81,7 +81,9 @@ def test_the_report_links_each_agent_to_its_spawning_call(report):
 
 
 def test_the_report_counts_tokens_once_per_message(ref, report):
-    assert report.tokens["messages"] == len({e.message_id for e in read_entries(ref.path) if e.kind == "assistant" and e.message_id})
+    assert report.tokens["messages"] == len(
+        {e.message_id for e in read_entries(ref.path) if e.kind == "assistant" and e.message_id}
+    )
 
 
 def test_all_calls_include_the_agents_calls(ref):
@@ -92,8 +94,10 @@ def test_all_calls_include_the_agents_calls(ref):
 
 def test_each_agent_call_names_the_agent_whose_log_it_spawned(ref):
     calls = Session(ref, keep_payload=True).all_calls()
-    assert [c.spawned_agent_id for c in calls if c.name == "Agent"] == [log.agent_id for log in sorted(
-        find_agent_logs(ref), key=lambda log: [c.id for c in calls].index(log.tool_use_id))]
+    assert [c.spawned_agent_id for c in calls if c.name == "Agent"] == [
+        log.agent_id
+        for log in sorted(find_agent_logs(ref), key=lambda log: [c.id for c in calls].index(log.tool_use_id))
+    ]
 
 
 def test_a_real_session_resolves_by_id_prefix(ref):

@@ -6,11 +6,10 @@ import json
 import os
 from pathlib import Path
 
-from tests.support.sessions import build_planned
-from tests.support.transcripts import Transcript
-
 from session_kit.queries.plans import session_plans
 from session_kit.sessions.resolve import resolve_session
+from tests.support.sessions import build_planned
+from tests.support.transcripts import Transcript
 
 
 def plans_of(root: Path, session_id: str):
@@ -57,7 +56,10 @@ def test_a_session_running_beside_another_has_only_its_own_plans_linked_by_slug(
 def test_older_layout_plans_come_from_the_plan_agent_and_exit_plan_mode(claude_root: Path):
     p = build_planned(claude_root)
     old = plans_of(claude_root, p.old.session_id)
-    assert [(x.source, x.text) for x in old] == [("plan_agent", "LEGACY PLAN AGENT ANSWER"), ("exit_plan_mode", "LEGACY EXIT PLAN")]
+    assert [(x.source, x.text) for x in old] == [
+        ("plan_agent", "LEGACY PLAN AGENT ANSWER"),
+        ("exit_plan_mode", "LEGACY EXIT PLAN"),
+    ]
 
 
 def test_older_layout_sessions_of_one_project_keep_their_plans_apart(claude_root: Path):
@@ -84,14 +86,20 @@ def approved_elsewhere(claude_root: Path, tmp_path: Path) -> tuple[Path, list]:
     t = Transcript(slug="no-file-for-this-slug")
     t.user("plan")
     call = t.tool_use("ExitPlanMode", {"plan": "as proposed"})
-    t.tool_result(call, "User has approved your plan.", extra={"plan": "as edited and approved", "filePath": str(elsewhere)})
+    t.tool_result(
+        call, "User has approved your plan.", extra={"plan": "as edited and approved", "filePath": str(elsewhere)}
+    )
     t.write_session(claude_root)
     return elsewhere, plans_of(claude_root, t.session_id)
 
 
 def test_an_approved_plan_is_the_text_the_user_approved(claude_root: Path, tmp_path: Path):
     _, plans = approved_elsewhere(claude_root, tmp_path)
-    assert [(x.source, x.text.strip(), x.status) for x in plans][0] == ("exit_plan_mode", "as edited and approved", "ok")
+    assert [(x.source, x.text.strip(), x.status) for x in plans][0] == (
+        "exit_plan_mode",
+        "as edited and approved",
+        "ok",
+    )
 
 
 def test_the_plan_file_named_in_an_approval_is_linked_wherever_it_is(claude_root: Path, tmp_path: Path):

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.support.sessions import Built, build
 
 from session_kit.queries.report import SessionReport, session_report
 from session_kit.sessions.resolve import resolve_session
+from tests.support.sessions import Built, build
 
 
 @pytest.fixture

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.support.sessions import build
-from tests.support.transcripts import Transcript
 
 from session_kit.queries.search import Query, SearchHit, SearchTarget, search, search_file
 from session_kit.sessions.store import list_all_sessions
+from tests.support.sessions import build
+from tests.support.transcripts import Transcript
 
 
 def targets(root: Path) -> list[SearchTarget]:

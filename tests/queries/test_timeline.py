@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.support.sessions import Built, build
 
 from session_kit.queries.timeline import session_timeline
 from session_kit.sessions.resolve import resolve_session
 from session_kit.sessions.store import SessionRef
+from tests.support.sessions import Built, build
 
 
 @pytest.fixture

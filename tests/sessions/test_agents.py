@@ -112,5 +112,6 @@ def test_the_seed_fixture_agents_keep_their_shape(claude_root: Path):
     b = build(claude_root)
     runs = agent_runs(claude_root, b.current.session_id)
     assert [(r.agent_id, r.failed, r.parent_agent_id, r.error) for r in runs] == [
-        (b.plan_agent, False, None, None), (b.worker_agent, True, None, None)
+        (b.plan_agent, False, None, None),
+        (b.worker_agent, True, None, None),
     ]

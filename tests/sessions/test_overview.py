@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.support.transcripts import Transcript
 
 from session_kit.claude.encoding import encode_project_dir
 from session_kit.sessions.overview import SessionOverview, overview
 from session_kit.sessions.store import list_all_sessions
+from tests.support.transcripts import Transcript
 
 
 @pytest.fixture
@@ -51,7 +51,9 @@ def test_the_size_is_the_files(noisy):
 def test_overview_of_a_file_being_written(claude_root: Path):
     t = Transcript("half", cwd="/work/proj")
     t.user("hello")
-    t.write(claude_root / "projects" / encode_project_dir("/work/proj") / "half.jsonl", tail=b'{"type":"assistant","mess')
+    t.write(
+        claude_root / "projects" / encode_project_dir("/work/proj") / "half.jsonl", tail=b'{"type":"assistant","mess'
+    )
     [ref] = list_all_sessions(claude_root)
     ov = overview(ref)
     assert ov.first_prompt == "hello" and ov.end is not None

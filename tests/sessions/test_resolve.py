@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.support.sessions import make_session
 
 from session_kit.errors import Ambiguous, KitError, NotFound
 from session_kit.sessions.resolve import resolve_session
+from tests.support.sessions import make_session
 
 
 @pytest.fixture

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.support.sessions import build
 
 from session_kit.sessions.resolve import resolve_session
 from session_kit.sessions.session import Session
 from session_kit.transcript.entries import Entry
+from tests.support.sessions import build
 
 
 class Collector:

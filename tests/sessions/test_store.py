@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.support.sessions import make_session
-from tests.support.transcripts import Transcript
-
 from session_kit.claude.encoding import encode_project_dir
 from session_kit.sessions.store import find_agent_logs, find_project, list_all_sessions, list_sessions
+from tests.support.sessions import make_session
+from tests.support.transcripts import Transcript
 
 
 def test_sessions_are_listed_newest_first_without_agent_logs(claude_root: Path):

@@ -51,20 +51,31 @@ def test_pointer_is_found_from_a_subdirectory(root: str):
 
 def test_the_environment_comes_before_the_pointer(root: str):
     point(root, "/work/proj", "from-pointer")
-    found = current.current_session_id(env={"CLAUDE_CODE_SESSION_ID": "from-env"}, state_root=root, project_path="/work/proj")
+    found = current.current_session_id(
+        env={"CLAUDE_CODE_SESSION_ID": "from-env"}, state_root=root, project_path="/work/proj"
+    )
     assert found == ("from-env", current.SOURCE_ENV)
 
 
 def test_without_the_environment_the_projects_pointer_is_current(root: str):
     point(root, "/work/proj", "from-pointer")
-    assert current.current_session_id(env={}, state_root=root, project_path="/work/proj") == ("from-pointer", current.SOURCE_POINTER)
+    assert current.current_session_id(env={}, state_root=root, project_path="/work/proj") == (
+        "from-pointer",
+        current.SOURCE_POINTER,
+    )
 
 
 def test_the_nearest_parent_folders_pointer_wins(root: str):
     point(root, "/work", "outer")
     point(root, "/work/proj", "inner")
-    assert current.current_session_id(env={}, state_root=root, project_path="/work/proj/src") == ("inner", current.SOURCE_POINTER)
-    assert current.current_session_id(env={}, state_root=root, project_path="/work/other") == ("outer", current.SOURCE_POINTER)
+    assert current.current_session_id(env={}, state_root=root, project_path="/work/proj/src") == (
+        "inner",
+        current.SOURCE_POINTER,
+    )
+    assert current.current_session_id(env={}, state_root=root, project_path="/work/other") == (
+        "outer",
+        current.SOURCE_POINTER,
+    )
 
 
 def test_the_project_is_claude_project_dir_when_none_is_given(root: str):

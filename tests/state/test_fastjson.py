@@ -21,7 +21,9 @@ values = st.recursive(
 @given(values)
 def test_dumps_matches_json(value):
     assert fastjson.dumps(value) == json.dumps(value, ensure_ascii=False)
-    assert fastjson.dumps(value, indent=1, sort_keys=True) == json.dumps(value, ensure_ascii=False, indent=1, sort_keys=True)
+    assert fastjson.dumps(value, indent=1, sort_keys=True) == json.dumps(
+        value, ensure_ascii=False, indent=1, sort_keys=True
+    )
 
 
 @given(values)

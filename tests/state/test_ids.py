@@ -8,13 +8,17 @@ import pytest
 from session_kit.state import ids
 
 
-@pytest.mark.parametrize("good", ["a", "0f7e-11", "abc_DEF.1", "a" * 128, "Z9", "a.b-c_d", "266f5872-b716-4df1-b42b-7ca857a257ae"])
+@pytest.mark.parametrize(
+    "good", ["a", "0f7e-11", "abc_DEF.1", "a" * 128, "Z9", "a.b-c_d", "266f5872-b716-4df1-b42b-7ca857a257ae"]
+)
 def test_plain_ids_pass(good: str):
     assert ids.check_session_id(good) == good
     assert ids.is_plain_id(good)
 
 
-@pytest.mark.parametrize("bad", ["", None, 5, "../x", "a/b", "a\\\\b", "x\x00", ".x", "-x", "a..b", "a b", "a" * 129, "é"])
+@pytest.mark.parametrize(
+    "bad", ["", None, 5, "../x", "a/b", "a\\\\b", "x\x00", ".x", "-x", "a..b", "a b", "a" * 129, "é"]
+)
 def test_unsafe_ids_are_refused(bad):
     with pytest.raises(ids.InvalidSessionId):
         ids.check_session_id(bad)

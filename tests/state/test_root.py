@@ -50,10 +50,8 @@ def test_an_atomic_write_leaves_no_temp_file(tmp_path: Path):
 
 def test_a_held_lock_makes_another_wait_and_time_out(tmp_path: Path):
     path = str(tmp_path / "x")
-    with state.locked(path):
-        with pytest.raises(TimeoutError):
-            with state.locked(path, timeout=0.05):
-                pass
+    with state.locked(path), pytest.raises(TimeoutError), state.locked(path, timeout=0.05):
+        pass
 
 
 def test_a_released_lock_can_be_taken_again(tmp_path: Path):

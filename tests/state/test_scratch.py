@@ -71,7 +71,9 @@ def test_a_large_state_is_rendered_within_the_limit_and_names_its_file(root: str
 
 def test_a_small_state_is_rendered_whole(root: str):
     s = SessionScratch.for_session("s3", root=root)
-    small = render_state({"values": {"a": "b"}, "notes": []}, session_id="s3", scratch_path=s.path, limit=3000, heading="H")
+    small = render_state(
+        {"values": {"a": "b"}, "notes": []}, session_id="s3", scratch_path=s.path, limit=3000, heading="H"
+    )
     assert "- a: b" in small and "cut" not in small
 
 

@@ -11,7 +11,9 @@ from pathlib import Path
 from tests.support.transcripts import Transcript
 
 
-def make_session(root: Path, sid: str, *, cwd: str = "/work/proj", mtime: float | None = None, prompt: str = "do it") -> Transcript:
+def make_session(
+    root: Path, sid: str, *, cwd: str = "/work/proj", mtime: float | None = None, prompt: str = "do it"
+) -> Transcript:
     """A short session (noise, one request, one answer) written under `root`, with `mtime` if given."""
     t = Transcript(sid, cwd=cwd)
     t.noise("attachment", size=5000)
@@ -46,32 +48,53 @@ def build(root: Path) -> Built:
     t.tool_result(r, "     1\talpha beta\n", extra={"type": "text"})
     e = t.tool_use("Edit", {"file_path": "/work/proj/notes.txt", "old_string": "beta", "new_string": "gamma"})
     t.tool_result(e, "The file has been updated.", extra={"filePath": "/work/proj/notes.txt"})
-    plan_call = t.tool_use("Agent", {"subagent_type": "Plan", "description": "Plan the feature", "prompt": "Make a plan for the feature"})
+    plan_call = t.tool_use(
+        "Agent", {"subagent_type": "Plan", "description": "Plan the feature", "prompt": "Make a plan for the feature"}
+    )
     plan = Transcript(t.session_id, cwd=t.cwd, agent_id="a11ce0000000plan", start=t.clock)
     plan.user("Make a plan for the feature")
     plan.say("1. Do A\n2. Do B")
     t.clock = plan.clock
-    t.tool_result(plan_call, [{"type": "text", "text": "1. Do A\n2. Do B"}], extra={"agentId": "a11ce0000000plan", "status": "completed"})
-    work_call = t.tool_use("Agent", {"subagent_type": "general-purpose", "description": "Run the checks", "prompt": "Run the checks please"})
+    t.tool_result(
+        plan_call,
+        [{"type": "text", "text": "1. Do A\n2. Do B"}],
+        extra={"agentId": "a11ce0000000plan", "status": "completed"},
+    )
+    work_call = t.tool_use(
+        "Agent",
+        {"subagent_type": "general-purpose", "description": "Run the checks", "prompt": "Run the checks please"},
+    )
     worker = Transcript(t.session_id, cwd=t.cwd, agent_id="b0b000000000work", start=t.clock)
     worker.user("Run the checks please")
     worker.bash("make check", exit_code=3, stderr="make: *** [check] Error 3 SENTINEL_FAILURE")
     worker.say("The checks failed with exit code 3.")
     t.clock = worker.clock
-    t.tool_result(work_call, [{"type": "text", "text": "The checks failed with exit code 3."}], extra={"agentId": "b0b000000000work", "status": "completed"})
+    t.tool_result(
+        work_call,
+        [{"type": "text", "text": "The checks failed with exit code 3."}],
+        extra={"agentId": "b0b000000000work", "status": "completed"},
+    )
     t.tool_use("ExitPlanMode", {"plan": "# The Plan\n\nDo A, then B."})
     t.compact("Summary: the feature was planned; checks failed.")
     t.user("Go on after compaction")
     t.say("Continuing.")
     t.write_session(root)
-    plan.write_subagent(root, t, meta={"agentType": "Plan", "description": "Plan the feature", "toolUseId": plan_call, "spawnDepth": 1})
-    worker.write_subagent(root, t, meta={"agentType": "general-purpose", "description": "Run the checks", "toolUseId": work_call, "spawnDepth": 1})
+    plan.write_subagent(
+        root, t, meta={"agentType": "Plan", "description": "Plan the feature", "toolUseId": plan_call, "spawnDepth": 1}
+    )
+    worker.write_subagent(
+        root,
+        t,
+        meta={"agentType": "general-purpose", "description": "Run the checks", "toolUseId": work_call, "spawnDepth": 1},
+    )
 
     old = Transcript("0ld5e551-0000-0000-0000-000000000000", cwd="/work/old", branch="main")
     old.summary_2025("Earlier: explored the repo")
     old.raw({"type": "file-history-snapshot", "messageId": "m", "snapshot": {}})
     old.user("Explore the old code")
-    task = old.tool_use("Task", {"subagent_type": "Explore", "description": "Explore code", "prompt": "Find the parser"})
+    task = old.tool_use(
+        "Task", {"subagent_type": "Explore", "description": "Explore code", "prompt": "Find the parser"}
+    )
     explorer = Transcript(old.session_id, cwd=old.cwd, agent_id="e4c0de01", start=old.clock)
     explorer.user("Find the parser")
     explorer.bash("grep -rn parse src", "src/parser.py:1:def parse")
@@ -110,23 +133,41 @@ def build_planned(root: Path) -> Planned:
     a = Transcript("a1fa0000-0000-0000-0000-000000000001", cwd="/work/multi", slug="alpha-slug-one")
     b = Transcript("be7a0000-0000-0000-0000-000000000002", cwd="/work/multi", slug="beta-slug-two")
     a.user("Plan and build it")
-    a.attachment("plan_mode", reminderType="full", isSubAgent=False, planFilePath=str(plans / "alpha-slug-one.md"), planExists=False)
+    a.attachment(
+        "plan_mode",
+        reminderType="full",
+        isSubAgent=False,
+        planFilePath=str(plans / "alpha-slug-one.md"),
+        planExists=False,
+    )
     w = a.tool_use("Write", {"file_path": str(plans / "alpha-slug-one.md"), "content": "# ALPHA PLAN FILE\n1. first\n"})
-    a.tool_result(w, "File created successfully", extra={"type": "create", "filePath": str(plans / "alpha-slug-one.md")})
+    a.tool_result(
+        w, "File created successfully", extra={"type": "create", "filePath": str(plans / "alpha-slug-one.md")}
+    )
     # a Plan agent
-    pc = a.tool_use("Agent", {"subagent_type": "Plan", "description": "Design it", "prompt": "ALPHA-PLAN-AGENT: design it"})
+    pc = a.tool_use(
+        "Agent", {"subagent_type": "Plan", "description": "Design it", "prompt": "ALPHA-PLAN-AGENT: design it"}
+    )
     plan = Transcript(a.session_id, cwd=a.cwd, agent_id="aplan0000000001", start=a.clock)
     plan.user("ALPHA-PLAN-AGENT: design it")
     plan.tool_use("ExitPlanMode", {"plan": "ALPHA AGENT EXIT PLAN"})
     plan.say("ALPHA PLAN AGENT ANSWER: step one, step two")
     a.clock = plan.clock
-    a.tool_result(pc, [{"type": "text", "text": "ALPHA PLAN AGENT ANSWER"}], extra={"agentId": "aplan0000000001", "status": "completed"})
+    a.tool_result(
+        pc,
+        [{"type": "text", "text": "ALPHA PLAN AGENT ANSWER"}],
+        extra={"agentId": "aplan0000000001", "status": "completed"},
+    )
     # a general-purpose agent whose Bash fails and which starts an Explore agent that fails too
-    oc = a.tool_use("Agent", {"subagent_type": "general-purpose", "description": "Outer work", "prompt": "OUTER: do the work"})
+    oc = a.tool_use(
+        "Agent", {"subagent_type": "general-purpose", "description": "Outer work", "prompt": "OUTER: do the work"}
+    )
     outer = Transcript(a.session_id, cwd=a.cwd, agent_id="aouter000000002", start=a.clock)
     outer.user("OUTER: do the work")
     outer.bash("make it", exit_code=7, stderr=MARKUP_ERROR)
-    nc = outer.tool_use("Agent", {"subagent_type": "Explore", "description": "Inner look", "prompt": "INNER: look around"})
+    nc = outer.tool_use(
+        "Agent", {"subagent_type": "Explore", "description": "Inner look", "prompt": "INNER: look around"}
+    )
     inner = Transcript(a.session_id, cwd=a.cwd, agent_id="ainner000000003", start=outer.clock)
     inner.user("INNER: look around")
     inner.bash("cat /nonexistent-inner", exit_code=1, stderr="cat: /nonexistent-inner: No such file or directory")
@@ -135,7 +176,9 @@ def build_planned(root: Path) -> Planned:
     outer.tool_result(nc, [{"type": "text", "text": "Inner report."}])  # no toolUseResult inside agents (observed)
     outer.say("Outer report.")
     a.clock = outer.clock
-    a.tool_result(oc, [{"type": "text", "text": "Outer report."}], extra={"agentId": "aouter000000002", "status": "completed"})
+    a.tool_result(
+        oc, [{"type": "text", "text": "Outer report."}], extra={"agentId": "aouter000000002", "status": "completed"}
+    )
     # an agent whose API call failed: its log ends in an API error, its spawning call failed
     ec = a.tool_use("Agent", {"subagent_type": "general-purpose", "description": "Erroring one", "prompt": "ERR: fail"})
     err = Transcript(a.session_id, cwd=a.cwd, agent_id="aerror000000004", start=a.clock)
@@ -147,12 +190,26 @@ def build_planned(root: Path) -> Planned:
     a.tool_use("ExitPlanMode", {"plan": "ALPHA EXIT PLAN"})
     a.say("Done.")
     a.write_session(root)
-    plan.write_subagent(root, a, meta={"agentType": "Plan", "description": "Design it", "toolUseId": pc, "spawnDepth": 1})
-    outer.write_subagent(root, a, meta={"agentType": "general-purpose", "description": "Outer work", "toolUseId": oc, "spawnDepth": 1})
-    inner.write_subagent(
-        root, a, meta={"agentType": "Explore", "description": "Inner look", "toolUseId": nc, "parentAgentId": "aouter000000002", "spawnDepth": 2}
+    plan.write_subagent(
+        root, a, meta={"agentType": "Plan", "description": "Design it", "toolUseId": pc, "spawnDepth": 1}
     )
-    err.write_subagent(root, a, meta={"agentType": "general-purpose", "description": "Erroring one", "toolUseId": ec, "spawnDepth": 1})
+    outer.write_subagent(
+        root, a, meta={"agentType": "general-purpose", "description": "Outer work", "toolUseId": oc, "spawnDepth": 1}
+    )
+    inner.write_subagent(
+        root,
+        a,
+        meta={
+            "agentType": "Explore",
+            "description": "Inner look",
+            "toolUseId": nc,
+            "parentAgentId": "aouter000000002",
+            "spawnDepth": 2,
+        },
+    )
+    err.write_subagent(
+        root, a, meta={"agentType": "general-purpose", "description": "Erroring one", "toolUseId": ec, "spawnDepth": 1}
+    )
     (plans / "alpha-slug-one.md").write_text("# ALPHA PLAN FILE\n1. first\n")
 
     b.user("Another plan, same project, same time")
@@ -187,7 +244,17 @@ def build_planned(root: Path) -> Planned:
     other.write_session(root)
     op.write_legacy_agent(root, other)
     return Planned(
-        root, a, b, old, other, "aplan0000000001", "aouter000000002", "ainner000000003", "aerror000000004", "0ldp1an5", MARKUP_ERROR
+        root,
+        a,
+        b,
+        old,
+        other,
+        "aplan0000000001",
+        "aouter000000002",
+        "ainner000000003",
+        "aerror000000004",
+        "0ldp1an5",
+        MARKUP_ERROR,
     )
 
 

@@ -90,10 +90,17 @@ class Transcript:
         content: Any = text if self.dialect == "current" else [{"type": "text", "text": text}]
         return self._message(entry, {"role": "user", "content": content})
 
-    def assistant(self, *blocks: dict[str, Any], message_id: str | None = None, usage: dict[str, int] | None = None) -> list[dict[str, Any]]:
+    def assistant(
+        self, *blocks: dict[str, Any], message_id: str | None = None, usage: dict[str, int] | None = None
+    ) -> list[dict[str, Any]]:
         """One API response: one line per block (current), or one line (seed)."""
         message_id = message_id or new_id("msg_")
-        usage = usage or {"input_tokens": 10, "output_tokens": 5, "cache_creation_input_tokens": 100, "cache_read_input_tokens": 1000}
+        usage = usage or {
+            "input_tokens": 10,
+            "output_tokens": 5,
+            "cache_creation_input_tokens": 100,
+            "cache_read_input_tokens": 1000,
+        }
         if self.dialect == "seed":
             entry = self._base("assistant")
             return [self._message(entry, {"role": "assistant", "content": list(blocks)})]
@@ -103,7 +110,13 @@ class Transcript:
             written.append(
                 self._message(
                     entry,
-                    {"id": message_id, "role": "assistant", "model": "claude-test", "content": [block], "usage": dict(usage)},
+                    {
+                        "id": message_id,
+                        "role": "assistant",
+                        "model": "claude-test",
+                        "content": [block],
+                        "usage": dict(usage),
+                    },
                 )
             )
         return written
@@ -111,7 +124,9 @@ class Transcript:
     def say(self, text: str) -> list[dict[str, Any]]:
         return self.assistant({"type": "text", "text": text})
 
-    def tool_use(self, name: str, tool_input: dict[str, Any], *, text: str | None = None, call_id: str | None = None) -> str:
+    def tool_use(
+        self, name: str, tool_input: dict[str, Any], *, text: str | None = None, call_id: str | None = None
+    ) -> str:
         call_id = call_id or new_id()
         blocks = ([{"type": "text", "text": text}] if text else []) + [
             {"type": "tool_use", "id": call_id, "name": name, "input": tool_input}
@@ -142,7 +157,11 @@ class Transcript:
 
     # --- client bookkeeping ---
     def noise(self, kind: str = "attachment", size: int = 200, **fields: Any) -> dict[str, Any]:
-        entry: dict[str, Any] = {"type": kind, "sessionId": self.session_id, "timestamp": self.tick().isoformat().replace("+00:00", "Z")}
+        entry: dict[str, Any] = {
+            "type": kind,
+            "sessionId": self.session_id,
+            "timestamp": self.tick().isoformat().replace("+00:00", "Z"),
+        }
         if kind == "attachment":
             entry["attachment"] = {"type": "skill_listing", "content": "x" * size}
         else:

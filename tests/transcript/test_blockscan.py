@@ -11,7 +11,10 @@ from session_kit.transcript import blockscan
 
 def lines_file(tmp_path: Path) -> Path:
     path = tmp_path / "s.jsonl"
-    path.write_bytes(b"\xef\xbb\xbf" + b"".join(f'{{"n":{i},"t":"{"Needle" if i % 4 == 0 else "hay"}"}}\n'.encode() for i in range(40)))
+    path.write_bytes(
+        b"\xef\xbb\xbf"
+        + b"".join(f'{{"n":{i},"t":"{"Needle" if i % 4 == 0 else "hay"}"}}\n'.encode() for i in range(40))
+    )
     return path
 
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.support.transcripts import Transcript
-
 from session_kit.transcript.calls import STATUS_ERROR, STATUS_OK, STATUS_PENDING, ToolCall, pair_tool_calls
 from session_kit.transcript.entries import read_entries
+from tests.support.transcripts import Transcript
 
 
 def calls_of(t: Transcript, tmp_path: Path) -> list[ToolCall]:

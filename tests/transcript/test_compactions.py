@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.support.transcripts import Transcript
-
 from session_kit.transcript.compactions import find_compactions
 from session_kit.transcript.entries import Entry, read_entries
+from tests.support.transcripts import Transcript
 
 
 def compacted_twice(tmp_path: Path) -> list[Entry]:

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.support.transcripts import Transcript
-
-from session_kit.transcript.entries import KIND_NOISE, KIND_UNKNOWN, Entry, parse_timestamp, prompt_display, read_entries
+from session_kit.transcript.entries import (
+    KIND_NOISE,
+    KIND_UNKNOWN,
+    Entry,
+    parse_timestamp,
+    prompt_display,
+    read_entries,
+)
 from session_kit.transcript.reader import ReadStats
+from tests.support.transcripts import Transcript
 
 
 def current_dialect(tmp_path: Path) -> tuple[Transcript, list[Entry]]:
@@ -136,7 +142,9 @@ def test_an_entry_without_a_type_is_unknown():
 
 def test_client_echoes_and_notifications_are_not_requests(tmp_path: Path):
     t = Transcript()
-    t.user("<command-name>/compact</command-name>\n<command-message>compact</command-message>\n<command-args></command-args>")
+    t.user(
+        "<command-name>/compact</command-name>\n<command-message>compact</command-message>\n<command-args></command-args>"
+    )
     t.user("<local-command-stdout>Compacted</local-command-stdout>")
     t.user("<task-notification>\n<task-id>a1</task-id>", origin={"kind": "task-notification"}, promptSource="system")
     t.user("<local-command-caveat>x</local-command-caveat>", isMeta=True)

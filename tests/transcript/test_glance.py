@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.support.transcripts import Transcript
-
 from session_kit.transcript.glance import glance, head_lines, quick_field
+from tests.support.transcripts import Transcript
 
 
 def noisy_session(tmp_path: Path) -> tuple[Transcript, Path]:

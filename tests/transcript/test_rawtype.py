@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -54,9 +52,15 @@ def test_generated_lines_are_classified_exactly(tmp_path: Path):
     [
         (b'{"type":"attachment","x":1}\n', b"attachment"),
         # the real client: a nested attachment type first, the entry's own type after it
-        (b'{"parentUuid":null,"attachment":{"type":"skill_listing","content":"x"},"type":"attachment","uuid":"u"}', b"attachment"),
+        (
+            b'{"parentUuid":null,"attachment":{"type":"skill_listing","content":"x"},"type":"attachment","uuid":"u"}',
+            b"attachment",
+        ),
         # an assistant line: the message's type first, the entry's last
-        (b'{"parentUuid":"p","message":{"type":"message","content":[{"type":"text","text":"hi"}]},"type":"assistant","uuid":"u"}', b"assistant"),
+        (
+            b'{"parentUuid":"p","message":{"type":"message","content":[{"type":"text","text":"hi"}]},"type":"assistant","uuid":"u"}',
+            b"assistant",
+        ),
         # a type-looking string inside a string value is escaped, so it is never a key
         (b'{"parentUuid":"p","text":"{\\"type\\":\\"attachment\\"}","type":"user"}', b"user"),
         # a bracket inside a string before the key
@@ -82,7 +86,9 @@ def test_unsure_lines_get_no_answer(line: bytes):
 
 
 _keys = st.sampled_from(["type", "message", "attachment", "data", "content", "x"])
-_type_values = st.sampled_from(["user", "assistant", "attachment", "api-request", "mode", "text", "tool_use", "odd}{", 'q"uote'])
+_type_values = st.sampled_from(
+    ["user", "assistant", "attachment", "api-request", "mode", "text", "tool_use", "odd}{", 'q"uote']
+)
 _scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=20), _type_values)
 _values = st.recursive(
     _scalars,

@@ -43,9 +43,7 @@ def encode_project_dir(path: str | os.PathLike[str]) -> str:
     """
     text = os.fspath(path)
     units = _utf16_units(text)
-    encoded = "".join(
-        chr(u) if (48 <= u <= 57 or 65 <= u <= 90 or 97 <= u <= 122) else "-" for u in units
-    )
+    encoded = "".join(chr(u) if (48 <= u <= 57 or 65 <= u <= 90 or 97 <= u <= 122) else "-" for u in units)
     if len(encoded) <= MAX_ENCODED_LENGTH:
         return encoded
     return f"{encoded[:MAX_ENCODED_LENGTH]}-{_base36(abs(_java_string_hash(units)))}"

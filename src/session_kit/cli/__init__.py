@@ -39,18 +39,36 @@ class Command(NamedTuple):
 
 
 COMMANDS = {
-    "debug-agent": Command("inside:debug_agent", "What the session's subagents were asked, what they did, what failed and why."),
-    "doctor": Command("setup:doctor", "Where the Claude root and the kit's state are, what they hold, and what is installed."),
-    "events": Command("browse:events", "The tool-call timeline, subagents' calls included: each call with its input summary, duration and outcome."),
-    "info": Command("inside:info", "A session's card: id, transcript, project, scratch dir, time, compactions, agents (with failures), plans and the keys of its work state."),
+    "debug-agent": Command(
+        "inside:debug_agent", "What the session's subagents were asked, what they did, what failed and why."
+    ),
+    "doctor": Command(
+        "setup:doctor", "Where the Claude root and the kit's state are, what they hold, and what is installed."
+    ),
+    "events": Command(
+        "browse:events",
+        "The tool-call timeline, subagents' calls included: each call with its input summary, duration and outcome.",
+    ),
+    "info": Command(
+        "inside:info",
+        "A session's card: id, transcript, project, scratch dir, time, compactions, agents (with failures), plans and the keys of its work state.",
+    ),
     "install": Command("setup:install", "Install the kit's hooks and slash commands into Claude Code."),
     "plan": Command("inside:plan", "The session's latest plan, or all of them in order (--all)."),
-    "preprocess": Command("preprocess:preprocess", "Turn a session and its agents into compact XML documents for an LLM to read."),
+    "preprocess": Command(
+        "preprocess:preprocess", "Turn a session and its agents into compact XML documents for an LLM to read."
+    ),
     "scratch": Command("scratch:scratch", "The session's scratch directory and its work state (values and notes)."),
-    "search": Command("browse:search", "Case-insensitive search in messages, tool inputs and tool outputs (agents included)."),
-    "sessions": Command("browse:sessions", "List sessions, newest first, with start, duration, branch, first prompt and size."),
+    "search": Command(
+        "browse:search", "Case-insensitive search in messages, tool inputs and tool outputs (agents included)."
+    ),
+    "sessions": Command(
+        "browse:sessions", "List sessions, newest first, with start, duration, branch, first prompt and size."
+    ),
     "show": Command("browse:show", "Summarise a session: requests, tools, failures, compactions, agents, tokens."),
-    "uninstall": Command("setup:uninstall", "Remove the kit's hooks and slash commands: the settings become what they were."),
+    "uninstall": Command(
+        "setup:uninstall", "Remove the kit's hooks and slash commands: the settings become what they were."
+    ),
 }
 
 

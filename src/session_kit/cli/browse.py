@@ -41,8 +41,12 @@ def project_options(all_help: str) -> Callable[[Callable[..., None]], Callable[.
 
     def add(func: Callable[..., None]) -> Callable[..., None]:
         func = click.option("--all", "all_projects", is_flag=True, help=all_help)(func)
-        return click.option("--project", "project_path", type=click.Path(path_type=Path),
-                            help="Project directory (default: the current one).")(func)
+        return click.option(
+            "--project",
+            "project_path",
+            type=click.Path(path_type=Path),
+            help="Project directory (default: the current one).",
+        )(func)
 
     return add
 
@@ -77,7 +81,9 @@ def sessions(kit: Kit, project_path: Path | None, all_projects: bool, limit: int
     if not rows:
         click.echo("No sessions.")
         return
-    click.echo(f"{'SESSION':<36}  {'START':<16}  {'DURATION':>8}  {'SIZE':>7}  {'AGENTS':>6}  {'BRANCH':<16}  FIRST PROMPT")
+    click.echo(
+        f"{'SESSION':<36}  {'START':<16}  {'DURATION':>8}  {'SIZE':>7}  {'AGENTS':>6}  {'BRANCH':<16}  FIRST PROMPT"
+    )
     for r in rows:
         click.echo(
             f"{r.ref.id:<36}  {local_time(r.start):<16}  {human_duration(r.duration_s):>8}  "
@@ -168,7 +174,9 @@ def events(kit: Kit, session: str, errors_only: bool, tool_name: str | None, mai
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Stop after N hits.")
 @shared_options
 @pass_kit
-def search(kit: Kit, query: str, project_path: Path | None, all_projects: bool, tool_name: str | None, limit: int | None) -> None:
+def search(
+    kit: Kit, query: str, project_path: Path | None, all_projects: bool, tool_name: str | None, limit: int | None
+) -> None:
     """Case-insensitive search in messages, tool inputs and tool outputs (agents included)."""
     _check_scope(project_path, all_projects)
     if not query.strip():

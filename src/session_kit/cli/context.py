@@ -45,7 +45,11 @@ def _into_kit(field: str) -> Callable[[click.Context, click.Parameter, Any], Non
 
 def json_option(func: F) -> F:
     return click.option(
-        "--json", "as_json", is_flag=True, expose_value=False, callback=_into_kit("as_json"),
+        "--json",
+        "as_json",
+        is_flag=True,
+        expose_value=False,
+        callback=_into_kit("as_json"),
         help="Print JSON (see docs/json.md).",
     )(func)
 

@@ -82,7 +82,9 @@ def debug_agent(
     if kit.as_json:
         emit_json("debug-agent", report.as_dict())
         return
-    _print_agents(report, agent=agent, all_agents=all_agents, narrowed=bool(agent or agent_type or tool_name), full=full)
+    _print_agents(
+        report, agent=agent, all_agents=all_agents, narrowed=bool(agent or agent_type or tool_name), full=full
+    )
 
 
 def _print_agents(report: AgentReport, *, agent: str | None, all_agents: bool, narrowed: bool, full: bool) -> None:
@@ -106,7 +108,9 @@ def _print_agents(report: AgentReport, *, agent: str | None, all_agents: bool, n
         click.echo(f"{plural(len(picked.others), 'other agent')} ({label}): {named}{more}")
         if not agent and not all_agents:
             # AGENT alone would be taken for a SESSION: the hint names both
-            click.echo("(`session-kit debug-agent SESSION --all` shows every agent; `session-kit debug-agent SESSION AGENT` one in detail)")
+            click.echo(
+                "(`session-kit debug-agent SESSION --all` shows every agent; `session-kit debug-agent SESSION AGENT` one in detail)"
+            )
 
 
 def _print_agent(report: AgentReport, node: AgentNode, *, detail: bool, every_call: bool, full: bool) -> None:
@@ -118,8 +122,7 @@ def _print_agent(report: AgentReport, node: AgentNode, *, detail: bool, every_ca
     spawned = f"agent {run.parent_agent_id}" if run.parent_agent_id else "the main conversation"
     click.echo(
         f"{inner}ran {clock(run.start)} → {clock(run.end)} ({human_duration(run.duration_s)}), "
-        f"model {run.model or '-'}, spawned by {spawned}"
-        + (f" ({run.tool_use_id})" if run.tool_use_id else "")
+        f"model {run.model or '-'}, spawned by {spawned}" + (f" ({run.tool_use_id})" if run.tool_use_id else "")
     )
     if detail:
         click.echo(f"{inner}log: {run.log.path} ({run.log.layout} layout)")
@@ -174,7 +177,10 @@ def plan(kit: Kit, session: str, all_plans: bool) -> None:
     plans = session_plans(ref, root=kit.root)
     chosen = plans if all_plans else plans[-1:]
     if kit.as_json:
-        emit_json("plan", {"session_id": ref.id, "path": str(ref.path), "count": len(plans), "plans": [p.as_dict() for p in chosen]})
+        emit_json(
+            "plan",
+            {"session_id": ref.id, "path": str(ref.path), "count": len(plans), "plans": [p.as_dict() for p in chosen]},
+        )
         return
     if not plans:
         click.echo(f"No plan in session {ref.id}: no ExitPlanMode call, Plan agent answer or plan file of its own.")
@@ -182,8 +188,14 @@ def plan(kit: Kit, session: str, all_plans: bool) -> None:
     first_number = len(plans) - len(chosen) + 1
     for number, p in enumerate(chosen, start=first_number):
         who = f"agent {p.agent_id}" if p.agent_id else "the main conversation"
-        where = f"{p.path}" + (f" (linked by {p.linked_by})" if p.linked_by else "") if p.source == SOURCE_PLAN_FILE else who
-        status = f", {'refused' if p.status == STATUS_ERROR else p.status}" if p.status and p.status != STATUS_OK else ""
+        where = (
+            f"{p.path}" + (f" (linked by {p.linked_by})" if p.linked_by else "")
+            if p.source == SOURCE_PLAN_FILE
+            else who
+        )
+        status = (
+            f", {'refused' if p.status == STATUS_ERROR else p.status}" if p.status and p.status != STATUS_OK else ""
+        )
         if number > first_number:
             click.echo("")
         click.echo(f"Plan {number} of {len(plans)} — {PLAN_SOURCES[p.source]}, {where}, {clock(p.timestamp)}{status}")
@@ -237,7 +249,9 @@ def info(kit: Kit, session: str) -> None:
         click.echo("  plans:       0")
     else:
         first = next((line.strip() for line in latest.text.splitlines() if line.strip()), "")
-        click.echo(f"  plans:       {len(card.plans)}; latest ({PLAN_SOURCES[latest.source]}, {clock(latest.timestamp)}): {clip(first, 80)}")
+        click.echo(
+            f"  plans:       {len(card.plans)}; latest ({PLAN_SOURCES[latest.source]}, {clock(latest.timestamp)}): {clip(first, 80)}"
+        )
     if ws is not None and ws.exists:
         keys = ", ".join(ws.keys) or "none"
         click.echo(f"  work state:  keys: {keys}; {ws.notes} notes")

@@ -25,8 +25,7 @@ from session_kit.preprocess import PreprocessOptions, preprocess_session
 @click.option(
     "--no-filtering",
     is_flag=True,
-    help="Only drop noise: no pruning, truncation, deduplication, log-discovery removal, "
-    "nor the empty/warmup check.",
+    help="Only drop noise: no pruning, truncation, deduplication, log-discovery removal, nor the empty/warmup check.",
 )
 @click.option("--thinking", is_flag=True, help="Keep the model's thinking blocks.")
 @click.option(
@@ -98,7 +97,6 @@ def preprocess(
             click.echo(f"session-kit: redacted {redacted}", err=True)
     if not result.ok:
         raise KitError(
-            f"session {ref.id} is {result.status} ({result.reason}): nothing written "
-            "(--no-filtering writes it anyway)",
+            f"session {ref.id} is {result.status} ({result.reason}): nothing written (--no-filtering writes it anyway)",
             exit_code=EXIT_NOTHING_TO_DO,
         )

@@ -46,7 +46,9 @@ def scratch() -> None:
 
 
 def session_id_option(func: F) -> F:
-    return click.option("--session", "session_id", default=None, help="Session id (default: from the environment).")(func)
+    return click.option("--session", "session_id", default=None, help="Session id (default: from the environment).")(
+        func
+    )
 
 
 @contextmanager
@@ -168,7 +170,9 @@ def _seconds(text: str) -> float:
 
 
 @scratch.command("clean")
-@click.option("--older-than", "older_than", default="30d", show_default=True, help="Idle for longer than this (s, m, h, d, w).")
+@click.option(
+    "--older-than", "older_than", default="30d", show_default=True, help="Idle for longer than this (s, m, h, d, w)."
+)
 @click.option("--dry-run", is_flag=True, help="List what would be removed.")
 def scratch_clean(older_than: str, dry_run: bool) -> None:
     """Remove scratch directories idle for longer than --older-than; never the current session's."""

@@ -12,9 +12,9 @@ from pathlib import Path
 import click
 
 from session_kit import __version__
+from session_kit.claude.settings import SCOPE_USER, SCOPES
 from session_kit.cli.context import Kit, pass_kit, shared_options
 from session_kit.cli.output import emit_json
-from session_kit.claude.settings import SCOPE_USER, SCOPES
 from session_kit.errors import EXIT_CODES_HELP
 from session_kit.install import installer
 from session_kit.install.installer import InstallResult
@@ -33,7 +33,9 @@ def doctor(kit: Kit) -> None:
     Exits 0 when the kit is installed and current for the user (or this project), else 1
     with a line saying what to run.
     """
-    report = doctor_report(claude_root=kit.root, root_source=root_source(kit.claude_dir is not None), project=Path.cwd())
+    report = doctor_report(
+        claude_root=kit.root, root_source=root_source(kit.claude_dir is not None), project=Path.cwd()
+    )
     if report["claude_root_source"] == ROOT_FROM_OPTION:
         report["claude_root_source"] = "--claude-dir"
     if kit.as_json:
@@ -65,8 +67,13 @@ def _print_doctor(report: dict) -> None:
 
 
 @click.command(epilog=EXIT_CODES_HELP)
-@click.option("--scope", type=SCOPE_CHOICE, default=SCOPE_USER, show_default=True,
-              help="user: ~/.claude/settings.json; project: .claude/settings.json; local: .claude/settings.local.json.")
+@click.option(
+    "--scope",
+    type=SCOPE_CHOICE,
+    default=SCOPE_USER,
+    show_default=True,
+    help="user: ~/.claude/settings.json; project: .claude/settings.json; local: .claude/settings.local.json.",
+)
 @click.option("--dry-run", is_flag=True, help=DRY_RUN_HELP)
 @shared_options
 @pass_kit

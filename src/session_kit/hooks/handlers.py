@@ -68,7 +68,11 @@ def _context(event_name: str, text: str) -> str:
 
 
 def _intro(scratch: SessionScratch, *, env_file: bool) -> str:
-    where = "in $SESSION_CONTEXT and $SESSION_KIT_SCRATCH" if env_file else f"(pass --session {scratch.session_id} to session-kit)"
+    where = (
+        "in $SESSION_CONTEXT and $SESSION_KIT_SCRATCH"
+        if env_file
+        else f"(pass --session {scratch.session_id} to session-kit)"
+    )
     return (
         f"session-kit: this session's id is {scratch.session_id} {where}; its scratch dir is {scratch.path}. "
         "Save work state that must survive compaction with `session-kit scratch set KEY VALUE` "
@@ -198,7 +202,7 @@ def main(argv: list[str], *, stdin: object = None, env: Mapping[str, str] | None
         if out:
             sys.stdout.write(out)
             sys.stdout.flush()
-    except BaseException as exc:  # noqa: BLE001 - a hook must never break the session
+    except BaseException as exc:
         if isinstance(exc, KeyboardInterrupt):
             return 0
         message = f"{type(exc).__name__}: {exc}"
@@ -206,10 +210,10 @@ def main(argv: list[str], *, stdin: object = None, env: Mapping[str, str] | None
         try:
             if root:
                 where = f" (logged in {state.log(root, f'hook {name}: {message}')})"
-        except Exception:  # noqa: BLE001 - the log itself may be what is broken
+        except Exception:
             where = ""
         try:
             sys.stderr.write(f"session-kit hook {name}: {message[:300]}{where}\n")
-        except Exception:  # noqa: BLE001
+        except Exception:
             pass
     return 0

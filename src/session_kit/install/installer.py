@@ -21,9 +21,16 @@ from typing import Any
 
 from session_kit.claude.settings import SCOPES, commands_dir
 from session_kit.claude.settings import settings_path as scope_settings_path
-from session_kit.state import root as state
 from session_kit.errors import BadFile, KitError
-from session_kit.install.settings import EVENTS, SettingsError, hook_command, install_hooks, installed_commands, uninstall_hooks
+from session_kit.install.settings import (
+    EVENTS,
+    SettingsError,
+    hook_command,
+    install_hooks,
+    installed_commands,
+    uninstall_hooks,
+)
+from session_kit.state import root as state
 
 COMMAND_MARKER = "# claude-session-kit: installed copy; `session-kit uninstall` removes it"
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
@@ -226,7 +233,9 @@ def _lock(root: str, path: Path):
     return filelock.FileLock(os.path.join(folder, f"settings-{_key(path)}.lock"), timeout=30)
 
 
-def install(*, scope: str, claude_root: Path, project: Path, dry_run: bool = False, root: str | None = None) -> InstallResult:
+def install(
+    *, scope: str, claude_root: Path, project: Path, dry_run: bool = False, root: str | None = None
+) -> InstallResult:
     root = root or state.state_root()
     path = settings_path(scope, claude_root, project)
     state.ensure_dir(root)
@@ -275,7 +284,9 @@ def install(*, scope: str, claude_root: Path, project: Path, dry_run: bool = Fal
     return InstallResult(scope, path, dry_run, changed, before, after, backup, installed, skipped)
 
 
-def uninstall(*, scope: str, claude_root: Path, project: Path, dry_run: bool = False, root: str | None = None) -> InstallResult:
+def uninstall(
+    *, scope: str, claude_root: Path, project: Path, dry_run: bool = False, root: str | None = None
+) -> InstallResult:
     root = root or state.state_root()
     path = settings_path(scope, claude_root, project)
     state.ensure_dir(root)

@@ -32,7 +32,9 @@ def hook_command(python: str, script: str, event: str, *, bin_dir: str | None = 
 
 
 def is_ours(hook: object) -> bool:
-    return isinstance(hook, Mapping) and isinstance(hook.get("command"), str) and hook["command"].rstrip().endswith(MARKER)
+    return (
+        isinstance(hook, Mapping) and isinstance(hook.get("command"), str) and hook["command"].rstrip().endswith(MARKER)
+    )
 
 
 def _groups(hooks: dict[str, Any], event: str) -> list[Any]:

@@ -45,7 +45,12 @@ class Distilled:
     well_formed: bool
 
     def as_dict(self) -> dict[str, object]:
-        return {"source": str(self.source), "path": str(self.path), "chars": self.chars, "well_formed": self.well_formed}
+        return {
+            "source": str(self.source),
+            "path": str(self.path),
+            "chars": self.chars,
+            "well_formed": self.well_formed,
+        }
 
 
 def find_claude(env: Mapping[str, str] | None = None) -> str:
@@ -62,8 +67,7 @@ def find_claude(env: Mapping[str, str] | None = None) -> str:
     found = shutil.which("claude", path=env.get("PATH"))
     if found is None:
         raise NotFound(
-            "--distill needs the Claude Code client: `claude` is not on PATH "
-            f"(or set {ENV_BINARY} to its path)"
+            f"--distill needs the Claude Code client: `claude` is not on PATH (or set {ENV_BINARY} to its path)"
         )
     return found
 
@@ -112,9 +116,10 @@ def distill_document(
         except OSError as exc:
             raise KitError(f"distilling: cannot run {binary}: {exc.strerror}") from None
     if done.returncode != 0:
-        detail = done.stderr.decode("utf-8", "replace").strip().splitlines() or done.stdout.decode(
-            "utf-8", "replace"
-        ).strip().splitlines()
+        detail = (
+            done.stderr.decode("utf-8", "replace").strip().splitlines()
+            or done.stdout.decode("utf-8", "replace").strip().splitlines()
+        )
         last = detail[-1] if detail else "(no output)"
         raise KitError(f"distilling: claude -p failed on {document.name} (exit {done.returncode}): {last}")
     text = _strip_fences(done.stdout.decode("utf-8", "replace"))

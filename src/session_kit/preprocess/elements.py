@@ -184,7 +184,9 @@ class UnitBuilder:
             leaf = leaf if isinstance(leaf, str) else None
             return [self._text_element("summary", {"line": entry.line, "leaf": leaf}, entry.summary_text or "")]
         text = steps.cut(json.dumps(entry.raw, ensure_ascii=False, default=str), UNKNOWN_LIMIT)
-        return [self._text_element("entry", {"line": entry.line, "type": entry.type or None, "time": _time(entry)}, text)]
+        return [
+            self._text_element("entry", {"line": entry.line, "type": entry.type or None, "time": _time(entry)}, text)
+        ]
 
     def _system(self, entry: Entry) -> Element:
         raw = entry.raw

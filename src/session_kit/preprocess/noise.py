@@ -15,8 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from session_kit.transcript.entries import NOISE_TYPES
-from session_kit.transcript.reader import ReadStats, iter_line_spans
 from session_kit.transcript.rawtype import top_level_type
+from session_kit.transcript.reader import ReadStats, iter_line_spans
 
 _NOISE_BYTES = frozenset(t.encode() for t in NOISE_TYPES)
 # Below this size the fork costs more than it saves (measured: ~1-2 ms to fork and start).
@@ -32,7 +32,9 @@ class NoiseTally:
     chars: int = 0  # their bytes
 
 
-def conversation_lines(path: str | os.PathLike[str], stats: ReadStats, tally: NoiseTally) -> Iterator[tuple[int, bytes]]:
+def conversation_lines(
+    path: str | os.PathLike[str], stats: ReadStats, tally: NoiseTally
+) -> Iterator[tuple[int, bytes]]:
     """`(line_no, raw)` for every line of the file that is not noise by its raw type."""
     if _can_fork() and _size(path) >= FORK_MIN_BYTES:
         return _forked(path, stats, tally)

@@ -124,7 +124,7 @@ class PartWriter:
         number = len(self.parts) + 1
         final = self.directory / part_name(self.base, number, self.renderer.extension)
         temp = self.directory / f".{final.name}.{os.getpid()}.tmp"
-        self._file = open(temp, "w", encoding="utf-8", newline="\n")
+        self._file = open(temp, "w", encoding="utf-8", newline="\n")  # noqa: SIM115 - open until the part is finished
         self._temps.append((temp, final))
         head = self.renderer.open(self.root, {**self.attributes(), "part": number})
         self._file.write(head)
@@ -249,7 +249,7 @@ class UnitSpool:
     def __init__(self) -> None:
         import tempfile  # only `--stdout` needs it
 
-        self._file: IO[str] = tempfile.SpooledTemporaryFile(max_size=SPOOL_MEMORY, mode="w+", encoding="utf-8")
+        self._file: IO[str] = tempfile.SpooledTemporaryFile(max_size=SPOOL_MEMORY, mode="w+", encoding="utf-8")  # noqa: SIM115 - closed by close()
         self.chars = 0
         self.entries = 0
 

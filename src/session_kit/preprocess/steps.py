@@ -104,8 +104,7 @@ class Reduction:
             "output_chars": self.output_chars,
             "ratio": round(self.output_chars / self.input_chars, 4) if self.input_chars else None,
             "steps": [
-                {"step": name, "entries": tally.entries, "chars": tally.chars}
-                for name, tally in self.steps.items()
+                {"step": name, "entries": tally.entries, "chars": tally.chars} for name, tally in self.steps.items()
             ],
             "conversion": self.conversion,
         }
@@ -175,7 +174,15 @@ def is_warmup(first_prompt: str) -> bool:
 # --- log discovery ----------------------------------------------------------------------------
 
 _SEGMENT_SPLIT = re.compile(r"&&|\|\||;|\|")
-_ROOT_MENTIONS = ("~/.claude", "$HOME/.claude", "${HOME}/.claude", "$CLAUDE_CONFIG_DIR", "${CLAUDE_CONFIG_DIR}", "/.claude/", "/.claude ")
+_ROOT_MENTIONS = (
+    "~/.claude",
+    "$HOME/.claude",
+    "${HOME}/.claude",
+    "$CLAUDE_CONFIG_DIR",
+    "${CLAUDE_CONFIG_DIR}",
+    "/.claude/",
+    "/.claude ",
+)
 
 
 def mentions_claude_root(text: str, roots: Iterable[str] = ()) -> bool:
@@ -302,7 +309,11 @@ def _cut_lines(text: str, limit: int) -> str:
 
 
 def prune_output(
-    text: str, *, head_lines: int = RESULT_HEAD_LINES, line_limit: int = LINE_LIMIT, words: tuple[str, ...] = ERROR_WORDS
+    text: str,
+    *,
+    head_lines: int = RESULT_HEAD_LINES,
+    line_limit: int = LINE_LIMIT,
+    words: tuple[str, ...] = ERROR_WORDS,
 ) -> PrunedOutput:
     """The first `head_lines` lines, then only lines holding an error word; long lines cut."""
     if text.endswith("\n"):

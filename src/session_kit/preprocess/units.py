@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, Union
+from typing import Any
 
 REPLACEMENT = "\ufffd"
 # C0 controls other than tab/newline/CR, lone surrogates, U+FFFE/U+FFFF: XML 1.0 forbids them,
@@ -77,7 +77,7 @@ class Element:
         return f"Element({self.name!r}, {self.attrs!r}, {self.children!r})"
 
 
-Child = Union[str, Element, Omitted]
+Child = str | Element | Omitted
 Unit = Sequence[Element]  # one entry's elements, in order (mostly one)
 
 

@@ -13,14 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from session_kit.state import root as state
-from session_kit.sessions.store import SessionRef
-from session_kit.transcript.entries import format_timestamp
 from session_kit.queries.plans import Plan, PlanScan
 from session_kit.queries.report import ReportCollector, SessionReport
 from session_kit.sessions.session import Session
+from session_kit.sessions.store import SessionRef
+from session_kit.state import root as state
 from session_kit.state.ids import InvalidSessionId
 from session_kit.state.scratch import SessionScratch
+from session_kit.transcript.entries import format_timestamp
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +32,13 @@ class WorkState:
     updated: str | None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "exists": self.exists, "keys": list(self.keys), "notes": self.notes, "updated": self.updated}
+        return {
+            "path": self.path,
+            "exists": self.exists,
+            "keys": list(self.keys),
+            "notes": self.notes,
+            "updated": self.updated,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +67,6 @@ class SessionInfo:
             "work_state": self.work_state.as_dict() if self.work_state else None,
             "read": r.read.as_dict(),
         }
-
 
 
 def session_card(ref: SessionRef, *, root: Path, state_root: str | None = None) -> SessionInfo:

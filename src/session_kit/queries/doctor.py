@@ -22,7 +22,9 @@ ROOT_FROM_ENV = "CLAUDE_CONFIG_DIR"
 ROOT_DEFAULT = "default"
 
 
-def doctor_report(*, claude_root: Path, root_source: str, project: Path, state_root: str | None = None) -> dict[str, Any]:
+def doctor_report(
+    *, claude_root: Path, root_source: str, project: Path, state_root: str | None = None
+) -> dict[str, Any]:
     """The report as a JSON-ready dict; `ok` is true when the kit is installed and current
     for the user or for `project`."""
     state_root = state_root or state.state_root()

@@ -26,7 +26,7 @@ among its observers); reads the settings files (for `plansDirectory`, through
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -37,7 +37,7 @@ from session_kit.sessions.agents import AGENT_FAILED, AGENT_OK
 from session_kit.sessions.session import Session
 from session_kit.sessions.store import SessionRef
 from session_kit.state.ids import is_plain_id
-from session_kit.transcript.calls import STATUS_ERROR, ToolCall, ToolCallPairer
+from session_kit.transcript.calls import ToolCall, ToolCallPairer
 from session_kit.transcript.entries import Entry, format_timestamp
 from session_kit.transcript.tools import EXIT_PLAN_MODE, written_file
 
@@ -82,7 +82,6 @@ class Plan:
             "status": self.status,
             "linked_by": self.linked_by,
         }
-
 
 
 class PlanScan:

@@ -16,11 +16,18 @@ from typing import Any
 from session_kit.sessions.agents import AgentRun
 from session_kit.sessions.session import Session
 from session_kit.sessions.store import SessionRef
-from session_kit.transcript.entries import KIND_NOISE, KIND_SUMMARY, Entry, format_timestamp, prompt_display, seconds_between
 from session_kit.transcript.calls import ToolCall
 from session_kit.transcript.compactions import Compaction, find_compactions
-from session_kit.transcript.tokens import TokenTally
+from session_kit.transcript.entries import (
+    KIND_NOISE,
+    KIND_SUMMARY,
+    Entry,
+    format_timestamp,
+    prompt_display,
+    seconds_between,
+)
 from session_kit.transcript.reader import ReadStats
+from session_kit.transcript.tokens import TokenTally
 
 REQUEST_PREVIEW = 300
 
@@ -85,7 +92,6 @@ class SessionReport:
             "tokens": self.tokens,
             "read": self.read.as_dict(),
         }
-
 
 
 class ReportCollector:

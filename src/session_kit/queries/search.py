@@ -13,17 +13,17 @@ import json
 import multiprocessing
 import os
 import re
-from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from session_kit.sessions.store import AgentLogs, SessionRef
-from session_kit.transcript.entries import KIND_ASSISTANT, KIND_NOISE, KIND_SUMMARY, KIND_USER, Entry, format_timestamp
 from session_kit.transcript.blockscan import BLOCK, all_lines, candidate_lines, first_block
 from session_kit.transcript.blockscan import blocks as file_blocks
+from session_kit.transcript.entries import KIND_ASSISTANT, KIND_NOISE, KIND_SUMMARY, KIND_USER, Entry, format_timestamp
 from session_kit.transcript.reader import ReadStats, parse_line
 
 SNIPPET_RADIUS = 60
@@ -112,8 +112,10 @@ def _fields(entry: Entry, tool_names: Mapping[str, str]) -> Iterator[tuple[str, 
             tool_input = block.get("input")
             if isinstance(tool_input, Mapping):
                 for value in tool_input.values():
-                    yield WHERE_TOOL_INPUT, str(block.get("name", "?")), (
-                        value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+                    yield (
+                        WHERE_TOOL_INPUT,
+                        str(block.get("name", "?")),
+                        (value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)),
                     )
 
 

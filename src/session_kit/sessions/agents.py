@@ -18,10 +18,17 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from session_kit.sessions.store import AgentLogRef, SessionRef, find_agent_logs
-from session_kit.transcript.entries import KIND_ASSISTANT, KIND_USER, Entry, format_timestamp, read_entries, seconds_between
 from session_kit.transcript.calls import ToolCall, pair_tool_calls
-from session_kit.transcript.tools import AGENT_TOOLS, spawns_agent
+from session_kit.transcript.entries import (
+    KIND_ASSISTANT,
+    KIND_USER,
+    Entry,
+    format_timestamp,
+    read_entries,
+    seconds_between,
+)
 from session_kit.transcript.reader import ReadStats
+from session_kit.transcript.tools import AGENT_TOOLS, spawns_agent
 
 AGENT_OK = "ok"
 AGENT_FAILED = "failed"  # a tool call failed, or the agent ended in error
@@ -93,7 +100,6 @@ class AgentRun:
             out["calls"] = [c.as_dict() for c in self.calls]
             out["final_answer"] = self.final_answer
         return out
-
 
 
 def read_agent_run(log: AgentLogRef) -> AgentRun:
@@ -192,7 +198,9 @@ def link_agents(runs: Sequence[AgentRun], parent_calls: Sequence[ToolCall]) -> l
     none; type, description and prompt come from the call where the log has none.
     """
     linker = AgentLinker(parent_calls, reserved=[r.tool_use_id for r in runs if r.tool_use_id])
-    return [linked_run(run, linker.link(run.log, run.start, tool_use_id=run.tool_use_id)) for run in in_start_order(runs)]
+    return [
+        linked_run(run, linker.link(run.log, run.start, tool_use_id=run.tool_use_id)) for run in in_start_order(runs)
+    ]
 
 
 def in_start_order(runs: Sequence[AgentRun]) -> list[AgentRun]:
@@ -236,5 +244,3 @@ def session_agents(session: SessionRef, parent_calls: Sequence[ToolCall]) -> lis
     runs = [read_agent_run(log) for log in find_agent_logs(session)]
     nested = [c for run in runs for c in run.calls if c.name in AGENT_TOOLS]
     return link_agents(runs, [*parent_calls, *nested])
-
-

@@ -96,10 +96,7 @@ def list_sessions(project: Path) -> list[SessionRef]:
                     files.append((name[: -len(SESSION_SUFFIX)], e.path, st))
     except (FileNotFoundError, NotADirectoryError):
         return []
-    found = [
-        SessionRef(sid, Path(path), project, st.st_mtime, st.st_size, sid in folders)
-        for sid, path, st in files
-    ]
+    found = [SessionRef(sid, Path(path), project, st.st_mtime, st.st_size, sid in folders) for sid, path, st in files]
     found.sort(key=lambda s: (s.mtime, s.id), reverse=True)
     return found
 
@@ -110,7 +107,9 @@ def list_all_sessions(root: Path) -> list[SessionRef]:
     return sessions
 
 
-def sessions_in_scope(root: Path, *, project_path: str | os.PathLike[str] | None = None, all_projects: bool = False) -> list[SessionRef]:
+def sessions_in_scope(
+    root: Path, *, project_path: str | os.PathLike[str] | None = None, all_projects: bool = False
+) -> list[SessionRef]:
     """Every project's sessions (`all_projects`), else those of the project of `project_path`
     (default: the current directory); newest first. NotFound when there is nothing to list."""
     if all_projects:

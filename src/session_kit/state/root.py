@@ -27,6 +27,7 @@ from session_kit.state.ids import check_session_id
 
 APP_NAME = "claude-session-kit"
 
+
 def state_root(env: Mapping[str, str] | None = None) -> str:
     """`SESSION_KIT_HOME`, else platformdirs' `user_state_dir("claude-session-kit")`."""
     env = os.environ if env is None else env
@@ -45,7 +46,6 @@ def state_root(env: Mapping[str, str] | None = None) -> str:
     import platformdirs  # other platforms: ask the library itself (slower, but correct)
 
     return platformdirs.user_state_dir(APP_NAME, appauthor=False)
-
 
 
 def projects_root(root: str) -> str:
@@ -110,7 +110,7 @@ def atomic_write(path: str, data: bytes, *, mode: int = 0o600) -> None:
         raise
 
 
-class locked:  # noqa: N801 - used like a function: `with locked(path):`
+class locked:
     """Hold an exclusive lock on `path + ".lock"` (created 0600) for the block.
 
     fcntl.flock where there is fcntl (the same lock filelock takes on POSIX, without the cost

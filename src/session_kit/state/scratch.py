@@ -256,11 +256,17 @@ def render_state(current: Mapping, *, session_id: str, scratch_path: str, limit:
                 if keys_only:
                     lines.append(f"- {key}")
                     continue
-                text = value if value_cap is None or len(value) <= value_cap else value[:value_cap] + f"… [{len(value)} chars]"
+                text = (
+                    value
+                    if value_cap is None or len(value) <= value_cap
+                    else value[:value_cap] + f"… [{len(value)} chars]"
+                )
                 lines.append(f"- {key}: {text}")
         if notes:
             shown = notes if max_notes is None else notes[-max_notes:]
-            lines.append("Notes (oldest first):" if max_notes is None else f"Notes (newest {len(shown)} of {len(notes)}):")
+            lines.append(
+                "Notes (oldest first):" if max_notes is None else f"Notes (newest {len(shown)} of {len(notes)}):"
+            )
             lines.extend(f"- [{n.get('at', '?')}] {n.get('text', '')}" for n in shown)
         if not values and not notes:
             lines.append("(no values or notes saved)")
@@ -307,8 +313,16 @@ def scratch_overview(root: str) -> list[dict]:
     for key, sid, path in iter_scratch_dirs(root):
         try:
             current = SessionScratch(root, key, sid, path).read_state()
-            rows.append({"session_id": sid, "project": key, "path": path, "last_activity": last_activity(path),
-                         "values": len(current["values"]), "notes": len(current["notes"])})
+            rows.append(
+                {
+                    "session_id": sid,
+                    "project": key,
+                    "path": path,
+                    "last_activity": last_activity(path),
+                    "values": len(current["values"]),
+                    "notes": len(current["notes"]),
+                }
+            )
         except (OSError, ValueError):  # removed meanwhile, or a folder name that is no session id
             continue
     rows.sort(key=lambda r: r["last_activity"], reverse=True)

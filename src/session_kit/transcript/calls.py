@@ -75,7 +75,6 @@ class ToolCall:
         }
 
 
-
 def result_outcome(result: ToolResult) -> tuple[str, int | None, str | None]:
     """`(status, exit_code, error_text)` of a tool result."""
     text = result.text
@@ -84,18 +83,13 @@ def result_outcome(result: ToolResult) -> tuple[str, int | None, str | None]:
     exit_code = int(match.group(1)) if match else None
     wrapped = _TOOL_USE_ERROR.match(text)
     interrupted = isinstance(extra, Mapping) and extra.get("interrupted") is True
-    failed = (
-        result.is_error
-        or bool(wrapped)
-        or (exit_code is not None and exit_code != 0)
-        or interrupted
-    )
+    failed = result.is_error or bool(wrapped) or (exit_code is not None and exit_code != 0) or interrupted
     if not failed:
         return STATUS_OK, exit_code, None
     if wrapped:
         error = wrapped.group(1).strip()
     elif match:
-        error = text[match.end():].strip() or text.strip()
+        error = text[match.end() :].strip() or text.strip()
     elif interrupted and not text.strip():
         error = "interrupted"
     else:

@@ -145,9 +145,7 @@ class Entry:
     def from_raw(cls, line: int, raw: Mapping[str, Any]) -> Entry:
         entry_type = raw.get("type")
         entry_type = entry_type if isinstance(entry_type, str) else ""
-        kind = _KNOWN_KINDS.get(entry_type) or (
-            KIND_NOISE if entry_type in NOISE_TYPES else KIND_UNKNOWN
-        )
+        kind = _KNOWN_KINDS.get(entry_type) or (KIND_NOISE if entry_type in NOISE_TYPES else KIND_UNKNOWN)
         stamp = raw.get("timestamp")
         if stamp is None:
             message = raw.get("message")
@@ -246,15 +244,11 @@ class Entry:
     @property
     def text(self) -> str:
         """The text blocks of the message, joined (no thinking, no tool blocks)."""
-        return "\n".join(
-            str(b.get("text", "")) for b in self.blocks if b.get("type") == BLOCK_TEXT
-        )
+        return "\n".join(str(b.get("text", "")) for b in self.blocks if b.get("type") == BLOCK_TEXT)
 
     @property
     def thinking(self) -> str:
-        return "\n".join(
-            str(b.get("thinking", "")) for b in self.blocks if b.get("type") == BLOCK_THINKING
-        )
+        return "\n".join(str(b.get("thinking", "")) for b in self.blocks if b.get("type") == BLOCK_THINKING)
 
     @property
     def tool_uses(self) -> tuple[Mapping[str, Any], ...]:

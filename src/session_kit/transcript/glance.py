@@ -63,7 +63,7 @@ def glance(path: str | os.PathLike[str], size: int) -> Glance:
 def head_lines(path: Path, *, limit: int = HEAD_LIMIT) -> Iterable[bytes]:
     """Complete lines from the start of a file, read in growing steps up to `limit` bytes."""
     try:
-        f = open(path, "rb")
+        f = open(path, "rb")  # noqa: SIM115 - closed by the `with` below, once open succeeded
     except OSError:
         return
     with f:

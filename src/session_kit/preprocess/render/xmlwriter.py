@@ -15,7 +15,17 @@ from collections.abc import Iterable, Mapping
 
 from session_kit.preprocess.units import REPLACEMENT, clean
 
-__all__ = ["REPLACEMENT", "XML_DECLARATION", "attrs", "clean", "element", "escape_attr", "escape_markup", "escape_text", "text_element"]
+__all__ = [
+    "REPLACEMENT",
+    "XML_DECLARATION",
+    "attrs",
+    "clean",
+    "element",
+    "escape_attr",
+    "escape_markup",
+    "escape_text",
+    "text_element",
+]
 
 XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
 
@@ -76,7 +86,9 @@ def attrs(values: Mapping[str, object] | Iterable[tuple[str, object]]) -> str:
 _ATTR_SPECIAL = re.compile('[&<>"\t\n\r\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]')
 
 
-def element(name: str, attributes: Mapping[str, object] | Iterable[tuple[str, object]] = (), body: str | None = None) -> str:
+def element(
+    name: str, attributes: Mapping[str, object] | Iterable[tuple[str, object]] = (), body: str | None = None
+) -> str:
     """`<name attrs>body</name>`, or `<name attrs/>` when `body` is None or empty.
 
     `body` must already be XML (escaped text and/or elements).
