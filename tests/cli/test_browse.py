@@ -11,7 +11,7 @@ from tests.support.cli import invoke, invoke_json
 
 def test_sessions_all_lists_every_project_with_each_sessions_overview(built):
     doc = invoke_json("sessions", "--all")
-    assert doc["version"] == 1 and doc["kind"] == "sessions"
+    assert doc["version"] == 2 and doc["kind"] == "sessions"
     by_id = {s["id"]: s for s in doc["sessions"]}
     cur = by_id[built.current.session_id]
     assert cur["first_prompt"] == "Please build the feature"

@@ -59,7 +59,7 @@ def test_debug_agent_tool_shows_only_agents_that_called_it_and_those_calls(plann
 
 def test_debug_agent_json_shape(planned):
     doc = invoke_json("debug-agent", "--session", planned.alpha.session_id)
-    assert doc["version"] == 1 and doc["kind"] == "debug-agent"
+    assert doc["version"] == 2 and doc["kind"] == "debug-agent"
     assert (doc["total"], doc["failed"]) == (4, 3)
     by_id = {a["agent_id"]: a for a in doc["agents"]}
     outer, inner, err = by_id[planned.outer_agent], by_id[planned.inner_agent], by_id[planned.error_agent]

@@ -34,7 +34,7 @@ SID = "c0ffee00-1111-2222-3333-444455556666"
 def test_the_json_kind_is_the_commands_name(built, args, kind):
     result = invoke(*args, "--json")
     doc = json.loads(result.stdout)
-    assert (doc["version"], doc["kind"]) == (1, kind)
+    assert (doc["version"], doc["kind"]) == (2, kind)
 
 
 def test_clip_puts_text_on_one_line_and_cuts_it():

@@ -41,7 +41,7 @@ def test_json_lists_every_document_and_the_reduction_steps(tmp_path: Path):
     )
     assert result.exit_code == 0, result.stderr
     doc = json.loads(result.stdout)
-    assert (doc["version"], doc["kind"], doc["status"]) == (1, "preprocess", "ok")
+    assert (doc["version"], doc["kind"], doc["status"]) == (2, "preprocess", "ok")
     assert len(doc["files"]) == len(doc["documents"]) > 3
     assert doc["reduction"]["steps"][0]["step"] == "noise"
     assert result.stderr == ""
@@ -102,7 +102,7 @@ def test_distill_without_the_client_is_one_clear_line(tmp_path: Path):
     )
     assert result.exit_code == 3
     assert result.stderr.strip().splitlines() == [
-        "session-kit: --distill needs the Claude Code client: `claude` is not on PATH (or set SESSION_KIT_CLAUDE to its path)"
+        "session-kit: distilling needs the Claude Code client: `claude` is not on PATH (or set SESSION_KIT_CLAUDE to its path)"
     ]
 
 

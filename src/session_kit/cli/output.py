@@ -20,11 +20,11 @@ import click
 if TYPE_CHECKING:
     from session_kit.transcript.reader import ReadStats
 
-JSON_VERSION = 1
+JSON_VERSION = 2  # 2: kinds are the command names (see docs/json.md)
 
 
 def emit_json(kind: str, payload: dict[str, Any]) -> None:
-    """One JSON document on stdout: `{"version": 1, "kind": kind, **payload}`."""
+    """One JSON document on stdout: `{"version": 2, "kind": kind, **payload}`."""
     document = {"version": JSON_VERSION, "kind": kind, **payload}
     # Compact on purpose: with `indent`, json falls back to its slow pure-Python encoder.
     sys.stdout.write(json.dumps(document, ensure_ascii=False) + "\n")

@@ -62,12 +62,12 @@ def find_claude(env: Mapping[str, str] | None = None) -> str:
     if configured:
         path = shutil.which(configured) or (configured if os.path.isfile(configured) else None)
         if path is None:
-            raise NotFound(f"--distill: {ENV_BINARY}={configured} is not an executable file")
+            raise NotFound(f"distilling: {ENV_BINARY}={configured} is not an executable file")
         return path
     found = shutil.which("claude", path=env.get("PATH"))
     if found is None:
         raise NotFound(
-            f"--distill needs the Claude Code client: `claude` is not on PATH (or set {ENV_BINARY} to its path)"
+            f"distilling needs the Claude Code client: `claude` is not on PATH (or set {ENV_BINARY} to its path)"
         )
     return found
 
