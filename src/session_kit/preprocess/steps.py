@@ -15,6 +15,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from session_kit.transcript.tools import BASH
+
 # The steps, in the order the pipeline applies them (what `Reduction` reports).
 STEP_SESSION_FILTER = "session_filter"
 STEP_NOISE = "noise"
@@ -196,7 +198,7 @@ def is_log_discovery(tool: str, tool_input: Mapping[str, Any], roots: Iterable[s
 
     `roots` are the Claude roots as written in paths (the real one, its `projects` folder).
     """
-    if tool == "Bash":
+    if tool == BASH:
         command = tool_input.get("command")
         if not isinstance(command, str):
             return False
