@@ -10,11 +10,9 @@ noise entries and non-matching lines cost a byte scan, as they would for grep.
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -249,7 +247,7 @@ def default_workers(targets: list[SearchTarget], env: Mapping[str, str] | None =
     configured = env.get("SESSION_KIT_WORKERS", "").strip()
     if configured.isdigit():
         return max(1, int(configured))
-    if len(targets) < PARALLEL_MIN_FILES or "fork" not in multiprocessing.get_all_start_methods():
+    if len(targets) < PARALLEL_MIN_FILES or not hasattr(os, "fork"):
         return 1
     return max(1, min(os.cpu_count() or 1, 4))
 
@@ -291,6 +289,10 @@ def search(
             if progress is not None:
                 progress(done, total)
         return
+    # Only a search of many files forks workers: the pool's imports cost more than a small search.
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     chunks = [targets[i : i + CHUNK_FILES] for i in range(0, total, CHUNK_FILES)]
     context = multiprocessing.get_context("fork")
     executor = ProcessPoolExecutor(max_workers=workers, mp_context=context)
