@@ -52,3 +52,8 @@ def test_a_command_loads_its_own_module_only():
     assert "session_kit.cli.inside" in modules
     assert not {"session_kit.cli.browse", "session_kit.cli.preprocess", "session_kit.cli.setup"} & modules
     assert "session_kit.preprocess" not in modules
+
+
+def test_listing_and_summarising_load_no_process_pool():
+    modules = loaded_after("import session_kit.cli.browse")
+    assert not {m for m in modules if m.startswith(("multiprocessing", "concurrent"))}
