@@ -27,6 +27,7 @@ FLAGS = {
     "distill": "--distill",
     "prefix": "--prefix",
     "filtering": "--no-filtering",
+    "format": "--format",
 }
 
 

@@ -17,6 +17,7 @@ from session_kit.cli.output import emit_json, warn_skipped
 from session_kit.cli.session_arg import resolve, session_argument
 from session_kit.errors import EXIT_CODES_HELP, EXIT_NOTHING_TO_DO, KitError
 from session_kit.preprocess import PreprocessOptions, preprocess_session
+from session_kit.preprocess.render.base import DEFAULT_FORMAT, FORMATS
 
 
 @click.command(epilog=EXIT_CODES_HELP)
@@ -44,6 +45,14 @@ from session_kit.preprocess import PreprocessOptions, preprocess_session
 @click.option("--stdout", "to_stdout", is_flag=True, help="Write one document (agents inside) to stdout instead.")
 @click.option("--no-redact", is_flag=True, help="Keep secrets (keys, tokens, passwords) instead of redacting them.")
 @click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(sorted(FORMATS)),
+    default=DEFAULT_FORMAT,
+    show_default=True,
+    help="The documents' format.",
+)
+@click.option(
     "--distill",
     is_flag=True,
     help="Also give each document to a small model through `claude -p` ($SESSION_KIT_CLAUDE, else "
@@ -62,6 +71,7 @@ def preprocess(
     prefix: str,
     to_stdout: bool,
     no_redact: bool,
+    output_format: str,
     distill: bool,
 ) -> None:
     """Turn a session and its agents into compact XML documents for an LLM to read.
@@ -82,6 +92,7 @@ def preprocess(
         prefix=prefix,
         to_stdout=to_stdout,
         distill=distill,
+        format=output_format,
     )
     ref = resolve(kit, session)
     result = preprocess_session(ref, options, stream=sys.stdout if to_stdout else None)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Mapping
 
 from session_kit.hooks.events import HOOK_EVENTS
 from session_kit.state import fastjson
@@ -20,6 +19,11 @@ from session_kit.state import root as state
 from session_kit.state.current import session_id_from_env
 from session_kit.state.ids import check_session_id
 from session_kit.state.scratch import SessionScratch, render_state
+
+# Annotations only: `collections.abc` costs the hooks ~2 ms to import (and `typing` more).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
 
 # Claude Code caps what one hook adds to the context; stay below it.
 CONTEXT_LIMIT = 9000

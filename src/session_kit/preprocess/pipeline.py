@@ -109,7 +109,7 @@ class _Run:
         self.reduction = steps.Reduction()
         self.read = ReadStats()
         self.redactor = Redactor() if options.redact else None
-        self.renderer = renderer_for()
+        self.renderer = renderer_for(options.format)
 
     def converter(self, path: Path, agent_id: str | None = None) -> LogConverter:
         options = ConvertOptions(

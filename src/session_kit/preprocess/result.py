@@ -15,6 +15,7 @@ from typing import Any
 from session_kit.errors import InvalidOptions
 from session_kit.preprocess import steps
 from session_kit.preprocess.distill import DEFAULT_MODEL, Distilled
+from session_kit.preprocess.render.base import DEFAULT_FORMAT, FORMATS
 from session_kit.sessions.store import SessionRef
 from session_kit.state.ids import is_plain_id
 from session_kit.transcript.reader import ReadStats
@@ -38,6 +39,7 @@ class PreprocessOptions:
     to_stdout: bool = False  # one document, agents nested, on the given stream
     distill: bool = False
     distill_model: str = DEFAULT_MODEL
+    format: str = DEFAULT_FORMAT  # a renderer's name (`render.base.FORMATS`)
 
     def check(self) -> None:
         """InvalidOptions for options that are wrong or cannot go together."""
@@ -57,6 +59,10 @@ class PreprocessOptions:
                     "{} writes one document to a stream; it does not go with " + ", ".join("{}" for _ in clash),
                     ["to_stdout", *clash],
                 )
+        if self.format not in FORMATS:
+            raise InvalidOptions(
+                "{} must be one of " + ", ".join(sorted(FORMATS)), ["format"], detail=f": {self.format!r}"
+            )
         if self.max_tokens is not None and self.max_tokens < MIN_TOKENS:
             raise InvalidOptions("{} must be at least " + str(MIN_TOKENS), ["max_tokens"])
         if not is_plain_id(self.prefix, max_length=MAX_PREFIX_LENGTH):

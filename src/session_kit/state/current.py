@@ -13,10 +13,14 @@ session after that. Does not check that the session exists.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 
 from session_kit.claude.encoding import encode_project_dir
 from session_kit.state import root as layout
+
+# Annotations only: `collections.abc` costs the hooks ~2 ms to import (and `typing` more).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 SOURCE_ENV = "environment"
 SOURCE_POINTER = "pointer"

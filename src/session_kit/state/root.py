@@ -21,9 +21,13 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Mapping
 
 from session_kit.state.ids import check_session_id
+
+# Annotations only: `collections.abc` costs the hooks ~2 ms to import (and `typing` more).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 APP_NAME = "claude-session-kit"
 

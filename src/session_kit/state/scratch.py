@@ -17,12 +17,16 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Mapping
 
 from session_kit.state import fastjson
 from session_kit.state import root as state
 from session_kit.state.current import current_session_id, every_current_session_id, project_key_for
 from session_kit.state.ids import check_session_id
+
+# Annotations only: `collections.abc` costs the hooks ~2 ms to import (and `typing` more).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
 
 STATE_FILE = "state.json"
 META_FILE = "session.json"
