@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,9 +14,17 @@ from session_kit import api
 REAL_ROOT = Path(__file__).parent / "fixtures" / "real"
 
 
-def test_every_public_name_resolves_to_an_object_of_that_name():
+def test_every_public_name_is_the_object_its_home_module_defines():
     for name in api.__all__:
-        assert getattr(api, name).__name__ == name
+        module, _, attribute = api._HOMES[name].partition(":")
+        assert getattr(api, name) is getattr(importlib.import_module(module), attribute or name), name
+
+
+def test_the_names_for_type_checkers_are_the_public_names():
+    source = Path(api.__file__).read_text()
+    checked = source[source.index("if TYPE_CHECKING:") :]
+    for name in api.__all__:
+        assert re.search(rf"\b{name}\b", checked), f"{name} is missing under TYPE_CHECKING"
 
 
 def test_importing_the_api_loads_no_other_kit_module():

@@ -124,6 +124,19 @@ def test_no_module_outside_cli_imports_the_cli():
     assert offenders == []
 
 
+def test_the_cli_reaches_the_core_only_through_the_public_face():
+    # `session_kit` itself is the version; `errors` the exit codes and the error kinds it words.
+    allowed = ("session_kit.cli", "session_kit.api", "session_kit.errors")
+    offenders = [
+        (n, i.module, i.line)
+        for n in MODULES
+        if within(n, "session_kit.cli")
+        for i in imports_of(n)
+        if within(i.module, "session_kit") and i.module != "session_kit" and not within(i.module, *allowed)
+    ]
+    assert offenders == []
+
+
 # --- (b) transcript stays below sessions ----------------------------------------------------
 
 

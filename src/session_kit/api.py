@@ -1,8 +1,10 @@
 """The kit's public Python face: what the CLI, the slash commands and other programs call.
 
-Everything here is loaded on first use (PEP 562 `__getattr__`), so `from session_kit import
-api` costs nothing until a name is used, and a program pays only for what it asks for.
-Names not listed in `__all__` are private to the kit and may change.
+Owns: the names a client may rely on (`__all__`): finding sessions, the questions the
+commands ask, preprocessing, installing, the scratch state, and the errors. Everything is
+loaded on first use (PEP 562 `__getattr__`), so `from session_kit import api` costs nothing
+until a name is used and a client pays only for what it asks for: the command line imports
+the core only through this module. Names not listed here are private and may change.
 
     from session_kit import api
 
@@ -15,11 +17,13 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-# name -> the module that defines it
+# name -> "module" (the same name there) or "module:attribute"
 _HOMES = {
     # where things are
     "claude_root": "session_kit.claude.paths",
     "encode_project_dir": "session_kit.claude.encoding",
+    "SCOPES": "session_kit.claude.settings",
+    "SCOPE_USER": "session_kit.claude.settings",
     # sessions on disk
     "SessionRef": "session_kit.sessions.store",
     "AgentLogRef": "session_kit.sessions.store",
@@ -30,25 +34,59 @@ _HOMES = {
     "overviews": "session_kit.sessions.overview",
     "Session": "session_kit.sessions.session",
     "AgentRun": "session_kit.sessions.agents",
+    "AGENT_OK": "session_kit.sessions.agents",
+    "AGENT_FAILED": "session_kit.sessions.agents",
     # transcripts
     "Entry": "session_kit.transcript.entries",
     "read_entries": "session_kit.transcript.entries",
     "ToolCall": "session_kit.transcript.calls",
+    "STATUS_OK": "session_kit.transcript.calls",
+    "STATUS_ERROR": "session_kit.transcript.calls",
+    "STATUS_PENDING": "session_kit.transcript.calls",
     "ReadStats": "session_kit.transcript.reader",
-    # questions
+    # questions about sessions
+    "SessionReport": "session_kit.queries.report",
     "session_report": "session_kit.queries.report",
+    "Timeline": "session_kit.queries.timeline",
     "session_timeline": "session_kit.queries.timeline",
+    "AgentNode": "session_kit.queries.agent_tree",
+    "AgentReport": "session_kit.queries.agent_tree",
     "debug_agents": "session_kit.queries.agent_tree",
+    "Plan": "session_kit.queries.plans",
     "session_plans": "session_kit.queries.plans",
+    "SOURCE_EXIT_PLAN_MODE": "session_kit.queries.plans",
+    "SOURCE_PLAN_AGENT": "session_kit.queries.plans",
+    "SOURCE_PLAN_FILE": "session_kit.queries.plans",
+    "SessionInfo": "session_kit.queries.card",
     "session_card": "session_kit.queries.card",
-    "doctor_report": "session_kit.queries.doctor",
     "Query": "session_kit.queries.search",
+    "SearchHit": "session_kit.queries.search",
     "search": "session_kit.queries.search",
     "session_targets": "session_kit.queries.search",
+    "doctor_report": "session_kit.queries.doctor",
+    "root_source": "session_kit.queries.doctor",
+    "ROOT_FROM_OPTION": "session_kit.queries.doctor",
     # preprocessing
     "PreprocessOptions": "session_kit.preprocess",
     "PreprocessResult": "session_kit.preprocess",
     "preprocess_session": "session_kit.preprocess",
+    "FORMATS": "session_kit.preprocess.render.base",
+    "DEFAULT_FORMAT": "session_kit.preprocess.render.base",
+    # installing into Claude Code
+    "InstallResult": "session_kit.install.installer",
+    "install": "session_kit.install.installer",
+    "uninstall": "session_kit.install.installer",
+    "install_status": "session_kit.install.installer:status",
+    # the kit's own state: scratch dirs and work state
+    "state_root": "session_kit.state.root",
+    "SessionScratch": "session_kit.state.scratch",
+    "scratch_of": "session_kit.state.scratch",
+    "scratch_overview": "session_kit.state.scratch",
+    "clean_scratch": "session_kit.state.scratch:clean",
+    "render_state": "session_kit.state.scratch",
+    "ScratchError": "session_kit.state.scratch",
+    "NoCurrentSession": "session_kit.state.scratch",
+    "InvalidSessionId": "session_kit.state.ids",
     # errors
     "KitError": "session_kit.errors",
     "NotFound": "session_kit.errors",
@@ -63,7 +101,8 @@ def __getattr__(name: str) -> Any:
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
+    module, _, attribute = home.partition(":")
+    value = getattr(importlib.import_module(module), attribute or name)
     globals()[name] = value  # the next access is a plain lookup
     return value
 
@@ -73,4 +112,43 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
-    pass
+    from session_kit.claude.encoding import encode_project_dir
+    from session_kit.claude.paths import claude_root
+    from session_kit.claude.settings import SCOPE_USER, SCOPES
+    from session_kit.errors import Ambiguous, InvalidOptions, KitError, NotFound
+    from session_kit.install.installer import InstallResult, install, uninstall
+    from session_kit.install.installer import status as install_status
+    from session_kit.preprocess import PreprocessOptions, PreprocessResult, preprocess_session
+    from session_kit.preprocess.render.base import DEFAULT_FORMAT, FORMATS
+    from session_kit.queries.agent_tree import AgentNode, AgentReport, debug_agents
+    from session_kit.queries.card import SessionInfo, session_card
+    from session_kit.queries.doctor import ROOT_FROM_OPTION, doctor_report, root_source
+    from session_kit.queries.plans import (
+        SOURCE_EXIT_PLAN_MODE,
+        SOURCE_PLAN_AGENT,
+        SOURCE_PLAN_FILE,
+        Plan,
+        session_plans,
+    )
+    from session_kit.queries.report import SessionReport, session_report
+    from session_kit.queries.search import Query, SearchHit, search, session_targets
+    from session_kit.queries.timeline import Timeline, session_timeline
+    from session_kit.sessions.agents import AGENT_FAILED, AGENT_OK, AgentRun
+    from session_kit.sessions.overview import SessionOverview, overviews
+    from session_kit.sessions.resolve import resolve_session
+    from session_kit.sessions.session import Session
+    from session_kit.sessions.store import AgentLogRef, SessionRef, list_all_sessions, sessions_in_scope
+    from session_kit.state.ids import InvalidSessionId
+    from session_kit.state.root import state_root
+    from session_kit.state.scratch import (
+        NoCurrentSession,
+        ScratchError,
+        SessionScratch,
+        render_state,
+        scratch_of,
+        scratch_overview,
+    )
+    from session_kit.state.scratch import clean as clean_scratch
+    from session_kit.transcript.calls import STATUS_ERROR, STATUS_OK, STATUS_PENDING, ToolCall
+    from session_kit.transcript.entries import Entry, read_entries
+    from session_kit.transcript.reader import ReadStats

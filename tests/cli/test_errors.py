@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from session_kit.cli import browse
+from session_kit import api
 from session_kit.cli.errors import FLAGS, worded
 from session_kit.errors import InvalidOptions, NoScratchDir, NoSessionsHere
 from tests.support.cli import EXE, invoke, run
@@ -64,7 +64,7 @@ def test_a_bug_is_one_line_without_a_traceback(built, monkeypatch: pytest.Monkey
     def broken(*_args, **_kw):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(browse, "session_report", broken)
+    monkeypatch.setattr(api, "session_report", broken)
     result = invoke("show", built.current.session_id)
     assert result.exit_code == 1
     assert (
@@ -76,7 +76,7 @@ def test_a_bug_raises_with_session_kit_debug(built, monkeypatch: pytest.MonkeyPa
     def broken(*_args, **_kw):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(browse, "session_report", broken)
+    monkeypatch.setattr(api, "session_report", broken)
     result = invoke("show", built.current.session_id, env={"SESSION_KIT_DEBUG": "1"})
     assert isinstance(result.exception, RuntimeError)
 
@@ -85,7 +85,7 @@ def test_ctrl_c_exits_130_in_one_line(built, monkeypatch: pytest.MonkeyPatch):
     def interrupted(*_args, **_kw):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(browse, "session_report", interrupted)
+    monkeypatch.setattr(api, "session_report", interrupted)
     result = invoke("show", built.current.session_id)
     assert result.exit_code == 130 and result.stderr == "session-kit: interrupted\n"
 

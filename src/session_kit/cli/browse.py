@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 
+from session_kit import api
 from session_kit.cli.context import Kit, pass_kit, shared_options
 from session_kit.cli.outcomes import agent_status, call_outcome
 from session_kit.cli.output import (
@@ -26,12 +27,6 @@ from session_kit.cli.output import (
 )
 from session_kit.cli.session_arg import resolve, session_argument
 from session_kit.errors import EXIT_CODES_HELP, KitError
-from session_kit.queries.report import session_report
-from session_kit.queries.search import Query, SearchHit, session_targets
-from session_kit.queries.search import search as search_files
-from session_kit.queries.timeline import session_timeline
-from session_kit.sessions.overview import overviews
-from session_kit.sessions.store import SessionRef, sessions_in_scope
 
 PROGRESS_AFTER_S = 1.0  # a search that ends sooner shows no progress line
 
@@ -56,9 +51,9 @@ def _check_scope(project_path: Path | None, all_projects: bool) -> None:
         raise KitError("--project and --all exclude each other")
 
 
-def _sessions_of(kit: Kit, project_path: Path | None, all_projects: bool) -> list[SessionRef]:
+def _sessions_of(kit: Kit, project_path: Path | None, all_projects: bool) -> list[api.SessionRef]:
     _check_scope(project_path, all_projects)
-    return sessions_in_scope(kit.root, project_path=project_path, all_projects=all_projects)
+    return api.sessions_in_scope(kit.root, project_path=project_path, all_projects=all_projects)
 
 
 @click.command(epilog=EXIT_CODES_HELP)
@@ -74,7 +69,7 @@ def sessions(kit: Kit, project_path: Path | None, all_projects: bool, limit: int
     refs = _sessions_of(kit, project_path, all_projects)
     if limit is not None:
         refs = refs[:limit]
-    rows = list(overviews(refs))
+    rows = list(api.overviews(refs))
     if kit.as_json:
         emit_json("sessions", {"claude_root": str(kit.root), "sessions": [r.as_dict() for r in rows]})
         return
@@ -100,7 +95,7 @@ def show(kit: Kit, session: str) -> None:
 
     SESSION defaults to `current`; `--session` is the same.
     """
-    r = session_report(resolve(kit, session))
+    r = api.session_report(resolve(kit, session))
     if kit.as_json:
         emit_json("show", r.as_dict())
         return
@@ -151,7 +146,7 @@ def events(kit: Kit, session: str, errors_only: bool, tool_name: str | None, mai
     SESSION defaults to `current`; `--session` is the same.
     """
     ref = resolve(kit, session)
-    timeline = session_timeline(ref, with_agents=not main_only, errors_only=errors_only, tool=tool_name)
+    timeline = api.session_timeline(ref, with_agents=not main_only, errors_only=errors_only, tool=tool_name)
     if kit.as_json:
         emit_json("events", timeline.as_dict())
         return
@@ -182,10 +177,10 @@ def search(
     if not query.strip():
         raise KitError("empty query")
     refs = _sessions_of(kit, project_path, all_projects)
-    targets = list(session_targets(refs))
+    targets = list(api.session_targets(refs))
     progress = _progress_printer() if sys.stderr.isatty() and not kit.as_json else None
-    hits: list[SearchHit] = []
-    for hit in search_files(targets, Query(query), tool=tool_name, progress=progress):
+    hits: list[api.SearchHit] = []
+    for hit in api.search(targets, api.Query(query), tool=tool_name, progress=progress):
         hits.append(hit)
         if limit is not None and len(hits) >= limit:
             break

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 import click
 
-from session_kit.claude import paths
+from session_kit import api
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -30,7 +30,7 @@ class Kit:
     @property
     def root(self) -> Path:
         """`--claude-dir`, else `$CLAUDE_CONFIG_DIR`, else `~/.claude`."""
-        return paths.claude_root(self.claude_dir)
+        return api.claude_root(self.claude_dir)
 
 
 pass_kit = click.make_pass_decorator(Kit, ensure=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import click
 
+from session_kit import api
 from session_kit.cli.context import Kit, pass_kit, shared_options
 from session_kit.cli.outcomes import agent_status, call_outcome
 from session_kit.cli.output import (
@@ -24,17 +25,17 @@ from session_kit.cli.output import (
 )
 from session_kit.cli.session_arg import chosen_session, resolve, session_alias_option, session_argument
 from session_kit.errors import EXIT_CODES_HELP
-from session_kit.queries.agent_tree import AgentNode, AgentReport, debug_agents
-from session_kit.queries.card import session_card
-from session_kit.queries.plans import SOURCE_EXIT_PLAN_MODE, SOURCE_PLAN_AGENT, SOURCE_PLAN_FILE, session_plans
-from session_kit.transcript.calls import STATUS_ERROR, STATUS_OK
 
 ERROR_LIMIT = 500  # characters of an error shown in a list of agents (--full: all)
 DETAIL_ERROR_LIMIT = 2000  # … and for one agent shown in detail
 TEXT_LIMIT = 300  # a prompt or answer in a list of agents
 OTHERS_NAMED = 10  # agents named on the "not shown" line
 UNCUT = 10**9
-PLAN_SOURCES = {SOURCE_EXIT_PLAN_MODE: "ExitPlanMode", SOURCE_PLAN_AGENT: "Plan agent", SOURCE_PLAN_FILE: "plan file"}
+PLAN_SOURCES = {
+    api.SOURCE_EXIT_PLAN_MODE: "ExitPlanMode",
+    api.SOURCE_PLAN_AGENT: "Plan agent",
+    api.SOURCE_PLAN_FILE: "plan file",
+}
 
 
 # --- debug-agent -----------------------------------------------------------------------------
@@ -78,7 +79,7 @@ def debug_agent(
     """
     session, agent = session_and_agent(first, second, session_option)
     ref = resolve(kit, session)
-    report = debug_agents(ref, agent=agent, all_agents=all_agents, agent_type=agent_type, tool=tool_name)
+    report = api.debug_agents(ref, agent=agent, all_agents=all_agents, agent_type=agent_type, tool=tool_name)
     if kit.as_json:
         emit_json("debug-agent", report.as_dict())
         return
@@ -87,7 +88,7 @@ def debug_agent(
     )
 
 
-def _print_agents(report: AgentReport, *, agent: str | None, all_agents: bool, narrowed: bool, full: bool) -> None:
+def _print_agents(report: api.AgentReport, *, agent: str | None, all_agents: bool, narrowed: bool, full: bool) -> None:
     picked = report.selection
     warn_skipped(report.read, report.ref.path)
     click.echo(f"Session {report.ref.id}: {picked.total} agents, {picked.failed} failed")
@@ -113,7 +114,7 @@ def _print_agents(report: AgentReport, *, agent: str | None, all_agents: bool, n
             )
 
 
-def _print_agent(report: AgentReport, node: AgentNode, *, detail: bool, every_call: bool, full: bool) -> None:
+def _print_agent(report: api.AgentReport, node: api.AgentNode, *, detail: bool, every_call: bool, full: bool) -> None:
     run = node.run
     pad = "  " * node.depth
     inner = pad + "  "
@@ -174,7 +175,7 @@ def plan(kit: Kit, session: str, all_plans: bool) -> None:
     plans/); never another session's. No plan: a line saying so, exit 0.
     """
     ref = resolve(kit, session)
-    plans = session_plans(ref, root=kit.root)
+    plans = api.session_plans(ref, root=kit.root)
     chosen = plans if all_plans else plans[-1:]
     if kit.as_json:
         emit_json(
@@ -190,11 +191,13 @@ def plan(kit: Kit, session: str, all_plans: bool) -> None:
         who = f"agent {p.agent_id}" if p.agent_id else "the main conversation"
         where = (
             f"{p.path}" + (f" (linked by {p.linked_by})" if p.linked_by else "")
-            if p.source == SOURCE_PLAN_FILE
+            if p.source == api.SOURCE_PLAN_FILE
             else who
         )
         status = (
-            f", {'refused' if p.status == STATUS_ERROR else p.status}" if p.status and p.status != STATUS_OK else ""
+            f", {'refused' if p.status == api.STATUS_ERROR else p.status}"
+            if p.status and p.status != api.STATUS_OK
+            else ""
         )
         if number > first_number:
             click.echo("")
@@ -217,7 +220,7 @@ def info(kit: Kit, session: str) -> None:
     SESSION defaults to `current`; `--session` is the same.
     """
     ref = resolve(kit, session)
-    card = session_card(ref, root=kit.root)
+    card = api.session_card(ref, root=kit.root)
     if kit.as_json:
         emit_json("info", card.as_dict())
         return

@@ -3,21 +3,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from session_kit import api
 from session_kit.cli.output import clip
-from session_kit.sessions.agents import AGENT_OK
-from session_kit.transcript.calls import STATUS_ERROR, STATUS_OK, STATUS_PENDING
-
-if TYPE_CHECKING:
-    from session_kit.sessions.agents import AgentRun
-    from session_kit.transcript.calls import ToolCall
 
 # How the text outputs mark a call's status.
-CALL_MARKS = {STATUS_OK: "ok", STATUS_ERROR: "FAIL", STATUS_PENDING: "…"}
+CALL_MARKS = {api.STATUS_OK: "ok", api.STATUS_ERROR: "FAIL", api.STATUS_PENDING: "…"}
 
 
-def call_outcome(call: ToolCall) -> tuple[str, str, str]:
+def call_outcome(call: api.ToolCall) -> tuple[str, str, str]:
     """(duration, mark, exit code) of a tool call as the text outputs show them."""
     took = f"{call.duration_s:.1f}s" if call.duration_s is not None else "-"
     mark = CALL_MARKS[call.status]
@@ -25,10 +18,10 @@ def call_outcome(call: ToolCall) -> tuple[str, str, str]:
     return took, mark, code
 
 
-def agent_status(run: AgentRun, *, error_chars: int | None = None) -> str:
+def agent_status(run: api.AgentRun, *, error_chars: int | None = None) -> str:
     """`ok`, or `FAILED (N failed calls, ended in error[: why])`; the why only with `error_chars`."""
     if not run.failed:
-        return AGENT_OK
+        return api.AGENT_OK
     why = []
     if run.failures:
         why.append(f"{len(run.failures)} failed call{'s' if len(run.failures) != 1 else ''}")

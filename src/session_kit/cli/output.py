@@ -13,12 +13,11 @@ import json
 import sys
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
-if TYPE_CHECKING:
-    from session_kit.transcript.reader import ReadStats
+from session_kit import api
 
 JSON_VERSION = 2  # 2: kinds are the command names (see docs/json.md)
 
@@ -87,7 +86,7 @@ def as_is(text: str | None, limit: int | None, indent: str) -> list[str]:
     return [indent + line for line in lines]
 
 
-def warn_skipped(stats: ReadStats, path: Path) -> None:
+def warn_skipped(stats: api.ReadStats, path: Path) -> None:
     """One line on stderr when reading `path` skipped lines (malformed, half-written…)."""
     described = stats.describe()
     if described:

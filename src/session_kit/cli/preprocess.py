@@ -12,12 +12,11 @@ from pathlib import Path
 
 import click
 
+from session_kit import api
 from session_kit.cli.context import Kit, pass_kit, shared_options
 from session_kit.cli.output import emit_json, warn_skipped
 from session_kit.cli.session_arg import resolve, session_argument
 from session_kit.errors import EXIT_CODES_HELP, EXIT_NOTHING_TO_DO, KitError
-from session_kit.preprocess import PreprocessOptions, preprocess_session
-from session_kit.preprocess.render.base import DEFAULT_FORMAT, FORMATS
 
 
 @click.command(epilog=EXIT_CODES_HELP)
@@ -47,8 +46,8 @@ from session_kit.preprocess.render.base import DEFAULT_FORMAT, FORMATS
 @click.option(
     "--format",
     "output_format",
-    type=click.Choice(sorted(FORMATS)),
-    default=DEFAULT_FORMAT,
+    type=click.Choice(sorted(api.FORMATS)),
+    default=api.DEFAULT_FORMAT,
     show_default=True,
     help="The documents' format.",
 )
@@ -82,7 +81,7 @@ def preprocess(
     """
     if to_stdout and kit.as_json:
         raise KitError("--stdout and --json both write to stdout; choose one")
-    options = PreprocessOptions(
+    options = api.PreprocessOptions(
         agents=not no_agents,
         filtering=not no_filtering,
         thinking=thinking,
@@ -95,7 +94,7 @@ def preprocess(
         format=output_format,
     )
     ref = resolve(kit, session)
-    result = preprocess_session(ref, options, stream=sys.stdout if to_stdout else None)
+    result = api.preprocess_session(ref, options, stream=sys.stdout if to_stdout else None)
     if kit.as_json:
         emit_json("preprocess", result.as_dict())
     else:

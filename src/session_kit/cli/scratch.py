@@ -16,20 +16,10 @@ from typing import TypeVar
 
 import click
 
+from session_kit import api
 from session_kit.cli.context import Kit, json_option, pass_kit
 from session_kit.cli.output import emit_json
 from session_kit.errors import EXIT_CODES_HELP, KitError, NotFound
-from session_kit.state import root as state
-from session_kit.state.ids import InvalidSessionId
-from session_kit.state.scratch import (
-    NoCurrentSession,
-    ScratchError,
-    SessionScratch,
-    clean,
-    render_state,
-    scratch_of,
-    scratch_overview,
-)
 
 F = TypeVar("F", bound=Callable[..., object])
 DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
@@ -56,17 +46,17 @@ def _scratch_errors() -> Iterator[None]:
     """The scratch module's errors as KitErrors, worded for the command line."""
     try:
         yield
-    except NoCurrentSession:
+    except api.NoCurrentSession:
         raise NotFound(
             "no session: pass --session, or run inside a Claude Code session with the kit's hooks installed"
         ) from None
-    except (ScratchError, InvalidSessionId) as exc:
+    except (api.ScratchError, api.InvalidSessionId) as exc:
         raise KitError(str(exc)) from None
 
 
-def _scratch(session_id: str | None) -> SessionScratch:
+def _scratch(session_id: str | None) -> api.SessionScratch:
     with _scratch_errors():
-        return scratch_of(session_id)
+        return api.scratch_of(session_id)
 
 
 def _read_input(value: str) -> str:
@@ -137,7 +127,9 @@ def scratch_show(kit: Kit, session_id: str | None) -> None:
     if kit.as_json:
         emit_json("scratch-show", {"session_id": s.session_id, "path": s.path, **current})
         return
-    click.echo(render_state(current, session_id=s.session_id, scratch_path=s.path, limit=10**9, heading="Work state"))
+    click.echo(
+        api.render_state(current, session_id=s.session_id, scratch_path=s.path, limit=10**9, heading="Work state")
+    )
 
 
 @scratch.command("list")
@@ -145,8 +137,8 @@ def scratch_show(kit: Kit, session_id: str | None) -> None:
 @pass_kit
 def scratch_list(kit: Kit) -> None:
     """Every session's scratch directory, newest activity first."""
-    root = state.state_root()
-    rows = scratch_overview(root)
+    root = api.state_root()
+    rows = api.scratch_overview(root)
     if kit.as_json:
         for r in rows:
             r["last_activity"] = datetime.fromtimestamp(r["last_activity"]).astimezone().isoformat()
@@ -176,7 +168,7 @@ def _seconds(text: str) -> float:
 @click.option("--dry-run", is_flag=True, help="List what would be removed.")
 def scratch_clean(older_than: str, dry_run: bool) -> None:
     """Remove scratch directories idle for longer than --older-than; never the current session's."""
-    removed = clean(state.state_root(), older_than_s=_seconds(older_than), dry_run=dry_run)
+    removed = api.clean_scratch(api.state_root(), older_than_s=_seconds(older_than), dry_run=dry_run)
     for path in removed:
         click.echo(("would remove " if dry_run else "removed ") + path)
     if not removed:

@@ -14,9 +14,8 @@ from typing import Any, TypeVar
 
 import click
 
+from session_kit import api
 from session_kit.cli.context import Kit
-from session_kit.sessions.resolve import resolve_session
-from session_kit.sessions.store import SessionRef
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -46,6 +45,6 @@ def session_argument(command: F) -> F:
     return click.argument("session", required=False, metavar="[SESSION]")(session_alias_option(with_session))  # type: ignore[return-value]
 
 
-def resolve(kit: Kit, session: str) -> SessionRef:
+def resolve(kit: Kit, session: str) -> api.SessionRef:
     """The session a SESSION value names, in the Claude root the shared options chose."""
-    return resolve_session(session or CURRENT, kit.root)
+    return api.resolve_session(session or CURRENT, kit.root)

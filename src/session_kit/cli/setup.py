@@ -11,16 +11,12 @@ from pathlib import Path
 
 import click
 
-from session_kit import __version__
-from session_kit.claude.settings import SCOPE_USER, SCOPES
+from session_kit import __version__, api
 from session_kit.cli.context import Kit, pass_kit, shared_options
 from session_kit.cli.output import emit_json
 from session_kit.errors import EXIT_CODES_HELP
-from session_kit.install import installer
-from session_kit.install.installer import InstallResult
-from session_kit.queries.doctor import ROOT_FROM_OPTION, doctor_report, root_source
 
-SCOPE_CHOICE = click.Choice(SCOPES)
+SCOPE_CHOICE = click.Choice(api.SCOPES)
 DRY_RUN_HELP = "Say what would change; change nothing."
 
 
@@ -33,10 +29,10 @@ def doctor(kit: Kit) -> None:
     Exits 0 when the kit is installed and current for the user (or this project), else 1
     with a line saying what to run.
     """
-    report = doctor_report(
-        claude_root=kit.root, root_source=root_source(kit.claude_dir is not None), project=Path.cwd()
+    report = api.doctor_report(
+        claude_root=kit.root, root_source=api.root_source(kit.claude_dir is not None), project=Path.cwd()
     )
-    if report["claude_root_source"] == ROOT_FROM_OPTION:
+    if report["claude_root_source"] == api.ROOT_FROM_OPTION:
         report["claude_root_source"] = "--claude-dir"
     if kit.as_json:
         emit_json("doctor", report)
@@ -70,7 +66,7 @@ def _print_doctor(report: dict) -> None:
 @click.option(
     "--scope",
     type=SCOPE_CHOICE,
-    default=SCOPE_USER,
+    default=api.SCOPE_USER,
     show_default=True,
     help="user: ~/.claude/settings.json; project: .claude/settings.json; local: .claude/settings.local.json.",
 )
@@ -85,22 +81,22 @@ def install(kit: Kit, scope: str, dry_run: bool) -> None:
     replaced atomically; an invalid one is left as it was (exit 5). A slash-command file of
     yours with the same name is never overwritten.
     """
-    result = installer.install(scope=scope, claude_root=kit.root, project=Path.cwd(), dry_run=dry_run)
+    result = api.install(scope=scope, claude_root=kit.root, project=Path.cwd(), dry_run=dry_run)
     _report(kit, result, verb="install")
 
 
 @click.command(epilog=EXIT_CODES_HELP)
-@click.option("--scope", type=SCOPE_CHOICE, default=SCOPE_USER, show_default=True)
+@click.option("--scope", type=SCOPE_CHOICE, default=api.SCOPE_USER, show_default=True)
 @click.option("--dry-run", is_flag=True, help=DRY_RUN_HELP)
 @shared_options
 @pass_kit
 def uninstall(kit: Kit, scope: str, dry_run: bool) -> None:
     """Remove the kit's hooks and slash commands: the settings become what they were."""
-    result = installer.uninstall(scope=scope, claude_root=kit.root, project=Path.cwd(), dry_run=dry_run)
+    result = api.uninstall(scope=scope, claude_root=kit.root, project=Path.cwd(), dry_run=dry_run)
     _report(kit, result, verb="uninstall")
 
 
-def _report(kit: Kit, result: InstallResult, *, verb: str) -> None:
+def _report(kit: Kit, result: api.InstallResult, *, verb: str) -> None:
     if kit.as_json:
         emit_json(verb, result.as_dict())
         return
