@@ -30,6 +30,7 @@ _HOMES = {
     "list_all_sessions": "session_kit.sessions.store",
     "sessions_in_scope": "session_kit.sessions.store",
     "resolve_session": "session_kit.sessions.resolve",
+    "CURRENT": "session_kit.sessions.resolve",
     "SessionOverview": "session_kit.sessions.overview",
     "overviews": "session_kit.sessions.overview",
     "Session": "session_kit.sessions.session",
@@ -135,7 +136,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.queries.timeline import Timeline, session_timeline
     from session_kit.sessions.agents import AGENT_FAILED, AGENT_OK, AgentRun
     from session_kit.sessions.overview import SessionOverview, overviews
-    from session_kit.sessions.resolve import resolve_session
+    from session_kit.sessions.resolve import CURRENT, resolve_session
     from session_kit.sessions.session import Session
     from session_kit.sessions.store import AgentLogRef, SessionRef, list_all_sessions, sessions_in_scope
     from session_kit.state.ids import InvalidSessionId

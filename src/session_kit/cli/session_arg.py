@@ -19,7 +19,6 @@ from session_kit.cli.context import Kit
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-CURRENT = "current"
 SESSION_OPTION_HELP = "The same as SESSION (the form slash commands use)."
 
 
@@ -32,7 +31,7 @@ def chosen_session(positional: str | None, option: str | None) -> str:
     if positional is not None and option is not None:
         raise click.UsageError("give the session as SESSION or with --session, not both", click.get_current_context())
     chosen = option if option is not None else positional
-    return chosen or CURRENT
+    return chosen or api.CURRENT
 
 
 def session_argument(command: F) -> F:
@@ -47,4 +46,4 @@ def session_argument(command: F) -> F:
 
 def resolve(kit: Kit, session: str) -> api.SessionRef:
     """The session a SESSION value names, in the Claude root the shared options chose."""
-    return api.resolve_session(session or CURRENT, kit.root)
+    return api.resolve_session(session or api.CURRENT, kit.root)
