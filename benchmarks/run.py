@@ -162,7 +162,7 @@ def measure(commands: Sequence[Command], *, repeat: int) -> list[Measurement]:
         if c.inspect:
             try:
                 note = c.inspect(data)
-            except Exception as exc:
+            except Exception as exc:  # a note, never a failure
                 note = f"(could not read output: {exc.__class__.__name__})"
         notes.append(note)
         sizes.append(len(data))

@@ -476,7 +476,7 @@ class _Handler(BaseHTTPRequestHandler):
     api: FakeMessagesAPI
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, format: str, *args: Any) -> None:
+    def log_message(self, format: str, *args: Any) -> None:  # quiet; `format` is the base class's name
         pass
 
     def _read_body(self) -> Any:

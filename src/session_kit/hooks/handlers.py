@@ -206,7 +206,7 @@ def main(argv: list[str], *, stdin: object = None, env: Mapping[str, str] | None
         if out:
             sys.stdout.write(out)
             sys.stdout.flush()
-    except BaseException as exc:
+    except BaseException as exc:  # a hook must never break the session
         if isinstance(exc, KeyboardInterrupt):
             return 0
         message = f"{type(exc).__name__}: {exc}"
@@ -214,7 +214,7 @@ def main(argv: list[str], *, stdin: object = None, env: Mapping[str, str] | None
         try:
             if root:
                 where = f" (logged in {state.log(root, f'hook {name}: {message}')})"
-        except Exception:
+        except Exception:  # the log itself may be what is broken
             where = ""
         try:
             sys.stderr.write(f"session-kit hook {name}: {message[:300]}{where}\n")

@@ -16,6 +16,6 @@ if sys.version_info < (3, 10):  # noqa: UP036 - this file must run (and say so) 
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from session_kit.hooks.handlers import main
+from session_kit.hooks.handlers import main  # after the path is set
 
 raise SystemExit(main(sys.argv[1:]))

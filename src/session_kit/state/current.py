@@ -48,13 +48,9 @@ def read_pointer(root: str, project_path: str) -> str | None:
     """The current session id recorded for `project_path` or its nearest recorded parent."""
     here = os.path.abspath(project_path)
     while True:
-        try:
-            with open(layout.pointer_path(root, project_key_for(here))) as f:
-                value = f.read().strip()
-            if value:
-                return value
-        except OSError:
-            pass
+        value = _pointed(layout.pointer_path(root, project_key_for(here)))
+        if value:
+            return value
         parent = os.path.dirname(here)
         if parent == here:
             return None
@@ -93,9 +89,16 @@ def every_current_session_id(root: str, env: Mapping[str, str] | None = None) ->
     except OSError:
         keys = []
     for key in keys:
-        try:
-            with open(layout.pointer_path(root, key)) as f:
-                ids.add(f.read().strip())
-        except OSError:
-            continue
+        value = _pointed(layout.pointer_path(root, key))
+        if value:
+            ids.add(value)
     return ids
+
+
+def _pointed(pointer: str) -> str | None:
+    """The session id a pointer file holds; None when it is missing, unreadable or empty."""
+    try:
+        with open(pointer) as f:
+            return f.read().strip() or None
+    except OSError:
+        return None

@@ -3,7 +3,7 @@
 Owns: `loads` and `dumps` built straight on CPython's C accelerator `_json` (the same
 scanner and string encoder `json` itself uses), for the small documents hooks read and write.
 Where `_json` is missing (other Pythons), it falls back to `json`. Property-tested against
-`json` in tests/test_fastjson.py.
+`json` in tests/state/test_fastjson.py.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
 Owns: where the kit keeps its state (`SESSION_KIT_HOME`, else the platform's user state
 directory, as platformdirs computes it), the layout inside it (per-project scratch
 directories of sessions, the per-project `current-session-id` pointer, the hook log, locks,
-install receipts and backups), atomic writes, file locks and the hook log. The id rule is
-`ids`; which session is current is `current`.
+install receipts and backups), atomic writes, file locks and writing the hook log. The id
+rule is `ids`; which session is current is `current`.
 Hooks import this module, so it must stay cheap to import: no pathlib, no platformdirs, no
 filelock on POSIX (measured: importing filelock alone costs more than the hook's budget).
 
@@ -114,7 +114,7 @@ def atomic_write(path: str, data: bytes, *, mode: int = 0o600) -> None:
         raise
 
 
-class locked:
+class locked:  # lower case: used like a function, `with locked(path):`
     """Hold an exclusive lock on `path + ".lock"` (created 0600) for the block.
 
     fcntl.flock where there is fcntl (the same lock filelock takes on POSIX, without the cost
