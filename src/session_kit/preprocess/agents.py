@@ -13,13 +13,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
-from session_kit.sessions.agents import DEFAULT_AGENT_TYPE, AgentLinker
+from session_kit.sessions.agents import AgentLinker
 from session_kit.sessions.store import AgentLogRef, SessionRef, find_agent_logs
 from session_kit.transcript.calls import ToolCall
-from session_kit.transcript.entries import Entry
+from session_kit.transcript.entries import Entry, time_order
 from session_kit.transcript.reader import read_head
+from session_kit.transcript.tools import agent_spawn
 
 AGENT_HEAD_BYTES = 256 * 1024  # how far into an agent log its start time is looked for
 
@@ -50,30 +50,22 @@ def first_timestamp(path: Path) -> datetime | None:
     return None
 
 
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
-
-
 def linked(log: AgentLogRef, call: ToolCall | None) -> LinkedAgent:
     """What `log` and its spawning `call` tell (the meta file first; as `sessions.agents.linked_run`)."""
     if call is None:
         return LinkedAgent(log, log.agent_type, log.description, log.tool_use_id)
-    return LinkedAgent(
-        log,
-        log.agent_type or _str(call.input.get("subagent_type")) or DEFAULT_AGENT_TYPE,
-        log.description or _str(call.input.get("description")),
-        call.id,
-    )
+    asked = agent_spawn(call.input)
+    return LinkedAgent(log, log.agent_type or asked.agent_type, log.description or asked.description, call.id)
 
 
-class AgentLogs:
+class AgentsInStartOrder:
     """Iterate for the session's agents in start order; `add_calls` between them."""
 
     def __init__(self, ref: SessionRef, calls: Iterable[ToolCall]) -> None:
         logs = find_agent_logs(ref)
         started = [(log, first_timestamp(log.path)) for log in logs]
         # Start order; logs without a start go last, in the order they were found.
-        self._logs = sorted(started, key=lambda s: (s[1] is None, s[1].timestamp() if s[1] else 0.0))
+        self._logs = sorted(started, key=lambda s: time_order(s[1]))
         self._linker = AgentLinker(calls, reserved=[log.tool_use_id for log in logs if log.tool_use_id])
 
     def __iter__(self) -> Iterator[LinkedAgent]:

@@ -19,7 +19,7 @@ from typing import IO, Any
 
 from session_kit.errors import KitError, NoScratchDir, NotFound
 from session_kit.preprocess import steps
-from session_kit.preprocess.agents import AgentLogs, LinkedAgent
+from session_kit.preprocess.agents import AgentsInStartOrder, LinkedAgent
 from session_kit.preprocess.convert import ConvertOptions, LogConverter
 from session_kit.preprocess.distill import Distilled
 from session_kit.preprocess.render.base import renderer_for
@@ -207,7 +207,7 @@ def _write(run: _Run, sink: Sink) -> PreprocessResult:
         return _result(run, status, reason, sink.output_dir, [], [])
     agents: list[AgentInfo] = []
     if run.options.agents:
-        logs = AgentLogs(ref, main.facts.spawn_calls.values())
+        logs = AgentsInStartOrder(ref, main.facts.spawn_calls.values())
         for agent in logs:
             converter = run.converter(agent.log.path, agent.agent_id)
             section = sink.open(

@@ -26,13 +26,13 @@ from session_kit.transcript.entries import (
     format_timestamp,
     read_entries,
     seconds_between,
+    time_order,
 )
 from session_kit.transcript.reader import ReadStats
-from session_kit.transcript.tools import AGENT_TOOLS, spawns_agent
+from session_kit.transcript.tools import agent_spawn, spawns_agent
 
 AGENT_OK = "ok"
 AGENT_FAILED = "failed"  # a tool call failed, or the agent ended in error
-DEFAULT_AGENT_TYPE = "general-purpose"  # what the client runs when a call names no type
 # A 2025 agent log starts within this long after the call that spawned it.
 LEGACY_LINK_WINDOW = timedelta(seconds=60)
 # The client writes this as the user's turn when a person stops a running agent.
@@ -204,19 +204,20 @@ def link_agents(runs: Sequence[AgentRun], parent_calls: Sequence[ToolCall]) -> l
 
 
 def in_start_order(runs: Sequence[AgentRun]) -> list[AgentRun]:
-    return sorted(runs, key=lambda r: (r.start is None, r.start.timestamp() if r.start else 0.0))
+    return sorted(runs, key=lambda r: time_order(r.start))
 
 
 def linked_run(run: AgentRun, call: ToolCall | None) -> AgentRun:
     """`run` with what its spawning `call` tells (nothing when there is none)."""
     if call is None:
         return run
+    asked = agent_spawn(call.input)
     return replace(
         run,
         tool_use_id=call.id,
-        agent_type=run.agent_type or _str(call.input.get("subagent_type")) or DEFAULT_AGENT_TYPE,
-        description=run.description or _str(call.input.get("description")),
-        prompt=run.prompt or _str(call.input.get("prompt")),
+        agent_type=run.agent_type or asked.agent_type,
+        description=run.description or asked.description,
+        prompt=run.prompt or asked.prompt,
         parent_agent_id=run.parent_agent_id or call.agent_id,
         error=run.error or (call.error if call.failed else None),
     )
@@ -242,5 +243,6 @@ def session_agents(session: SessionRef, parent_calls: Sequence[ToolCall]) -> lis
     """The session's agent runs, linked to their spawning calls (the main conversation's
     `parent_calls`, or another agent's), in start order."""
     runs = [read_agent_run(log) for log in find_agent_logs(session)]
-    nested = [c for run in runs for c in run.calls if c.name in AGENT_TOOLS]
-    return link_agents(runs, [*parent_calls, *nested])
+    return link_agents(
+        runs, [*parent_calls, *(c for run in runs for c in run.calls)]
+    )  # the linker keeps spawning calls

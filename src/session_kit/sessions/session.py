@@ -14,7 +14,7 @@ from typing import Protocol
 from session_kit.sessions.agents import AgentRun, session_agents
 from session_kit.sessions.store import SessionRef
 from session_kit.transcript.calls import ToolCall, ToolCallPairer
-from session_kit.transcript.entries import Entry, read_entries
+from session_kit.transcript.entries import Entry, read_entries, time_order
 from session_kit.transcript.reader import ReadStats
 
 
@@ -71,4 +71,4 @@ class Session:
         merged = list(self.calls)
         for run in self.agents:
             merged.extend(run.calls)
-        return sorted(merged, key=lambda c: (c.started is None, c.started.timestamp() if c.started else 0.0))
+        return sorted(merged, key=lambda c: time_order(c.started))

@@ -83,6 +83,11 @@ def format_timestamp(value: datetime | None) -> str | None:
     return value.isoformat().replace("+00:00", "Z") if value else None
 
 
+def time_order(stamp: datetime | None) -> tuple[bool, float]:
+    """A sort key: earliest first, the unknown times last (a stable sort keeps their order)."""
+    return (stamp is None, stamp.timestamp() if stamp is not None else 0.0)
+
+
 def seconds_between(start: datetime | None, end: datetime | None) -> float | None:
     """Seconds from `start` to `end` (never negative), or None when either is unknown."""
     if start is None or end is None:

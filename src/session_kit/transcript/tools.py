@@ -20,6 +20,7 @@ BASH = "Bash"
 EXIT_PLAN_MODE = "ExitPlanMode"
 TODO_WRITE = "TodoWrite"
 AGENT_TOOLS = frozenset({AGENT, TASK})
+DEFAULT_AGENT_TYPE = "general-purpose"  # what the client runs when a spawning call names no type
 
 
 def one_line(text: Any, limit: int = SUMMARY_LIMIT) -> str:
@@ -53,7 +54,7 @@ def _search(tool_input: Mapping[str, Any]) -> str:
 
 
 def _agent(tool_input: Mapping[str, Any]) -> str:
-    return one_line(f"[{tool_input.get('subagent_type') or 'general-purpose'}] {tool_input.get('description', '')}")
+    return one_line(f"[{tool_input.get('subagent_type') or DEFAULT_AGENT_TYPE}] {tool_input.get('description', '')}")
 
 
 def _plan(tool_input: Mapping[str, Any]) -> str:
@@ -100,6 +101,25 @@ def summarize_input(name: str, tool_input: Mapping[str, Any]) -> str:
 
 def spawns_agent(name: str) -> bool:
     return name in AGENT_TOOLS
+
+
+@dataclass(frozen=True, slots=True)
+class AgentSpawn:
+    """What a spawning call's input says of the agent it starts."""
+
+    agent_type: str
+    description: str | None
+    prompt: str | None
+
+
+def agent_spawn(tool_input: Mapping[str, Any]) -> AgentSpawn:
+    """The agent an `Agent`/`Task` call's input asks for (its type defaults as the client's does)."""
+
+    def text(key: str) -> str | None:
+        value = tool_input.get(key)
+        return value if isinstance(value, str) else None
+
+    return AgentSpawn(text("subagent_type") or DEFAULT_AGENT_TYPE, text("description"), text("prompt"))
 
 
 def written_file(name: str, tool_input: Mapping[str, Any]) -> str | None:
