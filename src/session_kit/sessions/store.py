@@ -28,6 +28,7 @@ AGENT_PREFIX = "agent-"
 LAYOUT_SUBAGENTS = "subagents"  # current: <session-id>/subagents/agent-<id>.jsonl (+ .meta.json)
 LAYOUT_LEGACY = "legacy"  # 2025: agent-<id>.jsonl beside the sessions
 MAX_META_BYTES = 1024 * 1024
+HEAD_FIELD_BYTES = 256 * 1024  # how far into a file its session id or cwd is looked for
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,17 +174,18 @@ def legacy_agent_index(project: Path) -> dict[str, list[Path]]:
         return index
     for name in names:
         path = project / name
-        sid = _first_session_id(path)
+        sid = first_field(path, b"sessionId")
         if sid:
             index.setdefault(sid, []).append(path)
     return index
 
 
-def _first_session_id(path: Path) -> str | None:
-    for raw in head_lines(path, limit=256 * 1024):
-        sid = quick_field(raw, b"sessionId")
-        if sid:
-            return sid
+def first_field(path: Path, key: bytes) -> str | None:
+    """The first non-empty top-level string `key` among a transcript's head lines (unparsed)."""
+    for raw in head_lines(path, limit=HEAD_FIELD_BYTES):
+        value = quick_field(raw, key)
+        if value:
+            return value
     return None
 
 
@@ -201,16 +203,6 @@ def find_agent_logs(
         agent_id = path.name[len(AGENT_PREFIX) : -len(SESSION_SUFFIX)]
         found.append(AgentLogRef(agent_id, path, LAYOUT_LEGACY, None))
     return found
-
-
-def count_current_layout_agents(session: SessionRef) -> int:
-    if session.has_folder is False:
-        return 0
-    try:
-        names = os.listdir(paths.subagents_dir(session.project, session.id))
-    except (FileNotFoundError, NotADirectoryError):
-        return 0
-    return sum(1 for n in names if n.startswith(AGENT_PREFIX) and n.endswith(SESSION_SUFFIX))
 
 
 class AgentLogs:
@@ -231,7 +223,8 @@ class AgentLogs:
 
     def count(self, session: SessionRef) -> int:
         """How many agent logs the session has, without reading their meta files."""
-        return count_current_layout_agents(session) + len(self.legacy_index(session.project).get(session.id, ()))
+        legacy = self.legacy_index(session.project).get(session.id, ())
+        return len(current_layout_agents(session, with_meta=False)) + len(legacy)
 
 
 # --- finding a project and a session ---------------------------------------------------------
@@ -259,20 +252,12 @@ def find_project(root: Path, path: str | os.PathLike[str]) -> Path | None:
         sessions = list_sessions(project)
         if not sessions:
             continue
-        cwd = recorded_cwd(sessions[0].path)
+        cwd = first_field(sessions[0].path, b"cwd")
         if cwd in wanted:
             depth = len(Path(cwd).parts)
             if best is None or depth > best[0]:
                 best = (depth, project)
     return best[1] if best else None
-
-
-def recorded_cwd(path: Path) -> str | None:
-    for raw in head_lines(path, limit=256 * 1024):
-        cwd = quick_field(raw, b"cwd")
-        if cwd:
-            return cwd
-    return None
 
 
 def find_session_by_id(root: Path, session_id: str) -> SessionRef | None:
