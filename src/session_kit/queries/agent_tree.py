@@ -15,16 +15,10 @@ from session_kit.errors import Ambiguous, NotFound
 from session_kit.sessions.agents import AgentRun
 from session_kit.sessions.session import Session
 from session_kit.sessions.store import SessionRef
-from session_kit.transcript.calls import ToolCall
+from session_kit.transcript.calls import ToolCall, calls_of_tool
 from session_kit.transcript.reader import ReadStats
 
 AGENT_FILE_PREFIX = "agent-"  # an agent id may be given as its log's name
-
-
-def calls_of_tool(calls: Iterable[ToolCall], tool: str | None) -> list[ToolCall]:
-    """The calls of `tool` (case-insensitive); all of them when no tool is given."""
-    wanted = tool.lower() if tool else None
-    return [c for c in calls if wanted is None or c.name.lower() == wanted]
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,10 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from session_kit.queries.agent_tree import calls_of_tool
 from session_kit.sessions.session import Session
 from session_kit.sessions.store import SessionRef
-from session_kit.transcript.calls import ToolCall
+from session_kit.transcript.calls import ToolCall, calls_of_tool
 from session_kit.transcript.reader import ReadStats
 
 

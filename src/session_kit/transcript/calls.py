@@ -178,3 +178,9 @@ def _with_result(
         result_line=entry.line,
         spawned_agent_id=_agent_id_of(result.extra) if spawns_agent(call.name) else None,
     )
+
+
+def calls_of_tool(calls: Iterable[ToolCall], tool: str | None) -> list[ToolCall]:
+    """The calls of `tool` (case-insensitive); all of them when no tool is given."""
+    wanted = tool.lower() if tool else None
+    return [c for c in calls if wanted is None or c.name.lower() == wanted]
