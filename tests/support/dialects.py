@@ -74,7 +74,9 @@ def inline_1_0(root: Path) -> Inline10:
     t.user("[Request interrupted by user for tool use]")
     t.user("<bash-input>git status</bash-input>")
     t.user("<bash-stdout>On branch main</bash-stdout><bash-stderr></bash-stderr>")
-    t.user("<command-name>/clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>")
+    t.user(
+        "<command-name>/clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>"
+    )
     t.user("<local-command-stdout></local-command-stdout>")
     t.bash("git diff", "diff --git a/src/parser.py")
     t.compact("Summary: the parser was found; one test fails.")
@@ -85,7 +87,9 @@ def inline_1_0(root: Path) -> Inline10:
     t.lines.insert(1, {"type": "summary", "summary": "Parser work (early title)", "leafUuid": first["uuid"]})
     t.lines.insert(2, {"type": "summary", "summary": "Fix the nested-list parser", "leafUuid": last["uuid"]})
     path = t.write_session(root)
-    return Inline10(root, t, path, "Fix the nested-list parser", search, failing, ("SEARCH: find it", "TESTS: run them"))
+    return Inline10(
+        root, t, path, "Fix the nested-list parser", search, failing, ("SEARCH: find it", "TESTS: run them")
+    )
 
 
 @dataclass
@@ -105,7 +109,9 @@ def legacy_2_0(root: Path) -> Legacy20:
     t = Transcript("20b00000-0000-0000-0000-000000000002", cwd="/work/two", branch="dev", version="2.0.30")
     t.lines.append({"type": "summary", "summary": "Refactor the loader", "leafUuid": "ffff0000-unknown"})
     t.user("Refactor the loader")
-    task = t.tool_use("Task", {"subagent_type": "Explore", "description": "Map the loader", "prompt": "MAP: the loader"})
+    task = t.tool_use(
+        "Task", {"subagent_type": "Explore", "description": "Map the loader", "prompt": "MAP: the loader"}
+    )
     explorer = Transcript(t.session_id, cwd=t.cwd, branch="dev", agent_id="2e4c0de1", start=t.clock, version="2.0.30")
     explorer.user("MAP: the loader")
     explorer.bash("ls src/loader", "a.py b.py")
@@ -130,7 +136,9 @@ def legacy_2_0(root: Path) -> Legacy20:
     greet = Transcript(t.session_id, cwd=t.cwd, agent_id="3a3a0002", start=t.clock, version="2.0.30")
     greet.say("Hello! I'm Claude Code, ready to help. What would you like me to do?")
     greet.write_legacy_agent(root, t)
-    return Legacy20(root, t, t.write_session(root), "2e4c0de1", ("3a3a0001", "3a3a0002"), plan_file, "Refactor the loader")
+    return Legacy20(
+        root, t, t.write_session(root), "2e4c0de1", ("3a3a0001", "3a3a0002"), plan_file, "Refactor the loader"
+    )
 
 
 @dataclass
@@ -168,7 +176,9 @@ def subagents_2_1(root: Path) -> Subagents21:
     a2.bash("audit --strict", exit_code=4, stderr="audit: 2 findings NOMETA_SENTINEL")
     a2.say("Two findings.")
     t.clock = a2.clock
-    t.tool_result(c2, [{"type": "text", "text": "Two findings."}], extra={"agentId": a2.agent_id, "status": "completed"})
+    t.tool_result(
+        c2, [{"type": "text", "text": "Two findings."}], extra={"agentId": a2.agent_id, "status": "completed"}
+    )
 
     c3 = t.tool_use(
         "Agent", {"subagent_type": "Explore", "description": "Gone with its log", "prompt": "GONE: look at logs"}

@@ -150,4 +150,4 @@ def test_client_echoes_and_notifications_are_not_requests(tmp_path: Path):
     t.user("<local-command-caveat>x</local-command-caveat>", isMeta=True)
     t.user("a real follow-up")
     prompts = [e.text for e in read_entries(t.write(tmp_path / "s.jsonl")) if e.is_user_prompt]
-    assert [prompt_display(p) for p in prompts] == ["/compact", "a real follow-up"]
+    assert [prompt_display(p) for p in prompts] == ["a real follow-up"]  # /compact: the client's own

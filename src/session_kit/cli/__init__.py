@@ -63,7 +63,8 @@ COMMANDS = {
         "browse:search", "Case-insensitive search in messages, tool inputs and tool outputs (agents included)."
     ),
     "sessions": Command(
-        "browse:sessions", "List sessions, newest first, with start, duration, branch, first prompt and size."
+        "browse:sessions",
+        "List sessions, newest first, with start, duration, branch, title (else the first prompt) and size.",
     ),
     "show": Command("browse:show", "Summarise a session: requests, tools, failures, compactions, agents, tokens."),
     "uninstall": Command(

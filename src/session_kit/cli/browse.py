@@ -62,7 +62,8 @@ def _sessions_of(kit: Kit, project_path: Path | None, all_projects: bool) -> lis
 @shared_options
 @pass_kit
 def sessions(kit: Kit, project_path: Path | None, all_projects: bool, limit: int | None) -> None:
-    """List sessions, newest first, with start, duration, branch, first prompt and size.
+    """List sessions, newest first, with start, duration, branch, title (else the first
+    prompt) and size.
 
     Reads only the head and tail of each file, so it stays fast on large histories.
     """
@@ -77,12 +78,12 @@ def sessions(kit: Kit, project_path: Path | None, all_projects: bool, limit: int
         click.echo("No sessions.")
         return
     click.echo(
-        f"{'SESSION':<36}  {'START':<16}  {'DURATION':>8}  {'SIZE':>7}  {'AGENTS':>6}  {'BRANCH':<16}  FIRST PROMPT"
+        f"{'SESSION':<36}  {'START':<16}  {'DURATION':>8}  {'SIZE':>7}  {'AGENTS':>6}  {'BRANCH':<16}  TITLE / FIRST PROMPT"
     )
     for r in rows:
         click.echo(
             f"{r.ref.id:<36}  {local_time(r.start):<16}  {human_duration(r.duration_s):>8}  "
-            f"{human_size(r.ref.size):>7}  {r.agents:>6}  {clip(r.branch, 16):<16}  {clip(r.first_prompt, 60)}"
+            f"{human_size(r.ref.size):>7}  {r.agents:>6}  {clip(r.branch, 16):<16}  {clip(r.title or r.first_prompt, 60)}"
         )
 
 
@@ -101,6 +102,8 @@ def show(kit: Kit, session: str) -> None:
         return
     warn_skipped(r.read, r.ref.path)
     click.echo(f"Session {r.ref.id}")
+    if r.title:
+        click.echo(f"  title:     {clip(r.title, 100)}")
     click.echo(f"  file:      {r.ref.path} ({human_size(r.ref.size)})")
     click.echo(f"  cwd:       {r.cwd or '-'}   branch: {r.branch or '-'}   client: {r.version or '-'}")
     click.echo(f"  time:      {local_time(r.start)} → {local_time(r.end)} ({human_duration(r.duration_s)})")

@@ -227,6 +227,8 @@ def info(kit: Kit, session: str) -> None:
     r = card.report
     warn_skipped(r.read, ref.path)
     click.echo(f"Session {ref.id}")
+    if r.title:
+        click.echo(f"  title:       {visible(r.title)}")
     click.echo(f"  transcript:  {ref.path} ({human_size(ref.size)})")
     click.echo(f"  project:     {ref.project.name} (cwd {r.cwd or '-'}, branch {r.branch or '-'})")
     ws = card.work_state
