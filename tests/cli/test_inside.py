@@ -150,6 +150,7 @@ def test_plan_json_shape(planned):
         "tool_use_id",
         "status",
         "linked_by",
+        "file_found",
     }
     assert len(invoke_json("plan", "--session", sid)["plans"]) == 1
 

@@ -175,12 +175,16 @@ def events(kit: Kit, session: str, errors_only: bool, tool_name: str | None, mai
 def search(
     kit: Kit, query: str, project_path: Path | None, all_projects: bool, tool_name: str | None, limit: int | None
 ) -> None:
-    """Case-insensitive search in messages, tool inputs and tool outputs (agents included)."""
+    """Case-insensitive search in messages, tool inputs and tool outputs (agents included).
+
+    Agent logs whose session file is gone are searched too.
+    """
     _check_scope(project_path, all_projects)
     if not query.strip():
         raise KitError("empty query")
     refs = _sessions_of(kit, project_path, all_projects)
-    targets = list(api.session_targets(refs))
+    projects = api.projects_in_scope(kit.root, project_path=project_path, all_projects=all_projects)
+    targets = list(api.session_targets(refs, orphans_of=projects))
     progress = _progress_printer() if sys.stderr.isatty() and not kit.as_json else None
     hits: list[api.SearchHit] = []
     for hit in api.search(targets, api.Query(query), tool=tool_name, progress=progress):

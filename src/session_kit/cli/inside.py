@@ -92,6 +92,9 @@ def _print_agents(report: api.AgentReport, *, agent: str | None, all_agents: boo
     picked = report.selection
     warn_skipped(report.read, report.ref.path)
     click.echo(f"Session {report.ref.id}: {picked.total} agents, {picked.failed} failed")
+    if report.warmups:
+        ids = ", ".join(w.agent_id for w in report.warmups)
+        click.echo(f"({plural(len(report.warmups), 'warmup log')} left out, not agents of the conversation: {ids})")
     if not picked.total:
         click.echo("No subagents in this session.")
         return
@@ -125,7 +128,9 @@ def _print_agent(report: api.AgentReport, node: api.AgentNode, *, detail: bool, 
         f"{inner}ran {clock(run.start)} → {clock(run.end)} ({human_duration(run.duration_s)}), "
         f"model {run.model or '-'}, spawned by {spawned}" + (f" ({run.tool_use_id})" if run.tool_use_id else "")
     )
-    if detail:
+    if not run.log_found:
+        click.echo(f"{inner}log: not found (known from its spawning call and result)")
+    elif detail:
         click.echo(f"{inner}log: {run.log.path} ({run.log.layout} layout)")
         if node.children:
             click.echo(f"{inner}spawned: {', '.join(node.children)}")
@@ -203,7 +208,10 @@ def plan(kit: Kit, session: str, all_plans: bool) -> None:
             click.echo("")
         click.echo(f"Plan {number} of {len(plans)} — {PLAN_SOURCES[p.source]}, {where}, {clock(p.timestamp)}{status}")
         click.echo("")
-        click.echo(visible(p.text).rstrip())
+        if p.file_found is False:
+            click.echo(f"(the plan file {p.path} was not found: the session's ExitPlanMode call named it)")
+        else:
+            click.echo(visible(p.text).rstrip())
 
 
 # --- info ------------------------------------------------------------------------------------

@@ -21,7 +21,14 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from session_kit.sessions.store import LAYOUT_INLINE, LAYOUT_MISSING, AgentLogRef, SessionRef, find_agent_logs
+from session_kit.sessions.store import (
+    LAYOUT_INLINE,
+    LAYOUT_MISSING,
+    LAYOUT_WORKFLOW,
+    AgentLogRef,
+    SessionRef,
+    find_agent_logs,
+)
 from session_kit.transcript.calls import ToolCall, pair_tool_calls
 from session_kit.transcript.entries import (
     KIND_ASSISTANT,
@@ -65,6 +72,11 @@ class AgentRun:
         return self.log.agent_id
 
     @property
+    def log_found(self) -> bool:
+        """False for an agent known only from its spawning call: its log was never kept."""
+        return self.log.layout != LAYOUT_MISSING
+
+    @property
     def failures(self) -> tuple[ToolCall, ...]:
         return tuple(c for c in self.calls if c.failed)
 
@@ -89,7 +101,7 @@ class AgentRun:
             "parent_agent_id": self.parent_agent_id,
             "layout": self.log.layout,
             "path": str(self.log.path) if self.log.path is not None else None,
-            "log_found": self.log.layout != LAYOUT_MISSING,
+            "log_found": self.log_found,
             "start": format_timestamp(self.start),
             "end": format_timestamp(self.end),
             "duration_s": self.duration_s,
@@ -196,7 +208,9 @@ class AgentLinker:
         """The call that spawned the agent of `log` (started at `start`), or None."""
         wanted = tool_use_id or log.tool_use_id
         call = self._by_id.get(wanted or "") or self._by_agent.get(log.agent_id)
-        if call is None and start is not None:
+        # By time only where the client wrote no link at all (2025 logs, 1.0.x inline threads):
+        # a workflow's agents are not started by a spawning call of the conversation.
+        if call is None and start is not None and log.layout != LAYOUT_WORKFLOW:
             taken = self._used | self._reserved
             free = [c for c in self._calls if c.id not in taken and c.agent_id != log.agent_id]
             call = _nearest_earlier(start, free)

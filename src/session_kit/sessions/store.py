@@ -111,6 +111,16 @@ def list_sessions(project: Path) -> list[SessionRef]:
     return found
 
 
+def projects_in_scope(
+    root: Path, *, project_path: str | os.PathLike[str] | None = None, all_projects: bool = False
+) -> list[Path]:
+    """The project folders `sessions_in_scope` would list the sessions of."""
+    if all_projects:
+        return list_project_dirs(root)
+    project = find_project(root, project_path or os.getcwd())
+    return [project] if project is not None else []
+
+
 def list_all_sessions(root: Path) -> list[SessionRef]:
     sessions = [s for p in list_project_dirs(root) for s in list_sessions(p)]
     sessions.sort(key=lambda s: (s.mtime, s.id), reverse=True)
@@ -134,6 +144,7 @@ def sessions_in_scope(
 
 
 def session_ref_from_path(path: Path) -> SessionRef:
+    """The file a user named, when it is a transcript (NotFound when it is not one)."""
     try:
         st = path.stat()
     except FileNotFoundError:
@@ -142,7 +153,25 @@ def session_ref_from_path(path: Path) -> SessionRef:
         raise KitError(f"cannot read {path}: {exc.strerror}") from None
     if not path.is_file():
         raise KitError(f"not a transcript file: {path}")
+    if st.st_size and not looks_like_transcript(path):
+        raise NotFound(f"not a transcript (no JSON entries in its first lines): {path}")
     return SessionRef(path.stem, path, path.parent, st.st_mtime, st.st_size)
+
+
+def looks_like_transcript(path: Path) -> bool:
+    """Whether the head of a non-empty file holds a transcript entry: a JSON object line with
+    a `type` or a `sessionId` (a file still being written may end in a half line)."""
+    try:
+        head = read_head(path, HEAD_FIELD_BYTES)
+    except OSError:
+        return True  # the reader reports the error where it reads
+    if any("type" in value or "sessionId" in value for value in head):
+        return True
+    try:
+        with open(path, "rb") as f:  # one long first line: too long to judge, so read it
+            return f.read(1) == b"{" and f.seek(0, os.SEEK_END) > HEAD_FIELD_BYTES
+    except OSError:
+        return True
 
 
 # --- agent logs ------------------------------------------------------------------------------

@@ -59,6 +59,11 @@ BLOCK_TOOL_USE = "tool_use"
 BLOCK_TOOL_RESULT = "tool_result"
 BLOCK_IMAGE = "image"
 
+# Every block type the kit reads or knows to pass over (`queries.drift` reports the others).
+KNOWN_BLOCK_TYPES = frozenset(
+    {BLOCK_TEXT, BLOCK_THINKING, BLOCK_TOOL_USE, BLOCK_TOOL_RESULT, BLOCK_IMAGE, "redacted_thinking", "document"}
+)
+
 _KNOWN_KINDS = {
     "user": KIND_USER,
     "assistant": KIND_ASSISTANT,
@@ -66,6 +71,10 @@ _KNOWN_KINDS = {
     "summary": KIND_SUMMARY,
     "tool_result": KIND_TOOL_RESULT,
 }
+
+
+# Every entry type the kit knows (`queries.drift` reports the others).
+KNOWN_ENTRY_TYPES = frozenset(_KNOWN_KINDS) | NOISE_TYPES
 
 
 def parse_timestamp(value: Any) -> datetime | None:
