@@ -71,7 +71,8 @@ def glance(path: str | os.PathLike[str], size: int) -> Glance:
 
 # Title lines: `summary` ones are stacked at the head of 1.0.x–2.0.x files; current clients
 # append `custom-title` / `ai-title` ones as the session goes on.
-_TITLE_MARKS = (b'"type":"summary"', b'"type":"custom-title"', b'"type":"ai-title"')
+# (The type's value is looked for, then the line parsed: JSON may have spaces after the colon.)
+_TITLE_MARKS = (b'"summary"', b'"custom-title"', b'"ai-title"')
 _LATE_TITLES = _TITLE_MARKS[1:]
 
 
@@ -88,7 +89,7 @@ def title_lines(data: bytes, *, cut: bool = False, types: Iterable[bytes] = _TIT
             except (ValueError, RecursionError):
                 value = None
             line = title_line(Entry.from_raw(0, value)) if isinstance(value, dict) else None
-            if line is not None:
+            if line is not None and all(start != at for at, _ in found):
                 found.append((start, line))
             pos = data.find(mark, stop)
     return [line for _, line in sorted(found, key=lambda f: f[0])]
