@@ -2,8 +2,12 @@
 
 Owns: reading the event JSON from stdin; SessionStart (scratch dir, project pointer,
 `SESSION_CONTEXT` and friends appended to `CLAUDE_ENV_FILE`, one brief line to the model,
-and the work state put back after a compaction); UserPromptSubmit (the fallback for clients
-without `CLAUDE_ENV_FILE`, and a late restore); PreCompact (a snapshot of the work state).
+and the working memory put back after a compaction); UserPromptSubmit (the fallback for
+clients without `CLAUDE_ENV_FILE`, and a late restore where no start followed a compaction);
+PreCompact (a snapshot of the saved values, and the working memory captured from the
+transcript: `memory.capture`); PostCompact (the capture brought up to date, with the
+client's summary). A subagent's compaction (`agent_id` in the event) is captured into the
+agent's own memory file and never touches the session's.
 Every failure is logged to the kit's hook log and named in one stderr line; the exit code is
 always 0, so the kit never blocks or breaks a session.
 """
@@ -18,7 +22,7 @@ from session_kit.state import fastjson
 from session_kit.state import root as state
 from session_kit.state.current import session_id_from_env
 from session_kit.state.ids import check_session_id
-from session_kit.state.scratch import SessionScratch, render_state
+from session_kit.state.scratch import STATE_FILE, SessionScratch
 
 # Annotations only: `collections.abc` costs the hooks ~2 ms to import (and `typing` more).
 TYPE_CHECKING = False
@@ -84,16 +88,23 @@ def _intro(scratch: SessionScratch, *, env_file: bool) -> str:
     )
 
 
-def _restore(scratch: SessionScratch) -> str | None:
-    current = scratch.read_state()
-    if not current["values"] and not current["notes"]:
-        return None
-    return render_state(
-        current,
-        session_id=scratch.session_id,
-        scratch_path=scratch.path,
-        limit=CONTEXT_LIMIT - 600,
-        heading="session-kit: work state saved before the context was compacted (restored):",
+def _restore(scratch: SessionScratch, env: Mapping[str, str], root: str) -> str | None:
+    """The working memory and the values saved by hand, as one block within the limit."""
+    from session_kit.memory import record, restore
+    from session_kit.memory.capture import read_plan_file
+    from session_kit.memory.settings import memory_settings
+
+    settings = memory_settings(root, env)
+    memory_file = record.memory_path(scratch.path)
+    memory = record.load(memory_file) if settings.capture else None
+    return restore.render(
+        memory,
+        scratch.read_state(),
+        limit=min(restore.LIMIT, CONTEXT_LIMIT - 600),
+        memory_file=memory_file,
+        read_plan=read_plan_file,
+        keep=settings.keeps,
+        state_file=scratch.file(STATE_FILE),
     )
 
 
@@ -152,7 +163,7 @@ def session_start(event: Mapping, env: Mapping[str, str], root: str) -> str:
         parts.append(_intro(scratch, env_file=bool(env_file)))
     pending = scratch.take_pending_restore()
     if source == "compact" or pending:
-        restored = _restore(scratch)
+        restored = _restore(scratch, env, root)
         if restored:
             parts.append(restored)
     return _context("SessionStart", "\n\n".join(parts)) if parts else ""
@@ -171,15 +182,59 @@ def user_prompt_submit(event: Mapping, env: Mapping[str, str], root: str) -> str
     elif os.path.exists(scratch.file(NO_ENV_FILE_MARK)):
         parts.append(f"session-kit: session id {session_id}; scratch dir {scratch.path}.")
     if scratch.take_pending_restore():
-        restored = _restore(scratch)
+        restored = _restore(scratch, env, root)
         if restored:
             parts.append(restored)
     return _context("UserPromptSubmit", "\n\n".join(parts)) if parts else ""
 
 
+def _agent_id(event: Mapping) -> str | None:
+    agent = event.get("agent_id")
+    return agent if isinstance(agent, str) and agent else None
+
+
+def _capture(event: Mapping, env: Mapping[str, str], root: str, scratch: SessionScratch) -> dict | None:
+    """The working memory brought up to date from the event's transcript; None when capture
+    is off or there is no transcript to read (a smaller memory, never an error)."""
+    from session_kit.memory.capture import capture_session
+    from session_kit.memory.settings import memory_settings
+
+    settings = memory_settings(root, env)
+    transcript = event.get("transcript_path")
+    if not settings.capture or not isinstance(transcript, str) or not transcript:
+        return None
+    try:
+        return capture_session(
+            scratch.path, transcript, settings, agent_id=_agent_id(event), session_id=scratch.session_id
+        )
+    except OSError as exc:  # gone, unreadable, not a file: nothing to add this time
+        state.log(root, f"memory capture skipped: {transcript}: {exc.strerror or exc}")
+        return None
+
+
 def pre_compact(event: Mapping, env: Mapping[str, str], root: str) -> str:
     scratch = _scratch(event, env, root).create()
-    scratch.snapshot(str(event.get("trigger") or "compact"))
+    if _agent_id(event) is None:  # a subagent's compaction restores nothing of the session's
+        scratch.snapshot(str(event.get("trigger") or "compact"))
+    _capture(event, env, root, scratch)
+    return ""
+
+
+def post_compact(event: Mapping, env: Mapping[str, str], root: str) -> str:
+    scratch = _scratch(event, env, root).create()
+    memory = _capture(event, env, root, scratch)
+    summary = event.get("compact_summary")
+    if memory is not None and isinstance(summary, str) and summary.strip():
+        from session_kit.memory.capture import add_summary
+        from session_kit.memory.settings import memory_settings
+
+        add_summary(
+            scratch.path,
+            summary,
+            str(event.get("trigger") or ""),
+            memory_settings(root, env),
+            agent_id=_agent_id(event),
+        )
     return ""
 
 
@@ -188,6 +243,7 @@ HANDLERS: dict[str, Callable[[Mapping, Mapping[str, str], str], str]] = {
     HOOK_EVENTS["SessionStart"]: session_start,
     HOOK_EVENTS["UserPromptSubmit"]: user_prompt_submit,
     HOOK_EVENTS["PreCompact"]: pre_compact,
+    HOOK_EVENTS["PostCompact"]: post_compact,
 }
 
 
