@@ -225,11 +225,11 @@ class Fold:
                     "at": at,
                 }
         elif name == "TodoWrite":
-            self._todos(tool_input.get("todos"))
+            call["todos"] = tool_input.get("todos")
         elif name == "TaskCreate":
             call["subject"] = clip(redact(str(tool_input.get("subject") or tool_input.get("description") or "")), 300)
         elif name == "TaskUpdate":
-            self._task_update(tool_input)
+            call["update"] = {k: tool_input.get(k) for k in ("taskId", "id", "status", "subject")}
         elif name in AGENT_TOOLS and self.keeps("agents"):
             agents = self.memory["agents"]
             agents.append(
@@ -283,6 +283,10 @@ class Fold:
             self._plan_answered("approved", extra, block)
         elif tool == "TaskCreate":
             self._task_created(call, extra, block)
+        elif tool == "TodoWrite":  # applied once it worked: a refused call changed nothing
+            self._todos(call.get("todos"))
+        elif tool == "TaskUpdate":
+            self._task_update(call.get("update") or {})
         elif tool in AGENT_TOOLS:
             self._agent_answered(call_id, extra, block, failed=False)
 
