@@ -144,3 +144,10 @@ def test_with_capture_off_none_of_it_comes_back(forgotten):
     assert AFTER in after
     for lost in (TICKET, ERROR_LINE, TASK_ONE, PLAN_TEXT, "mytok.py (created"):
         assert lost not in after, lost
+
+
+def test_the_session_memory_command_shows_it_in_the_session(remembered):
+    route, _ = remembered
+    route.run(route.command("session-memory"), resume=route.session_id)
+    shown = route.fake.last_main_request().text()
+    assert START in shown and ERROR_LINE in shown and "transcript line" in shown

@@ -85,7 +85,7 @@ class Fold:
             return
         if raw.startswith(b'{"type":"'):
             end = raw.find(b'"', 9)
-            if raw[9:end] in NOISE:
+            if raw[9:end] in NOISE and not (raw[9:end] == b"attachment" and b'"plan_mode' in raw):
                 return
         elif b'"type":"attachment"' in raw and b'"attachment":{' in raw:
             if b'"plan_mode' not in raw:
@@ -208,9 +208,11 @@ class Fold:
         if not isinstance(call_id, str) or not isinstance(name, str):
             return
         tool_input = tool_input if isinstance(tool_input, dict) else {}
-        call = {"tool": name, "key": _call_key(name, tool_input), "line": self.line, "at": at}
+        # redacted from the start: what is kept (even a call waiting for its result) is saved;
+        # redaction is deterministic, so the same command still gives the same key
+        call = {"tool": name, "key": redact(_call_key(name, tool_input)), "line": self.line, "at": at}
         if name == "Bash":
-            call["command"] = clip(str(tool_input.get("command") or ""), 2000)
+            call["command"] = clip(redact(str(tool_input.get("command") or "")), 2000)
         elif name in FILE_TOOLS or name == "Read":
             path = tool_input.get("file_path") or tool_input.get("notebook_path")
             call["path"] = path if isinstance(path, str) else None
@@ -225,11 +227,13 @@ class Fold:
                     "at": at,
                 }
         elif name == "TodoWrite":
-            call["todos"] = tool_input.get("todos")
+            call["todos"] = self._todo_items(tool_input.get("todos"))
         elif name == "TaskCreate":
             call["subject"] = clip(redact(str(tool_input.get("subject") or tool_input.get("description") or "")), 300)
         elif name == "TaskUpdate":
-            call["update"] = {k: tool_input.get(k) for k in ("taskId", "id", "status", "subject")}
+            call["update"] = {k: tool_input.get(k) for k in ("taskId", "id", "status")}
+            if isinstance(tool_input.get("subject"), str):
+                call["update"]["subject"] = clip(redact(tool_input["subject"]), 300)
         elif name in AGENT_TOOLS and self.keeps("agents"):
             agents = self.memory["agents"]
             agents.append(
@@ -302,7 +306,7 @@ class Fold:
         failure = {
             "key": call["key"],
             "tool": tool,
-            "command": redact(call.get("command") or call["key"]),
+            "command": call.get("command") or call["key"],
             "exit_code": exit_code_of(text),
             "error": redact(error_lines(text)),
             "line": call["line"],
@@ -360,9 +364,10 @@ class Fold:
             if text:
                 plan["text"] = clip(redact(text), MAX_PLAN)
 
-    def _todos(self, todos: object) -> None:
+    def _todo_items(self, todos: object) -> list[dict] | None:
+        """A TodoWrite call's list, as the memory keeps it (redacted when the call is read)."""
         if not isinstance(todos, list) or not self.keeps("tasks"):
-            return
+            return None
         items = []
         for n, todo in enumerate(todos[:MAX_TASKS], 1):
             if isinstance(todo, dict):
@@ -375,7 +380,11 @@ class Fold:
                         "line": self.line,
                     }
                 )
-        self.memory["tasks"] = {"source": "TodoWrite", "items": items}
+        return items
+
+    def _todos(self, items: list[dict] | None) -> None:
+        if items is not None:
+            self.memory["tasks"] = {"source": "TodoWrite", "items": items}
 
     def _task_created(self, call: dict, extra: object, block: dict | None) -> None:
         if not self.keeps("tasks"):
@@ -417,7 +426,7 @@ class Fold:
                     item["status"] = status
                 subject = _str(tool_input.get("subject"))
                 if subject:
-                    item["subject"] = clip(redact(subject), 300)
+                    item["subject"] = subject
                 item["line"] = self.line
                 return
 

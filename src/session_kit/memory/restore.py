@@ -229,23 +229,38 @@ def render(
     text = join()
     if limit is None:
         return text
-    # Shorten the least valuable part first, one level at a time, until the block fits.
-    while len(text) > limit:
-        # the parts by value, least first; what was saved by hand is never left out, only
-        # shortened down to its keys, and only once everything else is as short as it gets
-        candidates = [i for i in range(len(sections) - 1, 0, -1) if levels[i] < LEVELS - 1 and rendered[i]]
-        if not candidates:
-            candidates = [0] if levels[0] < LEVELS - 1 and rendered[0] else []
-        if not candidates:
+    # Shorten every part before leaving any out: round by round (shorter, shortest, gone),
+    # the least valuable part first in each round. What was saved by hand is shortened last
+    # and never left out: at its last level it is its keys and the file that holds it.
+    for target in range(1, LEVELS):
+        for i in [*range(len(sections) - 1, 0, -1), 0]:
+            if len(text) <= limit:
+                break
+            if not rendered[i] or levels[i] >= target:
+                continue
+            levels[i] = target
+            rendered[i] = sections[i][1](target) if target < LEVELS - 1 or i == 0 else []
+            text = join()
+    # Then give room back, most valuable part first, while a longer form still fits; the
+    # first part that cannot grow ends it, so a less valuable part never outgrows it.
+    for i in range(len(sections)):
+        grown = True
+        while levels[i] > 0 and len(text) <= limit:
+            before = rendered[i]
+            rendered[i] = sections[i][1](levels[i] - 1)
+            candidate = join()
+            if len(candidate) > limit:
+                rendered[i] = before
+                grown = False
+                break
+            levels[i] -= 1
+            text = candidate
+        if not grown:
             break
-        i = candidates[0]
-        levels[i] += 1
-        rendered[i] = sections[i][1](levels[i]) if levels[i] < LEVELS - 1 or i == 0 else []
-        text = join()
     if len(text) > limit:
         tail = f"\n… cut to fit; the rest is in {memory_file}."
         text = text[: max(0, limit - len(tail))] + tail
-    left_out = [sections[i][0] for i in range(1, len(sections)) if levels[i] == LEVELS - 1 and sections[i][1](0)]
+    left_out = [sections[i][0] for i in range(1, len(sections)) if levels[i] and not rendered[i] and sections[i][1](0)]
     if left_out:
         note = f"\nLeft out to fit (in the memory file): {', '.join(left_out)}."
         if len(text) + len(note) <= limit:
