@@ -316,3 +316,21 @@ def test_a_damaged_memory_file_is_captured_afresh(tmp_path: Path):
     (scratch / "memory.json").write_text('{"version": 1, "requests": [1], "offset": "x"')
     memory = capture_session(str(scratch), str(working_session().write(tmp_path / "s.jsonl")), MemorySettings())
     assert memory["requests"]["first"]["text"].startswith("Fix the parser")
+
+
+def test_a_2025_session_with_titles_task_agents_and_string_errors(tmp_path: Path):
+    t = Transcript()
+    t.summary_2025("A title, not a compaction")
+    t.user("Port the CLI to click", isSidechain=False)
+    task = t.tool_use("Task", {"subagent_type": "general-purpose", "description": "Survey", "prompt": "look"})
+    t.tool_result(
+        task, [{"type": "text", "text": "Found 3 entry points"}], extra={"agentId": "x1", "status": "completed"}
+    )
+    call = t.tool_use("Bash", {"command": "make lint"})
+    # 2025 clients wrote some errors only as a string `toolUseResult`, without `is_error`
+    t.tool_result(call, "Exit code 2\nmake: *** [lint] Error 1", extra="Error: Exit code 2\nmake: *** [lint] Error 1")
+    memory = captured(t.write(tmp_path / "a.jsonl"))
+    assert memory["compactions"] == []
+    assert memory["requests"]["first"]["text"] == "Port the CLI to click"
+    assert memory["agents"][0]["status"] == "finished" and memory["agents"][0]["answer"] == "Found 3 entry points"
+    assert memory["failures"][0]["exit_code"] == 2 and "Error 1" in memory["failures"][0]["error"]
