@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from session_kit.state.root import locked
 from tests.hooks.test_handlers import context_of, hook, start
 from tests.support.transcripts import Transcript
 
@@ -44,11 +45,20 @@ def scratch_of(state_root: Path) -> Path:
     return state_root / "projects" / "-work-proj" / "sessions" / SID
 
 
+def settled(memory_file: Path) -> Path:
+    """`memory_file` once the capture the hook left running in the background is done (the
+    hook hands its lock to that process)."""
+    with locked(str(memory_file), timeout=30):
+        return memory_file
+
+
 def test_pre_compact_captures_and_the_compact_start_restores_once(state_root, env_file, transcript):
     start(SID, env_file)
     done = hook("pre-compact", event(transcript, trigger="auto", hook_event_name="PreCompact"))
     assert done.returncode == 0 and done.stderr == b""
-    assert json.loads((scratch_of(state_root) / "memory.json").read_text())["offset"] == transcript.stat().st_size
+    assert (
+        json.loads(settled(scratch_of(state_root) / "memory.json").read_text())["offset"] == transcript.stat().st_size
+    )
     text = context_of(start(SID, env_file, source="compact"))
     assert "ticket IMP-12" in text and "python -m pytest tests/test_importer.py" in text and "KeyError: 'name'" in text
     assert len(text) < 9000
@@ -59,7 +69,7 @@ def test_post_compact_keeps_the_clients_summary(state_root, env_file, transcript
     start(SID, env_file)
     hook("pre-compact", event(transcript, trigger="manual"))
     assert hook("post-compact", event(transcript, compact_summary="The summary text")).returncode == 0
-    memory = json.loads((scratch_of(state_root) / "memory.json").read_text())
+    memory = json.loads(settled(scratch_of(state_root) / "memory.json").read_text())
     assert memory["compactions"][-1]["summary"] == "The summary text"
 
 
@@ -71,7 +81,7 @@ def test_a_subagents_compaction_leaves_the_session_alone(state_root, env_file, t
     assert hook("pre-compact", event(path, agent_id="a1", trigger="auto")).returncode == 0
     scratch = scratch_of(state_root)
     assert not (scratch / "memory.json").exists() and not (scratch / "restore-pending").exists()
-    assert (scratch / "memory-agents" / "a1.json").is_file()
+    assert settled(scratch / "memory-agents" / "a1.json").is_file()
 
 
 @pytest.mark.parametrize("where", ["missing", "folder", "binary"])
@@ -91,5 +101,19 @@ def test_capture_off_restores_only_what_was_saved_by_hand(state_root, env_file, 
     start(SID, env_file)
     (state_root / "config.json").write_text(json.dumps({"memory": {"capture": False}}))
     hook("pre-compact", event(transcript, trigger="auto"))
-    assert not (scratch_of(state_root) / "memory.json").exists()
+    assert not settled(scratch_of(state_root) / "memory.json").exists()
     assert "IMP-12" not in context_of(start(SID, env_file, source="compact"))
+
+
+def test_the_hook_does_not_wait_for_the_capture_and_the_start_after_it_does(state_root, env_file, tmp_path):
+    start(SID, env_file)
+    t = Transcript(SID)
+    t.user("a request before a long history")
+    for n in range(3000):
+        t.bash(f"echo {n}", "x" * 2000)
+    t.user("THE LATEST REQUEST")
+    path = t.write(tmp_path / "big.jsonl")
+    done = hook("pre-compact", event(path, trigger="auto"))
+    assert done.returncode == 0 and done.stderr == b""
+    # whatever the timing, the start after the compaction sees the whole capture
+    assert "THE LATEST REQUEST" in context_of(start(SID, env_file, source="compact"))

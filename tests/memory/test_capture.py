@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from session_kit.memory import fold, record
-from session_kit.memory.capture import add_summary, capture_file, capture_session
+from session_kit.memory.capture import capture_file, capture_session
 from session_kit.memory.settings import MemorySettings
 from tests.support.transcripts import Transcript
 
@@ -302,9 +302,9 @@ def test_the_clients_summary_is_kept_with_its_compaction(tmp_path: Path):
     scratch = tmp_path / "scratch"
     t = working_session()
     t.compact("Summary from the transcript")
-    capture_session(str(scratch), str(t.write(tmp_path / "s.jsonl")), MemorySettings())
-    add_summary(str(scratch), "Summary from the transcript", "manual", MemorySettings())
-    add_summary(str(scratch), "A later, separate summary", "auto", MemorySettings())
+    path = str(t.write(tmp_path / "s.jsonl"))
+    capture_session(str(scratch), path, MemorySettings(), summary="Summary from the transcript", trigger="manual")
+    capture_session(str(scratch), path, MemorySettings(), summary="A later, separate summary", trigger="auto")
     compactions = json.loads((scratch / "memory.json").read_text())["compactions"]
     assert [c["summary"] for c in compactions] == ["Summary from the transcript", "A later, separate summary"]
     assert compactions[0]["trigger"] == "manual"

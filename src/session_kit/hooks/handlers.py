@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 # Claude Code caps what one hook adds to the context; stay below it.
 CONTEXT_LIMIT = 9000
+# How long the SessionStart after a compaction waits for a capture still running.
+CAPTURE_WAIT_S = 20.0
 NO_ENV_FILE_MARK = "no-env-file"
 ENV_MARK = "# session-kit"
 
@@ -91,12 +93,19 @@ def _intro(scratch: SessionScratch, *, env_file: bool) -> str:
 def _restore(scratch: SessionScratch, env: Mapping[str, str], root: str) -> str | None:
     """The working memory and the values saved by hand, as one block within the limit."""
     from session_kit.memory import record, restore
-    from session_kit.memory.capture import read_plan_file
+    from session_kit.memory.record import read_plan_file
     from session_kit.memory.settings import memory_settings
 
     settings = memory_settings(root, env)
     memory_file = record.memory_path(scratch.path)
-    memory = record.load(memory_file) if settings.capture else None
+    memory = None
+    if settings.capture:
+        try:  # a capture still running in the background finishes first
+            with record.locked(memory_file, timeout=CAPTURE_WAIT_S):
+                memory = record.load(memory_file)
+        except TimeoutError:
+            state.log(root, f"memory: capture still running after {CAPTURE_WAIT_S:.0f}s; restored what was saved")
+            memory = record.load(memory_file)
     return restore.render(
         memory,
         scratch.read_state(),
@@ -193,23 +202,28 @@ def _agent_id(event: Mapping) -> str | None:
     return agent if isinstance(agent, str) and agent else None
 
 
-def _capture(event: Mapping, env: Mapping[str, str], root: str, scratch: SessionScratch) -> dict | None:
-    """The working memory brought up to date from the event's transcript; None when capture
-    is off or there is no transcript to read (a smaller memory, never an error)."""
-    from session_kit.memory.capture import capture_session
+def _capture(event: Mapping, env: Mapping[str, str], root: str, scratch: SessionScratch) -> None:
+    """Bring the working memory up to date from the event's transcript, in a child process
+    the client does not wait for (the next reader waits for it: `capture_in_background`).
+    Nothing when capture is off or the event names no transcript."""
+    from session_kit.memory.capture import capture_in_background
     from session_kit.memory.settings import memory_settings
 
     settings = memory_settings(root, env)
     transcript = event.get("transcript_path")
     if not settings.capture or not isinstance(transcript, str) or not transcript:
-        return None
-    try:
-        return capture_session(
-            scratch.path, transcript, settings, agent_id=_agent_id(event), session_id=scratch.session_id
-        )
-    except OSError as exc:  # gone, unreadable, not a file: nothing to add this time
-        state.log(root, f"memory capture skipped: {transcript}: {exc.strerror or exc}")
-        return None
+        return
+    summary = event.get("compact_summary")
+    capture_in_background(
+        scratch.path,
+        transcript,
+        settings,
+        log=lambda line: state.log(root, line),
+        agent_id=_agent_id(event),
+        session_id=scratch.session_id,
+        summary=summary if isinstance(summary, str) else None,
+        trigger=str(event.get("trigger") or "") or None,
+    )
 
 
 def pre_compact(event: Mapping, env: Mapping[str, str], root: str) -> str:
@@ -221,20 +235,7 @@ def pre_compact(event: Mapping, env: Mapping[str, str], root: str) -> str:
 
 
 def post_compact(event: Mapping, env: Mapping[str, str], root: str) -> str:
-    scratch = _scratch(event, env, root).create()
-    memory = _capture(event, env, root, scratch)
-    summary = event.get("compact_summary")
-    if memory is not None and isinstance(summary, str) and summary.strip():
-        from session_kit.memory.capture import add_summary
-        from session_kit.memory.settings import memory_settings
-
-        add_summary(
-            scratch.path,
-            summary,
-            str(event.get("trigger") or ""),
-            memory_settings(root, env),
-            agent_id=_agent_id(event),
-        )
+    _capture(event, env, root, _scratch(event, env, root).create())
     return ""
 
 

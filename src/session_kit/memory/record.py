@@ -95,9 +95,10 @@ def save(path: str, memory: dict) -> None:
     state.atomic_write(path, (fastjson.dumps(memory, indent=1) + "\n").encode("utf-8", "surrogatepass"))
 
 
-def locked(path: str):
-    """The lock every read-modify-write of the memory at `path` holds."""
-    return state.locked(path)
+def locked(path: str, *, timeout: float = 30.0) -> state.locked:
+    """The lock every read-modify-write of the memory at `path` holds (a capture may take a
+    second or two on a large transcript read for the first time)."""
+    return state.locked(path, timeout=timeout)
 
 
 def ensure_parent(path: str) -> None:
