@@ -21,6 +21,7 @@ from session_kit.cli.output import (
     human_duration,
     human_size,
     plural,
+    summary_text,
     visible,
     warn_skipped,
 )
@@ -265,18 +266,6 @@ def info(kit: Kit, session: str, full: bool) -> None:
         click.echo(f"  work state:  keys: {keys}; {ws.notes} notes")
     else:
         click.echo("  work state:  none saved")
-
-
-def summary_text(summary: str | None) -> str:
-    """A compaction summary without the client's framing, on one line."""
-    if not summary:
-        return ""
-    text = summary
-    marker = "Summary:"
-    if marker in text:
-        text = text.split(marker, 1)[1]
-    text = text.split("If you need specific details from before compaction", 1)[0]
-    return " ".join(text.split())
 
 
 # --- memory ----------------------------------------------------------------------------------
