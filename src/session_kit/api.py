@@ -65,6 +65,9 @@ _HOMES = {
     "SearchHit": "session_kit.queries.search",
     "search": "session_kit.queries.search",
     "session_targets": "session_kit.queries.search",
+    "MemoryView": "session_kit.queries.memory",
+    "session_memory": "session_kit.queries.memory",
+    "MEMORY_RESTORE_LIMIT": "session_kit.queries.memory:RESTORE_LIMIT",
     "doctor_report": "session_kit.queries.doctor",
     "DriftReport": "session_kit.queries.drift",
     "drift_report": "session_kit.queries.drift",
@@ -128,6 +131,8 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.queries.card import SessionInfo, session_card
     from session_kit.queries.doctor import ROOT_FROM_OPTION, doctor_report, root_source
     from session_kit.queries.drift import DriftReport, drift_report
+    from session_kit.queries.memory import RESTORE_LIMIT as MEMORY_RESTORE_LIMIT
+    from session_kit.queries.memory import MemoryView, session_memory
     from session_kit.queries.plans import (
         SOURCE_EXIT_PLAN_MODE,
         SOURCE_PLAN_AGENT,

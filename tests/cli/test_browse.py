@@ -135,3 +135,10 @@ def test_a_missing_transcript_file_is_not_found(claude_root: Path, tmp_path: Pat
 
 def test_a_missing_claude_root_is_not_found(tmp_path: Path):
     assert invoke("sessions", "--all", "--claude-dir", str(tmp_path / "nope")).exit_code == 3
+
+
+def test_show_prints_a_compactions_summary_without_the_clients_framing():
+    real = Path(__file__).parents[1] / "fixtures" / "real"
+    text = invoke("show", "266f", "--claude-dir", str(real)).stdout
+    assert "(manual)  SCENARIO-SUMMARY: the session ran Bash" in text
+    assert "This session is being continued" not in text

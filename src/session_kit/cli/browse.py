@@ -23,6 +23,7 @@ from session_kit.cli.output import (
     human_duration,
     human_size,
     local_time,
+    summary_text,
     warn_skipped,
 )
 from session_kit.cli.session_arg import resolve, session_argument
@@ -126,7 +127,9 @@ def show(kit: Kit, session: str) -> None:
     click.echo(f"Compactions ({len(r.compactions)}):")
     for comp in r.compactions:
         trigger = f" ({comp.trigger})" if comp.trigger else ""
-        click.echo(f"  line {comp.line}  {local_time(comp.timestamp)}{trigger}  {clip(comp.summary, 80)}")
+        click.echo(
+            f"  line {comp.line}  {local_time(comp.timestamp)}{trigger}  {clip(summary_text(comp.summary), 100)}"
+        )
     click.echo(f"Agents ({len(r.agents)}):")
     for agent in r.agents:
         click.echo(
