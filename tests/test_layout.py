@@ -162,7 +162,9 @@ HOOK_SIDE = ("session_kit.state", "session_kit.hooks", "session_kit.memory", "se
 LAZY_THIRD_PARTY = {"session_kit.state.root": {"filelock", "platformdirs"}}
 # The memory's texts go through the kit's one redactor (standard library, but `re`): loaded
 # only when a capture has text to keep, never by the handlers' import.
-LAZY_KIT = {"session_kit.memory.text": {"session_kit.redact"}}
+# The memory also takes the one rule of what a request is from `transcript.entries`, loaded
+# the same way: the capture runs beside the client, in a process no hook waits for.
+LAZY_KIT = {"session_kit.memory.text": {"session_kit.redact", "session_kit.transcript.entries"}}
 
 
 def test_state_and_hooks_import_only_the_standard_library_each_other_and_encoding():

@@ -178,7 +178,7 @@ class Fold:
         if note is not None:
             self._agent_notified(*note)
             return
-        text = person_request(entry)
+        text = person_request(entry, self.line)
         if text is not None and self.keeps("requests"):
             item = {"text": clip(redact(text), MAX_REQUEST), "line": self.line, "at": at}
             requests = self.memory["requests"]

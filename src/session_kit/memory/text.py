@@ -1,67 +1,14 @@
 """Reading meaning out of the texts of entries, for the memory: no regular expressions.
 
-Owns: which user text is a request the person typed (not a slash-command echo, a local
-command's output, an interruption marker, a task notification, IDE context or a client
-reminder), the text of a tool result, the lines of an error that tell what went wrong (the
+Owns: the text of a tool result, the lines of an error that tell what went wrong (the
 end of a traceback, the lines that say "error"), a failed command's exit code, the paths an
-`rm` removed, a task notification's fields, and redaction (the kit's one redactor, loaded on
-first use). Standard library only, and cheap to import: the hooks load it.
+`rm` removed, a task notification's fields; and, loaded on first use, the kit's one redactor and its
+one rule of what a request is (`transcript.entries.request_text`). Standard library only,
+and cheap to import: the hooks load it.
 """
 
 from __future__ import annotations
 
-# User text that is the client's, not the person's, by how it starts.
-_NOT_TYPED = (
-    "<local-command-",
-    "<bash-input>",
-    "<bash-stdout>",
-    "<bash-stderr>",
-    "<task-notification>",
-    "<system-reminder>",
-    "<user-prompt-submit-hook>",
-    "[Request interrupted",
-    "Caveat: The messages below were generated",
-    "This session is being continued from a previous conversation",
-)
-# Tags of context the IDE adds around a prompt: dropped, the rest is the request.
-_IDE_TAGS = ("ide_opened_file", "ide_selection", "ide_diagnostics", "system-reminder")
-# Slash commands of the client (and the kit's own) that are not requests.
-_CLIENT_COMMANDS = frozenset(
-    {
-        "compact",
-        "clear",
-        "context",
-        "cost",
-        "help",
-        "resume",
-        "model",
-        "config",
-        "memory",
-        "init",
-        "status",
-        "exit",
-        "quit",
-        "login",
-        "logout",
-        "doctor",
-        "permissions",
-        "hooks",
-        "agents",
-        "plugin",
-        "mcp",
-        "export",
-        "rewind",
-        "usage",
-        "todos",
-        "tasks",
-        "add-dir",
-        "ide",
-        "bashes",
-        "vim",
-        "theme",
-    }
-)
-_KIT_COMMANDS = ("session-kit:", "debug-agent", "plan", "preprocess-session", "session-info", "memory")
 _ERROR_WORDS = (
     "error",
     "fail",
@@ -101,64 +48,13 @@ def _between(text: str, tag: str) -> str | None:
     return text[start:end] if end >= 0 else None
 
 
-def _strip_tags(text: str) -> str:
-    for tag in _IDE_TAGS:
-        while True:
-            start = text.find(f"<{tag}")
-            if start < 0:
-                break
-            end = text.find(f"</{tag}>", start)
-            if end < 0:
-                break
-            text = text[:start] + text[end + len(tag) + 3 :]
-    return text.strip()
+def person_request(entry: dict, line: int = 0) -> str | None:
+    """The text the person typed, if this user entry is such a request: the kit's one rule
+    (`transcript.entries.request_text`), loaded on first use like the redactor (captures run
+    beside the client, not in the hook it waits for)."""
+    from session_kit.transcript.entries import Entry, request_text
 
-
-def _slash_command(text: str) -> str | None:
-    """`/name args` for a command the person typed, None for the client's own."""
-    name = (_between(text, "command-name") or "").strip().lstrip("/")
-    if not name or name in _CLIENT_COMMANDS or name.startswith(_KIT_COMMANDS):
-        return None
-    args = (_between(text, "command-args") or "").strip()
-    return f"/{name} {args}".strip()
-
-
-def person_request(entry: dict) -> str | None:
-    """The text the person typed, if this user entry is such a request."""
-    if entry.get("isMeta") or entry.get("isCompactSummary") or entry.get("isVisibleInTranscriptOnly"):
-        return None
-    if entry.get("promptSource") == "system" or entry.get("toolUseResult") is not None:
-        return None
-    origin = entry.get("origin")
-    if isinstance(origin, dict) and origin.get("kind") not in (None, "user", "human"):
-        return None
-    message = entry.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
-    if isinstance(content, str):
-        texts = [content]
-    elif isinstance(content, list):
-        texts = [
-            b["text"]
-            for b in content
-            if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)
-        ]
-    else:
-        return None
-    kept = []
-    for text in texts:
-        stripped = text.lstrip()
-        if stripped.startswith("<command-"):
-            command = _slash_command(stripped)
-            if command:
-                kept.append(command)
-            continue
-        if stripped.startswith(_NOT_TYPED):
-            continue
-        text = _strip_tags(text)
-        if text:
-            kept.append(text)
-    joined = "\n".join(kept).strip()
-    return joined or None
+    return request_text(Entry.from_raw(line, entry))
 
 
 def task_notification(content: object) -> tuple[str, str, str] | None:

@@ -359,7 +359,8 @@ _CLIENT_ECHOES = (
     "[Request interrupted by user",
 )
 # Context the IDE integrations put before (or instead of) what the person typed.
-_IDE_CONTEXT = re.compile(r"<(ide_[a-z_]+)>.*?</\1>", re.S)
+# Context the IDE or the client puts around what the person typed (left out of the request).
+_IDE_CONTEXT = re.compile(r"<(ide_[a-z_]+|system-reminder)>.*?</\1>", re.S)
 # Slash commands the client runs itself: echoed as `<command-name>` but never sent as a request.
 LOCAL_COMMANDS = frozenset(
     {
@@ -391,7 +392,7 @@ def request_text(entry: Entry) -> str | None:
     text = entry.text.lstrip()
     if not text or text.startswith(_CLIENT_ECHOES):
         return None
-    if "<ide_" in text:
+    if "<ide_" in text or "<system-reminder>" in text:
         text = _IDE_CONTEXT.sub("", text).strip()
         if not text:
             return None
