@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from session_kit.redact import shown
 from session_kit.sessions.agents import AgentRun
 from session_kit.sessions.session import Session
 from session_kit.sessions.store import SessionRef
@@ -123,7 +124,7 @@ class ReportCollector:
         if entry.is_compact_boundary or entry.is_compact_summary or entry.kind == KIND_SUMMARY:
             self.compaction_entries.append(entry)
         elif entry.is_user_prompt:
-            text = " ".join(prompt_display(entry.text).split())
+            text = " ".join(shown(prompt_display(entry.text)).split())  # redacted before the cut
             self.requests.append(UserRequest(entry.line, entry.timestamp, text[:REQUEST_PREVIEW]))
 
     def report(self, session: Session, *, with_agents: bool = True) -> SessionReport:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
+from session_kit.redact import shown
 from session_kit.sessions.store import AgentLogs, SessionRef
 from session_kit.transcript.entries import format_timestamp, prompt_display, seconds_between
 from session_kit.transcript.glance import glance
@@ -55,7 +56,8 @@ def overview(session: SessionRef, agents: AgentLogs | None = None) -> SessionOve
     end = seen.end or datetime.fromtimestamp(session.mtime, tz=timezone.utc)
     first_prompt = None
     if seen.first_prompt is not None:
-        first_prompt = " ".join(prompt_display(seen.first_prompt.text).split())[:PROMPT_CHARS]
+        # redacted before the cut, which would leave a secret's head
+        first_prompt = " ".join(shown(prompt_display(seen.first_prompt.text)).split())[:PROMPT_CHARS]
     return SessionOverview(
         ref=session,
         start=seen.start,

@@ -1,0 +1,392 @@
+"""The shapes of secrets the redactor knows: one table of rules.
+
+Owns: `Rule` and `RULES`, the list of secret shapes — tokens with a vendor's prefix (cloud,
+VCS and CI, package registries, payment, chat, AI providers, observability: the formats that
+gitleaks' rules and detect-secrets' plugins describe), JWTs, PEM/OpenSSH/PGP private keys,
+credentials by context (Authorization and API-key headers, URL passwords, `curl -u`,
+`mysql -p`, `sshpass -p`, `docker login -p`, `.netrc`, Azure `AccountKey=` and SAS `sig=`),
+and assignments whose name says a secret follows (`password=`, `"api_key": "…"`, also with
+JSON-escaped quotes). Does not apply them (that is `redact`).
+
+What stays alone: a value that names a type (`password: string`), is code or a reference
+(`os.environ["X"]`, `$TOKEN`, `${{ secrets.X }}`), a path or a count (`MAX_TOKEN=4096`); a
+PEM header with no key after it (code that looks for one); uuids, git SHAs and hashes (no
+rule wants a bare hex string).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    kind: str
+    pattern: re.Pattern[str]
+    # Where a match may start: `back` characters before an occurrence of one of the anchors.
+    # Anchors are searched in the lower-cased text, or as written when `exact`.
+    anchors: tuple[str, ...]
+    back: int = 0
+    exact: bool = False
+    # The group holding the secret (0: the whole match); text around it is kept.
+    group: int | str = 0
+    # Decides the marker's kind from the match, when it depends on the name (password vs token).
+    kind_of: Callable[[re.Match[str]], str] | None = None
+    # Extra check on the secret, for shapes that ordinary words could take.
+    accept: Callable[[str], bool] | None = None
+
+
+def _has_digit(value: str) -> bool:
+    return any(c.isdigit() for c in value)
+
+
+def _assignment_kind(match: re.Match[str]) -> str:
+    name = match.group("name").lower()
+    if name.startswith("passw"):
+        return "password"
+    if name == "token":
+        return "token"
+    if name == "key":
+        before = match.string[max(0, match.start() - 8) : match.start()].lower()
+        return "secret" if "secret" in before else "private-key" if "private" in before else "api-key"
+    return "secret"
+
+
+# A value that is a reference, a placeholder or already redacted is not a secret.
+_NOT_A_VALUE = r"(?![$<{*\[%])"
+# `key` counts as a secret's name only after one of these (api_key, ACCESS-KEY, secretKey…).
+_KEY_WORDS = ("api", "access", "private", "secret", "encryption", "signing", "master", "account", "auth")
+_KEY_AFTER = "|".join(f"(?<={word}{sep})" for word in _KEY_WORDS for sep in ("", "_", "-"))
+# The name's anchors: the name starts where its anchor does.
+_NAME_ANCHORS = ("passw", "passphrase", "secret", "token", "key", "_auth", "credential")
+_NAMES = r"(?P<name>passw(?:or)?d|passphrase|secret|token|_auth|credentials?|(?:" + _KEY_AFTER + r")key)"
+# Quotes as written, or escaped once or more (JSON inside a JSON string: `\"password\": \"…\"`).
+_Q = r"\\*[\"']"
+
+# Values that name a type, a placeholder or code, never a secret (`password: string`,
+# `token = request.headers.get(…)`, `api_key = settings.API_KEY`, `SSH_KEY=~/.ssh/id`).
+_TYPE_WORDS = frozenset(
+    [
+        "string",
+        "str",
+        "text",
+        "number",
+        "int",
+        "integer",
+        "bool",
+        "boolean",
+        "null",
+        "none",
+        "nil",
+        "undefined",
+        "true",
+        "false",
+        "any",
+        "required",
+        "optional",
+        "object",
+        "array",
+        "list",
+        "dict",
+        "bytes",
+        "secret",
+        "password",
+        "token",
+        "redacted",
+        "hidden",
+        "varchar",
+        "char",
+        "uuid",
+        "env",
+    ]
+)
+_CODE = re.compile(r"[\w.]*[(\[]|[~.]?/")
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+
+
+def _is_value(value: str) -> bool:
+    """Not a type name, code, a path or a count: what an assignment's right side is when it
+    holds no secret."""
+    bare = value.strip("'\"")
+    return not (
+        bare.lower() in _TYPE_WORDS
+        or _CODE.match(bare) is not None
+        or (_DOTTED.fullmatch(bare) is not None and not _has_digit(bare))
+        or bare.isdigit()
+        or len(set(bare)) < 3
+    )
+
+
+def _assignment_kind(match: re.Match[str]) -> str:
+    name = match.group("name").lower()
+    if name.startswith("passw") or name == "passphrase":
+        return "password"
+    if name == "token":
+        return "token"
+    if name == "key":
+        before = match.string[max(0, match.start() - 8) : match.start()].lower()
+        return "secret" if "secret" in before else "private-key" if "private" in before else "api-key"
+    return "secret"
+
+
+def _authorization_kind(match: re.Match[str]) -> str:
+    scheme = (match.group("scheme") or "").lower()
+    return {"bearer": "bearer-token", "basic": "basic-auth"}.get(scheme, "token")
+
+
+def _token(kind: str, pattern: str, *anchors: str, back: int = 0, group: int | str = 0) -> Rule:
+    """A token with a vendor's fixed prefix (or infix): found by its anchors as written."""
+    return Rule(kind, re.compile(pattern), anchors, back=back, exact=True, group=group)
+
+
+_END = r"(?![A-Za-z0-9_-])"  # a token ends where its alphabet does
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "private-key",
+        # A header with no key after it (code that looks for one) is not a secret.
+        re.compile(
+            r"-----BEGIN[A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?-----(?:\\+[rn]|\s)*"
+            r"(?:[A-Za-z][A-Za-z-]*: [^\n\\\x00]*(?:\\+[rn]|\s)+)*"
+            r"[A-Za-z0-9+/=]{40,}(?:(?:\\+[rn]|\s)*[A-Za-z0-9+/=]+)*"
+            r"(?:(?:\\+[rn]|\s)*-----END[A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?-----)?"
+        ),
+        ("-----BEGIN",),
+        exact=True,
+    ),
+    # --- tokens with a vendor's prefix (gitleaks' and detect-secrets' formats) ---
+    _token(
+        "aws-access-key", r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}(?![A-Za-z0-9])", "IA", "CCA", back=2
+    ),
+    Rule(
+        "aws-secret-key",
+        re.compile(
+            r"(?i)aws_?secret_?access_?key\\*[\"']?\s*[:=]\s*\\*[\"']?(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"
+        ),
+        ("secret",),
+        back=4,
+        group="v",
+    ),
+    _token("alibaba-access-key", r"LTAI[A-Za-z0-9]{12,20}" + _END, "LTAI"),
+    _token("anthropic-api-key", r"(?<![A-Za-z0-9])sk-ant-[A-Za-z0-9_-]{16,}", "sk-ant-"),
+    Rule(
+        "openai-api-key",
+        re.compile(r"(?<![A-Za-z0-9])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
+        ("sk-",),
+        exact=True,
+        accept=_has_digit,
+    ),
+    _token("stripe-key", r"(?<![A-Za-z0-9])[sr]k_(?:live|test)_[A-Za-z0-9]{16,}", "k_live_", "k_test_", back=1),
+    _token("stripe-webhook-secret", r"whsec_[A-Za-z0-9+/=]{24,}", "whsec_"),
+    _token(
+        "github-token",
+        r"(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})",
+        "gh",
+        "github_pat_",
+    ),
+    _token("gitlab-token", r"gl(?:pat|ptt|rt|dt|ft|cbt|imt|soat|agent|oas|rtr)-[A-Za-z0-9_-]{20,}", "gl"),
+    _token("grafana-token", r"gl(?:sa|c)_[A-Za-z0-9_=+/-]{32,}", "gl"),
+    _token("atlassian-token", r"(?:ATBB[A-Za-z0-9_=.-]{24,}|ATATT3[A-Za-z0-9_=-]{60,})", "ATBB", "ATATT3"),
+    _token("circleci-token", r"CCIPAT_[A-Za-z0-9]{20,}_[a-f0-9]{40}", "CCIPAT_"),
+    _token("buildkite-token", r"bkua_[a-f0-9]{40}", "bkua_"),
+    _token("npm-token", r"(?<![A-Za-z0-9])npm_[A-Za-z0-9]{36}" + _END, "npm_"),
+    _token("pypi-token", r"pypi-AgE[A-Za-z0-9_-]{50,}", "pypi-AgE"),
+    _token("rubygems-key", r"rubygems_[a-f0-9]{48}", "rubygems_"),
+    _token("nuget-key", r"(?<![A-Za-z0-9])oy2[a-z0-9]{43}" + _END, "oy2"),
+    _token("docker-token", r"dckr_pat_[A-Za-z0-9_-]{20,}", "dckr_pat_"),
+    _token("artifactory-key", r"(?<![A-Za-z0-9])AKCp[A-Za-z0-9]{60,}", "AKCp"),
+    _token("postman-key", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}", "PMAK-"),
+    _token("digitalocean-token", r"do[por]_v1_[a-f0-9]{64}", "_v1_", back=3),
+    _token("databricks-token", r"(?<![A-Za-z0-9])dapi[a-f0-9]{32}(?:-\d)?", "dapi"),
+    _token("doppler-token", r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}", "dp."),
+    _token("fly-token", r"fo1_[A-Za-z0-9_-]{39,}", "fo1_"),
+    _token("vault-token", r"(?<![A-Za-z0-9])hv[sbr]\.[A-Za-z0-9_-]{24,}", "hv"),
+    _token("terraform-token", r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}", ".atlasv1.", back=14),
+    _token("pulumi-token", r"pul-[a-f0-9]{40}", "pul-"),
+    _token("supabase-token", r"sbp_[a-f0-9]{40}", "sbp_"),
+    _token("google-api-key", r"AIza[0-9A-Za-z_-]{35}", "AIza"),
+    _token("google-oauth-secret", r"GOCSPX-[A-Za-z0-9_-]{28}", "GOCSPX-"),
+    _token("google-oauth-token", r"(?:ya29\.[A-Za-z0-9_-]{30,}|1//0[A-Za-z0-9_-]{40,})", "ya29.", "1//0"),
+    _token("azure-client-secret", r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}", "Q~", back=4),
+    _token(
+        "square-token", r"(?:(?<![A-Za-z0-9])EAAA[A-Za-z0-9_-]{60,}|sq0(?:atp|csp)-[A-Za-z0-9_-]{22,})", "EAAA", "sq0"
+    ),
+    _token("braintree-token", r"access_token\$production\$[0-9a-z]{16}\$[0-9a-f]{32}", "$production$", back=12),
+    _token("flutterwave-key", r"FLW(?:SEC|PUB)K(?:_TEST)?-[a-hA-H0-9]{32}-X", "FLW"),
+    _token("shopify-token", r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}", "shp"),
+    _token(
+        "slack-token", r"(?<![A-Za-z0-9])(?:xox[abposre]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{20,})", "xox", "xapp-"
+    ),
+    _token("slack-webhook", r"https://hooks\.slack\.com/services/[A-Za-z0-9/_-]+", "://", back=5),
+    _token("discord-webhook", r"discord(?:app)?\.com/api/webhooks/[0-9]+/[A-Za-z0-9_-]+", "discord"),
+    _token(
+        "telegram-bot-token",
+        r"[^\x00]{0,12}?(?<![0-9])(?P<v>[0-9]{6,12}:AA[A-Za-z0-9_-]{30,})",
+        ":AA",
+        back=12,
+        group="v",
+    ),
+    _token("twilio-key", r"(?<![A-Za-z0-9])SK[0-9a-f]{32}" + _END, "SK"),
+    _token("sendgrid-key", r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}", "SG."),
+    _token("mailgun-key", r"(?<![A-Za-z0-9])key-[a-f0-9]{32}" + _END, "key-"),
+    _token("mailchimp-key", r"(?<![A-Za-z0-9])[a-f0-9]{32}-us\d{1,2}" + _END, "-us", back=32),
+    _token("teams-webhook", r"webhook\.office\.com/webhookb2/(?P<v>[^\s\"'<>\\\x00]+)", "webhook.office", group="v"),
+    _token("huggingface-token", r"(?<![A-Za-z0-9])hf_[A-Za-z0-9]{34,}", "hf_"),
+    _token("replicate-token", r"(?<![A-Za-z0-9])r8_[A-Za-z0-9]{37}", "r8_"),
+    _token("groq-key", r"gsk_[A-Za-z0-9]{48,}", "gsk_"),
+    _token("perplexity-key", r"pplx-[A-Za-z0-9]{40,}", "pplx-"),
+    _token(
+        "notion-token",
+        r"(?<![A-Za-z0-9])(?:ntn_[A-Za-z0-9]{40,}|secret_[A-Za-z0-9]{43}" + _END + ")",
+        "ntn_",
+        "secret_",
+    ),
+    _token("linear-key", r"lin_api_[A-Za-z0-9]{40}", "lin_api_"),
+    _token("airtable-token", r"(?<![A-Za-z0-9])pat[A-Za-z0-9]{14}\.[a-f0-9]{64}", "pat"),
+    _token("newrelic-key", r"NR(?:AK|JS|II)-[A-Z0-9]{20,}", "NR"),
+    _token("sentry-token", r"sntry[su]_[A-Za-z0-9_=+/-]{40,}", "sntry"),
+    _token(
+        "jwt",
+        r"(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}",
+        "eyJ",
+    ),
+    # --- credentials by context: headers, URLs, command lines ---
+    Rule(
+        "token",
+        re.compile(
+            r"(?i)\bauthorization\\*[\"']?\s*[:=]\s*\\*[\"']?"
+            r"(?:(?P<scheme>bearer|basic|token|bot|ssws|apikey|key|digest)\s+)?"
+            r"(?P<v>[A-Za-z0-9._~+/=:-]{8,})"
+        ),
+        ("authorization",),
+        group="v",
+        kind_of=_authorization_kind,
+        accept=_is_value,
+    ),
+    Rule(
+        "bearer-token",
+        re.compile(r"(?i)\bbearer\s+(?P<v>[A-Za-z0-9\-._~+/]{16,}=*)"),
+        ("bearer",),
+        group="v",
+        accept=_has_digit,
+    ),
+    Rule(
+        "api-key",
+        re.compile(
+            r"(?i)(?<![A-Za-z0-9])(?:x-)?(?:api-?key|api-?token|auth-?token|access-?token|vault-token)"
+            r"\\*[\"']?\s*:\s*\\*[\"']?(?P<v>[A-Za-z0-9._~+/=-]{12,})"
+        ),
+        ("api-key", "apikey", "api-token", "auth-token", "access-token", "vault-token"),
+        group="v",
+        accept=_is_value,
+    ),
+    Rule(
+        "azure-key",
+        re.compile(r"(?i)(?:AccountKey|SharedAccessKey|SharedAccessSignature)=(?P<v>[A-Za-z0-9+/=%]{16,})"),
+        ("accountkey=", "sharedaccesskey=", "sharedaccesssignature="),
+        group="v",
+    ),
+    Rule("azure-sas", re.compile(r"[?&;]sig=(?P<v>[A-Za-z0-9%+/=]{16,})"), ("sig=",), back=1, group="v"),
+    Rule(
+        "url-password",
+        re.compile(r"://[^\s/:@\"'<>\[\]\\\x00]*:(?P<v>[^\s/@\"'<>\[\]\\\x00]+)@"),
+        ("://",),
+        exact=True,
+        group="v",
+    ),
+    # a key or token as the URL's user (a Sentry DSN, `https://<token>@github.com/`)
+    Rule(
+        "url-token",
+        re.compile(r"://(?P<v>[A-Za-z0-9_-]{20,})@"),
+        ("://",),
+        exact=True,
+        group="v",
+        accept=_has_digit,
+    ),
+    Rule(
+        "password",
+        re.compile(r"(?<![^\s\"'=])(?:-u|--user)(?:\s+|=)?[\"']?[^\s:\"'$\x00]*:(?P<v>[^\s\"'\x00]+)"),
+        ("-u", "--user"),
+        exact=True,
+        group="v",
+        accept=_is_value,
+    ),
+    Rule(
+        "password",
+        re.compile(
+            r"mysql(?:dump|admin|sh)?\b[^\n\x00]*?\s-p(?P<v>'[^'\n\x00]+'|\"[^\"\n\x00]+\"|[^\s'\"$-][^\s'\"]*)"
+        ),
+        ("mysql",),
+        group="v",
+    ),
+    Rule(
+        "password",
+        re.compile(r"sshpass\s+-p\s*(?P<v>'[^'\n\x00]*'|\"[^\"\n\x00]*\"|[^\s'\"$]\S*)"),
+        ("sshpass",),
+        group="v",
+    ),
+    Rule(
+        "password",
+        re.compile(
+            r"\blogin\b[^\n\x00]*?\s(?:-p|--password)(?:\s+|=)(?P<v>'[^'\n\x00]*'|\"[^\"\n\x00]*\"|[^\s'\"$]\S*)"
+        ),
+        ("login",),
+        group="v",
+    ),
+    Rule(
+        "password",
+        re.compile(r"htpasswd\s+-[A-Za-z]*b[A-Za-z]*\s+\S+\s+\S+\s+(?P<v>[^\s$]\S*)"),
+        ("htpasswd",),
+        group="v",
+    ),
+    Rule(
+        "password",
+        re.compile(r"\bmachine\s+\S+\s+login\s+\S+\s+password\s+(?P<v>\S+)"),
+        ("machine",),
+        group="v",
+    ),
+    # --- assignments: the name says a secret follows ---
+    # name = "value" / name: 'value' / "name": "value" (any case; the name ends the key)
+    Rule(
+        "secret",
+        re.compile(
+            r"(?i)"
+            + _NAMES
+            + r"\\*[\"']?\s*(?:=(?!=)|:)\s*\\*(?P<q>[\"'])"
+            + _NOT_A_VALUE
+            + r"(?P<v>[^\"'\n\x00]{1,500}?)\\*(?P=q)"
+        ),
+        _NAME_ANCHORS,
+        group="v",
+        kind_of=_assignment_kind,
+        accept=_is_value,
+    ),
+    # NAME=value in upper case, as in environment files and shell exports
+    Rule(
+        "secret",
+        re.compile(
+            r"(?<![a-z])(?P<name>PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIALS?|(?:"
+            + "|".join(f"(?<={w.upper()}{sep})" for w in _KEY_WORDS for sep in ("", "_"))
+            + r"|(?<=_))KEY)(?:\s*=\s*|: ?)"
+            + _NOT_A_VALUE
+            + r"(?P<v>[^\s\"',;&(){}\[\]\\\x00]{4,})(?=[\s\"',;&)}\]\\\x00]|$)"
+        ),
+        _NAME_ANCHORS,
+        group="v",
+        kind_of=_assignment_kind,
+        accept=_is_value,
+    ),
+    # name=value unquoted, any case (command lines, URLs' query strings, YAML, .npmrc, .pypirc)
+    Rule(
+        "password",
+        re.compile(
+            r"(?i)" + _NAMES + r"\\*[\"']?(?:\s*=(?!=)\s*|:\s?)" + _NOT_A_VALUE + r"(?P<v>[^\s\"',;&<>\\()\x00]{3,})"
+        ),
+        _NAME_ANCHORS,
+        group="v",
+        kind_of=_assignment_kind,
+        accept=_is_value,
+    ),
+)
