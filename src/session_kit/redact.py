@@ -26,6 +26,8 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from itertools import accumulate, count
+from operator import add
 from typing import Any
 
 from session_kit.secret_formats import RULES, Rule
@@ -78,8 +80,7 @@ class Redactor:
     def _apply(self, rule: Rule, text: str, starts: list[int]) -> str | None:
         pieces: list[str] = []
         done = 0  # text before this index is in `pieces`
-        for position in starts:
-            start = max(0, position - rule.back)
+        for start in self._candidates(rule, text, starts):
             if start < done:
                 continue
             match = rule.pattern.match(text, start)
@@ -95,6 +96,18 @@ class Redactor:
             return None
         pieces.append(text[done:])
         return "".join(pieces)
+
+    @staticmethod
+    def _candidates(rule: Rule, text: str, starts: list[int]) -> list[int]:
+        """Where the rule's pattern is tried, in order."""
+        prefixes = rule.prefixes
+        if prefixes is None:
+            back = rule.back
+            return [p - back if p >= back else 0 for p in starts] if back else starts
+        # A family: most separators have no vendor's prefix before them (filtered in one
+        # comprehension); where one does, the match starts at the prefix.
+        tails = [(p, prefixes[text[p - 2 : p]]) for p in starts if text[p - 2 : p] in prefixes]
+        return [p - len(pre) for p, found in tails for pre in found if text.startswith(pre, p - len(pre))]
 
     def _replacement(self, rule: Rule, match: re.Match[str]) -> str | None:
         """What replaces the match, or None when it is not a secret after all."""
@@ -120,6 +133,13 @@ def _lower(text: str) -> str:
 
 
 def _positions(text: str, anchor: str) -> list[int]:
+    if len(anchor) == 1:
+        # Separators (`_`, `-`) are frequent: split and sum the lengths in C rather than call
+        # `find` once per occurrence.
+        parts = text.split(anchor)
+        if len(parts) == 1:
+            return []
+        return list(map(add, accumulate(map(len, parts[:-1])), count()))
     found = []
     i = text.find(anchor)
     while i >= 0:

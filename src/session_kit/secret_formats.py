@@ -17,7 +17,7 @@ rule wants a bare hex string).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 
@@ -36,22 +36,13 @@ class Rule:
     kind_of: Callable[[re.Match[str]], str] | None = None
     # Extra check on the secret, for shapes that ordinary words could take.
     accept: Callable[[str], bool] | None = None
+    # A family of prefixed tokens found through the separator after the prefix (the anchor):
+    # the last two characters before the anchor -> the prefixes a match may start with.
+    prefixes: Mapping[str, tuple[str, ...]] | None = None
 
 
 def _has_digit(value: str) -> bool:
     return any(c.isdigit() for c in value)
-
-
-def _assignment_kind(match: re.Match[str]) -> str:
-    name = match.group("name").lower()
-    if name.startswith("passw"):
-        return "password"
-    if name == "token":
-        return "token"
-    if name == "key":
-        before = match.string[max(0, match.start() - 8) : match.start()].lower()
-        return "secret" if "secret" in before else "private-key" if "private" in before else "api-key"
-    return "secret"
 
 
 # A value that is a reference, a placeholder or already redacted is not a secret.
@@ -60,8 +51,8 @@ _NOT_A_VALUE = r"(?![$<{*\[%])"
 _KEY_WORDS = ("api", "access", "private", "secret", "encryption", "signing", "master", "account", "auth")
 _KEY_AFTER = "|".join(f"(?<={word}{sep})" for word in _KEY_WORDS for sep in ("", "_", "-"))
 # The name's anchors: the name starts where its anchor does.
-_NAME_ANCHORS = ("passw", "passphrase", "secret", "token", "key", "_auth", "credential")
-_NAMES = r"(?P<name>passw(?:or)?d|passphrase|secret|token|_auth|credentials?|(?:" + _KEY_AFTER + r")key)"
+_NAME_ANCHORS = ("pass", "secret", "token", "key", "_auth")
+_NAMES = r"(?P<name>passw(?:or)?d|passphrase|secret|token|_auth|(?:" + _KEY_AFTER + r")key)"
 # Quotes as written, or escaped once or more (JSON inside a JSON string: `\"password\": \"…\"`).
 _Q = r"\\*[\"']"
 
@@ -119,6 +110,13 @@ def _is_value(value: str) -> bool:
     )
 
 
+def _looks_random(value: str) -> bool:
+    """A value as keys are: a digit in it, or upper case after the first letter and lower case
+    (`Deploy` is a word, `kQ2wXpLm` is not); and not a type or code."""
+    mixed = len(value) >= 8 and any(c.isupper() for c in value[1:]) and any(c.islower() for c in value)
+    return (_has_digit(value) or mixed) and _is_value(value)
+
+
 def _assignment_kind(match: re.Match[str]) -> str:
     name = match.group("name").lower()
     if name.startswith("passw") or name == "passphrase":
@@ -143,6 +141,28 @@ def _token(kind: str, pattern: str, *anchors: str, back: int = 0, group: int | s
 
 _END = r"(?![A-Za-z0-9_-])"  # a token ends where its alphabet does
 
+
+def _family(separator: str, *tokens: tuple[str, str, str]) -> Rule:
+    """Tokens whose prefix ends just before `separator`, as (kind, prefix, pattern from the
+    prefix on). Each text is scanned once for the separator, not once per vendor (a scan costs
+    about as much as the rest of redacting), and a pattern is tried only where the characters
+    before the separator are one of the prefixes."""
+    alternatives = "|".join(f"(?P<t{i}>{pattern})" for i, (_, _, pattern) in enumerate(tokens))
+    kinds = {f"t{i}": kind for i, (kind, _, _) in enumerate(tokens)}
+    by_tail: dict[str, list[str]] = {}
+    for _, prefix, _ in tokens:
+        if prefix not in by_tail.setdefault(prefix[-2:], []):
+            by_tail[prefix[-2:]].append(prefix)
+    return Rule(
+        "token",
+        re.compile(r"(?<![A-Za-z0-9])(?:" + alternatives + ")"),
+        (separator,),
+        exact=True,
+        kind_of=lambda match: kinds[match.lastgroup or ""],
+        prefixes={tail: tuple(found) for tail, found in by_tail.items()},
+    )
+
+
 RULES: tuple[Rule, ...] = (
     Rule(
         "private-key",
@@ -157,9 +177,82 @@ RULES: tuple[Rule, ...] = (
         exact=True,
     ),
     # --- tokens with a vendor's prefix (gitleaks' and detect-secrets' formats) ---
-    _token(
-        "aws-access-key", r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}(?![A-Za-z0-9])", "IA", "CCA", back=2
+    # Most are found through the separator after their prefix (`_`, `-`, `.`): one scan of the
+    # text per separator instead of one per vendor (see `_family`).
+    _family(
+        "_",
+        ("stripe-key", "sk", r"[sr]k_(?:live|test)_[A-Za-z0-9]{16,}"),
+        ("stripe-key", "rk", r"rk_(?:live|test)_[A-Za-z0-9]{16,}"),
+        ("stripe-webhook-secret", "whsec", r"whsec_[A-Za-z0-9+/=]{24,}"),
+        ("github-token", "ghp", r"gh[pousr]_[A-Za-z0-9]{30,}"),
+        ("github-token", "gho", r"gh[pousr]_[A-Za-z0-9]{30,}"),
+        ("github-token", "ghu", r"gh[pousr]_[A-Za-z0-9]{30,}"),
+        ("github-token", "ghs", r"gh[pousr]_[A-Za-z0-9]{30,}"),
+        ("github-token", "ghr", r"gh[pousr]_[A-Za-z0-9]{30,}"),
+        ("github-token", "github", r"github_pat_[A-Za-z0-9_]{22,}"),
+        ("grafana-token", "glsa", r"glsa_[A-Za-z0-9_=+/-]{32,}"),
+        ("grafana-token", "glc", r"glc_[A-Za-z0-9_=+/-]{32,}"),
+        ("circleci-token", "CCIPAT", r"CCIPAT_[A-Za-z0-9]{20,}_[a-f0-9]{40}"),
+        ("buildkite-token", "bkua", r"bkua_[a-f0-9]{40}"),
+        ("npm-token", "npm", r"npm_[A-Za-z0-9]{36}" + _END),
+        ("rubygems-key", "rubygems", r"rubygems_[a-f0-9]{48}"),
+        ("docker-token", "dckr", r"dckr_pat_[A-Za-z0-9_-]{20,}"),
+        ("digitalocean-token", "dop", r"do[por]_v1_[a-f0-9]{64}"),
+        ("digitalocean-token", "doo", r"do[por]_v1_[a-f0-9]{64}"),
+        ("digitalocean-token", "dor", r"do[por]_v1_[a-f0-9]{64}"),
+        ("fly-token", "fo1", r"fo1_[A-Za-z0-9_-]{39,}"),
+        ("supabase-token", "sbp", r"sbp_[a-f0-9]{40}"),
+        ("braintree-token", "access", r"access_token\$production\$[0-9a-z]{16}\$[0-9a-f]{32}"),
+        ("shopify-token", "shpat", r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}"),
+        ("shopify-token", "shpss", r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}"),
+        ("shopify-token", "shpca", r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}"),
+        ("shopify-token", "shppa", r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}"),
+        ("huggingface-token", "hf", r"hf_[A-Za-z0-9]{34,}"),
+        ("replicate-token", "r8", r"r8_[A-Za-z0-9]{37}"),
+        ("groq-key", "gsk", r"gsk_[A-Za-z0-9]{48,}"),
+        ("notion-token", "ntn", r"ntn_[A-Za-z0-9]{40,}"),
+        ("notion-token", "secret", r"secret_[A-Za-z0-9]{43}" + _END),
+        ("linear-key", "lin", r"lin_api_[A-Za-z0-9]{40}"),
+        ("sentry-token", "sntrys", r"sntry[su]_[A-Za-z0-9_=+/-]{40,}"),
+        ("sentry-token", "sntryu", r"sntry[su]_[A-Za-z0-9_=+/-]{40,}"),
     ),
+    _family(
+        "-",
+        ("anthropic-api-key", "sk", r"sk-ant-[A-Za-z0-9_-]{16,}"),
+        # an OpenAI key holds a digit (words joined by hyphens do not)
+        ("openai-api-key", "sk", r"sk-(?:proj-|svcacct-|admin-)?(?=[A-Za-z_-]{0,200}\d)[A-Za-z0-9_-]{20,}"),
+        *(
+            ("gitlab-token", "gl" + kind, r"gl(?:pat|ptt|rt|dt|ft|cbt|imt|soat|agent|oas|rtr)-[A-Za-z0-9_-]{20,}")
+            for kind in ("pat", "ptt", "rt", "dt", "ft", "cbt", "imt", "soat", "agent", "oas", "rtr")
+        ),
+        ("pypi-token", "pypi", r"pypi-AgE[A-Za-z0-9_-]{50,}"),
+        ("postman-key", "PMAK", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}"),
+        ("pulumi-token", "pul", r"pul-[a-f0-9]{40}"),
+        ("google-oauth-secret", "GOCSPX", r"GOCSPX-[A-Za-z0-9_-]{28}"),
+        ("square-token", "sq0atp", r"sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}"),
+        ("square-token", "sq0csp", r"sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}"),
+        ("flutterwave-key", "FLWSECK", r"FLW(?:SEC|PUB)K(?:_TEST)?-[a-hA-H0-9]{32}-X"),
+        ("flutterwave-key", "FLWSECK_TEST", r"FLW(?:SEC|PUB)K(?:_TEST)?-[a-hA-H0-9]{32}-X"),
+        ("flutterwave-key", "FLWPUBK", r"FLW(?:SEC|PUB)K(?:_TEST)?-[a-hA-H0-9]{32}-X"),
+        ("flutterwave-key", "FLWPUBK_TEST", r"FLW(?:SEC|PUB)K(?:_TEST)?-[a-hA-H0-9]{32}-X"),
+        *(("slack-token", "xox" + c, r"xox[abposre]-[A-Za-z0-9-]{10,}") for c in "abposre"),
+        ("slack-token", "xapp", r"xapp-\d-[A-Za-z0-9-]{20,}"),
+        ("newrelic-key", "NRAK", r"NR(?:AK|JS|II)-[A-Z0-9]{20,}"),
+        ("newrelic-key", "NRJS", r"NR(?:AK|JS|II)-[A-Z0-9]{20,}"),
+        ("newrelic-key", "NRII", r"NR(?:AK|JS|II)-[A-Z0-9]{20,}"),
+        ("perplexity-key", "pplx", r"pplx-[A-Za-z0-9]{40,}"),
+        ("mailgun-key", "key", r"key-[a-f0-9]{32}" + _END),
+    ),
+    _family(
+        ".",
+        ("doppler-token", "dp", r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}"),
+        ("vault-token", "hvs", r"hv[sbr]\.[A-Za-z0-9_-]{24,}"),
+        ("vault-token", "hvb", r"hv[sbr]\.[A-Za-z0-9_-]{24,}"),
+        ("vault-token", "hvr", r"hv[sbr]\.[A-Za-z0-9_-]{24,}"),
+        ("google-oauth-token", "ya29", r"ya29\.[A-Za-z0-9_-]{30,}"),
+        ("sendgrid-key", "SG", r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}"),
+    ),
+    _token("aws-access-key", r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA)[0-9A-Z]{16}(?![A-Za-z0-9])", "IA", back=2),
     Rule(
         "aws-secret-key",
         re.compile(
@@ -170,57 +263,23 @@ RULES: tuple[Rule, ...] = (
         group="v",
     ),
     _token("alibaba-access-key", r"LTAI[A-Za-z0-9]{12,20}" + _END, "LTAI"),
-    _token("anthropic-api-key", r"(?<![A-Za-z0-9])sk-ant-[A-Za-z0-9_-]{16,}", "sk-ant-"),
-    Rule(
-        "openai-api-key",
-        re.compile(r"(?<![A-Za-z0-9])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
-        ("sk-",),
-        exact=True,
-        accept=_has_digit,
-    ),
-    _token("stripe-key", r"(?<![A-Za-z0-9])[sr]k_(?:live|test)_[A-Za-z0-9]{16,}", "k_live_", "k_test_", back=1),
-    _token("stripe-webhook-secret", r"whsec_[A-Za-z0-9+/=]{24,}", "whsec_"),
-    _token(
-        "github-token",
-        r"(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})",
-        "gh",
-        "github_pat_",
-    ),
-    _token("gitlab-token", r"gl(?:pat|ptt|rt|dt|ft|cbt|imt|soat|agent|oas|rtr)-[A-Za-z0-9_-]{20,}", "gl"),
-    _token("grafana-token", r"gl(?:sa|c)_[A-Za-z0-9_=+/-]{32,}", "gl"),
-    _token("atlassian-token", r"(?:ATBB[A-Za-z0-9_=.-]{24,}|ATATT3[A-Za-z0-9_=-]{60,})", "ATBB", "ATATT3"),
-    _token("circleci-token", r"CCIPAT_[A-Za-z0-9]{20,}_[a-f0-9]{40}", "CCIPAT_"),
-    _token("buildkite-token", r"bkua_[a-f0-9]{40}", "bkua_"),
-    _token("npm-token", r"(?<![A-Za-z0-9])npm_[A-Za-z0-9]{36}" + _END, "npm_"),
-    _token("pypi-token", r"pypi-AgE[A-Za-z0-9_-]{50,}", "pypi-AgE"),
-    _token("rubygems-key", r"rubygems_[a-f0-9]{48}", "rubygems_"),
+    _token("atlassian-token", r"(?:ATBB[A-Za-z0-9_=.-]{24,}|ATATT3[A-Za-z0-9_=-]{60,})", "AT"),
     _token("nuget-key", r"(?<![A-Za-z0-9])oy2[a-z0-9]{43}" + _END, "oy2"),
-    _token("docker-token", r"dckr_pat_[A-Za-z0-9_-]{20,}", "dckr_pat_"),
     _token("artifactory-key", r"(?<![A-Za-z0-9])AKCp[A-Za-z0-9]{60,}", "AKCp"),
-    _token("postman-key", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}", "PMAK-"),
-    _token("digitalocean-token", r"do[por]_v1_[a-f0-9]{64}", "_v1_", back=3),
-    _token("databricks-token", r"(?<![A-Za-z0-9])dapi[a-f0-9]{32}(?:-\d)?", "dapi"),
-    _token("doppler-token", r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}", "dp."),
-    _token("fly-token", r"fo1_[A-Za-z0-9_-]{39,}", "fo1_"),
-    _token("vault-token", r"(?<![A-Za-z0-9])hv[sbr]\.[A-Za-z0-9_-]{24,}", "hv"),
+    # found at its `api`, which the API-key headers need scanned anyway
+    Rule("databricks-token", re.compile(r"(?<![A-Za-z0-9])dapi[a-f0-9]{32}(?:-\d)?"), ("api",), back=1),
     _token("terraform-token", r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}", ".atlasv1.", back=14),
-    _token("pulumi-token", r"pul-[a-f0-9]{40}", "pul-"),
-    _token("supabase-token", r"sbp_[a-f0-9]{40}", "sbp_"),
     _token("google-api-key", r"AIza[0-9A-Za-z_-]{35}", "AIza"),
-    _token("google-oauth-secret", r"GOCSPX-[A-Za-z0-9_-]{28}", "GOCSPX-"),
-    _token("google-oauth-token", r"(?:ya29\.[A-Za-z0-9_-]{30,}|1//0[A-Za-z0-9_-]{40,})", "ya29.", "1//0"),
+    _token("google-oauth-token", r"1//0[A-Za-z0-9_-]{40,}", "1//0"),
     _token("azure-client-secret", r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}", "Q~", back=4),
-    _token(
-        "square-token", r"(?:(?<![A-Za-z0-9])EAAA[A-Za-z0-9_-]{60,}|sq0(?:atp|csp)-[A-Za-z0-9_-]{22,})", "EAAA", "sq0"
-    ),
-    _token("braintree-token", r"access_token\$production\$[0-9a-z]{16}\$[0-9a-f]{32}", "$production$", back=12),
-    _token("flutterwave-key", r"FLW(?:SEC|PUB)K(?:_TEST)?-[a-hA-H0-9]{32}-X", "FLW"),
-    _token("shopify-token", r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}", "shp"),
-    _token(
-        "slack-token", r"(?<![A-Za-z0-9])(?:xox[abposre]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{20,})", "xox", "xapp-"
-    ),
+    _token("square-token", r"(?<![A-Za-z0-9])EAAA[A-Za-z0-9_-]{60,}", "EAAA"),
     _token("slack-webhook", r"https://hooks\.slack\.com/services/[A-Za-z0-9/_-]+", "://", back=5),
-    _token("discord-webhook", r"discord(?:app)?\.com/api/webhooks/[0-9]+/[A-Za-z0-9_-]+", "discord"),
+    _token(
+        "discord-webhook",
+        r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/[0-9]+/[A-Za-z0-9_-]+",
+        "://",
+        back=5,
+    ),
     _token(
         "telegram-bot-token",
         r"[^\x00]{0,12}?(?<![0-9])(?P<v>[0-9]{6,12}:AA[A-Za-z0-9_-]{30,})",
@@ -229,24 +288,15 @@ RULES: tuple[Rule, ...] = (
         group="v",
     ),
     _token("twilio-key", r"(?<![A-Za-z0-9])SK[0-9a-f]{32}" + _END, "SK"),
-    _token("sendgrid-key", r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}", "SG."),
-    _token("mailgun-key", r"(?<![A-Za-z0-9])key-[a-f0-9]{32}" + _END, "key-"),
-    _token("mailchimp-key", r"(?<![A-Za-z0-9])[a-f0-9]{32}-us\d{1,2}" + _END, "-us", back=32),
-    _token("teams-webhook", r"webhook\.office\.com/webhookb2/(?P<v>[^\s\"'<>\\\x00]+)", "webhook.office", group="v"),
-    _token("huggingface-token", r"(?<![A-Za-z0-9])hf_[A-Za-z0-9]{34,}", "hf_"),
-    _token("replicate-token", r"(?<![A-Za-z0-9])r8_[A-Za-z0-9]{37}", "r8_"),
-    _token("groq-key", r"gsk_[A-Za-z0-9]{48,}", "gsk_"),
-    _token("perplexity-key", r"pplx-[A-Za-z0-9]{40,}", "pplx-"),
+    _token("mailchimp-key", r"(?<![A-Za-z0-9])[a-f0-9]{32}-us\d{1,2}" + _END, "-u", back=32),
     _token(
-        "notion-token",
-        r"(?<![A-Za-z0-9])(?:ntn_[A-Za-z0-9]{40,}|secret_[A-Za-z0-9]{43}" + _END + ")",
-        "ntn_",
-        "secret_",
+        "teams-webhook",
+        r"https://[A-Za-z0-9-]+\.webhook\.office\.com/webhookb2/(?P<v>[^\s\"'<>\\\x00]+)",
+        "://",
+        back=5,
+        group="v",
     ),
-    _token("linear-key", r"lin_api_[A-Za-z0-9]{40}", "lin_api_"),
     _token("airtable-token", r"(?<![A-Za-z0-9])pat[A-Za-z0-9]{14}\.[a-f0-9]{64}", "pat"),
-    _token("newrelic-key", r"NR(?:AK|JS|II)-[A-Z0-9]{20,}", "NR"),
-    _token("sentry-token", r"sntry[su]_[A-Za-z0-9_=+/-]{40,}", "sntry"),
     _token(
         "jwt",
         r"(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}",
@@ -278,16 +328,13 @@ RULES: tuple[Rule, ...] = (
             r"(?i)(?<![A-Za-z0-9])(?:x-)?(?:api-?key|api-?token|auth-?token|access-?token|vault-token)"
             r"\\*[\"']?\s*:\s*\\*[\"']?(?P<v>[A-Za-z0-9._~+/=-]{12,})"
         ),
-        ("api-key", "apikey", "api-token", "auth-token", "access-token", "vault-token"),
+        ("api", "auth-token", "access-token", "vault-token"),
         group="v",
         accept=_is_value,
     ),
-    Rule(
-        "azure-key",
-        re.compile(r"(?i)(?:AccountKey|SharedAccessKey|SharedAccessSignature)=(?P<v>[A-Za-z0-9+/=%]{16,})"),
-        ("accountkey=", "sharedaccesskey=", "sharedaccesssignature="),
-        group="v",
-    ),
+    # Azure connection strings, found at their `key` (scanned anyway for the assignments)
+    Rule("azure-key", re.compile(r"(?i)AccountKey=(?P<v>[A-Za-z0-9+/=%]{16,})"), ("key",), back=7, group="v"),
+    Rule("azure-key", re.compile(r"(?i)SharedAccessKey=(?P<v>[A-Za-z0-9+/=%]{16,})"), ("key",), back=12, group="v"),
     Rule("azure-sas", re.compile(r"[?&;]sig=(?P<v>[A-Za-z0-9%+/=]{16,})"), ("sig=",), back=1, group="v"),
     Rule(
         "url-password",
@@ -307,8 +354,9 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "password",
-        re.compile(r"(?<![^\s\"'=])(?:-u|--user)(?:\s+|=)?[\"']?[^\s:\"'$\x00]*:(?P<v>[^\s\"'\x00]+)"),
-        ("-u", "--user"),
+        # `--user` is found at its second dash
+        re.compile(r"(?<![^\s\"'=-])-u(?:ser)?(?:\s+|=)?[\"']?[^\s:\"'$\x00]*:(?P<v>[^\s\"'\x00]+)"),
+        ("-u",),
         exact=True,
         group="v",
         accept=_is_value,
@@ -324,7 +372,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "password",
         re.compile(r"sshpass\s+-p\s*(?P<v>'[^'\n\x00]*'|\"[^\"\n\x00]*\"|[^\s'\"$]\S*)"),
-        ("sshpass",),
+        ("pass",),
+        back=3,
         group="v",
     ),
     Rule(
@@ -338,7 +387,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "password",
         re.compile(r"htpasswd\s+-[A-Za-z]*b[A-Za-z]*\s+\S+\s+\S+\s+(?P<v>[^\s$]\S*)"),
-        ("htpasswd",),
+        ("pass",),
+        back=2,
         group="v",
     ),
     Rule(
@@ -378,15 +428,29 @@ RULES: tuple[Rule, ...] = (
         kind_of=_assignment_kind,
         accept=_is_value,
     ),
-    # name=value unquoted, any case (command lines, URLs' query strings, YAML, .npmrc, .pypirc)
+    # password=value unquoted, any case (command lines, URLs' query strings, YAML, .pypirc)
     Rule(
         "password",
         re.compile(
-            r"(?i)" + _NAMES + r"\\*[\"']?(?:\s*=(?!=)\s*|:\s?)" + _NOT_A_VALUE + r"(?P<v>[^\s\"',;&<>\\()\x00]{3,})"
+            r"(?i)(?P<name>passw(?:or)?d|passphrase)\\*[\"']?(?:\s*=(?!=)\s*|:\s?)"
+            + _NOT_A_VALUE
+            + r"(?P<v>[^\s\"',;&<>\\()\x00]{3,})"
+        ),
+        ("pass",),
+        group="v",
+        kind_of=_assignment_kind,
+        accept=_is_value,
+    ),
+    # token=value, api_key: value… unquoted, any case (.npmrc's `_authToken=`): the value must
+    # look random (a digit, or mixed case), as `token: follower` in prose does not
+    Rule(
+        "secret",
+        re.compile(
+            r"(?i)" + _NAMES + r"\\*[\"']?(?:\s*=(?!=)\s*|:\s?)" + _NOT_A_VALUE + r"(?P<v>[^\s\"',;&<>\\()\x00]{6,})"
         ),
         _NAME_ANCHORS,
         group="v",
         kind_of=_assignment_kind,
-        accept=_is_value,
+        accept=_looks_random,
     ),
 )

@@ -419,6 +419,10 @@ BENIGN: tuple[str, ...] = (
     "Base64 of 'hello' is aGVsbG8=",
     "font-family: -apple-system, BlinkMacSystemFont; color: #1a2b3c",
     "v1.2.3-rc.4+build.567",
+    "- session-token: Deploy component emitter `deploy_budget()` provider",
+    "query tokenizer transform wheel render token: artifact widget",
+    "the api-key: see the settings page; X-API-Key: <your key>",
+    "docker login -u ci --password-stdin < token.txt",
 )
 
 WINDOW = 8  # a piece of a secret this long surviving counts as a leak
