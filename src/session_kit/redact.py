@@ -194,6 +194,21 @@ def shown(text: str) -> str:
     return text if _SHOWING_SECRETS.get() else Redactor()(text)
 
 
+def shown_many(texts: list[str]) -> list[str]:
+    """Each text as shown (see `shown`), redacted in one pass."""
+    if _SHOWING_SECRETS.get():
+        return texts
+    redactor = Redactor()
+    out = list(texts)
+    batch = [i for i, text in enumerate(texts) if SEPARATOR not in text]
+    for i, text in zip(batch, redactor.many([texts[i] for i in batch]) if batch else []):
+        out[i] = text
+    for i, text in enumerate(texts):
+        if SEPARATOR in text:
+            out[i] = redactor(text)
+    return out
+
+
 def shown_value(value: Any) -> Any:
     """A JSON-like value (dicts, lists, strings…) as the kit shows it: every string redacted,
     and a string under a secret's name (`"password": …`) replaced whole."""
@@ -201,14 +216,7 @@ def shown_value(value: Any) -> Any:
         return value
     texts: list[str] = []
     skeleton = _collect(value, texts)
-    redactor = Redactor()
-    batch = [i for i, text in enumerate(texts) if SEPARATOR not in text]
-    # One pass over the texts joined (a document of many short strings costs one scan).
-    for i, text in zip(batch, redactor.many([texts[i] for i in batch]) if batch else []):
-        texts[i] = text
-    for i, text in enumerate(texts):
-        if SEPARATOR in text:
-            texts[i] = redactor(text)
+    texts = shown_many(texts)
     return _fill(skeleton, iter(texts))
 
 

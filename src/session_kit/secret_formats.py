@@ -21,10 +21,27 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 
+class Pattern:
+    """A regular expression compiled on its first use: a command pays at start-up only for
+    the rules its text needs (compiling all of them costs more than most commands' work)."""
+
+    __slots__ = ("pattern", "_compiled")
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        self._compiled: re.Pattern[str] | None = None
+
+    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        compiled = self._compiled
+        if compiled is None:
+            compiled = self._compiled = re.compile(self.pattern)
+        return compiled.match(text, pos)
+
+
 @dataclass(frozen=True, slots=True)
 class Rule:
     kind: str
-    pattern: re.Pattern[str]
+    pattern: Pattern
     # Where a match may start: `back` characters before an occurrence of one of the anchors.
     # Anchors are searched in the lower-cased text, or as written when `exact`.
     anchors: tuple[str, ...]
@@ -136,7 +153,7 @@ def _authorization_kind(match: re.Match[str]) -> str:
 
 def _token(kind: str, pattern: str, *anchors: str, back: int = 0, group: int | str = 0) -> Rule:
     """A token with a vendor's fixed prefix (or infix): found by its anchors as written."""
-    return Rule(kind, re.compile(pattern), anchors, back=back, exact=True, group=group)
+    return Rule(kind, Pattern(pattern), anchors, back=back, exact=True, group=group)
 
 
 _END = r"(?![A-Za-z0-9_-])"  # a token ends where its alphabet does
@@ -155,7 +172,7 @@ def _family(separator: str, *tokens: tuple[str, str, str]) -> Rule:
             by_tail[prefix[-2:]].append(prefix)
     return Rule(
         "token",
-        re.compile(r"(?<![A-Za-z0-9])(?:" + alternatives + ")"),
+        Pattern(r"(?<![A-Za-z0-9])(?:" + alternatives + ")"),
         (separator,),
         exact=True,
         kind_of=lambda match: kinds[match.lastgroup or ""],
@@ -167,7 +184,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "private-key",
         # A header with no key after it (code that looks for one) is not a secret.
-        re.compile(
+        Pattern(
             r"-----BEGIN[A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?-----(?:\\+[rn]|\s)*"
             r"(?:[A-Za-z][A-Za-z-]*: [^\n\\\x00]*(?:\\+[rn]|\s)+)*"
             r"[A-Za-z0-9+/=]{40,}(?:(?:\\+[rn]|\s)*[A-Za-z0-9+/=]+)*"
@@ -255,9 +272,7 @@ RULES: tuple[Rule, ...] = (
     _token("aws-access-key", r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA)[0-9A-Z]{16}(?![A-Za-z0-9])", "IA", back=2),
     Rule(
         "aws-secret-key",
-        re.compile(
-            r"(?i)aws_?secret_?access_?key\\*[\"']?\s*[:=]\s*\\*[\"']?(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"
-        ),
+        Pattern(r"(?i)aws_?secret_?access_?key\\*[\"']?\s*[:=]\s*\\*[\"']?(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"),
         ("secret",),
         back=4,
         group="v",
@@ -267,7 +282,7 @@ RULES: tuple[Rule, ...] = (
     _token("nuget-key", r"(?<![A-Za-z0-9])oy2[a-z0-9]{43}" + _END, "oy2"),
     _token("artifactory-key", r"(?<![A-Za-z0-9])AKCp[A-Za-z0-9]{60,}", "AKCp"),
     # found at its `api`, which the API-key headers need scanned anyway
-    Rule("databricks-token", re.compile(r"(?<![A-Za-z0-9])dapi[a-f0-9]{32}(?:-\d)?"), ("api",), back=1),
+    Rule("databricks-token", Pattern(r"(?<![A-Za-z0-9])dapi[a-f0-9]{32}(?:-\d)?"), ("api",), back=1),
     _token("terraform-token", r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}", ".atlasv1.", back=14),
     _token("google-api-key", r"AIza[0-9A-Za-z_-]{35}", "AIza"),
     _token("google-oauth-token", r"1//0[A-Za-z0-9_-]{40,}", "1//0"),
@@ -305,7 +320,7 @@ RULES: tuple[Rule, ...] = (
     # --- credentials by context: headers, URLs, command lines ---
     Rule(
         "token",
-        re.compile(
+        Pattern(
             r"(?i)\bauthorization\\*[\"']?\s*[:=]\s*\\*[\"']?"
             r"(?:(?P<scheme>bearer|basic|token|bot|ssws|apikey|key|digest)\s+)?"
             r"(?P<v>[A-Za-z0-9._~+/=:-]{8,})"
@@ -317,14 +332,14 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "bearer-token",
-        re.compile(r"(?i)\bbearer\s+(?P<v>[A-Za-z0-9\-._~+/]{16,}=*)"),
+        Pattern(r"(?i)\bbearer\s+(?P<v>[A-Za-z0-9\-._~+/]{16,}=*)"),
         ("bearer",),
         group="v",
         accept=_has_digit,
     ),
     Rule(
         "api-key",
-        re.compile(
+        Pattern(
             r"(?i)(?<![A-Za-z0-9])(?:x-)?(?:api-?key|api-?token|auth-?token|access-?token|vault-token)"
             r"\\*[\"']?\s*:\s*\\*[\"']?(?P<v>[A-Za-z0-9._~+/=-]{12,})"
         ),
@@ -333,12 +348,12 @@ RULES: tuple[Rule, ...] = (
         accept=_is_value,
     ),
     # Azure connection strings, found at their `key` (scanned anyway for the assignments)
-    Rule("azure-key", re.compile(r"(?i)AccountKey=(?P<v>[A-Za-z0-9+/=%]{16,})"), ("key",), back=7, group="v"),
-    Rule("azure-key", re.compile(r"(?i)SharedAccessKey=(?P<v>[A-Za-z0-9+/=%]{16,})"), ("key",), back=12, group="v"),
-    Rule("azure-sas", re.compile(r"[?&;]sig=(?P<v>[A-Za-z0-9%+/=]{16,})"), ("sig=",), back=1, group="v"),
+    Rule("azure-key", Pattern(r"(?i)AccountKey=(?P<v>[A-Za-z0-9+/=%]{16,})"), ("key",), back=7, group="v"),
+    Rule("azure-key", Pattern(r"(?i)SharedAccessKey=(?P<v>[A-Za-z0-9+/=%]{16,})"), ("key",), back=12, group="v"),
+    Rule("azure-sas", Pattern(r"[?&;]sig=(?P<v>[A-Za-z0-9%+/=]{16,})"), ("sig=",), back=1, group="v"),
     Rule(
         "url-password",
-        re.compile(r"://[^\s/:@\"'<>\[\]\\\x00]*:(?P<v>[^\s/@\"'<>\[\]\\\x00]+)@"),
+        Pattern(r"://[^\s/:@\"'<>\[\]\\\x00]*:(?P<v>[^\s/@\"'<>\[\]\\\x00]+)@"),
         ("://",),
         exact=True,
         group="v",
@@ -346,7 +361,7 @@ RULES: tuple[Rule, ...] = (
     # a key or token as the URL's user (a Sentry DSN, `https://<token>@github.com/`)
     Rule(
         "url-token",
-        re.compile(r"://(?P<v>[A-Za-z0-9_-]{20,})@"),
+        Pattern(r"://(?P<v>[A-Za-z0-9_-]{20,})@"),
         ("://",),
         exact=True,
         group="v",
@@ -355,7 +370,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "password",
         # `--user` is found at its second dash
-        re.compile(r"(?<![^\s\"'=-])-u(?:ser)?(?:\s+|=)?[\"']?[^\s:\"'$\x00]*:(?P<v>[^\s\"'\x00]+)"),
+        Pattern(r"(?<![^\s\"'=-])-u(?:ser)?(?:\s+|=)?[\"']?[^\s:\"'$\x00]*:(?P<v>[^\s\"'\x00]+)"),
         ("-u",),
         exact=True,
         group="v",
@@ -363,37 +378,37 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "password",
-        re.compile(
-            r"mysql(?:dump|admin|sh)?\b[^\n\x00]*?\s-p(?P<v>'[^'\n\x00]+'|\"[^\"\n\x00]+\"|[^\s'\"$-][^\s'\"]*)"
+        Pattern(
+            r"mysql(?:dump|admin|sh)?\b[^\n\x00]*?\s-p(?P<v>'[^'\n\x00]+'|\"[^\"\n\x00]+\"|[^\s'\"$\x00-][^\s'\"\x00]*)"
         ),
         ("mysql",),
         group="v",
     ),
     Rule(
         "password",
-        re.compile(r"sshpass\s+-p\s*(?P<v>'[^'\n\x00]*'|\"[^\"\n\x00]*\"|[^\s'\"$]\S*)"),
+        Pattern(r"sshpass\s+-p\s*(?P<v>'[^'\n\x00]*'|\"[^\"\n\x00]*\"|[^\s'\"$\x00][^\s\x00]*)"),
         ("pass",),
         back=3,
         group="v",
     ),
     Rule(
         "password",
-        re.compile(
-            r"\blogin\b[^\n\x00]*?\s(?:-p|--password)(?:\s+|=)(?P<v>'[^'\n\x00]*'|\"[^\"\n\x00]*\"|[^\s'\"$]\S*)"
+        Pattern(
+            r"\blogin\b[^\n\x00]*?\s(?:-p|--password)(?:\s+|=)(?P<v>'[^'\n\x00]*'|\"[^\"\n\x00]*\"|[^\s'\"$\x00][^\s\x00]*)"
         ),
         ("login",),
         group="v",
     ),
     Rule(
         "password",
-        re.compile(r"htpasswd\s+-[A-Za-z]*b[A-Za-z]*\s+\S+\s+\S+\s+(?P<v>[^\s$]\S*)"),
+        Pattern(r"htpasswd\s+-[A-Za-z]*b[A-Za-z]*\s+[^\s\x00]+\s+[^\s\x00]+\s+(?P<v>[^\s$\x00][^\s\x00]*)"),
         ("pass",),
         back=2,
         group="v",
     ),
     Rule(
         "password",
-        re.compile(r"\bmachine\s+\S+\s+login\s+\S+\s+password\s+(?P<v>\S+)"),
+        Pattern(r"\bmachine\s+[^\s\x00]+\s+login\s+[^\s\x00]+\s+password\s+(?P<v>[^\s\x00]+)"),
         ("machine",),
         group="v",
     ),
@@ -401,7 +416,7 @@ RULES: tuple[Rule, ...] = (
     # name = "value" / name: 'value' / "name": "value" (any case; the name ends the key)
     Rule(
         "secret",
-        re.compile(
+        Pattern(
             r"(?i)"
             + _NAMES
             + r"\\*[\"']?\s*(?:=(?!=)|:)\s*\\*(?P<q>[\"'])"
@@ -416,7 +431,7 @@ RULES: tuple[Rule, ...] = (
     # NAME=value in upper case, as in environment files and shell exports
     Rule(
         "secret",
-        re.compile(
+        Pattern(
             r"(?<![a-z])(?P<name>PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIALS?|(?:"
             + "|".join(f"(?<={w.upper()}{sep})" for w in _KEY_WORDS for sep in ("", "_"))
             + r"|(?<=_))KEY)(?:\s*=\s*|: ?)"
@@ -431,7 +446,7 @@ RULES: tuple[Rule, ...] = (
     # password=value unquoted, any case (command lines, URLs' query strings, YAML, .pypirc)
     Rule(
         "password",
-        re.compile(
+        Pattern(
             r"(?i)(?P<name>passw(?:or)?d|passphrase)\\*[\"']?(?:\s*=(?!=)\s*|:\s?)"
             + _NOT_A_VALUE
             + r"(?P<v>[^\s\"',;&<>\\()\x00]{3,})"
@@ -445,7 +460,7 @@ RULES: tuple[Rule, ...] = (
     # look random (a digit, or mixed case), as `token: follower` in prose does not
     Rule(
         "secret",
-        re.compile(
+        Pattern(
             r"(?i)" + _NAMES + r"\\*[\"']?(?:\s*=(?!=)\s*|:\s?)" + _NOT_A_VALUE + r"(?P<v>[^\s\"',;&<>\\()\x00]{6,})"
         ),
         _NAME_ANCHORS,
