@@ -94,6 +94,12 @@ _HOMES = {
     "ScratchError": "session_kit.state.scratch",
     "NoCurrentSession": "session_kit.state.scratch",
     "InvalidSessionId": "session_kit.state.ids",
+    # secrets in what the kit shows
+    "redact_text": "session_kit.redact",
+    "shown": "session_kit.redact",
+    "shown_value": "session_kit.redact",
+    "showing_secrets": "session_kit.redact",
+    "redaction_enabled": "session_kit.redact",
     # errors
     "KitError": "session_kit.errors",
     "NotFound": "session_kit.errors",
@@ -143,6 +149,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.queries.report import SessionReport, session_report
     from session_kit.queries.search import Query, SearchHit, search, session_targets
     from session_kit.queries.timeline import Timeline, session_timeline
+    from session_kit.redact import redact_text, redaction_enabled, showing_secrets, shown, shown_value
     from session_kit.sessions.agents import AGENT_FAILED, AGENT_OK, AgentRun
     from session_kit.sessions.overview import SessionOverview, overviews
     from session_kit.sessions.resolve import CURRENT, resolve_session

@@ -125,7 +125,7 @@ def scratch_show(kit: Kit, session_id: str | None) -> None:
     s = _scratch(session_id)
     current = s.read_state()
     if kit.as_json:
-        emit_json("scratch-show", {"session_id": s.session_id, "path": s.path, **current})
+        emit_json("scratch-show", {"session_id": s.session_id, "path": s.path, **current}, redact=False)
         return
     click.echo(
         api.render_state(current, session_id=s.session_id, scratch_path=s.path, limit=10**9, heading="Work state")
@@ -142,7 +142,7 @@ def scratch_list(kit: Kit) -> None:
     if kit.as_json:
         for r in rows:
             r["last_activity"] = datetime.fromtimestamp(r["last_activity"]).astimezone().isoformat()
-        emit_json("scratch-list", {"state_root": root, "sessions": rows})
+        emit_json("scratch-list", {"state_root": root, "sessions": rows}, redact=False)
         return
     if not rows:
         click.echo(f"No scratch directories under {root}.")

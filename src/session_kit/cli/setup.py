@@ -48,7 +48,7 @@ def doctor(kit: Kit, transcripts: bool, strict: bool) -> None:
     if report["claude_root_source"] == api.ROOT_FROM_OPTION:
         report["claude_root_source"] = "--claude-dir"
     if kit.as_json:
-        emit_json("doctor", report)
+        emit_json("doctor", report, redact=False)
     else:
         _print_doctor(report)
     if not report["ok"]:
@@ -132,7 +132,7 @@ def uninstall(kit: Kit, scope: str, dry_run: bool) -> None:
 
 def _report(kit: Kit, result: api.InstallResult, *, verb: str) -> None:
     if kit.as_json:
-        emit_json(verb, result.as_dict())
+        emit_json(verb, result.as_dict(), redact=False)
         return
     would = "would be " if result.dry_run else ""
     if result.changed:
