@@ -87,6 +87,7 @@ _HOMES = {
     "render_state": "session_kit.state.scratch",
     "ScratchError": "session_kit.state.scratch",
     "NoCurrentSession": "session_kit.state.scratch",
+    "StateFileDamaged": "session_kit.state.scratch",
     "InvalidSessionId": "session_kit.state.ids",
     # errors
     "KitError": "session_kit.errors",
@@ -145,6 +146,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
         NoCurrentSession,
         ScratchError,
         SessionScratch,
+        StateFileDamaged,
         render_state,
         scratch_of,
         scratch_overview,

@@ -281,3 +281,24 @@ def test_a_hook_imports_only_what_it_needs(state_root: Path, env_file: Path):
         "site",
     }
     assert not forbidden & loaded, sorted(forbidden & loaded)
+
+
+def test_after_a_compaction_a_damaged_work_state_is_named_and_kept(state_root: Path, env_file: Path):
+    start("sid-damaged", env_file)
+    scratch = SessionScratch.for_session("sid-damaged", project_path="/work/proj", root=str(state_root))
+    Path(scratch.file("state.json")).write_bytes(b'{"values": {"plan": "cut')
+    proc = hook("pre-compact", {"session_id": "sid-damaged", "cwd": "/work/proj", "trigger": "manual"})
+    assert proc.returncode == 0 and proc.stderr == b""
+    told = context_of(start("sid-damaged", env_file, source="compact"))
+    assert "cannot be read" in told and scratch.file("state.json") in told
+    assert Path(scratch.file("state.json")).read_bytes() == b'{"values": {"plan": "cut'
+
+
+def test_a_restored_value_with_bytes_that_were_not_utf8_leaves_valid_json(state_root: Path, env_file: Path):
+    start("sid-bytes", env_file)
+    scratch = SessionScratch.for_session("sid-bytes", project_path="/work/proj", root=str(state_root))
+    scratch.set("file", os.fsdecode(b"caf\xe9.txt"))
+    hook("pre-compact", {"session_id": "sid-bytes", "cwd": "/work/proj", "trigger": "manual"})
+    proc = start("sid-bytes", env_file, source="compact")
+    assert proc.returncode == 0 and proc.stderr == b"", proc.stderr
+    assert "caf\udce9.txt" in json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]

@@ -18,7 +18,7 @@ from session_kit.state import fastjson
 from session_kit.state import root as state
 from session_kit.state.current import session_id_from_env
 from session_kit.state.ids import check_session_id
-from session_kit.state.scratch import SessionScratch, render_state
+from session_kit.state.scratch import SessionScratch, StateFileDamaged, render_state
 
 # Annotations only: `collections.abc` costs the hooks ~2 ms to import (and `typing` more).
 TYPE_CHECKING = False
@@ -85,7 +85,10 @@ def _intro(scratch: SessionScratch, *, env_file: bool) -> str:
 
 
 def _restore(scratch: SessionScratch) -> str | None:
-    current = scratch.read_state()
+    try:
+        current = scratch.read_state()
+    except StateFileDamaged as exc:  # say so to the model; the file stays for a person to mend
+        return f"session-kit: {exc}"
     if not current["values"] and not current["notes"]:
         return None
     return render_state(
@@ -204,7 +207,15 @@ def main(argv: list[str], *, stdin: object = None, env: Mapping[str, str] | None
         event = read_event(sys.stdin if stdin is None else stdin)
         out = handler(event, env, root)
         if out:
-            sys.stdout.write(out)
+            # Saved text may hold lone surrogates (bytes that were not UTF-8): written as JSON
+            # escapes, the output stays valid UTF-8 JSON.
+            data = out.encode("utf-8", "backslashreplace")
+            stream = getattr(sys.stdout, "buffer", None)
+            if stream is None:
+                sys.stdout.write(data.decode("utf-8"))
+            else:
+                sys.stdout.flush()
+                stream.write(data)
             sys.stdout.flush()
     except BaseException as exc:  # a hook must never break the session
         if isinstance(exc, KeyboardInterrupt):

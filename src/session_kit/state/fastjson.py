@@ -40,6 +40,10 @@ if _json is not None:
             value, end = _scan(text, start)
         except StopIteration as exc:
             raise ValueError(f"not JSON at offset {exc.value}") from None
+        except SystemError:
+            # Some errors (an unterminated string) make `_json` look up `json.decoder`'s error
+            # class; where `json` was never imported it fails that way instead (seen in hooks).
+            raise ValueError("not JSON (cut short?)") from None
         if text[end:].strip(" \t\n\r"):
             raise ValueError(f"extra data after JSON at offset {end}")
         return value
