@@ -66,7 +66,9 @@ if _json is not None:
         elif isinstance(value, int):
             out.append(int.__repr__(value))
         elif isinstance(value, float):
-            if value != value or value in (float("inf"), float("-inf")):
+            if type(value) is not float:  # a number that keeps its source text (settings: `1e400`)
+                out.append(repr(value))
+            elif value != value or value in (float("inf"), float("-inf")):
                 out.append("NaN" if value != value else ("Infinity" if value > 0 else "-Infinity"))
             else:
                 out.append(float.__repr__(value))
