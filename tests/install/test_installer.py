@@ -355,3 +355,29 @@ def test_temp_files_of_a_killed_install_are_cleaned_up(settings_file: Path, clau
     leftovers[0].write_text("half")
     assert run("uninstall").returncode == 0
     assert not leftovers[0].exists() and mine.exists()
+
+
+def test_doctor_names_hooks_whose_interpreter_is_gone(settings_file: Path, claude_root: Path):
+    settings = json.loads(settings_file.read_bytes())
+    gone = f"/removed/venv/bin/python -I -S /removed/venv/session_kit/hooks/run.py session-start {MARKER}"
+    settings["hooks"]["SessionStart"].append({"hooks": [{"type": "command", "command": gone}]})
+    settings_file.write_text(json.dumps(settings))
+    proc = run("doctor", "--json")
+    assert proc.returncode == 1
+    item = json.loads(proc.stdout)["installed"][0]
+    assert any("/removed/venv/bin/python" in d for d in item["dangling"])
+    assert "dangling" in run("doctor").stdout
+
+
+def test_doctor_names_slash_commands_that_call_a_missing_session_kit(installed, claude_root: Path):
+    env = {**os.environ, "PATH": "/usr/bin:/bin"}  # no session-kit on PATH
+    launcher = Path(os.environ["SESSION_KIT_HOME"]) / "bin" / "session-kit"
+    launcher.unlink()
+    proc = subprocess.run([str(EXE), "doctor", "--json"], capture_output=True, text=True, env=env, timeout=60)
+    item = json.loads(proc.stdout)["installed"][0]
+    assert proc.returncode == 1 and any("session-kit" in d and "slash" in d for d in item["dangling"])
+
+
+def test_doctor_finds_nothing_dangling_after_install(installed):
+    report = json.loads(run("doctor", "--json").stdout)
+    assert [item["dangling"] for item in report["installed"]] == [[]]

@@ -29,6 +29,7 @@ from session_kit.install.settings import (
     EVENTS,
     SettingsError,
     hook_command,
+    hook_paths,
     install_hooks,
     installed_commands,
     uninstall_hooks,
@@ -416,7 +417,49 @@ def status(*, claude_root: Path, project: Path, root: str | None = None) -> list
                 "hooks": found,
                 "current": current,
                 "commands": commands,
+                "dangling": dangling_entries(found, commands, root),
                 "error": error,
             }
         )
     return report
+
+
+def dangling_entries(hooks: dict[str, list[str]], commands: list[str], root: str) -> list[str]:
+    """What of the kit is left pointing at nothing: hooks whose interpreter or hook script is
+    gone (the package was removed before `session-kit uninstall`), and slash commands whose
+    `!` lines call a `session-kit` that is neither on PATH nor the kit's launcher."""
+    found = []
+    for event, event_commands in sorted(hooks.items()):
+        for command in event_commands:
+            paths = hook_paths(command)
+            if paths is None:
+                continue
+            python, script = paths
+            if not os.access(python, os.X_OK):
+                found.append(f"hook {event}: interpreter {python} is missing")
+            elif not os.path.isfile(script):
+                found.append(f"hook {event}: kit module {script} is missing")
+    if commands and not _session_kit_runs(root):
+        names = ", ".join("/" + c for c in commands)
+        found.append(f"slash commands {names} call `session-kit`, which is not on PATH and has no launcher")
+    return found
+
+
+def _session_kit_runs(root: str) -> bool:
+    import shutil
+
+    if shutil.which("session-kit"):
+        return True
+    launcher = os.path.join(bin_dir(root), "session-kit")
+    try:
+        with open(launcher, encoding="utf-8", errors="replace") as f:
+            script = f.read(4096)
+    except OSError:
+        return False
+    import shlex
+
+    for line in script.splitlines():
+        if line.startswith("exec "):
+            words = shlex.split(line)
+            return len(words) > 1 and os.access(words[1], os.X_OK)
+    return False
