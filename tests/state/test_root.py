@@ -67,3 +67,34 @@ def test_the_log_appends_one_line_per_message_with_the_pid(tmp_path: Path):
     state.log(str(tmp_path), "two")
     lines = Path(path).read_text().splitlines()
     assert len(lines) == 2 and lines[1].endswith("two") and f"pid={os.getpid()}" in lines[0]
+
+
+class _User:
+    def __init__(self, home: str) -> None:
+        self.pw_dir = home
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the Linux default")
+@pytest.mark.parametrize("home", ["", "/", "relative/home"])
+def test_an_empty_or_unusable_home_falls_back_to_the_users_home(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, home: str
+):
+    import pwd
+
+    monkeypatch.delenv("SESSION_KIT_HOME")
+    monkeypatch.delenv("XDG_STATE_HOME")
+    monkeypatch.setenv("HOME", home)
+    monkeypatch.setattr(pwd, "getpwuid", lambda uid: _User(str(tmp_path / "me")))
+    assert state.state_root() == str(tmp_path / "me" / ".local" / "state" / state.APP_NAME)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the Linux default")
+def test_no_usable_home_at_all_is_a_clear_error(monkeypatch: pytest.MonkeyPatch):
+    import pwd
+
+    monkeypatch.delenv("SESSION_KIT_HOME")
+    monkeypatch.delenv("XDG_STATE_HOME")
+    monkeypatch.setenv("HOME", "")
+    monkeypatch.setattr(pwd, "getpwuid", lambda uid: _User(""))
+    with pytest.raises(state.StateRootUnknown, match="SESSION_KIT_HOME"):
+        state.state_root()

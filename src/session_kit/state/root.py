@@ -43,13 +43,34 @@ def state_root(env: Mapping[str, str] | None = None) -> str:
         # platformdirs (4.x) honours XDG_STATE_HOME on Linux and macOS when it is absolute.
         if xdg and os.path.isabs(xdg):
             return os.path.join(xdg, APP_NAME)
-        home = env.get("HOME") or os.path.expanduser("~")
+        home = user_home(env)
         if sys.platform == "darwin":
             return os.path.join(home, "Library", "Application Support", APP_NAME)
         return os.path.join(home, ".local", "state", APP_NAME)
     import platformdirs  # other platforms: ask the library itself (slower, but correct)
 
     return platformdirs.user_state_dir(APP_NAME, appauthor=False)
+
+
+class StateRootUnknown(ValueError):
+    """No usable home to keep the state in, and no SESSION_KIT_HOME or XDG_STATE_HOME."""
+
+
+def user_home(env: Mapping[str, str]) -> str:
+    """`$HOME`, else (empty, `/` or relative: state would land in `/.local/…` or wherever the
+    process runs) the user's home from the password database; StateRootUnknown if neither."""
+    home = env.get("HOME", "")
+    if os.path.isabs(home) and home.strip("/"):
+        return home
+    try:
+        import pwd
+
+        home = pwd.getpwuid(os.getuid()).pw_dir
+    except (ImportError, KeyError, AttributeError):
+        home = ""
+    if os.path.isabs(home) and home.strip("/"):
+        return home
+    raise StateRootUnknown("HOME is empty or not absolute and the user has no home folder: set SESSION_KIT_HOME")
 
 
 def projects_root(root: str) -> str:
