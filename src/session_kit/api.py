@@ -81,6 +81,7 @@ _HOMES = {
     # the kit's own state: scratch dirs and work state
     "state_root": "session_kit.state.root",
     "StateRootUnknown": "session_kit.state.root",
+    "UnsafePath": "session_kit.state.root",
     "SessionScratch": "session_kit.state.scratch",
     "scratch_of": "session_kit.state.scratch",
     "scratch_overview": "session_kit.state.scratch",
@@ -142,7 +143,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.sessions.session import Session
     from session_kit.sessions.store import AgentLogRef, SessionRef, list_all_sessions, sessions_in_scope
     from session_kit.state.ids import InvalidSessionId
-    from session_kit.state.root import StateRootUnknown, state_root
+    from session_kit.state.root import StateRootUnknown, UnsafePath, state_root
     from session_kit.state.scratch import (
         NoCurrentSession,
         ScratchError,

@@ -65,14 +65,14 @@ def test_a_session_id_that_cannot_name_a_dir_is_refused():
     assert result.exit_code == 2 and result.stderr.startswith("session-kit: not a plain session id")
 
 
-def test_the_exported_scratch_dir_is_used_for_its_session(tmp_path: Path):
-    exported = tmp_path / "state" / "projects" / "-elsewhere" / "sessions" / SID
+def test_the_exported_scratch_dir_is_used_for_its_session():
+    exported = Path(os.environ["SESSION_KIT_HOME"]) / "projects" / "-elsewhere" / "sessions" / SID
     result = invoke("scratch", "path", "--session", SID, env={"SESSION_KIT_SCRATCH": str(exported) + "/"})
     assert result.stdout == f"{exported}\n" and exported.is_dir()
 
 
-def test_the_exported_scratch_dir_of_another_session_is_not_used(tmp_path: Path):
-    exported = tmp_path / "state" / "projects" / "-elsewhere" / "sessions" / "other-session"
+def test_the_exported_scratch_dir_of_another_session_is_not_used():
+    exported = Path(os.environ["SESSION_KIT_HOME"]) / "projects" / "-elsewhere" / "sessions" / "other-session"
     result = invoke("scratch", "path", "--session", SID, env={"SESSION_KIT_SCRATCH": str(exported)})
     assert result.exit_code == 0 and str(exported) not in result.stdout
 
@@ -159,3 +159,16 @@ def test_a_damaged_state_file_is_named_refused_and_kept():
         assert done.returncode == 5, (args, done.stderr)
         assert done.stderr.count("\n") == 1 and str(path) in done.stderr and "Traceback" not in done.stderr
     assert path.read_bytes() == b'{"values": {"plan": "step 3'
+
+
+def test_a_symlinked_session_folder_is_refused_in_one_line(tmp_path: Path):
+    path = Path(run("scratch", "path", "--session", SID).stdout.strip())
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    for p in path.iterdir():
+        p.unlink()
+    path.rmdir()
+    path.symlink_to(elsewhere)
+    done = run("scratch", "set", "k", "v", "--session", SID)
+    assert done.returncode == 5 and "symlink" in done.stderr and done.stderr.count("\n") == 1
+    assert list(elsewhere.iterdir()) == []

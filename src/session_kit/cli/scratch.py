@@ -46,7 +46,7 @@ def _scratch_errors() -> Iterator[None]:
     """The scratch module's errors as KitErrors, worded for the command line."""
     try:
         yield
-    except api.StateFileDamaged as exc:
+    except (api.StateFileDamaged, api.UnsafePath) as exc:
         raise BadFile(str(exc), path=exc.path) from None
     except api.NoCurrentSession:
         raise NotFound(
@@ -89,7 +89,9 @@ def _echo(text: str) -> None:
 @session_id_option
 def scratch_path(session_id: str | None) -> None:
     """Print the scratch directory (created if missing)."""
-    click.echo(_scratch(session_id).create().path)
+    with _scratch_errors():
+        path = _scratch(session_id).create().path
+    click.echo(path)
 
 
 @scratch.command("set")

@@ -142,9 +142,9 @@ class SessionScratch:
         return expected
 
     def create(self) -> SessionScratch:
-        state.ensure_dir(state.project_root(self.root, self.project_key))
-        state.ensure_dir(os.path.join(state.project_root(self.root, self.project_key), "sessions"))
-        state.ensure_dir(self.path)
+        """Make the dir exist (0700 down from the root); UnsafePath where a folder on the way
+        is a symlink, which writes would follow."""
+        state.ensure_dir(self.path, root=self.root)
         return self
 
     def exists(self) -> bool:
@@ -238,7 +238,7 @@ class SessionScratch:
         except StateFileDamaged:  # keep its bytes as they are: they may still be mended by hand
             with open(self.file(STATE_FILE), "rb") as f:
                 data = f.read(MAX_STATE_BYTES)
-        folder = state.ensure_dir(self.file(SNAPSHOTS))
+        folder = state.ensure_dir(self.file(SNAPSHOTS), root=self.root)
         stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + f"-{time.monotonic_ns() % 1_000_000:06d}"
         safe_reason = "".join(c for c in reason if c.isalnum())[:20] or "compact"
         path = os.path.join(folder, f"{stamp}-{safe_reason}.json")
@@ -272,8 +272,11 @@ def scratch_of(
             raise NoCurrentSession("no session given, and no current session")
         session_id = found[0]
     sid = check_session_id(session_id)
-    exported = env.get("SESSION_KIT_SCRATCH", "").rstrip("/")
-    if exported and os.path.basename(exported) == sid:
+    exported = os.path.normpath(env.get("SESSION_KIT_SCRATCH", "") or ".")
+    # Taken only where the layout puts a scratch dir (`<root>/projects/<key>/sessions/<id>`):
+    # the variable cannot send the kit's writes outside the state root.
+    parts = os.path.relpath(exported, state.projects_root(root)).split(os.sep)
+    if len(parts) == 3 and parts[1] == "sessions" and parts[2] == sid and parts[0] not in (os.curdir, os.pardir):
         key = os.path.basename(os.path.dirname(os.path.dirname(exported)))
         return SessionScratch(root, key, sid, exported)
     return SessionScratch.for_session(sid, project_path=env.get("CLAUDE_PROJECT_DIR"), root=root)
