@@ -381,3 +381,28 @@ def test_doctor_names_slash_commands_that_call_a_missing_session_kit(installed, 
 def test_doctor_finds_nothing_dangling_after_install(installed):
     report = json.loads(run("doctor", "--json").stdout)
     assert [item["dangling"] for item in report["installed"]] == [[]]
+
+
+def test_without_an_atomic_swap_an_in_place_save_during_install_still_loses_nothing(
+    settings_file: Path, claude_root: Path, monkeypatch: pytest.MonkeyPatch
+):
+    import threading
+
+    from session_kit.install import settings_file as files
+
+    monkeypatch.setattr(files, "_exchange", lambda a, b: False)  # as where renameat2 is missing
+    truncated = threading.Event()
+
+    def editor() -> None:
+        with open(settings_file, "wb") as f:
+            truncated.set()
+            time.sleep(0.3)
+            f.write(USER_SETTINGS)
+
+    thread = threading.Thread(target=editor)
+    thread.start()
+    truncated.wait(5)
+    in_process_install(claude_root)
+    thread.join()
+    settings = json.loads(settings_file.read_bytes())
+    assert settings["model"] == "opus" and MARKER in settings_file.read_text()

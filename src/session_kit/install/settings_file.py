@@ -51,7 +51,8 @@ def parse_settings(raw: bytes) -> object:
 
 
 def dump_settings(settings: dict[str, Any]) -> bytes:
-    return (fastjson.dumps(settings, indent=2) + "\n").encode("utf-8")
+    # A lone surrogate (a `\udcXX` escape in the user's file) goes back out as that escape.
+    return (fastjson.dumps(settings, indent=2) + "\n").encode("utf-8", "backslashreplace")
 
 
 def write_target(path: Path) -> Path:
@@ -109,7 +110,8 @@ def read_settings_file(path: Path, *, settle: bool = True) -> SettingsRead:
             raise BadFile(f"cannot read {path}: {exc.strerror}; it was left as it was", path=str(path)) from None
         finally:
             os.close(fd)
-        if raw.strip() or not settle or time.time() - st.st_mtime >= SETTLE_S:
+        age = time.time() - st.st_mtime
+        if raw.strip() or not settle or age >= SETTLE_S or age < -1.0:  # (-1: a clock skew, not an editor)
             return SettingsRead(raw, _stamp(st))
         if time.monotonic() > deadline:
             raise BadFile(f"{path} stays empty while it keeps changing; it was left as it was", path=str(path))
@@ -153,10 +155,11 @@ def replace_if_unchanged(path: Path, data: bytes, seen: SettingsRead, *, mode: i
     """Put `data` in the settings file (through a symlink) if it is still what `seen` read.
 
     False, with the file left as it is, when someone changed it since (an editor saving by
-    rename or in place): the caller reads it again and redoes its change. Where the system can
-    swap two files atomically, the swap itself is the check (what it displaced must be what
-    was read, else it is swapped back), so no edit can slip in between a check and the
-    replace; elsewhere the check comes right before the replace.
+    rename or in place): the caller reads it again and redoes its change. The file is compared
+    with what was read (identity, size, time, bytes) right before the replace. Where Linux can
+    swap two files atomically, the replace is that swap, and what it displaced must still be
+    the file that was read; if an edit slipped in between, it is swapped straight back, so an
+    editor's save is never dropped. Elsewhere a plain `os.replace` follows the check.
     """
     target = write_target(path)
     folder = str(target.parent)
