@@ -406,3 +406,14 @@ def test_without_an_atomic_swap_an_in_place_save_during_install_still_loses_noth
     thread.join()
     settings = json.loads(settings_file.read_bytes())
     assert settings["model"] == "opus" and MARKER in settings_file.read_text()
+
+
+def test_a_symlink_planted_for_the_backups_folder_gets_no_copy_of_the_settings(settings_file: Path, tmp_path: Path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    install_dir = Path(os.environ["SESSION_KIT_HOME"]) / "install"
+    install_dir.mkdir(parents=True)
+    (install_dir / "backups").symlink_to(elsewhere)
+    proc = run("install")
+    assert proc.returncode == 5 and "symlink" in proc.stderr and list(elsewhere.iterdir()) == []
+    assert settings_file.read_bytes() == USER_SETTINGS

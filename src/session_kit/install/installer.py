@@ -103,7 +103,7 @@ def _key(path: Path) -> str:
 
 
 def _backup(root: str, path: Path, original: bytes) -> Path:
-    folder = Path(state.ensure_dir(os.path.join(root, "install", "backups")))
+    folder = Path(state.ensure_dir(os.path.join(root, "install", "backups"), root=root))
     stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
     target = folder / f"{_key(path)}-{path.name}.{stamp}.{os.getpid()}"
     state.atomic_write(str(target), original)
@@ -115,7 +115,7 @@ def _backup(root: str, path: Path, original: bytes) -> Path:
 
 def _keep_original(root: str, path: Path, original: bytes) -> Path:
     """The settings as they were before the kit's first install; never pruned."""
-    folder = Path(state.ensure_dir(os.path.join(root, "install", "backups")))
+    folder = Path(state.ensure_dir(os.path.join(root, "install", "backups"), root=root))
     target = folder / f"{_key(path)}-{path.name}.original"
     state.atomic_write(str(target), original)
     return target
@@ -148,7 +148,7 @@ def load_receipts(root: str) -> dict[str, Any]:
 
 
 def _store_receipts(root: str, receipts: dict[str, Any]) -> None:
-    state.ensure_dir(os.path.join(root, "install"))
+    state.ensure_dir(os.path.join(root, "install"), root=root)
     state.atomic_write(_receipts_path(root), (json.dumps(receipts, indent=1, sort_keys=True) + "\n").encode())
 
 
@@ -163,7 +163,7 @@ def write_launcher(root: str, python: str) -> str:
     """`<state>/bin/session-kit`: runs this installation's CLI; the only file in that folder."""
     import shlex
 
-    folder = state.ensure_dir(bin_dir(root))
+    folder = state.ensure_dir(bin_dir(root), root=root)
     path = os.path.join(folder, "session-kit")
     script = f'#!/bin/sh\n# claude-session-kit launcher\nexec {shlex.quote(python)} -m session_kit "$@"\n'
     state.atomic_write(path, script.encode(), mode=0o755)
@@ -239,7 +239,7 @@ def expected_commands(root: str, python: str | None = None) -> dict[str, str]:
 def _lock(root: str, path: Path):
     import filelock
 
-    folder = state.ensure_dir(os.path.join(root, "locks"))
+    folder = state.ensure_dir(os.path.join(root, "locks"), root=root)
     return filelock.FileLock(os.path.join(folder, f"settings-{_key(path)}.lock"), timeout=30)
 
 
