@@ -86,6 +86,8 @@ _HOMES = {
     "install_status": "session_kit.install.installer:status",
     # the kit's own state: scratch dirs and work state
     "state_root": "session_kit.state.root",
+    "StateRootUnknown": "session_kit.state.root",
+    "UnsafePath": "session_kit.state.root",
     "SessionScratch": "session_kit.state.scratch",
     "scratch_of": "session_kit.state.scratch",
     "scratch_overview": "session_kit.state.scratch",
@@ -93,6 +95,7 @@ _HOMES = {
     "render_state": "session_kit.state.scratch",
     "ScratchError": "session_kit.state.scratch",
     "NoCurrentSession": "session_kit.state.scratch",
+    "StateFileDamaged": "session_kit.state.scratch",
     "InvalidSessionId": "session_kit.state.ids",
     # secrets in what the kit shows
     "redact_text": "session_kit.redact",
@@ -162,11 +165,12 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
         sessions_in_scope,
     )
     from session_kit.state.ids import InvalidSessionId
-    from session_kit.state.root import state_root
+    from session_kit.state.root import StateRootUnknown, UnsafePath, state_root
     from session_kit.state.scratch import (
         NoCurrentSession,
         ScratchError,
         SessionScratch,
+        StateFileDamaged,
         render_state,
         scratch_of,
         scratch_overview,

@@ -92,6 +92,8 @@ def _print_doctor(report: dict) -> None:
             click.echo(f"  slash commands: {', '.join('/' + c for c in item['commands'])}")
         if item["error"]:
             click.echo(f"  problem: {item['error']}")
+        for what in item["dangling"]:
+            click.echo(f"  dangling: {what} (run `session-kit install` to repoint, or `session-kit uninstall`)")
     if report["hook_log_lines"]:
         click.echo(f"Hook log: {report['hook_log_lines']} problem lines in {report['hook_log']}")
 
