@@ -3,7 +3,7 @@ and on what a fresh interpreter really loads.
 
 - Only `cli` (and `python -m session_kit`) imports `session_kit.cli`; the core never imports click.
 - `transcript` (one file's bytes) knows nothing of sessions, queries or the edges above it.
-- `state`, `hooks` and `memory` run inside hooks: standard library, each other and
+- `state`, `hooks`, `memory` and `archive` run inside hooks: standard library, each other and
   `claude.encoding` only (the redactor loaded on first use), and a hook's import stays
   within its budget.
 - A package's `__init__.py` is light, so importing one module drags in nothing else.
@@ -155,7 +155,13 @@ def test_transcript_imports_nothing_of_the_layers_above_it():
 
 # --- (c) state and hooks: standard library, each other and claude.encoding ------------------
 
-HOOK_SIDE = ("session_kit.state", "session_kit.hooks", "session_kit.memory", "session_kit.claude.encoding")
+HOOK_SIDE = (
+    "session_kit.state",
+    "session_kit.hooks",
+    "session_kit.memory",
+    "session_kit.archive",
+    "session_kit.claude.encoding",
+)
 # `state.root` needs filelock (to lock where there is no fcntl) and platformdirs (to find the
 # state folder off Linux and macOS) on other platforms only; it imports them inside the
 # functions that need them, so on POSIX a hook never pays for them.

@@ -69,6 +69,12 @@ _HOMES = {
     "session_memory": "session_kit.queries.memory",
     "MEMORY_RESTORE_LIMIT": "session_kit.queries.memory:RESTORE_LIMIT",
     "doctor_report": "session_kit.queries.doctor",
+    # the archive: every session kept, and put back
+    "ArchiveRun": "session_kit.queries.history",
+    "archive_all": "session_kit.queries.history",
+    "restore_session": "session_kit.queries.history",
+    "session_cwd": "session_kit.queries.history",
+    "archive_dir": "session_kit.archive.store",
     "DriftReport": "session_kit.queries.drift",
     "drift_report": "session_kit.queries.drift",
     "root_source": "session_kit.queries.doctor",
@@ -128,6 +134,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
+    from session_kit.archive.store import archive_dir
     from session_kit.claude.encoding import encode_project_dir
     from session_kit.claude.paths import claude_root
     from session_kit.claude.settings import SCOPE_USER, SCOPES
@@ -140,6 +147,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.queries.card import SessionInfo, session_card
     from session_kit.queries.doctor import ROOT_FROM_OPTION, doctor_report, root_source
     from session_kit.queries.drift import DriftReport, drift_report
+    from session_kit.queries.history import ArchiveRun, archive_all, restore_session, session_cwd
     from session_kit.queries.memory import RESTORE_LIMIT as MEMORY_RESTORE_LIMIT
     from session_kit.queries.memory import MemoryView, session_memory
     from session_kit.queries.plans import (

@@ -10,6 +10,7 @@ imports click; commands hold no rules of their own (see each module's docstring)
     browse       sessions, show, events, search
     inside       debug-agent, plan, info, memory (what the slash commands show)
     preprocess   preprocess
+    history      archive, restore
     context      the shared options (--claude-dir, --json) and the object they fill
     session_arg  the SESSION argument and its --session alias
     output       JSON and text formatting
@@ -39,6 +40,10 @@ class Command(NamedTuple):
 
 
 COMMANDS = {
+    "archive": Command(
+        "history:archive",
+        "Copy every session's transcript, agent logs, meta and plan files into the kit's archive.",
+    ),
     "debug-agent": Command(
         "inside:debug_agent", "What the session's subagents were asked, what they did, what failed and why."
     ),
@@ -61,6 +66,9 @@ COMMANDS = {
     "plan": Command("inside:plan", "The session's latest plan, or all of them in order (--all)."),
     "preprocess": Command(
         "preprocess:preprocess", "Turn a session and its agents into compact XML documents for an LLM to read."
+    ),
+    "restore": Command(
+        "history:restore", "Put an archived session (id or unique prefix) back where `claude --resume` finds it."
     ),
     "scratch": Command("scratch:scratch", "The session's scratch directory and its work state (values and notes)."),
     "search": Command(

@@ -45,5 +45,13 @@ def session_argument(command: F) -> F:
 
 
 def resolve(kit: Kit, session: str) -> api.SessionRef:
-    """The session a SESSION value names, in the Claude root the shared options chose."""
-    return api.resolve_session(session or api.CURRENT, kit.root)
+    """The session a SESSION value names, in the Claude root the shared options chose; one
+    line on stderr when it is read from the kit's archive (the client deleted it)."""
+    ref = api.resolve_session(session or api.CURRENT, kit.root)
+    if ref.archived:
+        click.echo(
+            f"session-kit: {ref.id} is read from the kit's archive (the client's transcript is gone; "
+            f"`session-kit restore {ref.id}` puts it back)",
+            err=True,
+        )
+    return ref

@@ -96,6 +96,22 @@ def _print_doctor(report: dict) -> None:
             click.echo(f"  dangling: {what} (run `session-kit install` to repoint, or `session-kit uninstall`)")
     if report["hook_log_lines"]:
         click.echo(f"Hook log: {report['hook_log_lines']} problem lines in {report['hook_log']}")
+    _print_archive(report["archive"])
+
+
+def _print_archive(archive: dict) -> None:
+    state = "" if archive["enabled"] else " (hooks' archiving is off)"
+    click.echo(f"Archive:     {archive['dir']}: {archive['files']} files, {archive['bytes'] / 1e6:.1f} MB{state}")
+    click.echo(
+        f"  not archived yet: {archive['not_archived_files']} files ({archive['not_archived_bytes'] / 1e6:.1f} MB); "
+        f"the client deletes transcripts after {archive['cleanup_period_days']:g} days "
+        f"(cleanupPeriodDays: {archive['cleanup_period_source']})"
+    )
+    if archive["aging_out_unarchived"]:
+        click.echo(
+            f"  WARNING: {archive['aging_out_unarchived']} files will age out unarchived within a week: "
+            "run `session-kit archive`"
+        )
 
 
 @click.command(epilog=EXIT_CODES_HELP)

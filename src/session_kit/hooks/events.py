@@ -14,4 +14,5 @@ HOOK_EVENTS: dict[str, str] = {
     "UserPromptSubmit": "user-prompt-submit",
     "PreCompact": "pre-compact",
     "PostCompact": "post-compact",
+    "SessionEnd": "session-end",
 }

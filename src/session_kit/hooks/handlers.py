@@ -6,7 +6,9 @@ and the working memory put back after a compaction); UserPromptSubmit (the fallb
 clients without `CLAUDE_ENV_FILE`, and a late restore where no start followed a compaction);
 PreCompact (a snapshot of the saved values, and the working memory captured from the
 transcript: `memory.capture`); PostCompact (the capture brought up to date, with the
-client's summary). A subagent's compaction (`agent_id` in the event) is captured into the
+client's summary); SessionEnd, and SessionStart of a session already written (resume,
+compact), copy the session's new bytes into the archive in a child process the client does not
+wait for (`archive.background`). A subagent's compaction (`agent_id` in the event) is captured into the
 agent's own memory file and never touches the session's.
 Every failure is logged to the kit's hook log and named in one stderr line; the exit code is
 always 0, so the kit never blocks or breaks a session.
@@ -209,6 +211,8 @@ def session_start(event: Mapping, env: Mapping[str, str], root: str) -> str:
     first_time = sum(meta.get("sources", {}).values()) == 1
     if source in ("startup", "clear", "compact") or first_time:
         parts.append(_intro(scratch, env_file=bool(env_file)))
+    if source != "startup":  # a resumed or compacted session has bytes the archive lacks
+        _archive(event, env, root)
     pending = scratch.take_pending_restore()
     if source == "compact" or pending:
         restored = _restore(scratch, env, root)
@@ -278,12 +282,32 @@ def post_compact(event: Mapping, env: Mapping[str, str], root: str) -> str:
     return ""
 
 
+def _archive(event: Mapping, env: Mapping[str, str], root: str) -> None:
+    """Copy the session's new bytes into the archive, in a child the client does not wait for."""
+    from session_kit.archive.settings import archive_settings
+
+    transcript = event.get("transcript_path")
+    if not isinstance(transcript, str) or not transcript or not archive_settings(root, env).enabled:
+        return
+    if not os.path.isfile(transcript):
+        return
+    from session_kit.archive.background import archive_in_background
+
+    archive_in_background(root, transcript, log=lambda line: state.log(root, line))
+
+
+def session_end(event: Mapping, env: Mapping[str, str], root: str) -> str:
+    _archive(event, env, root)
+    return ""
+
+
 # By the hook's argument, as `events.HOOK_EVENTS` names them.
 HANDLERS: dict[str, Callable[[Mapping, Mapping[str, str], str], str]] = {
     HOOK_EVENTS["SessionStart"]: session_start,
     HOOK_EVENTS["UserPromptSubmit"]: user_prompt_submit,
     HOOK_EVENTS["PreCompact"]: pre_compact,
     HOOK_EVENTS["PostCompact"]: post_compact,
+    HOOK_EVENTS["SessionEnd"]: session_end,
 }
 
 

@@ -2,7 +2,8 @@
 installed and whether it is current. What `doctor` prints.
 
 Owns: putting the report together from the Claude root (`sessions.store`), the kit's state
-root and hook log (`state`), and the install status (`install.installer`). Does not print.
+root and hook log (`state`), the install status (`install.installer`) and the archive's
+(`queries.history`). Does not print.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 from session_kit import __version__
 from session_kit.install import installer
+from session_kit.queries.history import archive_status
 from session_kit.sessions.store import list_project_dirs, list_sessions
 from session_kit.state import root as state
 
@@ -50,6 +52,7 @@ def doctor_report(
         "launcher": str(Path(installer.bin_dir(state_root)) / "session-kit"),
         "hook_log": str(log_path),
         "hook_log_lines": hook_log_lines,
+        "archive": archive_status(claude_root, state_root, project),
         "ok": any(item["current"] for item in installed) and not any(item["dangling"] for item in installed),
     }
 

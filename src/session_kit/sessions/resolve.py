@@ -3,7 +3,9 @@
 Owns: turning a SESSION argument (a full id, a unique id prefix, a path to a `.jsonl` file, or
 `current`) into a `SessionRef`, with NotFound or Ambiguous (and the candidates) when it names
 none or several. `current` is `state.current`'s rule, then the newest session of the
-project. Reads only directory listings and stats.
+project. A session the client deleted but the kit archived is taken from the archive (the
+kit's private copy, `archive.view`), marked `archived`. Reads only directory listings and
+stats (and, for an archived session, its archived files).
 """
 
 from __future__ import annotations
@@ -63,6 +65,9 @@ def resolve_session(
     if len(matches) == 1:
         return next(iter(matches.values()))
     if not matches:
+        archived = from_archive(arg, state_root=state_root, env=env)
+        if archived is not None:
+            return archived
         if not paths.projects_dir(root).is_dir():
             raise NotFound(f"no Claude projects folder at {paths.projects_dir(root)}")
         raise NotFound(f"no session matches {arg!r} under {root}")
@@ -85,6 +90,9 @@ def _current_session(
         ref = find_session_by_id(root, session_id)
         if ref:
             return ref
+        archived = from_archive(session_id, state_root=state_root, env=env, exact=True)
+        if archived is not None:
+            return archived
         if source == SOURCE_ENV:  # the environment names this session: never guess another
             raise NotFound(f"the current session {session_id} has no transcript under {root} yet")
     project = find_project(root, here)
@@ -94,3 +102,29 @@ def _current_session(
     if not sessions:
         raise NotFound(f"no sessions in {project}")
     return sessions[0]
+
+
+def from_archive(
+    arg: str, *, state_root: str | None = None, env: Mapping[str, str] | None = None, exact: bool = False
+) -> SessionRef | None:
+    """The archived session an id (or unique prefix) names, written out into the kit's private
+    view; None when the archive has none. Ambiguous when a prefix names several."""
+    from session_kit.archive import view
+
+    try:
+        where = state_root or state_layout.state_root(env)
+    except (state_layout.StateRootUnknown, OSError):
+        return None
+    ids = view.archived_ids(where, arg)
+    if arg in ids or (exact and ids):
+        ids = [arg] if arg in ids else []
+    if not ids:
+        return None
+    if len(ids) > 1:
+        shown = ", ".join(ids[:10]) + (f" (+{len(ids) - 10} more)" if len(ids) > 10 else "")
+        raise Ambiguous(f"{arg!r} matches {len(ids)} archived sessions: {shown}", ids)
+    path = view.materialize(where, ids[0])
+    if path is None:
+        return None
+    st = os.stat(path)
+    return SessionRef(ids[0], Path(path), Path(path).parent, st.st_mtime, st.st_size, None, archived=True)

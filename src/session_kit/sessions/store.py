@@ -49,6 +49,7 @@ class SessionRef:
     mtime: float
     size: int
     has_folder: bool | None = None  # a `<id>/` folder beside it (subagents); None: not looked
+    archived: bool = False  # the client's file is gone: this is the kit's copy from its archive
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,11 @@
+"""The archive: every session's files, compressed in the kit's state, before the client deletes them.
+
+Standard library only (plus the kit's `state` package): the hooks start it. Modules:
+- `store` — one file's incremental, lossless copy (appended gzip members and a manifest
+  beside each), reading it back, and which files make up a session.
+- `background` — the same work in a child process the hook does not wait for.
+- `view` — a session the client deleted, put where the readers find it (the kit's private
+  copy) or back where the client finds it (`restore`).
+- `settings` — the `archive` section of the kit's config (on or off, retention).
+Does not: parse transcripts (it copies bytes), index them (`index/`), or know the CLI.
+"""

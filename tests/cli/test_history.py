@@ -1,0 +1,92 @@
+"""`archive` and `restore`, and every command reading a session the client deleted."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+from tests.support.cli import invoke, invoke_json
+from tests.support.sessions import Built
+
+
+def _delete_as_the_client_does(root: Path, sid: str) -> None:
+    project = root / "projects" / "-work-proj"
+    (project / f"{sid}.jsonl").unlink()
+    shutil.rmtree(project / sid, ignore_errors=True)
+
+
+def test_archive_reports_what_it_copied_and_again_nothing(built: Built):
+    first = invoke_json("archive")
+    assert first["kind"] == "archive" and first["files"] >= 5 and first["bytes"] > 0 and first["errors"] == []
+    again = invoke_json("archive")
+    assert (again["files"], again["bytes"]) == (0, 0)
+
+
+def test_commands_read_a_deleted_session_from_the_archive_and_say_so(built: Built):
+    sid = built.current.session_id
+    before = invoke_json("show", sid)
+    assert invoke("archive").exit_code == 0
+    _delete_as_the_client_does(built.root, sid)
+    result = invoke("show", sid[:8])
+    assert result.exit_code == 0, result.output
+    assert "read from the kit's archive" in result.stderr and "Please build the feature" in result.stdout
+    after = invoke_json("show", sid)
+    assert after["tool_calls"] == before["tool_calls"]
+
+    def unplaced(agents: list[dict]) -> list[dict]:  # the logs are read from the kit's copy
+        return [{k: v for k, v in a.items() if k != "path"} for a in agents]
+
+    assert unplaced(after["agents"]) == unplaced(before["agents"])
+    agents = invoke("debug-agent", sid)
+    assert agents.exit_code == 0 and "SENTINEL_FAILURE" in agents.stdout
+    events = invoke_json("events", sid, "--errors")
+    assert any("SENTINEL_FAILURE" in (c.get("error") or "") for c in events["events"])
+    assert invoke("plan", sid).exit_code == 0
+    assert invoke("preprocess", sid, "--stdout").exit_code == 0
+
+
+def test_restore_puts_the_session_back_where_resume_finds_it(built: Built):
+    sid = built.current.session_id
+    transcript = built.root / "projects" / "-work-proj" / f"{sid}.jsonl"
+    original = transcript.read_bytes()
+    old = time.time() - 90 * 86400
+    os.utime(transcript, (old, old))
+    invoke("archive")
+    _delete_as_the_client_does(built.root, sid)
+    result = invoke("restore", sid)
+    assert result.exit_code == 0, result.output
+    assert transcript.read_bytes() == original
+    assert time.time() - transcript.stat().st_mtime < 600, "restored files are new to the client's clean-up"
+    assert f"cd /work/proj && claude --resume {sid}" in result.stdout
+    agent = built.root / "projects" / "-work-proj" / sid / "subagents" / f"agent-{built.worker_agent}.jsonl"
+    assert agent.is_file()
+    again = json.loads(invoke("restore", sid, "--json").stdout)
+    assert again["written"] == [] and len(again["kept"]) >= 3
+
+
+def test_restore_of_a_session_never_archived_is_not_found(built: Built):
+    result = invoke("restore", "ffffffff")
+    assert result.exit_code == 3 and "no archived session" in result.stderr
+    assert invoke("restore", "../x").exit_code == 2
+
+
+def _doctor() -> dict:
+    return json.loads(invoke("doctor", "--json").stdout)["archive"]  # exit 1: the kit is not installed here
+
+
+def test_doctor_shows_the_cleanup_period_and_what_is_not_archived(built: Built):
+    (built.root / "settings.json").write_text('{"cleanupPeriodDays": 10}')
+    old = time.time() - 9 * 86400
+    for path in (built.root / "projects").rglob("*.jsonl"):
+        os.utime(path, (old, old))
+    report = _doctor()
+    assert report["cleanup_period_days"] == 10 and report["not_archived_files"] >= 5
+    assert report["aging_out_unarchived"] >= 5
+    text = invoke("doctor").stdout
+    assert "WARNING" in text and "after 10 days" in text
+    invoke("archive")
+    report = _doctor()
+    assert report["not_archived_files"] == 0 and report["aging_out_unarchived"] == 0 and report["bytes"] > 0
