@@ -75,6 +75,11 @@ _HOMES = {
     "restore_session": "session_kit.queries.history",
     "session_cwd": "session_kit.queries.history",
     "archive_dir": "session_kit.archive.store",
+    "HistoryHits": "session_kit.queries.history",
+    "search_history": "session_kit.queries.history",
+    "update_index": "session_kit.queries.history",
+    "SearchFilters": "session_kit.index.query:Filters",
+    "IndexedHit": "session_kit.index.query",
     "DriftReport": "session_kit.queries.drift",
     "drift_report": "session_kit.queries.drift",
     "root_source": "session_kit.queries.doctor",
@@ -139,6 +144,8 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.claude.paths import claude_root
     from session_kit.claude.settings import SCOPE_USER, SCOPES
     from session_kit.errors import Ambiguous, InvalidOptions, KitError, NotFound
+    from session_kit.index.query import Filters as SearchFilters
+    from session_kit.index.query import IndexedHit
     from session_kit.install.installer import InstallResult, install, uninstall
     from session_kit.install.installer import status as install_status
     from session_kit.preprocess import PreprocessOptions, PreprocessResult, preprocess_session
@@ -147,7 +154,15 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.queries.card import SessionInfo, session_card
     from session_kit.queries.doctor import ROOT_FROM_OPTION, doctor_report, root_source
     from session_kit.queries.drift import DriftReport, drift_report
-    from session_kit.queries.history import ArchiveRun, archive_all, restore_session, session_cwd
+    from session_kit.queries.history import (
+        ArchiveRun,
+        HistoryHits,
+        archive_all,
+        restore_session,
+        search_history,
+        session_cwd,
+        update_index,
+    )
     from session_kit.queries.memory import RESTORE_LIMIT as MEMORY_RESTORE_LIMIT
     from session_kit.queries.memory import MemoryView, session_memory
     from session_kit.queries.plans import (

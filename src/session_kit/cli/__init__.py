@@ -7,10 +7,10 @@ imports click; commands hold no rules of their own (see each module's docstring)
 
     setup        install, uninstall, doctor
     scratch      the scratch group
-    browse       sessions, show, events, search
+    browse       sessions, show, events, search --scan
     inside       debug-agent, plan, info, memory (what the slash commands show)
     preprocess   preprocess
-    history      archive, restore
+    history      archive, restore, search (the index)
     context      the shared options (--claude-dir, --json) and the object they fill
     session_arg  the SESSION argument and its --session alias
     output       JSON and text formatting
@@ -72,7 +72,7 @@ COMMANDS = {
     ),
     "scratch": Command("scratch:scratch", "The session's scratch directory and its work state (values and notes)."),
     "search": Command(
-        "browse:search", "Case-insensitive search in messages, tool inputs and tool outputs (agents included)."
+        "history:search", "Case-insensitive search in messages, tool inputs and tool outputs (agents included)."
     ),
     "sessions": Command(
         "browse:sessions",

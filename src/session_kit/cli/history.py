@@ -1,8 +1,9 @@
-"""`archive` and `restore`: the kit's copy of every session, and putting a session back.
+"""`archive`, `restore` and `search`: the kit's copy of every session, putting one back, and
+finding it again through the index.
 
 Owns: these commands' options and output. What is archived and how (incremental gzip
 members, manifests, 0700/0600) is `archive.store`'s; which files and the retention is
-`queries.history`'s.
+`queries.history`'s; the index is `index/`'s; `search --scan` is `browse`'s exact scan.
 """
 
 from __future__ import annotations
@@ -11,13 +12,15 @@ import shlex
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import click
 
 from session_kit import api
-from session_kit.cli.context import Kit, pass_kit, shared_options
-from session_kit.cli.output import emit_json
-from session_kit.errors import EXIT_CODES_HELP
+from session_kit.cli.browse import project_options
+from session_kit.cli.context import Kit, no_redact_option, pass_kit, shared_options
+from session_kit.cli.output import clip, emit_json, local_time
+from session_kit.errors import EXIT_CODES_HELP, KitError
 
 PROGRESS_EVERY_S = 0.2
 
@@ -94,3 +97,113 @@ def restore(kit: Kit, session: str) -> None:
         cwd = api.session_cwd(restored.transcript)
         where = f"cd {shlex.quote(cwd)} && " if cwd else ""
         click.echo(f"Resume it: {where}claude --resume {restored.session_id}")
+
+
+def _iso_day(value: str | None, name: str) -> str | None:
+    """`--since`/`--until`: a date or ISO time, kept as text (the index compares ISO text)."""
+    if value is None:
+        return None
+    from datetime import datetime
+
+    try:
+        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a date (YYYY-MM-DD) or ISO time", param_hint=name) from None
+    return parsed.strftime("%Y-%m-%dT%H:%M:%S") if parsed.tzinfo is None else parsed.isoformat()
+
+
+@click.command(epilog=EXIT_CODES_HELP)
+@click.argument("query")
+@project_options("Search every project.")
+@click.option("--tool", "tool_name", default=None, help="Only inputs and outputs of this tool.")
+@click.option("--errors", "errors_only", is_flag=True, help="Only the output of failed tool calls.")
+@click.option("--since", default=None, metavar="DATE", help="Only what was written at or after DATE (ISO).")
+@click.option("--until", default=None, metavar="DATE", help="Only what was written before DATE (ISO).")
+@click.option("--agent", default=None, metavar="ID|TYPE", help="Only subagents: an id prefix or a type (Explore…).")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="At most N hits (index: 20 by default).")
+@click.option("--scan", is_flag=True, help="Read every transcript instead of the index (exact substring search).")
+@no_redact_option
+@shared_options
+@click.pass_context
+def search(
+    ctx: click.Context,
+    query: str,
+    project_path: Path | None,
+    all_projects: bool,
+    tool_name: str | None,
+    errors_only: bool,
+    since: str | None,
+    until: str | None,
+    agent: str | None,
+    limit: int | None,
+    scan: bool,
+) -> None:
+    """Case-insensitive search in messages, tool inputs and tool outputs (agents included).
+
+    Uses the kit's index (brought up to date first: only what was added since is read), ranks
+    the hits and prints, for each, the command that resumes its session. Sessions the client
+    deleted stay found (their resume command restores them first). The index holds words:
+    QUERY's words in order, the last one a prefix. --scan reads every transcript instead and
+    finds QUERY as a substring; so does --no-redact, since the index holds only redacted text.
+    """
+    kit = ctx.ensure_object(Kit)
+    if all_projects and project_path:
+        raise KitError("--project and --all exclude each other")
+    if not query.strip():
+        raise KitError("empty query")
+    if scan or not api.redaction_enabled() or not any(c.isalnum() for c in query):
+        if errors_only or since or until or agent:
+            raise KitError("--errors, --since, --until and --agent need the index (drop --scan and --no-redact)")
+        from session_kit.cli.browse import search as scan_search
+
+        ctx.invoke(
+            scan_search,
+            query=query,
+            project_path=project_path,
+            all_projects=all_projects,
+            tool_name=tool_name,
+            limit=limit,
+        )
+        return
+    project = None
+    if not all_projects:
+        projects = api.projects_in_scope(kit.root, project_path=project_path)
+        if not projects:
+            api.sessions_in_scope(kit.root, project_path=project_path)  # says why, as the listing does
+        project = projects[0].name if projects else None
+    filters = api.SearchFilters(
+        project=project,
+        tool=tool_name,
+        errors_only=errors_only,
+        since=_iso_day(since, "--since"),
+        until=_iso_day(until, "--until"),
+        agent=agent,
+    )
+    found = api.search_history(query, kit.root, api.state_root(), filters, limit=limit or 20)
+    if kit.as_json:
+        emit_json("search", {"query": query, "mode": "index", **found.as_dict()})
+        return
+    if not found.hits:
+        click.echo(f"No match for {query!r} in the index.")
+        return
+    for h in found.hits:
+        who = h.session_id + (f"/{h.agent_id}" if h.agent_id else "")
+        tool = f" {h.tool}" if h.tool else ""
+        failed = " (failed)" if h.status == "error" else ""
+        title = f"  {clip(api.shown(h.title), 60)}" if h.title else ""
+        click.echo(f"{who}:{h.line}  {_when(h.timestamp)}  {h.where}{tool}{failed}{title}")
+        click.echo(f"    {api.shown(h.snippet)}")
+        click.echo(f"    resume: {h.resume}")
+    more = f" of {found.total}" if found.total > len(found.hits) else ""
+    click.echo(f"{len(found.hits)}{more} hits (best first).")
+
+
+def _when(stamp: str | None) -> str:
+    if not stamp:
+        return "-"
+    from datetime import datetime
+
+    try:
+        return local_time(datetime.fromisoformat(stamp.replace("Z", "+00:00")))
+    except ValueError:
+        return stamp

@@ -1,10 +1,11 @@
 """The archive as the commands see it: archiving everything, restoring, and its health.
 
 Owns: `archive` over a whole Claude root (with progress and pruning by the user's retention),
-`restore` of one session, and the archive part of `doctor`: the client's effective
+`restore` of one session, the archive part of `doctor` (the client's effective
 `cleanupPeriodDays`, the archive's size, what is not archived yet and what will age out
-unarchived. Does not: copy bytes or know the archive's layout (`archive.store`,
-`archive.view`), or print.
+unarchived), and the indexed search as the commands ask it (the index brought up to date
+first). Does not: copy bytes or know the archive's layout (`archive.store`, `archive.view`),
+know the index's tables (`index/`), or print.
 """
 
 from __future__ import annotations
@@ -156,3 +157,64 @@ def session_cwd(transcript: str | os.PathLike[str]) -> str | None:
     from session_kit.sessions.store import first_field
 
     return first_field(Path(transcript), b"cwd")
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryHits:
+    """What an indexed search found: the best hits, how many in all, what the update read."""
+
+    hits: tuple[Any, ...]  # index.query.IndexedHit
+    total: int
+    updated_files: int
+    fts: bool
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "total": self.total,
+            "updated_files": self.updated_files,
+            "fts": self.fts,
+            "hits": [h.as_dict() for h in self.hits],
+        }
+
+
+def search_history(
+    text: str,
+    claude_root: Path,
+    state_root: str,
+    filters: Any = None,
+    *,
+    limit: int | None = 20,
+    refresh: bool = True,
+    fts: bool | None = None,
+) -> HistoryHits:
+    """Search the index, brought up to date first (only files that changed are read).
+    `fts=False` makes a new index without FTS5 (as where SQLite lacks it)."""
+    from session_kit.index import db
+    from session_kit.index.query import Filters, search_index
+
+    conn = db.connect(state_root, fts=fts)
+    try:
+        updated = 0
+        if refresh and (claude_root / "projects").is_dir():
+            from session_kit.index.update import update
+
+            updated = update(conn, claude_root).files
+        try:
+            hits, total = search_index(conn, text, filters or Filters(), limit=limit)
+        except ValueError as exc:
+            raise KitError(str(exc)) from None
+        return HistoryHits(tuple(hits), total, updated, db.has_fts(conn))
+    finally:
+        conn.close()
+
+
+def update_index(claude_root: Path, state_root: str, *, fts: bool | None = None) -> Any:
+    """Bring the index up to date; returns `index.update.UpdateResult`."""
+    from session_kit.index import db
+    from session_kit.index.update import update
+
+    conn = db.connect(state_root, fts=fts)
+    try:
+        return update(conn, claude_root)
+    finally:
+        conn.close()

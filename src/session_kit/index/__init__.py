@@ -1,0 +1,11 @@
+"""The index: an embedded SQLite database of every session, kept current per file.
+
+Modules:
+- `db` — where the database is, its schema (sessions, texts with FTS5 full-text search or
+  a plain table where the Python build lacks FTS5, tool calls, agents, files) and opening it.
+- `update` — bringing it up to date from each file's byte offset already indexed (files are
+  append-only; one that shrank or changed identity is indexed again), text redacted first.
+- `query` — searching it: filters, ranking, context, the command that resumes each hit.
+- `export` — its tables as JSON Lines (and Parquet with the optional extra).
+Does not: print, or read a file any other way than through `transcript/` and `sessions/`.
+"""

@@ -1,0 +1,113 @@
+"""The index database: where it lives, its schema, and opening it.
+
+Owns: `<state>/index/history.sqlite3` (folder 0700, file 0600); the schema below; whether
+this Python's SQLite has FTS5 (`fts5_available`), and the one flag (`meta.fts`) that says
+which way the text table was made; opening in WAL mode, so a reader never waits on a writer
+and a writer killed (even with -9) leaves the last committed state. Does not: fill it
+(`update`) or search it (`query`).
+
+Tables (documented for users in docs/json.md, "export"):
+    sessions  one row per session: id, project, cwd, path, title, first_request, started,
+              ended, branch, version, input_tokens, output_tokens, agents, compactions
+    texts     one row per searchable piece (message text, tool input, tool output, summary):
+              session, agent, line, ts, kind, tool, status (a tool output's: ok | error),
+              text (redacted; a piece's first 64 KiB); `texts_fts` indexes
+              `text` where there is FTS5 (external content: the text is stored once)
+    calls     one row per tool call: session, agent, tool_use_id, tool, summary, status,
+              exit_code, error, started, duration_s, line
+    agents    one row per subagent log: session, agent_id, type, description, path
+    files     one row per indexed file: path, session, agent, offset (bytes indexed, whole
+              lines only), size, ino, mtime, lines, last_message, tail (hash of the
+              indexed end)
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+
+from session_kit.state.root import ensure_dir
+
+INDEX = "index"
+DB_FILE = "history.sqlite3"
+SCHEMA_VERSION = "1"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS files(
+    id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, session TEXT, agent TEXT, offset INTEGER NOT NULL,
+    size INTEGER NOT NULL, ino INTEGER, mtime REAL, lines INTEGER NOT NULL, last_message TEXT, tail TEXT);
+CREATE TABLE IF NOT EXISTS sessions(
+    id TEXT PRIMARY KEY, project TEXT, cwd TEXT, path TEXT, title TEXT, first_request TEXT, started TEXT,
+    ended TEXT, branch TEXT, version TEXT, input_tokens INTEGER DEFAULT 0, output_tokens INTEGER DEFAULT 0,
+    agents INTEGER DEFAULT 0, compactions INTEGER DEFAULT 0);
+CREATE TABLE IF NOT EXISTS texts(
+    id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, session TEXT NOT NULL, agent TEXT, line INTEGER,
+    ts TEXT, kind TEXT, tool TEXT, status TEXT, text TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS texts_file ON texts(file_id);
+CREATE TABLE IF NOT EXISTS calls(
+    id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, session TEXT NOT NULL, agent TEXT, tool_use_id TEXT,
+    tool TEXT, summary TEXT, status TEXT, exit_code INTEGER, error TEXT, started TEXT, duration_s REAL,
+    line INTEGER);
+CREATE INDEX IF NOT EXISTS calls_file ON calls(file_id);
+CREATE INDEX IF NOT EXISTS calls_use ON calls(tool_use_id);
+CREATE TABLE IF NOT EXISTS agents(
+    session TEXT NOT NULL, agent_id TEXT NOT NULL, type TEXT, description TEXT, path TEXT,
+    PRIMARY KEY(session, agent_id));
+"""
+
+FTS_SCHEMA = """
+CREATE VIRTUAL TABLE IF NOT EXISTS texts_fts USING fts5(
+    text, content='texts', content_rowid='id', tokenize="unicode61 remove_diacritics 2");
+"""
+
+
+def index_path(state_root: str) -> str:
+    return os.path.join(state_root, INDEX, DB_FILE)
+
+
+def fts5_available(conn: sqlite3.Connection) -> bool:
+    try:
+        conn.execute("CREATE VIRTUAL TABLE temp.fts5_probe USING fts5(x)")
+        conn.execute("DROP TABLE temp.fts5_probe")
+        return True
+    except sqlite3.OperationalError:
+        return False
+
+
+def connect(state_root: str, *, fts: bool | None = None, create: bool = True) -> sqlite3.Connection:
+    """The index, made if missing; `fts=False` makes it without FTS5 (as where SQLite lacks it).
+    A database made by another schema version is made again."""
+    path = index_path(state_root)
+    if not create and not os.path.exists(path):
+        raise FileNotFoundError(path)
+    ensure_dir(os.path.dirname(path), root=state_root)
+    if not os.path.exists(path):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600))
+    conn = sqlite3.connect(path, timeout=30, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.executescript(SCHEMA)
+    row = conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+    if row is None:
+        use_fts = fts5_available(conn) if fts is None else (fts and fts5_available(conn))
+        conn.execute("BEGIN IMMEDIATE")
+        if conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone() is None:
+            if use_fts:
+                conn.execute(FTS_SCHEMA)
+            conn.execute("INSERT INTO meta VALUES('schema', ?), ('fts', ?)", (SCHEMA_VERSION, "1" if use_fts else "0"))
+        conn.execute("COMMIT")
+    elif row[0] != SCHEMA_VERSION:
+        conn.close()
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                os.unlink(path + suffix)
+            except FileNotFoundError:
+                pass
+        return connect(state_root, fts=fts, create=create)
+    return conn
+
+
+def has_fts(conn: sqlite3.Connection) -> bool:
+    row = conn.execute("SELECT value FROM meta WHERE key='fts'").fetchone()
+    return bool(row and row[0] == "1")

@@ -1,0 +1,171 @@
+"""Searching the index: filters, ranking, context, and the command that resumes each hit.
+
+Owns: turning a query into an FTS5 phrase (or, where the index was made without FTS5, a
+case-insensitive scan of the stored text), the filters users ask for (project, tool, errors
+only, since/until, agent), ranking (FTS5's bm25, then the newest), the snippet around each hit
+(cut from the stored, already redacted text) and, per hit, how to resume its session:
+`cd <project> && claude --resume <id>`, with `session-kit restore <id>` first when the client
+deleted the transcript. Reads only the database (and one stat per session shown). Does not:
+update the index (`update`) or print.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+from session_kit.index.db import has_fts
+
+SNIPPET_RADIUS = 60
+DEFAULT_LIMIT = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Filters:
+    project: str | None = None  # the project folder's name under `projects/`
+    tool: str | None = None
+    errors_only: bool = False
+    since: str | None = None  # ISO-8601 (a date or a time), compared as text
+    until: str | None = None
+    agent: str | None = None  # an agent id prefix or an agent type
+
+
+@dataclass(frozen=True, slots=True)
+class IndexedHit:
+    session_id: str
+    agent_id: str | None
+    project: str | None
+    path: str | None  # the session's transcript (gone when `archived`)
+    line: int
+    timestamp: str | None
+    where: str
+    tool: str | None
+    status: str | None
+    snippet: str
+    title: str | None
+    archived: bool  # the client deleted the transcript: restore it first
+    resume: str  # the shell command that resumes the session
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "session_id": self.session_id,
+            "agent_id": self.agent_id,
+            "project": self.project,
+            "path": self.path,
+            "line": self.line,
+            "timestamp": self.timestamp,
+            "where": self.where,
+            "tool": self.tool,
+            "status": self.status,
+            "snippet": self.snippet,
+            "title": self.title,
+            "archived": self.archived,
+            "resume": self.resume,
+        }
+
+
+def _phrase(text: str) -> str:
+    """The query as one FTS5 phrase, its last word a prefix: its words in order, any
+    punctuation a separator (`SENTINEL_fail` finds `SENTINEL_FAILURE`)."""
+    return '"' + text.replace('"', '""') + '"*'
+
+
+def _where(filters: Filters) -> tuple[list[str], list[Any]]:
+    clauses, args = [], []
+    if filters.project:
+        clauses.append("t.session IN (SELECT id FROM sessions WHERE project = ?)")
+        args.append(filters.project)
+    if filters.tool:
+        clauses.append("lower(t.tool) = lower(?)")
+        args.append(filters.tool)
+    if filters.errors_only:
+        clauses.append("t.status = 'error'")
+    if filters.since:
+        clauses.append("t.ts >= ?")
+        args.append(filters.since)
+    if filters.until:
+        clauses.append("t.ts < ?")
+        args.append(filters.until)
+    if filters.agent:
+        clauses.append("(t.agent LIKE ? OR t.agent IN (SELECT agent_id FROM agents WHERE lower(type) = lower(?)))")
+        args.extend([filters.agent.replace("%", "").replace("_", "\\_") + "%", filters.agent])
+    return clauses, args
+
+
+def search_index(
+    conn: sqlite3.Connection, text: str, filters: Filters = Filters(), *, limit: int | None = DEFAULT_LIMIT
+) -> tuple[list[IndexedHit], int]:
+    """The best hits (at most `limit`) and how many there are in all."""
+    clauses, args = _where(filters)
+    if has_fts(conn):
+        match = ["texts_fts MATCH ?", *clauses]
+        base = f"FROM texts_fts JOIN texts t ON t.id = texts_fts.rowid WHERE {' AND '.join(match)}"
+        params = [_phrase(text), *args]
+        order = "ORDER BY texts_fts.rank, t.ts DESC"
+    else:
+        match = ["instr(lower(t.text), lower(?)) > 0", *clauses]
+        base = f"FROM texts t WHERE {' AND '.join(match)}"
+        params = [text, *args]
+        order = "ORDER BY t.ts DESC"
+    try:
+        total = conn.execute(f"SELECT count(*) {base}", params).fetchone()[0]
+        rows = conn.execute(
+            f"SELECT t.session, t.agent, t.line, t.ts, t.kind, t.tool, t.status, t.text {base} {order}"
+            + (" LIMIT ?" if limit is not None else ""),
+            [*params, limit] if limit is not None else params,
+        ).fetchall()
+    except sqlite3.OperationalError as exc:  # an FTS5 syntax the phrase could not hold
+        raise ValueError(f"the index cannot search for {text!r}: {exc}") from None
+    sessions: dict[str, tuple] = {}
+    hits = []
+    for session, agent, line, ts, kind, tool, status, stored in rows:
+        info = sessions.get(session)
+        if info is None:
+            row = conn.execute("SELECT project, cwd, path, title FROM sessions WHERE id=?", (session,)).fetchone()
+            project, cwd, path, title = row or (None, None, None, None)
+            archived = not (path and os.path.exists(path))
+            info = sessions[session] = (project, path, title, archived, resume_command(session, cwd, archived))
+        project, path, title, archived, resume = info
+        hits.append(
+            IndexedHit(
+                session,
+                agent,
+                project,
+                path,
+                line,
+                ts,
+                kind,
+                tool,
+                status,
+                snippet(stored, text),
+                title,
+                archived,
+                resume,
+            )
+        )
+    return hits, total
+
+
+def resume_command(session: str, cwd: str | None, archived: bool) -> str:
+    parts = [f"session-kit restore {session}"] if archived else []
+    if cwd:
+        parts.append(f"cd {shlex.quote(cwd)}")
+    parts.append(f"claude --resume {session}")
+    return " && ".join(parts)
+
+
+def snippet(text: str, query: str) -> str:
+    """About SNIPPET_RADIUS characters each side of the first place the query's words are."""
+    folded = text.casefold()
+    at = folded.find(query.casefold())
+    if at < 0:  # the phrase matched across punctuation: take its first word
+        words = query.split()
+        at = folded.find(words[0].casefold()) if words else 0
+    at = max(at, 0)
+    start = max(0, at - SNIPPET_RADIUS)
+    end = min(len(text), at + len(query) + SNIPPET_RADIUS)
+    piece = " ".join(text[start:end].split())
+    return ("…" if start > 0 else "") + piece + ("…" if end < len(text) else "")

@@ -1,0 +1,173 @@
+"""Bringing the index up to date, file by file, from the byte offset already indexed.
+
+Owns: which files are indexed (every session's transcript and agent logs under a Claude root,
+as `sessions.store` lists them); per file, reading only whole lines past its offset (a
+half-written last line waits for the next update; a file that shrank, changed identity or
+whose indexed end changed is indexed again from the start); turning entries into rows:
+the session's facts, the searchable texts (redacted first, `redact.redact`), tool calls
+paired across updates, agents. Client noise is skipped on the raw bytes
+(`transcript.rawtype`), never parsed. One transaction per file: a kill leaves every file
+either indexed to its old offset or to its new one. A session whose files the client deleted
+keeps its rows. Does not: search (`query`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from session_kit.index.db import has_fts
+from session_kit.index.files import IndexFile, files_to_index
+
+CHUNK = 8 << 20  # bytes read at once; a longer line is read whole
+# Noise never parsed; title lines are read (a session's title).
+_TITLES = frozenset({"custom-title", "ai-title", "summary-title"})
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateResult:
+    files: int  # files read (new bytes)
+    bytes: int  # bytes read
+    reindexed: int  # files indexed again from the start
+
+
+def update(
+    conn: sqlite3.Connection,
+    claude_root: Path,
+    *,
+    files: Iterable[IndexFile] | None = None,
+    progress: Callable[[int], object] | None = None,
+) -> UpdateResult:
+    """Index what was added to every file since the last update."""
+    known = {row[0]: row[1:] for row in conn.execute("SELECT path, id, offset, size, ino, mtime FROM files")}
+    fts = has_fts(conn)
+    read = total = again = 0
+    for item in files_to_index(claude_root) if files is None else files:
+        key = str(item.path)
+        row = known.get(key)
+        if row is not None and item.size is not None and (row[2], row[4]) == (item.size, item.mtime):
+            continue  # unchanged since the last update, by the listing's own stat
+        try:
+            info = os.stat(key)
+        except OSError:
+            continue
+        if row is not None and row[2] == info.st_size and row[3] == info.st_ino and row[4] == info.st_mtime:
+            continue  # unchanged since the last update: one stat, no read
+        added, redone = _index_file(conn, item, info, fts)
+        read += added > 0
+        total += added
+        again += redone
+        if progress is not None:
+            progress(read)
+    return UpdateResult(read, total, again)
+
+
+def _tail_hash(fd: int, offset: int) -> str:
+    back = min(offset, 4096)
+    return hashlib.blake2b(os.pread(fd, back, offset - back), digest_size=16).hexdigest()
+
+
+def _index_file(conn: sqlite3.Connection, item: IndexFile, info: os.stat_result, fts: bool) -> tuple[int, bool]:
+    key = str(item.path)
+    try:
+        fd = os.open(key, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return 0, False
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            added, redone = _index_held(conn, item, fd, info, fts)
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+        return added, redone
+    finally:
+        os.close(fd)
+
+
+def _index_held(
+    conn: sqlite3.Connection, item: IndexFile, fd: int, info: os.stat_result, fts: bool
+) -> tuple[int, bool]:
+    # The parsers load only here: an update that finds nothing new never pays for them.
+    from session_kit.index.rows import SessionState, add_entry
+    from session_kit.sessions.store import _read_meta
+    from session_kit.transcript.entries import NOISE_TYPES, Entry
+    from session_kit.transcript.rawtype import top_level_type
+    from session_kit.transcript.reader import ReadStats, parse_line
+
+    noise = frozenset(t.encode() for t in NOISE_TYPES - _TITLES)
+    key = str(item.path)
+    row = conn.execute("SELECT id, offset, ino, lines, last_message, tail FROM files WHERE path=?", (key,)).fetchone()
+    redone = False
+    if item.agent is not None:
+        meta = _read_meta(item.path.with_name(f"{item.path.name[: -len('.jsonl')]}.meta.json")) or {}
+        conn.execute(
+            "INSERT OR REPLACE INTO agents VALUES(?,?,?,?,?)",
+            (item.session, item.agent, meta.get("agentType"), meta.get("description"), key),
+        )
+    if row is not None:
+        file_id, offset, ino, lines, last_message, tail = row
+        if info.st_size < offset or ino != info.st_ino or (offset and tail != _tail_hash(fd, offset)):
+            _forget_file(conn, file_id, fts)
+            offset, lines, last_message, redone = 0, 0, None, True
+    else:
+        file_id = conn.execute(
+            "INSERT INTO files(path, session, agent, offset, size, ino, mtime, lines) VALUES(?,?,?,0,0,?,0,0)",
+            (key, item.session, item.agent, info.st_ino),
+        ).lastrowid
+        offset, lines, last_message = 0, 0, None
+    state = SessionState.load(conn, item)
+    start = offset
+    stats = ReadStats()
+    while offset < info.st_size:
+        data = os.pread(fd, min(CHUNK, info.st_size - offset), offset)
+        if not data:
+            break
+        end = data.rfind(b"\n")
+        while end < 0 and offset + len(data) < info.st_size:  # one line longer than a chunk
+            more = os.pread(fd, CHUNK, offset + len(data))
+            if not more:
+                break
+            data += more
+            end = data.rfind(b"\n")
+        if end < 0:
+            break  # a half-written last line: the next update reads it whole
+        for raw in data[:end].split(b"\n"):
+            lines += 1
+            kind = top_level_type(raw) if raw else None
+            if not raw.strip() or kind in noise:
+                continue
+            value = parse_line(raw, stats, lines)
+            if value is not None:
+                last_message = add_entry(conn, state, item, file_id, Entry.from_raw(lines, value), last_message, fts)
+        offset += end + 1
+    state.save(conn)
+    conn.execute(
+        "UPDATE files SET offset=?, size=?, ino=?, mtime=?, lines=?, last_message=?, tail=? WHERE id=?",
+        (
+            offset,
+            info.st_size,
+            info.st_ino,
+            info.st_mtime if offset == info.st_size else 0.0,  # a half line left: look again next time
+            lines,
+            last_message,
+            _tail_hash(fd, offset),
+            file_id,
+        ),
+    )
+    return offset - start, redone
+
+
+def _forget_file(conn: sqlite3.Connection, file_id: int, fts: bool) -> None:
+    if fts:  # an external-content index is told what leaves it
+        conn.execute(
+            "INSERT INTO texts_fts(texts_fts, rowid, text) SELECT 'delete', id, text FROM texts WHERE file_id=?",
+            (file_id,),
+        )
+    conn.execute("DELETE FROM texts WHERE file_id=?", (file_id,))
+    conn.execute("DELETE FROM calls WHERE file_id=?", (file_id,))
