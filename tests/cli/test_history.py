@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 import time
 from pathlib import Path
 
@@ -90,3 +91,54 @@ def test_doctor_shows_the_cleanup_period_and_what_is_not_archived(built: Built):
     invoke("archive")
     report = _doctor()
     assert report["not_archived_files"] == 0 and report["aging_out_unarchived"] == 0 and report["bytes"] > 0
+
+
+def test_search_hands_off_to_resume_and_filters(built: Built):
+    sid = built.current.session_id
+    doc = invoke_json("search", "SENTINEL_failure", "--all")
+    [hit] = doc["hits"]
+    assert doc["mode"] == "index" and hit["resume"] == f"cd /work/proj && claude --resume {sid}"
+    text = invoke("search", "SENTINEL_failure", "--all").stdout
+    assert f"resume: cd /work/proj && claude --resume {sid}" in text
+    assert invoke_json("search", "SENTINEL", "--all", "--errors")["total"] == 1
+    assert invoke_json("search", "build", "--all", "--errors")["total"] == 0
+    assert invoke_json("search", "SENTINEL", "--all", "--agent", "general")["total"] == 0
+    assert invoke_json("search", "SENTINEL", "--all", "--agent", "general-purpose")["total"] == 1
+    assert invoke_json("search", "SENTINEL", "--all", "--agent", built.worker_agent[:6])["total"] == 1
+    assert invoke_json("search", "SENTINEL", "--all", "--since", "2099-01-01")["total"] == 0
+    assert invoke_json("search", "SENTINEL", "--all", "--until", "2099-01-01")["total"] == 1
+    bad = invoke("search", "x", "--all", "--since", "yesterday")
+    assert bad.exit_code == 2 and "not a date" in bad.stderr
+
+
+def test_search_scan_keeps_the_exact_substring_search(built: Built):
+    doc = invoke_json("search", "ENTINEL_FAIL", "--all", "--scan")
+    assert "mode" not in doc and len(doc["hits"]) == 1
+    assert invoke_json("search", "ENTINEL_FAIL", "--all")["total"] == 0  # the index holds words
+    assert invoke("search", "x", "--all", "--scan", "--errors").exit_code == 2
+
+
+def test_search_finds_a_session_the_client_deleted_and_says_how_to_resume_it(built: Built):
+    sid = built.current.session_id
+    invoke("search", "anything", "--all")  # indexed while it was there
+    _delete_as_the_client_does(built.root, sid)
+    [hit] = invoke_json("search", "Please build", "--all")["hits"]
+    assert hit["archived"] and hit["resume"].startswith(f"session-kit restore {sid} && ")
+
+
+def test_export_writes_the_tables_as_json_lines(built: Built, tmp_path: Path):
+    out = tmp_path / "export"
+    doc = invoke_json("export", "--output-dir", str(out), "--source", "ci-7")
+    assert set(doc["rows"]) == {"sessions", "texts", "calls", "agents"} and doc["rows"]["sessions"] == 2
+    rows = [json.loads(line) for line in (out / "calls.jsonl").read_text().splitlines()]
+    assert len(rows) == doc["rows"]["calls"] and all(r["source"] == "ci-7" for r in rows)
+    assert any(r["tool"] == "Bash" and r["exit_code"] == 3 and r["status"] == "error" for r in rows)
+    sessions = {r["id"]: r for r in map(json.loads, (out / "sessions.jsonl").read_text().splitlines())}
+    assert sessions[built.current.session_id]["agents"] == 2
+
+
+def test_export_as_parquet_without_the_extra_says_what_to_install(built: Built, tmp_path: Path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # as where the extra is not installed
+    result = invoke("export", "--output-dir", str(tmp_path / "p"), "--format", "parquet")
+    assert result.exit_code == 2 and "claude-session-kit[parquet]" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1

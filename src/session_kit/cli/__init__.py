@@ -10,7 +10,7 @@ imports click; commands hold no rules of their own (see each module's docstring)
     browse       sessions, show, events, search --scan
     inside       debug-agent, plan, info, memory (what the slash commands show)
     preprocess   preprocess
-    history      archive, restore, search (the index)
+    history      archive, restore, search (the index), export
     context      the shared options (--claude-dir, --json) and the object they fill
     session_arg  the SESSION argument and its --session alias
     output       JSON and text formatting
@@ -53,6 +53,9 @@ COMMANDS = {
     "events": Command(
         "browse:events",
         "The tool-call timeline, subagents' calls included: each call with its input summary, duration and outcome.",
+    ),
+    "export": Command(
+        "history:export", "Write the index's tables (sessions, texts, calls, agents) as JSON Lines or Parquet."
     ),
     "info": Command(
         "inside:info",

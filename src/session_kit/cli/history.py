@@ -207,3 +207,37 @@ def _when(stamp: str | None) -> str:
         return local_time(datetime.fromisoformat(stamp.replace("Z", "+00:00")))
     except ValueError:
         return stamp
+
+
+@click.command(epilog=EXIT_CODES_HELP)
+@click.option(
+    "--output-dir",
+    "output_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    required=True,
+    help="Folder to write sessions, texts, calls and agents into (one file per table).",
+)
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "parquet"]), default="jsonl", show_default=True)
+@click.option(
+    "--source", default=None, help="A name for this machine or runner, on every row (default: the host name)."
+)
+@shared_options
+@pass_kit
+def export(kit: Kit, output_dir: Path, fmt: str, source: str | None) -> None:
+    """Write the index's tables (sessions, texts, calls, agents) as JSON Lines or Parquet.
+
+    The index is brought up to date first. Text is redacted (it is indexed redacted). Load
+    many people's or CI runners' exports into one engine, e.g. DuckDB:
+    `SELECT * FROM read_json_auto('*/texts.jsonl')`. Columns: docs/json.md. Parquet needs the
+    optional extra: `pip install 'claude-session-kit[parquet]'`.
+    """
+    import socket
+
+    written = api.export_history(
+        kit.root, api.state_root(), str(output_dir), source=source or socket.gethostname(), fmt=fmt
+    )
+    if kit.as_json:
+        emit_json("export", {"output_dir": str(output_dir), "format": fmt, "rows": written}, redact=False)
+        return
+    for table, count in written.items():
+        click.echo(f"{output_dir / f'{table}.{fmt}'}: {count} rows")

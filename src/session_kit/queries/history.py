@@ -218,3 +218,23 @@ def update_index(claude_root: Path, state_root: str, *, fts: bool | None = None)
         return update(conn, claude_root)
     finally:
         conn.close()
+
+
+def export_history(
+    claude_root: Path, state_root: str, folder: str, *, source: str, fmt: str = "jsonl"
+) -> dict[str, int]:
+    """The index, brought up to date, written as one file per table into `folder`."""
+    from session_kit.index import db
+    from session_kit.index.export import export_tables
+    from session_kit.index.update import update
+
+    conn = db.connect(state_root)
+    try:
+        if (claude_root / "projects").is_dir():
+            update(conn, claude_root)
+        try:
+            return export_tables(conn, folder, source=source, fmt=fmt)
+        except (ImportError, ValueError) as exc:
+            raise KitError(str(exc)) from None
+    finally:
+        conn.close()
