@@ -142,3 +142,14 @@ def test_export_as_parquet_without_the_extra_says_what_to_install(built: Built, 
     result = invoke("export", "--output-dir", str(tmp_path / "p"), "--format", "parquet")
     assert result.exit_code == 2 and "claude-session-kit[parquet]" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_search_finds_an_archived_session_deleted_before_it_was_ever_indexed(built: Built):
+    sid = built.current.session_id
+    invoke("archive")
+    _delete_as_the_client_does(built.root, sid)
+    doc = invoke_json("search", "SENTINEL_failure", "--all")
+    [hit] = doc["hits"]
+    assert (hit["session_id"], hit["agent_id"]) == (sid, built.worker_agent)
+    assert hit["archived"] and hit["resume"].startswith(f"session-kit restore {sid} && cd /work/proj && ")
+    assert invoke_json("search", "SENTINEL_failure", "--all")["updated_files"] == 0  # once is enough

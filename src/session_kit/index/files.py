@@ -22,6 +22,28 @@ class IndexFile:
     project: str | None = None
     size: int | None = None  # from the listing's stat, when it made one
     mtime: float | None = None
+    original: Path | None = None  # a file of the archive's view: where the client had it
+
+
+def archived_only(claude_root: Path, state_root: str, indexed: set[str]) -> Iterable[IndexFile]:
+    """The files of archived sessions the index has never seen (the client deleted them
+    before any update), through the archive's view (`archive.view`)."""
+    from session_kit.archive import store, view
+
+    for session in view.archived_ids(state_root, ""):
+        if session in indexed:
+            continue
+        transcript = view.materialize(state_root, session)
+        if transcript is None:
+            continue
+        base = Path(view.view_root(state_root))
+        for entry in store.archived_session_files(state_root, session):
+            if not entry.rel.endswith(".jsonl"):
+                continue
+            path = base / entry.rel
+            name = path.name[: -len(".jsonl")]
+            agent = name[len("agent-") :] if name.startswith("agent-") else None
+            yield IndexFile(path, session, agent, entry.project, original=claude_root / entry.rel)
 
 
 def files_to_index(claude_root: Path) -> Iterable[IndexFile]:

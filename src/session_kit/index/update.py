@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from session_kit.index.db import has_fts
-from session_kit.index.files import IndexFile, files_to_index
+from session_kit.index.files import IndexFile, archived_only, files_to_index
 
 CHUNK = 8 << 20  # bytes read at once; a longer line is read whole
 # Noise never parsed; title lines are read (a session's title).
@@ -41,12 +41,18 @@ def update(
     *,
     files: Iterable[IndexFile] | None = None,
     progress: Callable[[int], object] | None = None,
+    state_root: str | None = None,
 ) -> UpdateResult:
-    """Index what was added to every file since the last update."""
+    """Index what was added to every file since the last update; with `state_root`, also the
+    archived sessions the index has never seen (deleted by the client before any update)."""
     known = {row[0]: row[1:] for row in conn.execute("SELECT path, id, offset, size, ino, mtime FROM files")}
     fts = has_fts(conn)
     read = total = again = 0
-    for item in files_to_index(claude_root) if files is None else files:
+    if files is None:
+        files = files_to_index(claude_root)
+        if state_root is not None:
+            files = _then_archived(files, claude_root, state_root, conn)
+    for item in files:
         key = str(item.path)
         row = known.get(key)
         if row is not None and item.size is not None and (row[2], row[4]) == (item.size, item.mtime):
@@ -64,6 +70,17 @@ def update(
         if progress is not None:
             progress(read)
     return UpdateResult(read, total, again)
+
+
+def _then_archived(
+    files: Iterable[IndexFile], claude_root: Path, state_root: str, conn: sqlite3.Connection
+) -> Iterable[IndexFile]:
+    seen = set()
+    for item in files:
+        seen.add(item.session)
+        yield item
+    indexed = {row[0] for row in conn.execute("SELECT id FROM sessions")} | seen
+    yield from archived_only(claude_root, state_root, indexed)
 
 
 def _tail_hash(fd: int, offset: int) -> str:

@@ -198,7 +198,7 @@ def search_history(
         if refresh and (claude_root / "projects").is_dir():
             from session_kit.index.update import update
 
-            updated = update(conn, claude_root).files
+            updated = update(conn, claude_root, state_root=state_root).files
         try:
             hits, total = search_index(conn, text, filters or Filters(), limit=limit)
         except ValueError as exc:
@@ -215,7 +215,7 @@ def update_index(claude_root: Path, state_root: str, *, fts: bool | None = None)
 
     conn = db.connect(state_root, fts=fts)
     try:
-        return update(conn, claude_root)
+        return update(conn, claude_root, state_root=state_root)
     finally:
         conn.close()
 
@@ -231,7 +231,7 @@ def export_history(
     conn = db.connect(state_root)
     try:
         if (claude_root / "projects").is_dir():
-            update(conn, claude_root)
+            update(conn, claude_root, state_root=state_root)
         try:
             return export_tables(conn, folder, source=source, fmt=fmt)
         except (ImportError, ValueError) as exc:
