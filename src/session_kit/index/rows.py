@@ -13,7 +13,7 @@ import sqlite3
 
 from session_kit.index.files import IndexFile
 from session_kit.queries.search import _fields as searchable_fields
-from session_kit.redact import redact
+from session_kit.redact import SEPARATOR, Redactor, redact
 from session_kit.transcript.calls import result_outcome
 from session_kit.transcript.entries import (
     KIND_ASSISTANT,
@@ -71,81 +71,147 @@ class SessionState:
 _TITLE_RANK = {TYPE_CUSTOM: 3, TYPE_AI: 2}
 
 
-def add_entry(
-    conn: sqlite3.Connection,
-    state: SessionState,
-    item: IndexFile,
-    file_id: int,
-    entry: Entry,
-    last_message: str | None,
-    fts: bool,
-) -> str | None:
-    fields = state.fields
-    stamp = format_timestamp(entry.timestamp)
-    if item.agent is None:
-        title = title_line(entry)
-        if title is not None:
-            rank = _TITLE_RANK.get(title.type, 1)
-            if rank >= state.title_rank:
-                fields["title"], state.title_rank = redact(title.text)[:300], rank
-        if entry.is_compact_boundary:
-            fields["compactions"] += 1
-        if entry.kind in (KIND_USER, KIND_ASSISTANT):
-            fields["cwd"] = fields["cwd"] or entry.cwd
-            fields["branch"] = entry.git_branch or fields["branch"]
-            fields["version"] = entry.version or fields["version"]
-            if fields["first_request"] is None and (request := request_text(entry)):
-                fields["first_request"] = redact(request)[:500]
-    if stamp and entry.kind in (KIND_USER, KIND_ASSISTANT):
-        fields["started"] = min(fields["started"] or stamp, stamp)
-        fields["ended"] = max(fields["ended"] or stamp, stamp)
-    usage = entry.usage if entry.kind == KIND_ASSISTANT else None
-    message = entry.message_id
-    if usage and message != last_message:  # the client repeats usage on each block's line
-        fields["input_tokens"] += _int(usage.get("input_tokens")) + _int(usage.get("cache_read_input_tokens"))
-        fields["output_tokens"] += _int(usage.get("output_tokens"))
-    if message:
-        last_message = message
-    names: dict[str, str] = {}
-    for block in entry.tool_uses:
-        call_id, name = block.get("id"), str(block.get("name", "?"))
-        if isinstance(call_id, str):
-            names[call_id] = name
-            tool_input = block.get("input")
-            summary = summarize_input(name, tool_input if isinstance(tool_input, dict) else {})
-            conn.execute(
-                "INSERT INTO calls(file_id, session, agent, tool_use_id, tool, summary, status, started, line)"
-                " VALUES(?,?,?,?,?,?,'pending',?,?)",
-                (file_id, item.session, item.agent, call_id, name, redact(summary), stamp, entry.line),
-            )
-    statuses: dict[str, str] = {}
-    for result in entry.tool_results:
-        status, exit_code, error = result_outcome(result)
-        statuses[result.tool_use_id] = status
-        call = conn.execute(
-            "SELECT id, tool, started FROM calls WHERE tool_use_id=? AND session=? AND status='pending'",
-            (result.tool_use_id, item.session),
-        ).fetchone()
-        if call is not None:
-            names[result.tool_use_id] = call[1]
-            duration = seconds_between(parse_timestamp(call[2]), entry.timestamp)
+class FileRows:
+    """The rows one update of one file adds, gathered and then written in one go: the texts
+    redacted in one pass (`redact.Redactor.many`), inserted with `executemany`, and the FTS5
+    index filled from them with one statement. Tool calls used and answered within the batch
+    are paired in memory; a result whose use an earlier update indexed updates that row."""
+
+    __slots__ = ("conn", "state", "item", "file_id", "last_message", "texts", "calls", "results")
+
+    def __init__(self, conn: sqlite3.Connection, state: SessionState, item: IndexFile, file_id: int, last: str | None):
+        self.conn = conn
+        self.state = state
+        self.item = item
+        self.file_id = file_id
+        self.last_message = last
+        self.texts: list[list] = []  # [line, ts, kind, tool, status, text, tool_use_id]
+        self.calls: dict[str, list] = {}  # tool_use_id -> [tool, summary, status, exit, error, started, dur, line]
+        self.results: list[tuple] = []  # (tool_use_id, status, exit_code, error, ended) of earlier uses
+
+    def add(self, entry: Entry) -> None:
+        fields = self.state.fields
+        stamp = format_timestamp(entry.timestamp)
+        conversation = entry.kind in (KIND_USER, KIND_ASSISTANT)
+        if self.item.agent is None:
+            title = title_line(entry)
+            if title is not None:
+                rank = _TITLE_RANK.get(title.type, 1)
+                if rank >= self.state.title_rank:
+                    fields["title"], self.state.title_rank = redact(title.text)[:300], rank
+            if entry.is_compact_boundary:
+                fields["compactions"] += 1
+            if conversation:
+                fields["cwd"] = fields["cwd"] or entry.cwd
+                fields["branch"] = entry.git_branch or fields["branch"]
+                fields["version"] = entry.version or fields["version"]
+                if fields["first_request"] is None and (request := request_text(entry)):
+                    fields["first_request"] = redact(request)[:500]
+        if stamp and conversation:
+            fields["started"] = min(fields["started"] or stamp, stamp)
+            fields["ended"] = max(fields["ended"] or stamp, stamp)
+        if entry.kind == KIND_ASSISTANT:
+            usage, message = entry.usage, entry.message_id
+            if usage and message != self.last_message:  # the client repeats usage on each block's line
+                fields["input_tokens"] += _int(usage.get("input_tokens")) + _int(usage.get("cache_read_input_tokens"))
+                fields["output_tokens"] += _int(usage.get("output_tokens"))
+            if message:
+                self.last_message = message
+        names: dict[str, str] = {}
+        for block in entry.tool_uses:
+            call_id, name = block.get("id"), str(block.get("name", "?"))
+            if isinstance(call_id, str) and call_id not in self.calls:
+                names[call_id] = name
+                tool_input = block.get("input")
+                summary = summarize_input(name, tool_input if isinstance(tool_input, dict) else {})
+                self.calls[call_id] = [name, summary, "pending", None, None, stamp, None, entry.line]
+        statuses: dict[str, str] = {}
+        for result in entry.tool_results:
+            status, exit_code, error = result_outcome(result)
+            statuses[result.tool_use_id] = status
+            call = self.calls.get(result.tool_use_id)
+            if call is None:
+                self.results.append((result.tool_use_id, status, exit_code, error, entry.timestamp))
+                continue
+            names[result.tool_use_id] = call[0]
+            duration = seconds_between(parse_timestamp(call[5]), entry.timestamp)
+            call[2:5], call[6] = [status, exit_code, error[:2000] if error else None], duration
+        outputs = iter(entry.tool_results)
+        for where, tool, text in searchable_fields(entry, names):
+            call_id = next(outputs).tool_use_id if where == "tool_output" else None
+            if text and not text.isspace():
+                self.texts.append([entry.line, stamp, where, tool, statuses.get(call_id), text[:MAX_TEXT], call_id])
+
+    def flush(self, fts: bool) -> None:
+        conn, item = self.conn, self.item
+        names = self._earlier_tools()
+        pieces = [t[5] for t in self.texts]
+        pieces += [c[1] for c in self.calls.values()] + [c[4] or "" for c in self.calls.values()]
+        pieces += [r[3] or "" for r in self.results]
+        clean = iter(_redact_all(pieces))
+        for row in self.texts:
+            row[5] = next(clean)
+        for call in self.calls.values():
+            call[1] = next(clean)
+        for call in self.calls.values():
+            call[4] = next(clean) or None
+        results = [(r[0], r[1], r[2], next(clean) or None, r[4]) for r in self.results]
+        for row in self.texts:  # an output whose call an earlier update indexed
+            if row[3] is None and row[6] in names:
+                row[3] = names[row[6]][2]
+        for call_id, status, exit_code, error, ended in results:
+            found = names.get(call_id)
+            if found is None:
+                continue
+            row_id, started, _tool = found
+            duration = seconds_between(parse_timestamp(started), ended)
             conn.execute(
                 "UPDATE calls SET status=?, exit_code=?, error=?, duration_s=? WHERE id=?",
-                (status, exit_code, redact(error)[:2000] if error else None, duration, call[0]),
+                (status, exit_code, error, duration, row_id),
             )
-    outputs = iter(entry.tool_results)
-    for where, tool, text in searchable_fields(entry, names):
-        status = statuses.get(next(outputs).tool_use_id) if where == "tool_output" else None
-        if not text or not text.strip():
-            continue
-        text = redact(text[:MAX_TEXT])
-        rowid = conn.execute(
+        conn.executemany(
+            "INSERT INTO calls(file_id, session, agent, tool_use_id, tool, summary, status, exit_code, error, started,"
+            " duration_s, line) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
+            [(self.file_id, item.session, item.agent, call_id, *call) for call_id, call in self.calls.items()],
+        )
+        first = conn.execute("SELECT coalesce(max(id), 0) FROM texts").fetchone()[0]
+        conn.executemany(
             "INSERT INTO texts(file_id, session, agent, line, ts, kind, tool, status, text) VALUES(?,?,?,?,?,?,?,?,?)",
-            (file_id, item.session, item.agent, entry.line, stamp, where, tool, status, text),
-        ).lastrowid
-        if fts:
-            conn.execute("INSERT INTO texts_fts(rowid, text) VALUES(?, ?)", (rowid, text))
-    return last_message
+            [(self.file_id, item.session, item.agent, *row[:6]) for row in self.texts],
+        )
+        if fts and self.texts:
+            conn.execute("INSERT INTO texts_fts(rowid, text) SELECT id, text FROM texts WHERE id > ?", (first,))
+        self.texts, self.calls, self.results = [], {}, []
+
+    def _earlier_tools(self) -> dict[str, tuple[int, str | None, str | None]]:
+        """(row id, started, tool) of the pending calls of this session an earlier update
+        indexed, for the results here."""
+        wanted = [r[0] for r in self.results]
+        found: dict[str, tuple[int, str | None, str | None]] = {}
+        for i in range(0, len(wanted), 500):
+            part = wanted[i : i + 500]
+            marks = ",".join("?" * len(part))
+            for row_id, call_id, started, tool in self.conn.execute(
+                f"SELECT id, tool_use_id, started, tool FROM calls WHERE session=? AND status='pending'"
+                f" AND tool_use_id IN ({marks})",
+                (self.item.session, *part),
+            ):
+                found[call_id] = (row_id, started, tool)
+        return found
+
+
+def _redact_all(texts: list[str]) -> list[str]:
+    """Each text redacted (always: the index never holds a secret), in one pass where they
+    hold no NUL (the separator the batch uses)."""
+    redactor = Redactor()
+    out = list(texts)
+    batch = [i for i, text in enumerate(texts) if SEPARATOR not in text]
+    for i, text in zip(batch, redactor.many([texts[i] for i in batch]) if batch else []):
+        out[i] = text
+    for i, text in enumerate(texts):
+        if SEPARATOR in text:
+            out[i] = redactor(text)
+    return out
 
 
 def _int(value: object) -> int:

@@ -6,8 +6,8 @@ half-written last line waits for the next update; a file that shrank, changed id
 whose indexed end changed is indexed again from the start); turning entries into rows:
 the session's facts, the searchable texts (redacted first, `redact.redact`), tool calls
 paired across updates, agents. Client noise is skipped on the raw bytes
-(`transcript.rawtype`), never parsed. One transaction per file: a kill leaves every file
-either indexed to its old offset or to its new one. A session whose files the client deleted
+(`transcript.rawtype`), never parsed. Files are indexed in transactions of a few dozen: a kill
+leaves every file either indexed to its old offset or to its new one. A session whose files the client deleted
 keeps its rows. Does not: search (`query`).
 """
 
@@ -24,6 +24,9 @@ from session_kit.index.db import has_fts
 from session_kit.index.files import IndexFile, archived_only, files_to_index
 
 CHUNK = 8 << 20  # bytes read at once; a longer line is read whole
+# Files indexed in one transaction: commits cost more than small files; a kill loses at most these.
+BATCH_FILES = 64
+BATCH_BYTES = 32 << 20
 # Noise never parsed; title lines are read (a session's title).
 _TITLES = frozenset({"custom-title", "ai-title", "summary-title"})
 
@@ -47,7 +50,7 @@ def update(
     archived sessions the index has never seen (deleted by the client before any update)."""
     known = {row[0]: row[1:] for row in conn.execute("SELECT path, id, offset, size, ino, mtime FROM files")}
     fts = has_fts(conn)
-    read = total = again = 0
+    read = total = again = pending = 0
     if files is None:
         files = files_to_index(claude_root)
         if state_root is not None:
@@ -63,12 +66,24 @@ def update(
             continue
         if row is not None and row[2] == info.st_size and row[3] == info.st_ino and row[4] == info.st_mtime:
             continue  # unchanged since the last update: one stat, no read
-        added, redone = _index_file(conn, item, info, fts)
+        if not conn.in_transaction:
+            conn.execute("BEGIN IMMEDIATE")
+        try:
+            added, redone = _index_file(conn, item, info, fts)
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
         read += added > 0
         total += added
+        pending += added
         again += redone
+        if pending >= BATCH_BYTES or read % BATCH_FILES == 0:
+            conn.execute("COMMIT")  # every file in it indexed to its new offset, or none
+            pending = 0
         if progress is not None:
             progress(read)
+    if conn.in_transaction:
+        conn.execute("COMMIT")
     return UpdateResult(read, total, again)
 
 
@@ -95,14 +110,7 @@ def _index_file(conn: sqlite3.Connection, item: IndexFile, info: os.stat_result,
     except OSError:
         return 0, False
     try:
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            added, redone = _index_held(conn, item, fd, info, fts)
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
-        return added, redone
+        return _index_held(conn, item, fd, info, fts)
     finally:
         os.close(fd)
 
@@ -111,7 +119,7 @@ def _index_held(
     conn: sqlite3.Connection, item: IndexFile, fd: int, info: os.stat_result, fts: bool
 ) -> tuple[int, bool]:
     # The parsers load only here: an update that finds nothing new never pays for them.
-    from session_kit.index.rows import SessionState, add_entry
+    from session_kit.index.rows import FileRows, SessionState
     from session_kit.sessions.store import _read_meta
     from session_kit.transcript.entries import NOISE_TYPES, Entry
     from session_kit.transcript.rawtype import top_level_type
@@ -139,6 +147,7 @@ def _index_held(
         ).lastrowid
         offset, lines, last_message = 0, 0, None
     state = SessionState.load(conn, item)
+    rows = FileRows(conn, state, item, file_id, last_message)
     start = offset
     stats = ReadStats()
     while offset < info.st_size:
@@ -161,8 +170,10 @@ def _index_held(
                 continue
             value = parse_line(raw, stats, lines)
             if value is not None:
-                last_message = add_entry(conn, state, item, file_id, Entry.from_raw(lines, value), last_message, fts)
+                rows.add(Entry.from_raw(lines, value))
         offset += end + 1
+        rows.flush(fts)  # a chunk's rows at a time: memory stays bounded on a large file
+    last_message = rows.last_message
     state.save(conn)
     conn.execute(
         "UPDATE files SET offset=?, size=?, ino=?, mtime=?, lines=?, last_message=?, tail=? WHERE id=?",
