@@ -205,7 +205,17 @@ def _capture_held(
     memory["captures"] += 1
     memory["updated"] = _now()
     record.save(path, memory)
+    _write_text(path, memory)
     return memory
+
+
+def _write_text(path: str, memory: dict) -> None:
+    """The whole memory as text beside its file: what a restore cut to fit names."""
+    from session_kit.memory.restore import render_whole
+    from session_kit.state.root import atomic_write
+
+    text = render_whole(memory, {"values": {}, "notes": []}, memory_file=path, read_plan=read_plan_file)
+    atomic_write(record.text_path(path), (text + "\n").encode("utf-8", "surrogatepass"))
 
 
 def _keep_summary(memory: dict, summary: str, trigger: str | None) -> None:
