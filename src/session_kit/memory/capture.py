@@ -88,6 +88,7 @@ def capture_file(path: str, memory: dict, *, keeps: Callable[[str], bool], sessi
             if last + 1 < len(chunk):
                 pieces, held = [chunk[last + 1 :]], len(chunk) - last - 1
         memory["offset"] = offset
+        capture.finish()
         memory["lines"] = capture.line
     finally:
         os.close(fd)
@@ -132,32 +133,17 @@ def capture_in_background(
     """
     path = record.memory_path(scratch_path, agent_id)
     record.ensure_parent(path)
-    if not hasattr(os, "fork"):
-        capture_session(
-            scratch_path,
-            transcript_path,
-            settings,
-            agent_id=agent_id,
-            session_id=session_id,
-            summary=summary,
-            trigger=trigger,
-        )
-        return False
     lock = record.locked(path)
     lock.__enter__()
     try:
-        pid = os.fork()
+        pid = os.fork() if hasattr(os, "fork") else None
     except OSError:
-        lock.__exit__(None, None, None)
-        capture_session(
-            scratch_path,
-            transcript_path,
-            settings,
-            agent_id=agent_id,
-            session_id=session_id,
-            summary=summary,
-            trigger=trigger,
-        )
+        pid = None
+    if pid is None:  # no fork here: capture in this process, holding the lock already taken
+        try:
+            _capture_held(path, transcript_path, settings, session_id, summary, trigger, log=log)
+        finally:
+            lock.__exit__(None, None, None)
         return False
     if pid:
         lock.__exit__(None, None, None)  # the child's copy keeps the lock until it is done
