@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 
 from session_kit.memory import record
-from session_kit.memory.fold import Fold, clip
 from session_kit.memory.record import read_plan_file
 from session_kit.memory.text import redact
 
@@ -34,6 +33,8 @@ def capture_file(path: str, memory: dict, *, keeps: Callable[[str], bool], sessi
     A file shorter than the offset was replaced: it is read again from the start, into a
     fresh memory (the compactions already seen are kept). Only whole lines are read.
     """
+    from session_kit.memory.fold import Fold  # here: the hook that hands the capture over never needs it
+
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
         import stat
@@ -206,6 +207,8 @@ def _write_text(path: str, memory: dict) -> None:
 
 def _keep_summary(memory: dict, summary: str, trigger: str | None) -> None:
     """The client's compaction summary (PostCompact), with the latest compaction."""
+    from session_kit.memory.fold import clip
+
     text = clip(redact(summary.strip()), 8000)
     compactions = memory["compactions"]
     if compactions and compactions[-1].get("summary") in (None, text):
