@@ -1,28 +1,101 @@
 """Which files the index reads: every session's transcript and agent logs under a Claude root.
 
-Owns: `IndexFile` (a file, whose session and agent it is, and the listing's stat where it made
-one) and listing them through `sessions.store` (meta files are read only for what is
-indexed). Does not: read transcripts.
+Owns: `IndexFile` (a file, whose session and agent it is, and the listing's stat) and listing
+them cheaply, as every search does before it answers: one `scandir` per folder and the stat it
+gives, plain strings (no `pathlib`), in the layouts `sessions.store` names (a project's
+`<id>.jsonl`, `<id>/subagents/agent-*.jsonl` and its workflow runs', 2025's `agent-*.jsonl`
+beside the sessions, whose session id is read from its head only the first time, and whose
+warmup logs are left out); agent folders whose session file is gone are listed too. Does not:
+read transcripts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import os
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from session_kit.sessions.store import AgentLogs, list_project_dirs, list_sessions, orphan_agent_logs
+from session_kit.sessions.store import AGENT_PREFIX, SESSION_SUFFIX, WORKFLOWS, first_field, is_warmup_log
+from session_kit.state.ids import is_plain_id
 
 
 @dataclass(frozen=True, slots=True)
 class IndexFile:
-    path: Path
+    path: str
     session: str
     agent: str | None = None
     project: str | None = None
-    size: int | None = None  # from the listing's stat, when it made one
+    size: int | None = None  # from the listing's stat
     mtime: float | None = None
-    original: Path | None = None  # a file of the archive's view: where the client had it
+    original: str | None = None  # a file of the archive's view: where the client had it
+
+
+def _entries(folder: str) -> list[os.DirEntry]:
+    try:
+        with os.scandir(folder) as it:
+            return sorted(it, key=lambda e: e.name)
+    except OSError:
+        return []
+
+
+def _file(entry: os.DirEntry, session: str, agent: str | None, project: str) -> IndexFile | None:
+    try:
+        st = entry.stat()
+    except OSError:
+        return None  # removed while we looked
+    return IndexFile(entry.path, session, agent, project, st.st_size, st.st_mtime)
+
+
+def _agents_in(folder: str, session: str, project: str) -> Iterator[IndexFile]:
+    """`<id>/subagents/agent-*.jsonl`, then each workflow run's."""
+    subagents = os.path.join(folder, "subagents")
+    for entry in _entries(subagents):
+        name = entry.name
+        if name.startswith(AGENT_PREFIX) and name.endswith(SESSION_SUFFIX):
+            found = _file(entry, session, name[len(AGENT_PREFIX) : -len(SESSION_SUFFIX)], project)
+            if found:
+                yield found
+        elif name == WORKFLOWS and entry.is_dir():
+            for run in _entries(entry.path):
+                for log in _entries(run.path):
+                    if log.name.startswith(AGENT_PREFIX) and log.name.endswith(SESSION_SUFFIX):
+                        found = _file(log, session, log.name[len(AGENT_PREFIX) : -len(SESSION_SUFFIX)], project)
+                        if found:
+                            yield found
+
+
+def files_to_index(
+    claude_root: Path, session_of: Callable[[str], str | None] = lambda _path: None
+) -> Iterable[IndexFile]:
+    """Every session's transcript and agent logs, project by project. `session_of(path)` is
+    the session the index already has for a file (a 2025-layout agent log's head is read only
+    when it has none)."""
+    projects = os.path.join(str(claude_root), "projects")
+    for project_entry in _entries(projects):
+        if not project_entry.is_dir():
+            continue
+        project = project_entry.name
+        for entry in _entries(project_entry.path):
+            name = entry.name
+            if name.endswith(SESSION_SUFFIX):
+                if name.startswith(AGENT_PREFIX):  # 2025: beside the sessions, named by its head
+                    agent = name[len(AGENT_PREFIX) : -len(SESSION_SUFFIX)]
+                    session = session_of(entry.path)
+                    if session is None:
+                        if is_warmup_log(Path(entry.path)):
+                            continue
+                        session = first_field(Path(entry.path), b"sessionId")
+                    if session:
+                        found = _file(entry, session, agent, project)
+                        if found:
+                            yield found
+                    continue
+                found = _file(entry, name[: -len(SESSION_SUFFIX)], None, project)
+                if found:
+                    yield found
+            elif is_plain_id(name) and entry.is_dir():  # its agents, also when its file is gone
+                yield from _agents_in(entry.path, name, project)
 
 
 def archived_only(claude_root: Path, state_root: str, indexed: set[str]) -> Iterable[IndexFile]:
@@ -36,26 +109,12 @@ def archived_only(claude_root: Path, state_root: str, indexed: set[str]) -> Iter
         transcript = view.materialize(state_root, session)
         if transcript is None:
             continue
-        base = Path(view.view_root(state_root))
+        base = view.view_root(state_root)
         for entry in store.archived_session_files(state_root, session):
-            if not entry.rel.endswith(".jsonl"):
+            if not entry.rel.endswith(SESSION_SUFFIX):
                 continue
-            path = base / entry.rel
-            name = path.name[: -len(".jsonl")]
-            agent = name[len("agent-") :] if name.startswith("agent-") else None
-            yield IndexFile(path, session, agent, entry.project, original=claude_root / entry.rel)
-
-
-def files_to_index(claude_root: Path) -> Iterable[IndexFile]:
-    """Every session's transcript and agent logs (warmup logs left out), then the agent logs
-    whose session file is gone, project by project."""
-    agents = AgentLogs(with_meta=False)
-    for project in list_project_dirs(claude_root):
-        for ref in list_sessions(project):
-            yield IndexFile(ref.path, ref.id, None, project.name, ref.size, ref.mtime)
-            for log in agents.of(ref):
-                if log.path is not None and not log.warmup:
-                    yield IndexFile(log.path, ref.id, log.agent_id, project.name)
-        for session, log in orphan_agent_logs(project):
-            if log.path is not None:
-                yield IndexFile(log.path, session, log.agent_id, project.name)
+            path = os.path.join(base, *entry.rel.split("/"))
+            name = os.path.basename(path)[: -len(SESSION_SUFFIX)]
+            agent = name[len(AGENT_PREFIX) :] if name.startswith(AGENT_PREFIX) else None
+            original = os.path.join(str(claude_root), *entry.rel.split("/"))
+            yield IndexFile(path, session, agent, entry.project, original=original)

@@ -48,7 +48,7 @@ class SessionState:
         row = conn.execute(f"SELECT {', '.join(cls.COLUMNS)} FROM sessions WHERE id=?", (item.session,)).fetchone()
         fields = dict(zip(cls.COLUMNS, row)) if row else dict.fromkeys(cls.COLUMNS)
         if item.agent is None:
-            fields["path"] = str(item.original or item.path)
+            fields["path"] = item.original or item.path
         fields["project"] = fields["project"] or item.project
         for name in ("input_tokens", "output_tokens", "agents", "compactions"):
             fields[name] = fields[name] or 0

@@ -48,15 +48,15 @@ def update(
 ) -> UpdateResult:
     """Index what was added to every file since the last update; with `state_root`, also the
     archived sessions the index has never seen (deleted by the client before any update)."""
-    known = {row[0]: row[1:] for row in conn.execute("SELECT path, id, offset, size, ino, mtime FROM files")}
+    known = {row[0]: row[1:] for row in conn.execute("SELECT path, id, offset, size, ino, mtime, session FROM files")}
     fts = has_fts(conn)
     read = total = again = pending = 0
     if files is None:
-        files = files_to_index(claude_root)
+        files = files_to_index(claude_root, lambda path: (known.get(path) or (None,) * 6)[5])
         if state_root is not None:
             files = _then_archived(files, claude_root, state_root, conn)
     for item in files:
-        key = str(item.path)
+        key = item.path
         row = known.get(key)
         if row is not None and item.size is not None and (row[2], row[4]) == (item.size, item.mtime):
             continue  # unchanged since the last update, by the listing's own stat
@@ -104,7 +104,7 @@ def _tail_hash(fd: int, offset: int) -> str:
 
 
 def _index_file(conn: sqlite3.Connection, item: IndexFile, info: os.stat_result, fts: bool) -> tuple[int, bool]:
-    key = str(item.path)
+    key = item.path
     try:
         fd = os.open(key, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError:
@@ -126,11 +126,11 @@ def _index_held(
     from session_kit.transcript.reader import ReadStats, parse_line
 
     noise = frozenset(t.encode() for t in NOISE_TYPES - _TITLES)
-    key = str(item.path)
+    key = item.path
     row = conn.execute("SELECT id, offset, ino, lines, last_message, tail FROM files WHERE path=?", (key,)).fetchone()
     redone = False
     if item.agent is not None:
-        meta = _read_meta(item.path.with_name(f"{item.path.name[: -len('.jsonl')]}.meta.json")) or {}
+        meta = _read_meta(Path(key[: -len(".jsonl")] + ".meta.json")) or {}
         conn.execute(
             "INSERT OR REPLACE INTO agents VALUES(?,?,?,?,?)",
             (item.session, item.agent, meta.get("agentType"), meta.get("description"), key),
