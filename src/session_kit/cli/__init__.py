@@ -26,6 +26,7 @@ import click
 from session_kit import __version__
 from session_kit.cli.context import Kit
 from session_kit.cli.errors import reported_errors
+from session_kit.cli.output import printable_run
 from session_kit.errors import EXIT_CODES_HELP
 
 __all__ = ["main"]
@@ -98,7 +99,7 @@ class KitGroup(click.Group):
             formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context) -> object:
-        with reported_errors(ctx):
+        with reported_errors(ctx), printable_run():
             return super().invoke(ctx)
 
 

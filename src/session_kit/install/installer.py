@@ -19,9 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from session_kit.claude.settings import SCOPES, commands_dir
+from session_kit.claude.settings import MAX_SETTINGS_BYTES, SCOPES, commands_dir
 from session_kit.claude.settings import settings_path as scope_settings_path
 from session_kit.errors import BadFile, KitError
+from session_kit.files import read_small
 from session_kit.install.settings import (
     EVENTS,
     SettingsError,
@@ -69,11 +70,13 @@ class InstallResult:
 def load_settings(path: Path) -> tuple[dict[str, Any], bytes | None]:
     """The parsed settings and the file's bytes (None when there is no file)."""
     try:
-        raw = path.read_bytes()
+        raw = read_small(path, MAX_SETTINGS_BYTES + 1)  # a FIFO or /dev/zero must not hang us
     except FileNotFoundError:
         return {}, None
     except OSError as exc:
         raise BadFile(f"cannot read {path}: {exc.strerror}", path=str(path)) from None
+    if len(raw) > MAX_SETTINGS_BYTES:
+        raise BadFile(f"{path} is larger than {MAX_SETTINGS_BYTES} bytes; it was left as it was", path=str(path))
     if not raw.strip():
         return {}, raw
     try:
@@ -176,9 +179,8 @@ def _marked(text: str) -> str:
 
 def is_kit_command(path: Path) -> bool:
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            head = f.read(4096)
-    except OSError:
+        head = read_small(path, 4096).decode("utf-8", "replace")
+    except OSError:  # unreadable, or a FIFO or device named like a command
         return False
     return COMMAND_MARKER in head
 

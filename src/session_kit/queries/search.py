@@ -18,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from session_kit.files import open_regular, reason, skipped
 from session_kit.sessions.store import AgentLogs, SessionRef
 from session_kit.transcript.blockscan import BLOCK, all_lines, candidate_lines, first_block
 from session_kit.transcript.blockscan import blocks as file_blocks
@@ -197,7 +198,7 @@ def search_file(target: SearchTarget, query: Query, *, tool: str | None = None) 
     stats = ReadStats()
     entries = []
     names: dict[str, str] = {}
-    with open(target.path, "rb") as f:
+    with open_regular(target.path) as f:
         first, whole = first_block(f)
         blocks = file_blocks(f, first)
         lines = candidate_lines(blocks, query.needle) if query.needle is not None else all_lines(blocks)
@@ -264,8 +265,9 @@ def _search_chunk(job: tuple[list[SearchTarget], str, str | None]) -> list[Searc
 def _search_one(target: SearchTarget, query: Query, tool: str | None) -> list[SearchHit]:
     try:
         return search_file(target, query, tool=tool)
-    except OSError:
-        return []  # removed or unreadable while we searched: nothing to find there
+    except OSError as exc:  # removed, unreadable or not a regular file: say so, go on
+        skipped(target.path, reason(exc))
+        return []
 
 
 def search(

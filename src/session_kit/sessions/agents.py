@@ -17,12 +17,14 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from session_kit.files import reason, skipped
 from session_kit.sessions.store import AgentLogRef, SessionRef, find_agent_logs
-from session_kit.transcript.calls import ToolCall, pair_tool_calls
+from session_kit.transcript.calls import ToolCall, ToolCallPairer
 from session_kit.transcript.entries import (
     KIND_ASSISTANT,
     KIND_USER,
     Entry,
+    count_value,
     format_timestamp,
     read_entries,
     seconds_between,
@@ -103,18 +105,28 @@ class AgentRun:
 
 
 def read_agent_run(log: AgentLogRef) -> AgentRun:
+    """The agent of `log`, its log streamed once: only its calls (their inputs, not their
+    outputs) and a few facts are held, never the entries. OSError when it cannot be read."""
     stats = ReadStats()
-    entries = list(read_entries(log.path, stats))
-    calls = [replace(c, agent_id=log.agent_id) for c in pair_tool_calls(entries)]
-    stamps = [e.timestamp for e in entries if e.timestamp is not None]
-    prompt = next((e.text for e in entries if e.kind == KIND_USER and e.text.strip()), None)
-    final = None
-    model = None
-    for entry in entries:
-        if entry.kind == KIND_ASSISTANT:
+    pairer = ToolCallPairer(keep_output=False)
+    start = end = None
+    prompt = final = model = None
+    last: Entry | None = None  # the last conversation entry: did the agent end in error?
+    for entry in read_entries(log.path, stats):
+        pairer.add(entry)
+        stamp = entry.timestamp
+        if stamp is not None:
+            start = stamp if start is None or stamp < start else start
+            end = stamp if end is None or stamp > end else end
+        if entry.kind == KIND_USER and prompt is None and entry.text.strip():
+            prompt = entry.text
+        elif entry.kind == KIND_ASSISTANT:
             model = model or entry.model
-            if entry.text.strip() and not entry.is_api_error:
+            if not entry.is_api_error and entry.text.strip():
                 final = entry.text
+        if entry.is_conversation and not entry.is_meta:
+            last = entry
+    calls = [replace(c, agent_id=log.agent_id) for c in pairer.calls()]
     meta = log.meta or {}
     depth = meta.get("spawnDepth")
     model_meta = meta.get("model")
@@ -124,21 +136,20 @@ def read_agent_run(log: AgentLogRef) -> AgentRun:
         description=log.description,
         tool_use_id=log.tool_use_id,
         prompt=prompt,
-        start=min(stamps) if stamps else None,
-        end=max(stamps) if stamps else None,
+        start=start,
+        end=end,
         model=model_meta if isinstance(model_meta, str) else model,
         calls=tuple(calls),
         final_answer=final,
-        spawn_depth=depth if isinstance(depth, int) else None,
+        spawn_depth=count_value(depth),
         skipped_lines=stats.skipped,
         parent_agent_id=_str(meta.get("parentAgentId")),
-        error=_ending_error(entries),
+        error=_ending_error(last),
     )
 
 
-def _ending_error(entries: Sequence[Entry]) -> str | None:
+def _ending_error(last: Entry | None) -> str | None:
     """Why the agent's conversation ended in error, judged by its last conversation entry."""
-    last = next((e for e in reversed(entries) if e.is_conversation and not e.is_meta), None)
     if last is None:
         return None
     if last.kind == KIND_ASSISTANT and last.is_api_error:
@@ -242,7 +253,12 @@ def _str(value: Any) -> str | None:
 def session_agents(session: SessionRef, parent_calls: Sequence[ToolCall]) -> list[AgentRun]:
     """The session's agent runs, linked to their spawning calls (the main conversation's
     `parent_calls`, or another agent's), in start order."""
-    runs = [read_agent_run(log) for log in find_agent_logs(session)]
+    runs = []
+    for log in find_agent_logs(session):
+        try:
+            runs.append(read_agent_run(log))
+        except OSError as exc:  # gone or unreadable since it was listed: the others still count
+            skipped(log.path, reason(exc))
     return link_agents(
         runs, [*parent_calls, *(c for run in runs for c in run.calls)]
     )  # the linker keeps spawning calls

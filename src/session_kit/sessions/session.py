@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from session_kit.errors import cannot_read
 from session_kit.sessions.agents import AgentRun, session_agents
 from session_kit.sessions.store import SessionRef
 from session_kit.transcript.calls import ToolCall, ToolCallPairer
@@ -35,7 +36,8 @@ class Session:
     def __init__(self, ref: SessionRef, *, keep_payload: bool = False) -> None:
         self.ref = ref
         self.read = ReadStats()  # what the scan met: skipped lines and why
-        self._pairer = ToolCallPairer(keep_payload=keep_payload)
+        # No view shows a call's output: holding every output would cost the file's size.
+        self._pairer = ToolCallPairer(keep_payload=keep_payload, keep_output=False)
         self._calls: list[ToolCall] | None = None
         self._agents: list[AgentRun] | None = None
 
@@ -44,9 +46,12 @@ class Session:
         if self._calls is not None:
             raise RuntimeError(f"session {self.ref.id} was already read; give every observer to one scan")
         adders = [self._pairer.add, *(o.add for o in observers)]
-        for entry in read_entries(self.ref.path, self.read):
-            for add in adders:
-                add(entry)
+        try:
+            for entry in read_entries(self.ref.path, self.read):
+                for add in adders:
+                    add(entry)
+        except OSError as exc:  # gone or unreadable since it was resolved
+            raise cannot_read(f"the transcript {self.ref.path}", exc) from None
         self._calls = self._pairer.calls()
         return self
 

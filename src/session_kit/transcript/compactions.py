@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from session_kit.transcript.entries import KIND_SUMMARY, Entry, format_timestamp
+from session_kit.transcript.entries import KIND_SUMMARY, Entry, count_value, format_timestamp
 
 DIALECT_CURRENT = "current"  # compact_boundary + isCompactSummary
 DIALECT_2025 = "2025"  # a `summary` entry
@@ -54,7 +54,7 @@ def find_compactions(entries: Iterable[Entry]) -> list[Compaction]:
                     line=entry.line,
                     timestamp=entry.timestamp,
                     trigger=meta.get("trigger") if isinstance(meta.get("trigger"), str) else None,
-                    pre_tokens=pre if isinstance(pre, int) else None,
+                    pre_tokens=count_value(pre),
                 )
             )
             pending = len(found) - 1

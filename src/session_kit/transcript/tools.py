@@ -24,7 +24,10 @@ DEFAULT_AGENT_TYPE = "general-purpose"  # what the client runs when a spawning c
 
 
 def one_line(text: Any, limit: int = SUMMARY_LIMIT) -> str:
-    text = " ".join(str(text).split())
+    try:
+        text = " ".join(str(text).split())
+    except (ValueError, RecursionError):  # an int past 4,300 digits, or nesting past the stack
+        text = f"({type(text).__name__} too large to show)"
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
