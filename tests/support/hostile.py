@@ -164,19 +164,25 @@ def build_corpus(root: Path, work: Path | None = None) -> Corpus:
         + b'{"type":"user","message":{"content":"trunc'  # cut mid-line, then more lines
         + b"\n"
         + b"\x00\x00\x00\n"
-        + b'{"type":"user","sessionId":"' + sid.encode() + b'","message":{"content":"nul \x00 inside"}}\n'
+        + b'{"type":"user","sessionId":"'
+        + sid.encode()
+        + b'","message":{"content":"nul \x00 inside"}}\n'
         + b'{"type":"user","message":{"content":"bad utf8 \xff\xfe \xc3"}}\n'
         + b'\xef\xbb\xbf{"type":"user","message":{"content":"bom in the middle"}}\n'
-        + b"[1,2,3]\n42\n\"a string\"\nnull\ntrue\n"
+        + b'[1,2,3]\n42\n"a string"\nnull\ntrue\n'
         + b'{"type":"user","x":1e400,"message":{"content":"huge number","usage":{"input_tokens":1e400}}}\n'
-        + b'{"type":"assistant","message":{"id":"m","usage":{"input_tokens":' + DIGITS.encode() + b"}}}\n"
+        + b'{"type":"assistant","message":{"id":"m","usage":{"input_tokens":'
+        + DIGITS.encode()
+        + b"}}}\n"
         + b"{}{}\n"
         + b"   \n\r\n"
         + _nested(100_000).encode()
         + b"\n"
         + ("[" * 100_000).encode()
         + b"\n"
-        + b'{"type":"user","message":{"content":"' + b"h" * 3_000_000 + b'"}}\n'
+        + b'{"type":"user","message":{"content":"'
+        + b"h" * 3_000_000
+        + b'"}}\n'
         + b'{"type":"assistant","message":{"content":[{"type":"text","text":"half-writ',
     )
 
@@ -187,8 +193,12 @@ def build_corpus(root: Path, work: Path | None = None) -> Corpus:
     for n, odd in enumerate(odd_values):
         wrong += [
             entry(sid, type=odd, uuid=odd, parentUuid=odd, message=odd),
-            entry(sid, type="user", uuid=odd, timestamp=odd, cwd=odd, gitBranch=odd, slug=odd, message={"content": odd}),
-            entry(sid, type="user", isSidechain=odd, isMeta=odd, origin=odd, promptSource=odd, message={"content": [odd]}),
+            entry(
+                sid, type="user", uuid=odd, timestamp=odd, cwd=odd, gitBranch=odd, slug=odd, message={"content": odd}
+            ),
+            entry(
+                sid, type="user", isSidechain=odd, isMeta=odd, origin=odd, promptSource=odd, message={"content": [odd]}
+            ),
             entry(
                 sid,
                 type="assistant",
@@ -202,8 +212,18 @@ def build_corpus(root: Path, work: Path | None = None) -> Corpus:
                         {"type": "tool_use", "id": odd, "name": odd, "input": odd},
                         {"type": "tool_use", "id": f"t-{n}", "name": {"not": "a name"}, "input": {"command": odd}},
                         {"type": "tool_use", "id": f"e-{n}", "name": "ExitPlanMode", "input": {"plan": odd}},
-                        {"type": "tool_use", "id": f"w-{n}", "name": "Write", "input": {"file_path": odd, "content": odd}},
-                        {"type": "tool_use", "id": f"g-{n}", "name": "Agent", "input": {"subagent_type": odd, "prompt": odd}},
+                        {
+                            "type": "tool_use",
+                            "id": f"w-{n}",
+                            "name": "Write",
+                            "input": {"file_path": odd, "content": odd},
+                        },
+                        {
+                            "type": "tool_use",
+                            "id": f"g-{n}",
+                            "name": "Agent",
+                            "input": {"subagent_type": odd, "prompt": odd},
+                        },
                         {"type": "tool_use", "id": f"d-{n}", "name": "TodoWrite", "input": {"todos": odd}},
                         {"type": "text", "text": odd},
                         {"type": "thinking", "thinking": odd},
@@ -220,7 +240,11 @@ def build_corpus(root: Path, work: Path | None = None) -> Corpus:
                 message={
                     "content": [
                         {"type": "tool_result", "tool_use_id": odd, "content": odd, "is_error": odd},
-                        {"type": "tool_result", "tool_use_id": f"t-{n}", "content": [odd, {"type": "text", "text": odd}]},
+                        {
+                            "type": "tool_result",
+                            "tool_use_id": f"t-{n}",
+                            "content": [odd, {"type": "text", "text": odd}],
+                        },
                         {"type": "tool_result", "tool_use_id": f"e-{n}", "content": odd},
                         {"type": "tool_result", "tool_use_id": f"g-{n}", "content": odd},
                     ]

@@ -26,7 +26,6 @@ import click
 from session_kit import __version__
 from session_kit.cli.context import Kit
 from session_kit.cli.errors import reported_errors
-from session_kit.cli.output import printable_run
 from session_kit.errors import EXIT_CODES_HELP
 
 __all__ = ["main"]
@@ -99,6 +98,8 @@ class KitGroup(click.Group):
             formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context) -> object:
+        from session_kit.cli.output import printable_run  # every command prints; --help alone does not
+
         with reported_errors(ctx), printable_run():
             return super().invoke(ctx)
 
