@@ -21,7 +21,8 @@ from tests.support.transcripts import Transcript
 
 CWD_NAME = "hostile-project"
 SURROGATE = "\ud83d"  # the first half of 😀: what a cut emoji leaves
-DIGITS = "9" * 4300  # past Python's int-from-string limit (4,300 digits)
+DIGITS = "9" * 4301  # past Python's int-from-string limit of 4,300 digits
+LONGEST_INT = "9" * 4300  # the longest integer JSON text gives Python (sums of it overflow printing)
 
 
 @dataclass(frozen=True)
@@ -63,15 +64,20 @@ def ordinary(sid: str, cwd: Path, **kw: Any) -> Transcript:
     return t
 
 
-def build_corpus(root: Path, work: Path | None = None) -> Corpus:
-    """The corpus under the Claude root `root`; `work` holds the project's working folder."""
+def build_corpus(root: Path, work: Path | None = None, *, traps: bool = True) -> Corpus:
+    """The corpus under the Claude root `root`; `work` holds the project's working folder.
+
+    `traps=False` leaves out the FIFOs and `/dev/zero` links (and the other file-system
+    traps), for tests that read in-process, where a regression would hang the test run
+    instead of timing out a subprocess.
+    """
     work = work or root.parent / "hostile-work"
     cwd = work / CWD_NAME
     cwd.mkdir(parents=True, exist_ok=True)
     project = root / "projects" / "-hostile-project"
     project.mkdir(parents=True, exist_ok=True)
     sessions: list[str] = []
-    traps: list[Path] = []
+    laid: list[Path] = []
 
     def write(sid: str, data: bytes | Transcript) -> Path:
         path = project / f"{sid}.jsonl"
@@ -84,6 +90,15 @@ def build_corpus(root: Path, work: Path | None = None) -> Corpus:
         folder.mkdir(parents=True, exist_ok=True)
         (folder / f"agent-{agent.agent_id}.jsonl").write_bytes(lines(*agent.lines))
         (folder / f"agent-{agent.agent_id}.meta.json").write_bytes(_line(meta))
+
+    def fifo(path: Path) -> None:
+        if traps:  # a FIFO blocks whoever opens it for reading, until a writer comes
+            laid.append(_fifo(path))
+
+    def zero(path: Path) -> None:
+        if traps:  # /dev/zero never ends
+            path.unlink(missing_ok=True)
+            laid.append(_link(path, "/dev/zero"))
 
     def lines(*values: Any) -> bytes:
         return b"".join(_line(v) for v in values)
@@ -118,7 +133,16 @@ def build_corpus(root: Path, work: Path | None = None) -> Corpus:
     t.tool_result(call, "Exit code " + DIGITS + "\nboom", is_error=True)
     call = t.tool_use("Bash", {"command": "big-ok"})
     t.tool_result(call, "Exit code -" + DIGITS)
-    write(sid, t)
+    # Inputs JSON output cannot hold as they are: 1e400 (inf), nesting near the parser's limit.
+    odd_input = (
+        b'{"type":"assistant","uuid":"u-odd","timestamp":"2026-11-01T10:00:00Z","message":{"id":"m-odd",'
+        b'"content":[{"type":"tool_use","id":"t-odd","name":"Bash","input":{"command":1e400,"n":-1e400,"deep":'
+        + _nested(400).encode()
+        + b',"big":'
+        + LONGEST_INT.encode()
+        + b"}}]}}\n"
+    )
+    write(sid, lines(*t.lines) + odd_input)
 
     # --- time at the edges of the calendar (checked under non-UTC zones too) ---------------------
     sid = "h-times"
@@ -173,6 +197,12 @@ def build_corpus(root: Path, work: Path | None = None) -> Corpus:
         + b'{"type":"user","x":1e400,"message":{"content":"huge number","usage":{"input_tokens":1e400}}}\n'
         + b'{"type":"assistant","message":{"id":"m","usage":{"input_tokens":'
         + DIGITS.encode()
+        + b"}}}\n"
+        + b'{"type":"assistant","message":{"id":"m1","usage":{"input_tokens":'
+        + LONGEST_INT.encode()
+        + b"}}}\n"
+        + b'{"type":"assistant","message":{"id":"m2","usage":{"input_tokens":'
+        + LONGEST_INT.encode()
         + b"}}}\n"
         + b"{}{}\n"
         + b"   \n\r\n"
@@ -289,26 +319,25 @@ def build_corpus(root: Path, work: Path | None = None) -> Corpus:
     (subagents / "agent-abadutf.jsonl").write_bytes(lines(*good_agent.lines))
     (subagents / "agent-abadutf.meta.json").write_bytes(b'{"agentType": "\xff\xfe"}')
     (subagents / "agent-afifo.jsonl").write_bytes(lines(*good_agent.lines))
-    traps.append(_fifo(subagents / "agent-afifo.meta.json"))
-    traps.append(_fifo(subagents / "agent-apipe.jsonl"))
-    traps.append(_link(subagents / "agent-azero.jsonl", "/dev/zero"))
-    traps.append(_link(subagents / "agent-azero2.jsonl", subagents / "agent-agood.jsonl"))
-    (subagents / "agent-azero2.meta.json").unlink(missing_ok=True)
-    traps.append(_link(subagents / "agent-azero2.meta.json", "/dev/zero"))
-    traps.append(_link(subagents / "agent-aloop.jsonl", subagents / "agent-aloop.jsonl"))
+    fifo(subagents / "agent-afifo.meta.json")
+    fifo(subagents / "agent-apipe.jsonl")
+    zero(subagents / "agent-azero.jsonl")
+    laid.append(_link(subagents / "agent-azero2.jsonl", subagents / "agent-agood.jsonl"))
+    zero(subagents / "agent-azero2.meta.json")
+    laid.append(_link(subagents / "agent-aloop.jsonl", subagents / "agent-aloop.jsonl"))
     (subagents / "agent-adir.jsonl").mkdir()
-    traps.append(subagents / "agent-adir.jsonl")
+    laid.append(subagents / "agent-adir.jsonl")
     # 2025 layout beside the sessions: an empty agent id, a folder, a FIFO, a loop.
     legacy = Transcript(sid, cwd=str(cwd), agent_id="")
     legacy.user("legacy agent with no id")
     legacy.say("legacy answer")
     (project / "agent-.jsonl").write_bytes(lines(*legacy.lines))
-    traps.append(project / "agent-.jsonl")
+    laid.append(project / "agent-.jsonl")
     (project / "agent-x.jsonl").mkdir()
-    traps.append(project / "agent-x.jsonl")
-    traps.append(_fifo(project / "agent-fifo.jsonl"))
-    traps.append(_link(project / "agent-loop.jsonl", project / "agent-loop.jsonl"))
-    traps.append(_link(project / "agent-zero.jsonl", "/dev/zero"))
+    laid.append(project / "agent-x.jsonl")
+    fifo(project / "agent-fifo.jsonl")
+    laid.append(_link(project / "agent-loop.jsonl", project / "agent-loop.jsonl"))
+    zero(project / "agent-zero.jsonl")
 
     # --- plan and settings files that are not files ------------------------------------------
     sid = "h-plans"
@@ -316,18 +345,18 @@ def build_corpus(root: Path, work: Path | None = None) -> Corpus:
     t.attachment("plan_mode", planFilePath=str(root / "plans" / "zero.md"))
     t.tool_use("ExitPlanMode", {"plan": "# a plan"})
     write(sid, t)
-    traps.append(_fifo(root / "plans" / "slug-fifo.md"))
-    traps.append(_link(root / "plans" / "zero.md", "/dev/zero"))
-    traps.append(_fifo(root / "settings.json"))
-    traps.append(_fifo(cwd / ".claude" / "settings.json"))
-    traps.append(_link(cwd / ".claude" / "settings.local.json", "/dev/zero"))
+    fifo(root / "plans" / "slug-fifo.md")
+    zero(root / "plans" / "zero.md")
+    fifo(root / "settings.json")
+    fifo(cwd / ".claude" / "settings.json")
+    zero(cwd / ".claude" / "settings.local.json")
 
     # --- session files that are not files -----------------------------------------------------
-    traps.append(_fifo(project / "t-fifo.jsonl"))
-    traps.append(_link(project / "t-zero.jsonl", "/dev/zero"))
-    traps.append(_link(project / "t-loop.jsonl", project / "t-loop.jsonl"))
-    traps.append(_link(project / "t-dangling.jsonl", project / "nowhere"))
+    fifo(project / "t-fifo.jsonl")
+    zero(project / "t-zero.jsonl")
+    laid.append(_link(project / "t-loop.jsonl", project / "t-loop.jsonl"))
+    laid.append(_link(project / "t-dangling.jsonl", project / "nowhere"))
     (project / "t-folder.jsonl").mkdir()
-    traps.append(project / "t-folder.jsonl")
+    laid.append(project / "t-folder.jsonl")
 
-    return Corpus(root, project, cwd, tuple(sessions), tuple(traps))
+    return Corpus(root, project, cwd, tuple(sessions), tuple(laid))
