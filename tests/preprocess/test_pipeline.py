@@ -377,3 +377,17 @@ def test_json_report_shape(tmp_path: Path):
     assert all(d["tokens"] * 4 >= d["chars"] for d in data["documents"])
     assert data["reduction"]["input_chars"] > data["reduction"]["output_chars"] > 0
     assert [a["type"] for a in data["agents"]] == ["Plan", "general-purpose"]
+
+
+def test_a_legacy_log_with_an_empty_agent_id_never_overwrites_the_sessions_own_part(tmp_path: Path, claude_root: Path):
+    t = conversation(Transcript(cwd="/work/empty-agent"))
+    ref = write(t, claude_root)
+    legacy = Transcript(t.session_id, cwd=t.cwd, agent_id="", start=t.clock)
+    legacy.user("the agent with no id")
+    legacy.say("its answer")
+    legacy.write(ref.project / "agent-.jsonl")
+    result = run(ref, tmp_path)
+    sources = sorted((d.source, d.path.name) for d in result.documents)
+    assert [s for s, _ in sources] == ["agent", "session"]
+    assert len({name for _, name in sources}) == 2
+    assert "Fix the parser please" in "".join(session_doc(result).itertext())

@@ -126,3 +126,20 @@ def test_parallel_search_reports_progress_in_order(tmp_path: Path):
     seen: list[int] = []
     list(search(found, Query("needle"), workers=2, progress=lambda d, n: seen.append(d)))
     assert seen[-1] == 150 and seen == sorted(seen)
+
+
+def test_a_limited_search_of_a_file_gives_at_most_that_many_hits_in_line_order(tmp_path: Path):
+    t = Transcript()
+    for n in range(50):
+        t.user(f"needle number {n}")
+    path = t.write(tmp_path / "s.jsonl")
+    hits = search_file(SearchTarget(path, t.session_id), Query("needle"), limit=5)
+    assert [h.snippet for h in hits] == [f"needle number {n}" for n in range(5)]
+
+
+def test_a_file_copied_into_itself_gives_each_hit_once(tmp_path: Path):
+    t = Transcript()
+    t.user("a unique needle")
+    path = tmp_path / "s.jsonl"
+    path.write_text(t.text() * 3)
+    assert len(search_file(SearchTarget(path, t.session_id), Query("needle"))) == 1

@@ -52,3 +52,67 @@ def test_a_renamed_project_folder_is_found_by_the_cwd_recorded_inside_it(claude_
 def test_a_folder_of_no_project_has_none(claude_root: Path):
     make_session(claude_root, "s1", cwd="/work/proj")
     assert find_project(claude_root, "/nowhere") is None
+
+
+# --- what is not a session, and what cannot be read ------------------------------------------
+
+
+def test_a_fifo_or_a_folder_named_like_a_session_is_no_session_and_is_named_as_skipped(claude_root: Path):
+    import os
+    import warnings
+
+    from session_kit.errors import Skipped
+
+    t = make_session(claude_root, "real-one")
+    project = claude_root / "projects" / encode_project_dir(t.cwd)
+    os.mkfifo(project / "pipe.jsonl")
+    (project / "folder.jsonl").mkdir()
+    (project / "loop.jsonl").symlink_to(project / "loop.jsonl")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        listed = [s.id for s in list_sessions(project)]
+    assert listed == ["real-one"]
+    notes = [str(w.message) for w in caught if issubclass(w.category, Skipped)]
+    assert any("pipe.jsonl: not a regular file" in n for n in notes)
+    assert any("loop.jsonl" in n for n in notes)
+
+
+def test_an_unreadable_project_is_skipped_and_named_while_every_other_is_listed(claude_root: Path, monkeypatch):
+    import os
+    import warnings
+
+    from session_kit.errors import Skipped
+
+    make_session(claude_root, "readable", cwd="/work/a")
+    make_session(claude_root, "locked-away", cwd="/work/b")
+    locked = str(claude_root / "projects" / encode_project_dir("/work/b"))
+    scandir = os.scandir
+
+    def refusing(path=".", *args):
+        if os.fspath(path) == locked:
+            raise PermissionError(13, "Permission denied", locked)
+        return scandir(path, *args)
+
+    monkeypatch.setattr(os, "scandir", refusing)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        listed = [s.id for s in list_all_sessions(claude_root)]
+    assert listed == ["readable"]
+    assert [str(w.message) for w in caught if issubclass(w.category, Skipped)] == [
+        f"skipped {locked}: Permission denied"
+    ]
+
+
+def test_a_folder_or_fifo_named_like_an_agent_log_is_no_agent(claude_root: Path):
+    import os
+
+    t = make_session(claude_root, "with-agents")
+    project = claude_root / "projects" / encode_project_dir(t.cwd)
+    ref = list_sessions(project)[0]
+    (project / "agent-x.jsonl").mkdir()
+    os.mkfifo(project / "agent-pipe.jsonl")
+    subagents = project / "with-agents" / "subagents"
+    subagents.mkdir(parents=True)
+    (subagents / "agent-adir.jsonl").mkdir()
+    os.mkfifo(subagents / "agent-apipe.jsonl")
+    assert find_agent_logs(ref) == []

@@ -151,3 +151,16 @@ def test_client_echoes_and_notifications_are_not_requests(tmp_path: Path):
     t.user("a real follow-up")
     prompts = [e.text for e in read_entries(t.write(tmp_path / "s.jsonl")) if e.is_user_prompt]
     assert [prompt_display(p) for p in prompts] == ["/compact", "a real follow-up"]
+
+
+def test_an_entry_repeated_with_its_uuid_is_read_once_and_the_repeats_are_counted(tmp_path: Path):
+    t = Transcript()
+    t.user("once")
+    t.say("answer")
+    path = tmp_path / "s.jsonl"
+    path.write_text(t.text() * 3)
+    stats = ReadStats()
+    entries = list(read_entries(path, stats))
+    assert [e.text for e in entries] == ["once", "answer"]
+    assert stats.repeated == 4 and stats.as_dict()["repeated"] == 4
+    assert "4 repeated" in (stats.describe() or "")
