@@ -164,3 +164,7 @@ def test_an_entry_repeated_with_its_uuid_is_read_once_and_the_repeats_are_counte
     assert [e.text for e in entries] == ["once", "answer"]
     assert stats.repeated == 4 and stats.as_dict()["repeated"] == 4
     assert "4 repeated" in (stats.describe() or "")
+
+
+def test_a_numeric_time_past_a_floats_range_is_no_time():
+    assert parse_timestamp(10**400) is None and parse_timestamp(-(10**400)) is None

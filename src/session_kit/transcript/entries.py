@@ -82,8 +82,8 @@ def parse_timestamp(value: Any) -> datetime | None:
             return None
         return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        seconds = value / 1000.0 if value > 1e11 else float(value)  # milliseconds, too
-        try:
+        try:  # an int past a float's range overflows here already
+            seconds = value / 1000.0 if value > 1e11 else float(value)  # milliseconds, too
             return datetime.fromtimestamp(seconds, tz=timezone.utc)
         except (OverflowError, OSError, ValueError):
             return None
