@@ -106,13 +106,24 @@ def test_an_unreadable_project_is_skipped_and_named_while_every_other_is_listed(
 def test_a_folder_or_fifo_named_like_an_agent_log_is_no_agent(claude_root: Path):
     import os
 
+    import pytest
+
+    from session_kit.errors import Skipped
+
     t = make_session(claude_root, "with-agents")
     project = claude_root / "projects" / encode_project_dir(t.cwd)
-    ref = list_sessions(project)[0]
     (project / "agent-x.jsonl").mkdir()
     os.mkfifo(project / "agent-pipe.jsonl")
     subagents = project / "with-agents" / "subagents"
     subagents.mkdir(parents=True)
     (subagents / "agent-adir.jsonl").mkdir()
     os.mkfifo(subagents / "agent-apipe.jsonl")
-    assert find_agent_logs(ref) == []
+    ref = list_sessions(project)[0]
+    with pytest.warns(Skipped) as said:
+        assert find_agent_logs(ref) == []
+    assert {Path(str(w.message).split(": ")[0].removeprefix("skipped ")).name for w in said} == {
+        "agent-x.jsonl",
+        "agent-pipe.jsonl",
+        "agent-adir.jsonl",
+        "agent-apipe.jsonl",
+    }

@@ -1,6 +1,8 @@
 """Subagent runs of a session, linked to the tool uses that spawned them, nested as they ran.
 
-Owns: reading each agent log of a session (every layout, found by `store`), its tool calls,
+Owns: reading each agent log of a session (every layout, found by `store`), streamed once
+(its calls and a few facts held, never its entries; a log that cannot be read is skipped and
+named), its tool calls,
 final answer and outcome (failed: a tool call failed, or the agent ended in error — an API
 error as its last message, or a failed spawning call), and the one linker (`AgentLinker`)
 that ties a log to the `Agent`/`Task` tool use that spawned it, for every caller (this

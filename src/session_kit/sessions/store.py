@@ -4,7 +4,9 @@ Owns: listing the project directories under the Claude root, the sessions of a p
 (newest first) apart from agent logs, the agent logs of a session in every layout (current:
 `<sid>/subagents/agent-*.jsonl` with `.meta.json`; 2025: `agent-*.jsonl` beside the sessions,
 linked by `sessionId`), finding a project for a folder and a session by id. Returns frozen
-values; never parses a whole transcript. What a user typed is resolved in `resolve`; a
+values; never parses a whole transcript. Only regular files are sessions or agent logs: a
+FIFO, a device link, a folder or a symlink loop named like one, and a folder it cannot list,
+are passed over and named (`files.skipped`), so one of them never stops a listing of all. What a user typed is resolved in `resolve`; a
 session's overview is `overview`; reading a session is `session`.
 """
 
