@@ -191,3 +191,11 @@ def test_a_kill_during_indexing_leaves_a_usable_database(claude_root: Path, stat
     assert counted == 300 * 20
     hits, total = search_index(conn, "killword")
     assert total == 6000 and len(hits) == 20
+
+
+def test_a_fifo_named_like_a_transcript_is_never_read(claude_root: Path, state: str):
+    _session(claude_root, "fifoword")
+    os.mkfifo(claude_root / "projects" / "-work-proj" / "1d0e0000-0000-4000-8000-00000000f1f0.jsonl")
+    conn = db.connect(state)
+    update(conn, claude_root)  # returns: a FIFO with no writer would block a reader forever
+    assert len(_texts(conn, "fifoword")) == 1

@@ -12,6 +12,7 @@ read transcripts.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +45,8 @@ def _file(entry: os.DirEntry, session: str, agent: str | None, project: str) -> 
         st = entry.stat()
     except OSError:
         return None  # removed while we looked
+    if not stat.S_ISREG(st.st_mode):
+        return None  # a FIFO or a device named like a transcript is never read
     return IndexFile(entry.path, session, agent, project, st.st_size, st.st_mtime)
 
 

@@ -136,9 +136,9 @@ class FileRows:
             names[result.tool_use_id] = call[0]
             duration = seconds_between(parse_timestamp(call[5]), entry.timestamp)
             call[2:5], call[6] = [status, exit_code, error[:2000] if error else None], duration
-        outputs = iter(entry.tool_results)
-        for where, tool, text in searchable_fields(entry, names):
-            call_id = next(outputs).tool_use_id if where == "tool_output" else None
+        for where, tool, call_id, text in searchable_fields(entry):
+            if call_id is not None:  # a tool output: its tool is its use's
+                tool = names.get(call_id)
             if text and not text.isspace():
                 self.texts.append([entry.line, stamp, where, tool, statuses.get(call_id), text[:MAX_TEXT], call_id])
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
+import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,6 +64,8 @@ def update(
         try:
             info = os.stat(key)
         except OSError:
+            continue
+        if not stat.S_ISREG(info.st_mode):
             continue
         if row is not None and row[2] == info.st_size and row[3] == info.st_ino and row[4] == info.st_mtime:
             continue  # unchanged since the last update: one stat, no read
