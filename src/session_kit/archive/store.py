@@ -298,12 +298,26 @@ def _entries_under(folder: str) -> Iterator[Archived]:
 # --- what to archive ----------------------------------------------------------------------
 
 
+def _read_head(path: str) -> bytes | None:
+    """A regular file's first bytes; None for anything else (a FIFO would block a plain open)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return os.read(fd, HEAD_BYTES)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 def head_field(path: str, key: bytes) -> str | None:
     """The first `"key":"value"` string in a file's head, unparsed (ids and slugs hold no escapes)."""
-    try:
-        with open(path, "rb") as f:
-            head = f.read(HEAD_BYTES)
-    except OSError:
+    head = _read_head(path)
+    if head is None:
         return None
     for pattern in (b'"' + key + b'":"', b'"' + key + b'": "'):
         at = head.find(pattern)

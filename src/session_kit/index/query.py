@@ -99,7 +99,12 @@ def search_index(
     conn: sqlite3.Connection, text: str, filters: Filters = Filters(), *, limit: int | None = DEFAULT_LIMIT
 ) -> tuple[list[IndexedHit], int]:
     """The best hits (at most `limit`) and how many there are in all."""
+    from session_kit.files import TEXT_ERRORS
+
+    # A lone surrogate (bytes of an argument that were not UTF-8) cannot reach SQLite.
+    text = text.encode("utf-8", TEXT_ERRORS).decode("utf-8")
     clauses, args = _where(filters)
+    args = [a.encode("utf-8", TEXT_ERRORS).decode("utf-8") if isinstance(a, str) else a for a in args]
     if has_fts(conn):
         match = ["texts_fts MATCH ?", *clauses]
         base = f"FROM texts_fts JOIN texts t ON t.id = texts_fts.rowid WHERE {' AND '.join(match)}"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from session_kit.files import TEXT_ERRORS
 from session_kit.index.files import IndexFile
 from session_kit.queries.search import _fields as searchable_fields
 from session_kit.redact import SEPARATOR, Redactor, redact
@@ -28,6 +29,28 @@ from session_kit.transcript.titles import TYPE_AI, TYPE_CUSTOM, title_line
 from session_kit.transcript.tools import summarize_input
 
 MAX_TEXT = 64 * 1024  # of one piece of text, what is indexed (its head): the rest is output noise
+_INT64 = (-(2**63), 2**63 - 1)
+
+
+def sql_value(value: object) -> object:
+    """A value SQLite can store: a lone surrogate (half an emoji a transcript escaped) becomes
+    U+FFFD, as in everything the kit writes (`files.TEXT_ERRORS`); an integer past 64 bits
+    (a hostile exit code or token count) becomes null."""
+    if isinstance(value, str):
+        if value.isascii():
+            return value
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-8", TEXT_ERRORS).decode("utf-8")
+        return value
+    if isinstance(value, int) and not isinstance(value, bool) and not _INT64[0] <= value <= _INT64[1]:
+        return None
+    return value
+
+
+def sql_row(values: tuple) -> tuple:
+    return tuple(map(sql_value, values))
 
 
 class SessionState:
@@ -45,7 +68,9 @@ class SessionState:
 
     @classmethod
     def load(cls, conn: sqlite3.Connection, item: IndexFile) -> SessionState:
-        row = conn.execute(f"SELECT {', '.join(cls.COLUMNS)} FROM sessions WHERE id=?", (item.session,)).fetchone()
+        row = conn.execute(
+            f"SELECT {', '.join(cls.COLUMNS)} FROM sessions WHERE id=?", (sql_value(item.session),)
+        ).fetchone()
         fields = dict(zip(cls.COLUMNS, row)) if row else dict.fromkeys(cls.COLUMNS)
         if item.agent is None:
             fields["path"] = item.original or item.path
@@ -64,7 +89,7 @@ class SessionState:
         marks = ", ".join("?" for _ in self.COLUMNS)
         conn.execute(
             f"INSERT OR REPLACE INTO sessions(id, {names}) VALUES(?, {marks})",
-            (self.session, *(self.fields[c] for c in self.COLUMNS)),
+            sql_row((self.session, *(self.fields[c] for c in self.COLUMNS))),
         )
 
 
@@ -167,17 +192,17 @@ class FileRows:
             duration = seconds_between(parse_timestamp(started), ended)
             conn.execute(
                 "UPDATE calls SET status=?, exit_code=?, error=?, duration_s=? WHERE id=?",
-                (status, exit_code, error, duration, row_id),
+                sql_row((status, exit_code, error, duration, row_id)),
             )
         conn.executemany(
             "INSERT INTO calls(file_id, session, agent, tool_use_id, tool, summary, status, exit_code, error, started,"
             " duration_s, line) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
-            [(self.file_id, item.session, item.agent, call_id, *call) for call_id, call in self.calls.items()],
+            [sql_row((self.file_id, item.session, item.agent, call_id, *call)) for call_id, call in self.calls.items()],
         )
         first = conn.execute("SELECT coalesce(max(id), 0) FROM texts").fetchone()[0]
         conn.executemany(
             "INSERT INTO texts(file_id, session, agent, line, ts, kind, tool, status, text) VALUES(?,?,?,?,?,?,?,?,?)",
-            [(self.file_id, item.session, item.agent, *row[:6]) for row in self.texts],
+            [sql_row((self.file_id, item.session, item.agent, *row[:6])) for row in self.texts],
         )
         if fts and self.texts:
             conn.execute("INSERT INTO texts_fts(rowid, text) SELECT id, text FROM texts WHERE id > ?", (first,))
@@ -194,7 +219,7 @@ class FileRows:
             for row_id, call_id, started, tool in self.conn.execute(
                 f"SELECT id, tool_use_id, started, tool FROM calls WHERE session=? AND status='pending'"
                 f" AND tool_use_id IN ({marks})",
-                (self.item.session, *part),
+                sql_row((self.item.session, *part)),
             ):
                 found[call_id] = (row_id, started, tool)
         return found

@@ -57,12 +57,11 @@ def update(
         if state_root is not None:
             files = _then_archived(files, claude_root, state_root, conn)
     for item in files:
-        key = item.path
-        row = known.get(key)
+        row = known.get(item.path)
         if row is not None and item.size is not None and (row[2], row[4]) == (item.size, item.mtime):
             continue  # unchanged since the last update, by the listing's own stat
         try:
-            info = os.stat(key)
+            info = os.stat(item.path)
         except OSError:
             continue
         if not stat.S_ISREG(info.st_mode):
@@ -123,20 +122,32 @@ def _index_held(
 ) -> tuple[int, bool]:
     # The parsers load only here: an update that finds nothing new never pays for them.
     from session_kit.index.rows import FileRows, SessionState
+    from session_kit.redact import redact as redact_text
     from session_kit.sessions.store import _read_meta
     from session_kit.transcript.entries import NOISE_TYPES, Entry
     from session_kit.transcript.rawtype import top_level_type
     from session_kit.transcript.reader import ReadStats, parse_line
 
     noise = frozenset(t.encode() for t in NOISE_TYPES - _TITLES)
-    key = item.path
+    from session_kit.index.rows import sql_row, sql_value
+
+    key = sql_value(item.path)  # the file is read by its own name; the database holds valid UTF-8
     row = conn.execute("SELECT id, offset, ino, lines, last_message, tail FROM files WHERE path=?", (key,)).fetchone()
     redone = False
     if item.agent is not None:
-        meta = _read_meta(Path(key[: -len(".jsonl")] + ".meta.json")) or {}
+        meta = _read_meta(Path(item.path[: -len(".jsonl")] + ".meta.json")) or {}
+        kind, description = meta.get("agentType"), meta.get("description")
         conn.execute(
             "INSERT OR REPLACE INTO agents VALUES(?,?,?,?,?)",
-            (item.session, item.agent, meta.get("agentType"), meta.get("description"), key),
+            sql_row(
+                (
+                    item.session,
+                    item.agent,
+                    kind if isinstance(kind, str) else None,
+                    redact_text(description)[:500] if isinstance(description, str) else None,
+                    key,
+                )
+            ),
         )
     if row is not None:
         file_id, offset, ino, lines, last_message, tail = row
@@ -146,7 +157,7 @@ def _index_held(
     else:
         file_id = conn.execute(
             "INSERT INTO files(path, session, agent, offset, size, ino, mtime, lines) VALUES(?,?,?,0,0,?,0,0)",
-            (key, item.session, item.agent, info.st_ino),
+            sql_row((key, item.session, item.agent, info.st_ino)),
         ).lastrowid
         offset, lines, last_message = 0, 0, None
     state = SessionState.load(conn, item)
@@ -186,7 +197,7 @@ def _index_held(
             info.st_ino,
             info.st_mtime if offset == info.st_size else 0.0,  # a half line left: look again next time
             lines,
-            last_message,
+            sql_value(last_message),
             _tail_hash(fd, offset),
             file_id,
         ),
