@@ -26,6 +26,7 @@ from session_kit.cli.output import (
     warn_skipped,
 )
 from session_kit.cli.session_arg import resolve, session_argument
+from session_kit.cli.tokens import agent_tokens, usage_lines
 from session_kit.errors import EXIT_CODES_HELP, KitError
 
 PROGRESS_AFTER_S = 1.0  # a search that ends sooner shows no progress line
@@ -106,11 +107,8 @@ def show(kit: Kit, session: str) -> None:
     click.echo(f"  time:      {local_time(r.start)} → {local_time(r.end)} ({human_duration(r.duration_s)})")
     types = ", ".join(f"{k} {v}" for k, v in r.entry_types.items())
     click.echo(f"  entries:   {sum(r.entry_types.values())} ({types})")
-    t = r.tokens
-    click.echo(
-        f"  tokens:    {t['total']} (input {t['input']}, output {t['output']}, cache write "
-        f"{t['cache_creation']}, cache read {t['cache_read']}; {t['messages']} API messages)"
-    )
+    for line in usage_lines(r.usage):
+        click.echo(line)
     click.echo(f"Requests ({len(r.requests)}):")
     for req in r.requests:
         click.echo(f"  {local_time(req.timestamp)}  {clip(req.text, 100)}")
@@ -128,7 +126,7 @@ def show(kit: Kit, session: str) -> None:
     for agent in r.agents:
         click.echo(
             f"  {agent.agent_id}  [{agent.agent_type or '?'}] {clip(agent.description, 50)}  "
-            f"{len(agent.calls)} calls, {agent_status(agent, error_chars=60)}"
+            f"{len(agent.calls)} calls, {agent_status(agent, error_chars=60)}, {agent_tokens(r.usage, agent.agent_id)}"
         )
 
 

@@ -2,7 +2,7 @@
 
 Owns: the report's observer (`ReportCollector`: entry types, the person's requests, cwd,
 branch, client version, compactions and tokens, once per API message id) and the report it
-makes with the session's calls and agents. Holds only small facts, never the entries; a
+makes with the session's calls and agents, their tokens and cost (`usage.breakdown`). Holds only small facts, never the entries; a
 query that needs more from the same pass gives its own observer to the same `Session.scan`.
 """
 
@@ -28,6 +28,8 @@ from session_kit.transcript.entries import (
 )
 from session_kit.transcript.reader import ReadStats
 from session_kit.transcript.tokens import TokenTally
+from session_kit.usage.breakdown import AgentResultUsage, SessionUsage, session_usage
+from session_kit.usage.prices import PriceTable, load_prices
 
 REQUEST_PREVIEW = 300
 
@@ -55,8 +57,9 @@ class SessionReport:
     calls: tuple[ToolCall, ...]
     compactions: tuple[Compaction, ...]
     agents: tuple[AgentRun, ...]
-    tokens: dict[str, int]
+    tokens: dict[str, Any]  # the session's own file, once per API message
     read: ReadStats
+    usage: SessionUsage | None = None  # the file and its agents, with cost
 
     @property
     def failures(self) -> tuple[ToolCall, ...]:
@@ -90,6 +93,7 @@ class SessionReport:
             "compactions": [c.as_dict() for c in self.compactions],
             "agents": [a.as_dict(calls=False) for a in self.agents],
             "tokens": self.tokens,
+            "usage": self.usage.as_dict() if self.usage is not None else None,
             "read": self.read.as_dict(),
         }
 
@@ -102,6 +106,7 @@ class ReportCollector:
         self.types: Counter[str] = Counter()
         self.requests: list[UserRequest] = []
         self.tokens = TokenTally()
+        self.agent_results = AgentResultUsage()
         self.start: datetime | None = None
         self.end: datetime | None = None
         self.cwd = self.branch = self.version = None
@@ -120,13 +125,19 @@ class ReportCollector:
         self.branch = entry.git_branch or self.branch
         self.version = entry.version or self.version
         self.tokens.add(entry)
+        self.agent_results.add(entry)
         if entry.is_compact_boundary or entry.is_compact_summary or entry.kind == KIND_SUMMARY:
             self.compaction_entries.append(entry)
         elif entry.is_user_prompt:
             text = " ".join(prompt_display(entry.text).split())
             self.requests.append(UserRequest(entry.line, entry.timestamp, text[:REQUEST_PREVIEW]))
 
-    def report(self, session: Session, *, with_agents: bool = True) -> SessionReport:
+    def report(self, session: Session, *, with_agents: bool = True, prices: PriceTable | None = None) -> SessionReport:
+        agents = tuple(session.agents) if with_agents else ()
+        summary = self.tokens.summary()
+        usage = session_usage(
+            summary, agents, self.agent_results.by_agent if with_agents else {}, prices or load_prices()
+        )
         return SessionReport(
             ref=session.ref,
             start=self.start,
@@ -138,9 +149,10 @@ class ReportCollector:
             requests=tuple(self.requests),
             calls=tuple(session.calls),
             compactions=tuple(find_compactions(self.compaction_entries)),
-            agents=tuple(session.agents) if with_agents else (),
-            tokens=self.tokens.as_dict(),
+            agents=agents,
+            tokens=summary.as_dict(),
             read=session.read,
+            usage=usage,
         )
 
 

@@ -29,6 +29,7 @@ from session_kit.transcript.entries import (
     time_order,
 )
 from session_kit.transcript.reader import ReadStats
+from session_kit.transcript.tokens import TokenTally, TokenUsage
 from session_kit.transcript.tools import agent_spawn, spawns_agent
 
 AGENT_OK = "ok"
@@ -55,6 +56,7 @@ class AgentRun:
     skipped_lines: int
     parent_agent_id: str | None = None  # the agent that spawned this one; None: the main conversation
     error: str | None = None  # why the agent ended in error (API error, interruption, failed spawn)
+    tokens: TokenUsage = TokenUsage()  # its own log's usage, once per API message
 
     @property
     def agent_id(self) -> str:
@@ -94,6 +96,7 @@ class AgentRun:
             "tool_calls": len(self.calls),
             "failures": len(self.failures),
             "spawn_depth": self.spawn_depth,
+            "tokens": self.tokens.total.as_dict(),
         }
         if calls:
             out["prompt"] = self.prompt
@@ -110,7 +113,9 @@ def read_agent_run(log: AgentLogRef) -> AgentRun:
     prompt = next((e.text for e in entries if e.kind == KIND_USER and e.text.strip()), None)
     final = None
     model = None
+    tally = TokenTally()
     for entry in entries:
+        tally.add(entry)
         if entry.kind == KIND_ASSISTANT:
             model = model or entry.model
             if entry.text.strip() and not entry.is_api_error:
@@ -133,6 +138,7 @@ def read_agent_run(log: AgentLogRef) -> AgentRun:
         skipped_lines=stats.skipped,
         parent_agent_id=_str(meta.get("parentAgentId")),
         error=_ending_error(entries),
+        tokens=tally.summary(),
     )
 
 
