@@ -67,6 +67,16 @@ _HOMES = {
     "doctor_report": "session_kit.queries.doctor",
     "root_source": "session_kit.queries.doctor",
     "ROOT_FROM_OPTION": "session_kit.queries.doctor",
+    # tokens and cost
+    "TokenUsage": "session_kit.transcript.tokens",
+    "Usage": "session_kit.transcript.tokens",
+    "PriceTable": "session_kit.usage.prices",
+    "load_prices": "session_kit.usage.prices",
+    "SessionUsage": "session_kit.usage.breakdown",
+    "UsageReport": "session_kit.usage.history",
+    "usage_report": "session_kit.usage.history",
+    "parse_day": "session_kit.usage.history",
+    "USAGE_BY": "session_kit.usage.history:BY",
     # preprocessing
     "PreprocessOptions": "session_kit.preprocess",
     "PreprocessResult": "session_kit.preprocess",
@@ -153,3 +163,8 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.transcript.calls import STATUS_ERROR, STATUS_OK, STATUS_PENDING, ToolCall
     from session_kit.transcript.entries import Entry, read_entries
     from session_kit.transcript.reader import ReadStats
+    from session_kit.transcript.tokens import TokenUsage, Usage
+    from session_kit.usage.breakdown import SessionUsage
+    from session_kit.usage.history import BY as USAGE_BY
+    from session_kit.usage.history import UsageReport, parse_day, usage_report
+    from session_kit.usage.prices import PriceTable, load_prices

@@ -10,6 +10,8 @@ imports click; commands hold no rules of their own (see each module's docstring)
     browse       sessions, show, events, search
     inside       debug-agent, plan, info (what the slash commands show)
     preprocess   preprocess
+    usage        usage (tokens and cost over the history)
+    tokens       how tokens and cost read
     context      the shared options (--claude-dir, --json) and the object they fill
     session_arg  the SESSION argument and its --session alias
     output       JSON and text formatting
@@ -66,6 +68,10 @@ COMMANDS = {
         "browse:sessions", "List sessions, newest first, with start, duration, branch, first prompt and size."
     ),
     "show": Command("browse:show", "Summarise a session: requests, tools, failures, compactions, agents, tokens."),
+    "usage": Command(
+        "usage:usage",
+        "Tokens and cost over the whole history, by day, week, month, project, session, model or agent.",
+    ),
     "uninstall": Command(
         "setup:uninstall", "Remove the kit's hooks and slash commands: the settings become what they were."
     ),
