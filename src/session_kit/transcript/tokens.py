@@ -1,10 +1,10 @@
 """Token usage of a stream of entries, counted once per API message.
 
 Owns: the one accounting of tokens every command shares — what one API message's `usage`
-says (`usage_of`: input, output, cache read, cache write by tier — 5-minute and 1-hour, from
-`usage.cache_creation` — and server-side tool use), which lines are the same API message
-(`message_key`: `message.id`, else `requestId`), and adding messages up per model
-(`TokenTally`). One API response is written as several lines that repeat its usage, and older
+says as a value (`Usage`: input, output, cache read, cache write by tier — 5-minute and
+1-hour — and server-side tool use; the reading itself is `usagefields`', shared with the
+status line), and adding messages up per model (`TokenTally`), once per API message
+(`message_key`: `message.id`, else `requestId`). One API response is written as several lines that repeat its usage, and older
 clients wrote each line as its block streamed, so the first line's `output_tokens` is a
 partial count: the LAST line of a message is the one kept. Lines repeated by a resumed or
 copied file count once. Reads no files; imports nothing of the kit, so the status line can
@@ -17,12 +17,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from session_kit.transcript.usagefields import UNKNOWN_MODEL, message_key, usage_fields
+from session_kit.transcript.usagefields import assistant_usage as _assistant_fields
+
 if TYPE_CHECKING:
     from session_kit.transcript.entries import Entry
 
-# Lines the client writes itself (an API error, an interruption): no API call was made.
-SYNTHETIC_MODEL = "<synthetic>"
-UNKNOWN_MODEL = "(unknown)"
+__all__ = ["UNKNOWN_MODEL", "TokenTally", "TokenUsage", "Usage", "assistant_usage", "message_key", "usage_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,58 +105,13 @@ class TokenUsage:
 
 def usage_of(usage: Mapping[str, Any]) -> Usage:
     """One API message's `usage` object; malformed fields count as zero."""
-    write = _int(usage.get("cache_creation_input_tokens"))
-    tiers = usage.get("cache_creation")
-    w5 = w1 = 0
-    if isinstance(tiers, Mapping):
-        w5 = _int(tiers.get("ephemeral_5m_input_tokens"))
-        w1 = _int(tiers.get("ephemeral_1h_input_tokens"))
-    # Writes the tiers do not account for (older clients wrote no tiers) are 5-minute writes,
-    # the API's default.
-    w5 += max(0, write - w5 - w1)
-    server = usage.get("server_tool_use")
-    search = fetch = 0
-    if isinstance(server, Mapping):
-        search = _int(server.get("web_search_requests"))
-        fetch = _int(server.get("web_fetch_requests"))
-    return Usage(
-        input=_int(usage.get("input_tokens")),
-        output=_int(usage.get("output_tokens")),
-        cache_read=_int(usage.get("cache_read_input_tokens")),
-        cache_write_5m=w5,
-        cache_write_1h=w1,
-        web_search=search,
-        web_fetch=fetch,
-        messages=1,
-    )
-
-
-def message_key(raw: Mapping[str, Any]) -> str | None:
-    """What makes lines one API message: its `message.id`, else the line's `requestId`."""
-    message = raw.get("message")
-    if isinstance(message, Mapping):
-        mid = message.get("id")
-        if isinstance(mid, str) and mid:
-            return mid
-    rid = raw.get("requestId")
-    return f"req:{rid}" if isinstance(rid, str) and rid else None
+    return Usage(*usage_fields(dict(usage)))
 
 
 def assistant_usage(raw: Mapping[str, Any]) -> tuple[str, Usage] | None:
     """`(model, usage)` of an assistant line that carries usage, or None."""
-    if raw.get("type") != "assistant":
-        return None
-    message = raw.get("message")
-    message = message if isinstance(message, Mapping) else {}
-    usage = message.get("usage")
-    if not isinstance(usage, Mapping):
-        usage = raw.get("usage")
-    if not isinstance(usage, Mapping):
-        return None
-    model = message.get("model")
-    if model == SYNTHETIC_MODEL:
-        return None
-    return (model if isinstance(model, str) and model else UNKNOWN_MODEL), usage_of(usage)
+    found = _assistant_fields(raw if isinstance(raw, dict) else dict(raw))
+    return None if found is None else (found[0], Usage(*found[1]))
 
 
 class TokenTally:
