@@ -77,6 +77,8 @@ _HOMES = {
     "usage_report": "session_kit.usage.history",
     "parse_day": "session_kit.usage.history",
     "USAGE_BY": "session_kit.usage.history:BY",
+    "statusline_main": "session_kit.usage.statusline:main",
+    "STATUSLINE_SCRIPT": "session_kit.usage.statusline:SCRIPT",
     # preprocessing
     "PreprocessOptions": "session_kit.preprocess",
     "PreprocessResult": "session_kit.preprocess",
@@ -168,3 +170,5 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.usage.history import BY as USAGE_BY
     from session_kit.usage.history import UsageReport, parse_day, usage_report
     from session_kit.usage.prices import PriceTable, load_prices
+    from session_kit.usage.statusline import SCRIPT as STATUSLINE_SCRIPT
+    from session_kit.usage.statusline import main as statusline_main

@@ -1,4 +1,4 @@
-"""`usage`: tokens and cost over the whole history.
+"""`usage` and `statusline`: tokens and cost over the whole history, and live in the client.
 
 Owns: the command's options and its table. The report (reading, the index, grouping, prices)
 is `usage.history`'s; how tokens read is `cli.tokens`'.
@@ -6,6 +6,8 @@ is `usage.history`'s; how tokens read is `cli.tokens`'.
 
 from __future__ import annotations
 
+import json
+import shlex
 from datetime import date
 
 import click
@@ -80,3 +82,21 @@ def usage(kit: Kit, since: date | None, until: date | None, by: str, no_index: b
     if report.duplicates:
         click.echo(f"{report.duplicates} messages repeated by resumed or copied files were counted once.")
     click.echo(f"Prices of {prices.date}" + (f" from {prices.override}" if prices.override else " (bundled)") + ".")
+
+
+@click.command(epilog=EXIT_CODES_HELP)
+@click.option("--setting", is_flag=True, help="Print the settings.json entry that runs the fast script, and exit.")
+def statusline(setting: bool) -> None:
+    """The client's status line: this session's id, tokens and cost, running subagents and compactions.
+
+    The client runs the status-line command with JSON on stdin (session_id, transcript_path,
+    cwd, model…) after each turn. Set it in settings.json (user or project; a plugin cannot
+    set the main status line) to the script this prints with --setting: it starts without
+    click or the rest of the kit and reads only what the transcript gained since its last run
+    (the offset is kept in the session's scratch dir). This command does the same, slower.
+    """
+    if setting:
+        command = f"python3 -I -S {shlex.quote(api.STATUSLINE_SCRIPT)}"
+        click.echo(json.dumps({"statusLine": {"type": "command", "command": command, "padding": 0}}, indent=2))
+        return
+    raise SystemExit(api.statusline_main())
