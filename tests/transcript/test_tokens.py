@@ -80,6 +80,21 @@ def test_cache_writes_are_split_into_the_five_minute_and_one_hour_tiers():
     assert (usage.cache_write_5m, usage.cache_write_1h, usage.cache_write) == (200, 500, 700)
 
 
+def test_the_billed_cache_write_total_wins_over_tiers_that_add_up_to_more():
+    usage = usage_of(
+        {
+            "cache_creation_input_tokens": 300,
+            "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 900},
+        }
+    )
+    assert (usage.cache_write_5m, usage.cache_write_1h) == (0, 300)
+
+
+def test_tiers_without_a_total_are_counted_as_they_are():
+    usage = usage_of({"cache_creation": {"ephemeral_5m_input_tokens": 4, "ephemeral_1h_input_tokens": 6}})
+    assert (usage.cache_write_5m, usage.cache_write_1h) == (4, 6)
+
+
 def test_cache_writes_without_tiers_are_five_minute_writes():
     usage = usage_of({"cache_creation_input_tokens": 70})
     assert (usage.cache_write_5m, usage.cache_write_1h) == (70, 0)

@@ -2,8 +2,8 @@
 the token accounting the status line needs, in plain tuples.
 
 Owns: `FIELDS` (the order of the numbers), `usage_fields` (a `usage` object to those numbers:
-cache writes split into the 5-minute and 1-hour tiers of `usage.cache_creation`, writes no
-tier accounts for counted as 5-minute ones, server-side web search and fetch requests,
+`cache_creation_input_tokens` split into the 5-minute and 1-hour tiers of
+`usage.cache_creation`, writes no tier accounts for counted as 5-minute ones, server-side web search and fetch requests,
 malformed fields as zero), `message_key` (`message.id`, else `requestId`) and
 `assistant_usage` (the model and usage of an assistant line; the client's `<synthetic>`
 lines are no API call). `transcript.tokens` builds its values on these. Imports nothing, not
@@ -23,14 +23,18 @@ def _int(value: object) -> int:
 
 def usage_fields(usage: dict) -> tuple:
     """One message's usage as numbers in `FIELDS` order (`messages` is 1)."""
-    write = _int(usage.get("cache_creation_input_tokens"))
     tiers = usage.get("cache_creation")
     w5 = w1 = 0
     if isinstance(tiers, dict):
         w5 = _int(tiers.get("ephemeral_5m_input_tokens"))
         w1 = _int(tiers.get("ephemeral_1h_input_tokens"))
-    # Older clients wrote no tiers: their writes are 5-minute writes, the API's default.
-    w5 += max(0, write - w5 - w1)
+    if "cache_creation_input_tokens" in usage:
+        # The total is what is billed; the tiers only split it. Writes no tier accounts for
+        # (older clients wrote no tiers) are 5-minute writes, the API's default; tiers that
+        # add up to more than the total are cut to it, the 1-hour tier kept first.
+        write = _int(usage.get("cache_creation_input_tokens"))
+        w1 = min(w1, write)
+        w5 = write - w1
     server = usage.get("server_tool_use")
     search = fetch = 0
     if isinstance(server, dict):
