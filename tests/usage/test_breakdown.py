@@ -89,3 +89,31 @@ def test_the_session_cost_names_the_models_without_a_price(claude_root: Path):
     t.write_session(claude_root)
     cost = session_report(find_session_by_id(claude_root, t.session_id)).usage.cost
     assert cost.unknown_models == ("claude-test",) and cost.usd == 0 and cost.display() == "?"
+
+
+def test_an_inline_1_0_agents_lines_count_once_as_the_agents_not_the_main_conversations(claude_root: Path):
+    t = Transcript()
+    t.user("go")
+    call = t.tool_use("Task", {"subagent_type": "general-purpose", "description": "d", "prompt": "look"})
+    thread = t.inline_agent()
+    thread.user("look")
+    thread.assistant({"type": "text", "text": "found"}, usage={"input_tokens": 100, "output_tokens": 40})
+    t.clock = thread.clock
+    t.tool_result(call, "found")
+    t.write_session(claude_root)
+    usage = session_report(find_session_by_id(claude_root, t.session_id)).usage
+    assert usage.main.total.output == 5  # the Task call's message only
+    assert [a.own.total.output for a in usage.agents] == [40]
+    assert usage.total.total.output == 45
+
+
+def test_warmup_logs_are_billed_and_listed_as_warmups_not_agents(claude_root: Path):
+    from tests.support import dialects
+
+    two = dialects.legacy_2_0(claude_root)
+    report = session_report(find_session_by_id(claude_root, two.session.session_id))
+    warmups = [a for a in report.usage.agents if a.agent_type == "warmup"]
+    assert sorted(a.agent_id for a in warmups) == sorted(two.warmups)
+    assert {a.agent_id for a in report.agents}.isdisjoint(two.warmups)
+    logged = sum(a.own.total.messages for a in report.usage.agents)
+    assert report.usage.total.total.messages == report.usage.main.total.messages + logged

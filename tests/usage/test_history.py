@@ -29,7 +29,7 @@ def session(
 
 
 def report(root: Path, state: Path | None = None, **kw):
-    return usage_report(str(root), load_prices(env={}), state_root=str(state) if state else None, **kw)
+    return usage_report(str(root), load_prices(), state_root=str(state) if state else None, **kw)
 
 
 def test_every_session_and_agent_log_is_counted(tmp_path: Path):

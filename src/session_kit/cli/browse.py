@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from session_kit import api
-from session_kit.cli.context import Kit, pass_kit, shared_options
+from session_kit.cli.context import Kit, no_redact_option, pass_kit, shared_options
 from session_kit.cli.outcomes import agent_status, call_outcome
 from session_kit.cli.output import (
     clip,
@@ -23,6 +23,7 @@ from session_kit.cli.output import (
     human_duration,
     human_size,
     local_time,
+    summary_text,
     warn_skipped,
 )
 from session_kit.cli.session_arg import resolve, session_argument
@@ -66,10 +67,12 @@ def _sessions_of(kit: Kit, project_path: Path | None, all_projects: bool) -> lis
     is_flag=True,
     help="Add each session's tokens and cost (agents included): reads whole files, once, then the usage index.",
 )
+@no_redact_option
 @shared_options
 @pass_kit
 def sessions(kit: Kit, project_path: Path | None, all_projects: bool, limit: int | None, with_tokens: bool) -> None:
-    """List sessions, newest first, with start, duration, branch, first prompt and size.
+    """List sessions, newest first, with start, duration, branch, title (else the first
+    prompt) and size.
 
     Reads only the head and tail of each file, so it stays fast on large histories; --tokens
     adds tokens and cost, counted as `session-kit usage` counts them.
@@ -93,7 +96,7 @@ def sessions(kit: Kit, project_path: Path | None, all_projects: bool, limit: int
         return
     extra = f"  {'TOKENS':>8}  {'COST':>9}" if usage is not None else ""
     click.echo(
-        f"{'SESSION':<36}  {'START':<16}  {'DURATION':>8}  {'SIZE':>7}  {'AGENTS':>6}{extra}  {'BRANCH':<16}  FIRST PROMPT"
+        f"{'SESSION':<36}  {'START':<16}  {'DURATION':>8}  {'SIZE':>7}  {'AGENTS':>6}{extra}  {'BRANCH':<16}  TITLE / FIRST PROMPT"
     )
     for r in rows:
         if usage is not None:
@@ -102,7 +105,7 @@ def sessions(kit: Kit, project_path: Path | None, all_projects: bool, limit: int
             extra = f"  {tokens:>8}  {row.cost.display() if row else '-':>9}"
         click.echo(
             f"{r.ref.id:<36}  {local_time(r.start):<16}  {human_duration(r.duration_s):>8}  "
-            f"{human_size(r.ref.size):>7}  {r.agents:>6}{extra}  {clip(r.branch, 16):<16}  {clip(r.first_prompt, 60)}"
+            f"{human_size(r.ref.size):>7}  {r.agents:>6}{extra}  {clip(r.branch, 16):<16}  {clip(r.title or r.first_prompt, 60)}"
         )
 
 
@@ -114,6 +117,7 @@ def _session_usage(kit: Kit) -> dict:
 
 @click.command(epilog=EXIT_CODES_HELP)
 @session_argument
+@no_redact_option
 @shared_options
 @pass_kit
 def show(kit: Kit, session: str) -> None:
@@ -127,6 +131,8 @@ def show(kit: Kit, session: str) -> None:
         return
     warn_skipped(r.read, r.ref.path)
     click.echo(f"Session {r.ref.id}")
+    if r.title:
+        click.echo(f"  title:     {clip(r.title, 100)}")
     click.echo(f"  file:      {r.ref.path} ({human_size(r.ref.size)})")
     click.echo(f"  cwd:       {r.cwd or '-'}   branch: {r.branch or '-'}   client: {r.version or '-'}")
     click.echo(f"  time:      {local_time(r.start)} → {local_time(r.end)} ({human_duration(r.duration_s)})")
@@ -146,7 +152,9 @@ def show(kit: Kit, session: str) -> None:
     click.echo(f"Compactions ({len(r.compactions)}):")
     for comp in r.compactions:
         trigger = f" ({comp.trigger})" if comp.trigger else ""
-        click.echo(f"  line {comp.line}  {local_time(comp.timestamp)}{trigger}  {clip(comp.summary, 80)}")
+        click.echo(
+            f"  line {comp.line}  {local_time(comp.timestamp)}{trigger}  {clip(summary_text(comp.summary), 100)}"
+        )
     click.echo(f"Agents ({len(r.agents)}):")
     for agent in r.agents:
         click.echo(
@@ -160,6 +168,7 @@ def show(kit: Kit, session: str) -> None:
 @click.option("--errors", "errors_only", is_flag=True, help="Only failed calls.")
 @click.option("--tool", "tool_name", default=None, help="Only calls of this tool (case-insensitive).")
 @click.option("--main-only", is_flag=True, help="Leave out the calls made inside subagents.")
+@no_redact_option
 @shared_options
 @pass_kit
 def events(kit: Kit, session: str, errors_only: bool, tool_name: str | None, main_only: bool) -> None:
@@ -190,17 +199,22 @@ def events(kit: Kit, session: str, errors_only: bool, tool_name: str | None, mai
 @project_options("Search every project.")
 @click.option("--tool", "tool_name", default=None, help="Only inputs and outputs of this tool.")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Stop after N hits.")
+@no_redact_option
 @shared_options
 @pass_kit
 def search(
     kit: Kit, query: str, project_path: Path | None, all_projects: bool, tool_name: str | None, limit: int | None
 ) -> None:
-    """Case-insensitive search in messages, tool inputs and tool outputs (agents included)."""
+    """Case-insensitive search in messages, tool inputs and tool outputs (agents included).
+
+    Agent logs whose session file is gone are searched too.
+    """
     _check_scope(project_path, all_projects)
     if not query.strip():
         raise KitError("empty query")
     refs = _sessions_of(kit, project_path, all_projects)
-    targets = list(api.session_targets(refs))
+    projects = api.projects_in_scope(kit.root, project_path=project_path, all_projects=all_projects)
+    targets = list(api.session_targets(refs, orphans_of=projects))
     progress = _progress_printer() if sys.stderr.isatty() and not kit.as_json else None
     hits: list[api.SearchHit] = []
     for hit in api.search(targets, api.Query(query), tool=tool_name, progress=progress):

@@ -37,7 +37,10 @@ def usage_lines(usage: Any) -> list[str]:
     if usage.agents:
         lines.append(f"    main:    {usage_text(usage.main.total, prices.cost(usage.main))}")
         for agent in usage.agents:
-            where = " (no log: the client's figure from its Agent result)" if agent.source != "log" else ""
+            where = {
+                "agent_result": " (no log: the client's figure from its Agent result)",
+                "unknown": " (no log, and its result records no usage)",
+            }.get(agent.source, "")
             lines.append(
                 f"    agent {agent.agent_id[:12]}: {usage_text(agent.own.total, prices.cost(agent.own))}{where}"
             )

@@ -2,8 +2,12 @@
 
 Owns: reading the event JSON from stdin; SessionStart (scratch dir, project pointer,
 `SESSION_CONTEXT` and friends appended to `CLAUDE_ENV_FILE`, one brief line to the model,
-and the work state put back after a compaction); UserPromptSubmit (the fallback for clients
-without `CLAUDE_ENV_FILE`, and a late restore); PreCompact (a snapshot of the work state).
+and the working memory put back after a compaction); UserPromptSubmit (the fallback for
+clients without `CLAUDE_ENV_FILE`, and a late restore where no start followed a compaction);
+PreCompact (a snapshot of the saved values, and the working memory captured from the
+transcript: `memory.capture`); PostCompact (the capture brought up to date, with the
+client's summary). A subagent's compaction (`agent_id` in the event) is captured into the
+agent's own memory file and never touches the session's.
 Every failure is logged to the kit's hook log and named in one stderr line; the exit code is
 always 0, so the kit never blocks or breaks a session.
 """
@@ -11,6 +15,7 @@ always 0, so the kit never blocks or breaks a session.
 from __future__ import annotations
 
 import os
+import stat
 import sys
 
 from session_kit.hooks.events import HOOK_EVENTS
@@ -18,7 +23,7 @@ from session_kit.state import fastjson
 from session_kit.state import root as state
 from session_kit.state.current import session_id_from_env
 from session_kit.state.ids import check_session_id
-from session_kit.state.scratch import SessionScratch, render_state
+from session_kit.state.scratch import STATE_FILE, SessionScratch, StateFileDamaged
 
 # Annotations only: `collections.abc` costs the hooks ~2 ms to import (and `typing` more).
 TYPE_CHECKING = False
@@ -27,6 +32,8 @@ if TYPE_CHECKING:
 
 # Claude Code caps what one hook adds to the context; stay below it.
 CONTEXT_LIMIT = 9000
+# How long the SessionStart after a compaction waits for a capture still running.
+CAPTURE_WAIT_S = 20.0
 NO_ENV_FILE_MARK = "no-env-file"
 ENV_MARK = "# session-kit"
 
@@ -84,17 +91,36 @@ def _intro(scratch: SessionScratch, *, env_file: bool) -> str:
     )
 
 
-def _restore(scratch: SessionScratch) -> str | None:
-    current = scratch.read_state()
-    if not current["values"] and not current["notes"]:
-        return None
-    return render_state(
-        current,
-        session_id=scratch.session_id,
-        scratch_path=scratch.path,
-        limit=CONTEXT_LIMIT - 600,
-        heading="session-kit: work state saved before the context was compacted (restored):",
+def _restore(scratch: SessionScratch, env: Mapping[str, str], root: str) -> str | None:
+    """The working memory and the values saved by hand, as one block within the limit."""
+    from session_kit.memory import record, restore
+    from session_kit.memory.record import read_plan_file
+    from session_kit.memory.settings import memory_settings
+
+    settings = memory_settings(root, env)
+    memory_file = record.memory_path(scratch.path)
+    memory = None
+    if settings.capture:
+        try:  # a capture still running in the background finishes first
+            with record.locked(memory_file, timeout=CAPTURE_WAIT_S):
+                memory = record.load(memory_file)
+        except TimeoutError:
+            state.log(root, f"memory: capture still running after {CAPTURE_WAIT_S:.0f}s; restored what was saved")
+            memory = record.load(memory_file)
+    try:
+        work_state, damaged = scratch.read_state(), None
+    except StateFileDamaged as exc:  # say so to the model; the file stays for a person to mend
+        work_state, damaged = {"values": {}, "notes": []}, f"session-kit: {exc}"
+    block = restore.render(
+        memory,
+        work_state,
+        limit=min(restore.LIMIT, CONTEXT_LIMIT - 600),
+        memory_file=memory_file,
+        read_plan=read_plan_file,
+        keep=settings.keeps,
+        state_file=scratch.file(STATE_FILE),
     )
+    return "\n\n".join(part for part in (damaged, block) if part) or None
 
 
 def _env_lines(scratch: SessionScratch, root: str, env: Mapping[str, str], bin_dir: str | None) -> list[str]:
@@ -108,15 +134,43 @@ def _env_lines(scratch: SessionScratch, root: str, env: Mapping[str, str], bin_d
     return lines
 
 
+ENV_TAIL_BYTES = 64 * 1024  # how much of the env file's end is read to skip lines already there
+
+
 def _append_env(env_file: str, lines: list[str]) -> None:
+    """Append the lines the end of the file does not already hold (a resumed session starts
+    again). Never reads the file whole and never waits: opened non-blocking, and anything but
+    a regular file (a FIFO, /dev/zero) is refused. A file without a final newline gets one
+    first, so the first export is not glued onto its last line. Lines are written as the
+    bytes they stand for: a path that was not UTF-8 is exported as it is."""
+    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(env_file, flags, 0o600)
     try:
-        with open(env_file, encoding="utf-8", errors="replace") as f:
-            present = set(f.read().splitlines())
-    except FileNotFoundError:
-        present = set()
-    missing = [line for line in lines if line not in present]
-    if missing:
-        state.append_line(env_file, "\n".join(missing))
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise HookInputError(f"CLAUDE_ENV_FILE {env_file} is not a regular file; nothing was exported")
+        start = max(0, st.st_size - ENV_TAIL_BYTES)
+        tail = os.pread(fd, st.st_size - start, start) if st.st_size else b""
+        present = set(tail.split(b"\n"))
+        missing = [data for data in (line.encode("utf-8", "surrogateescape") for line in lines) if data not in present]
+        if missing:
+            glue = b"\n" if tail and not tail.endswith(b"\n") else b""
+            os.write(fd, glue + b"\n".join(missing) + b"\n")
+    finally:
+        os.close(fd)
+
+
+def _warn(root: str, message: str) -> None:
+    """A fault the hook goes on after: one line on stderr, and the hook log."""
+    where = ""
+    try:
+        where = f" (logged in {state.log(root, message)})"
+    except Exception:  # the log itself may be what is broken
+        pass
+    try:
+        sys.stderr.write(f"session-kit {message[:300]}{where}\n")
+    except Exception:
+        pass
 
 
 def kit_bin_dir(env: Mapping[str, str]) -> str | None:
@@ -141,7 +195,12 @@ def session_start(event: Mapping, env: Mapping[str, str], root: str) -> str:
     )
     mark = scratch.file(NO_ENV_FILE_MARK)
     if env_file:
-        _append_env(env_file, _env_lines(scratch, root, env, kit_bin_dir(env)))
+        try:
+            _append_env(env_file, _env_lines(scratch, root, env, kit_bin_dir(env)))
+        except (OSError, HookInputError) as exc:  # the rest of the start still matters
+            _warn(root, f"hook session-start: {exc}")
+            env_file = None
+    if env_file:
         if os.path.exists(mark):
             os.unlink(mark)
     else:
@@ -152,7 +211,7 @@ def session_start(event: Mapping, env: Mapping[str, str], root: str) -> str:
         parts.append(_intro(scratch, env_file=bool(env_file)))
     pending = scratch.take_pending_restore()
     if source == "compact" or pending:
-        restored = _restore(scratch)
+        restored = _restore(scratch, env, root)
         if restored:
             parts.append(restored)
     return _context("SessionStart", "\n\n".join(parts)) if parts else ""
@@ -171,15 +230,51 @@ def user_prompt_submit(event: Mapping, env: Mapping[str, str], root: str) -> str
     elif os.path.exists(scratch.file(NO_ENV_FILE_MARK)):
         parts.append(f"session-kit: session id {session_id}; scratch dir {scratch.path}.")
     if scratch.take_pending_restore():
-        restored = _restore(scratch)
+        restored = _restore(scratch, env, root)
         if restored:
             parts.append(restored)
     return _context("UserPromptSubmit", "\n\n".join(parts)) if parts else ""
 
 
+def _agent_id(event: Mapping) -> str | None:
+    agent = event.get("agent_id")
+    return agent if isinstance(agent, str) and agent else None
+
+
+def _capture(event: Mapping, env: Mapping[str, str], root: str, scratch: SessionScratch) -> None:
+    """Bring the working memory up to date from the event's transcript, in a child process
+    the client does not wait for (the next reader waits for it: `capture_in_background`).
+    Nothing when capture is off or the event names no transcript."""
+    from session_kit.memory.capture import capture_in_background
+    from session_kit.memory.settings import memory_settings
+
+    settings = memory_settings(root, env)
+    transcript = event.get("transcript_path")
+    if not settings.capture or not isinstance(transcript, str) or not transcript:
+        return
+    summary = event.get("compact_summary")
+    capture_in_background(
+        scratch.path,
+        transcript,
+        settings,
+        log=lambda line: state.log(root, line),
+        agent_id=_agent_id(event),
+        session_id=scratch.session_id,
+        summary=summary if isinstance(summary, str) else None,
+        trigger=str(event.get("trigger") or "") or None,
+    )
+
+
 def pre_compact(event: Mapping, env: Mapping[str, str], root: str) -> str:
     scratch = _scratch(event, env, root).create()
-    scratch.snapshot(str(event.get("trigger") or "compact"))
+    if _agent_id(event) is None:  # a subagent's compaction restores nothing of the session's
+        scratch.snapshot(str(event.get("trigger") or "compact"))
+    _capture(event, env, root, scratch)
+    return ""
+
+
+def post_compact(event: Mapping, env: Mapping[str, str], root: str) -> str:
+    _capture(event, env, root, _scratch(event, env, root).create())
     return ""
 
 
@@ -188,6 +283,7 @@ HANDLERS: dict[str, Callable[[Mapping, Mapping[str, str], str], str]] = {
     HOOK_EVENTS["SessionStart"]: session_start,
     HOOK_EVENTS["UserPromptSubmit"]: user_prompt_submit,
     HOOK_EVENTS["PreCompact"]: pre_compact,
+    HOOK_EVENTS["PostCompact"]: post_compact,
 }
 
 
@@ -204,7 +300,15 @@ def main(argv: list[str], *, stdin: object = None, env: Mapping[str, str] | None
         event = read_event(sys.stdin if stdin is None else stdin)
         out = handler(event, env, root)
         if out:
-            sys.stdout.write(out)
+            # Saved text may hold lone surrogates (bytes that were not UTF-8): written as JSON
+            # escapes, the output stays valid UTF-8 JSON.
+            data = out.encode("utf-8", "backslashreplace")
+            stream = getattr(sys.stdout, "buffer", None)
+            if stream is None:
+                sys.stdout.write(data.decode("utf-8"))
+            else:
+                sys.stdout.flush()
+                stream.write(data)
             sys.stdout.flush()
     except BaseException as exc:  # a hook must never break the session
         if isinstance(exc, KeyboardInterrupt):

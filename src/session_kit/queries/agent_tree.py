@@ -14,11 +14,11 @@ from typing import Any
 from session_kit.errors import Ambiguous, NotFound
 from session_kit.sessions.agents import AgentRun
 from session_kit.sessions.session import Session
-from session_kit.sessions.store import SessionRef
+from session_kit.sessions.store import AgentLogRef, SessionRef
 from session_kit.transcript.calls import ToolCall, calls_of_tool
 from session_kit.transcript.reader import ReadStats
 from session_kit.transcript.tokens import TokenUsage
-from session_kit.usage.breakdown import SessionUsage, session_usage
+from session_kit.usage.breakdown import AgentResultUsage, SessionUsage, session_usage
 from session_kit.usage.prices import load_prices
 
 AGENT_FILE_PREFIX = "agent-"  # an agent id may be given as its log's name
@@ -138,6 +138,7 @@ class AgentReport:
     tool: str | None
     read: ReadStats
     usage: SessionUsage | None = None  # each agent's tokens and cost, nested agents rolled up
+    warmups: tuple[AgentLogRef, ...] = ()  # 2.0.x warmup logs: shown apart, never agents
 
     def calls(self, node: AgentNode) -> list[ToolCall]:
         return calls_of_tool(node.run.calls, self.tool)
@@ -161,6 +162,7 @@ class AgentReport:
             "failed": self.selection.failed,
             "agents": shown,
             "others": others,
+            "warmups": [{"agent_id": w.agent_id, "path": str(w.path)} for w in self.warmups],
             "read": self.read.as_dict(),
         }
 
@@ -175,6 +177,8 @@ def debug_agents(
 ) -> AgentReport:
     """The session's agents as `select_agents` picks them (see there)."""
     session = Session(ref, keep_payload=True)
+    results = AgentResultUsage()  # what the results of agents without a log say they used
+    session.scan(results)
     picked = select_agents(session.agents, agent=agent, all_agents=all_agents, agent_type=agent_type, tool=tool)
-    usage = session_usage(TokenUsage(), session.agents, {}, load_prices())
-    return AgentReport(ref, picked, tool, session.read, usage)
+    usage = session_usage(TokenUsage(), session.agents, results.by_agent, load_prices())
+    return AgentReport(ref, picked, tool, session.read, usage=usage, warmups=tuple(session.warmups))

@@ -1,8 +1,9 @@
 """A whole session read once into a summary: what `show` prints.
 
 Owns: the report's observer (`ReportCollector`: entry types, the person's requests, cwd,
-branch, client version, compactions and tokens, once per API message id) and the report it
-makes with the session's calls and agents, their tokens and cost (`usage.breakdown`). Holds only small facts, never the entries; a
+branch (the first recorded, as `sessions` lists them), client version, title, compactions
+and tokens, once per API message id) and the report it makes with the session's calls and
+agents, their tokens and cost (`usage.breakdown`). Holds only small facts, never the entries; a
 query that needs more from the same pass gives its own observer to the same `Session.scan`.
 """
 
@@ -13,20 +14,22 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from session_kit.redact import shown
 from session_kit.sessions.agents import AgentRun
 from session_kit.sessions.session import Session
 from session_kit.sessions.store import SessionRef
 from session_kit.transcript.calls import ToolCall
-from session_kit.transcript.compactions import Compaction, find_compactions
+from session_kit.transcript.compactions import Compaction, find_compactions, is_seed_dialect
 from session_kit.transcript.entries import (
     KIND_NOISE,
     KIND_SUMMARY,
     Entry,
     format_timestamp,
-    prompt_display,
+    request_text,
     seconds_between,
 )
 from session_kit.transcript.reader import ReadStats
+from session_kit.transcript.titles import TitleScan
 from session_kit.transcript.tokens import TokenTally
 from session_kit.usage.breakdown import AgentResultUsage, SessionUsage, session_usage
 from session_kit.usage.prices import PriceTable, load_prices
@@ -59,6 +62,7 @@ class SessionReport:
     agents: tuple[AgentRun, ...]
     tokens: dict[str, Any]  # the session's own file, once per API message
     read: ReadStats
+    title: str | None = None
     usage: SessionUsage | None = None  # the file and its agents, with cost
 
     @property
@@ -81,6 +85,7 @@ class SessionReport:
             "cwd": self.cwd,
             "branch": self.branch,
             "client_version": self.version,
+            "title": self.title,
             "start": format_timestamp(self.start),
             "end": format_timestamp(self.end),
             "duration_s": self.duration_s,
@@ -111,9 +116,12 @@ class ReportCollector:
         self.end: datetime | None = None
         self.cwd = self.branch = self.version = None
         self.compaction_entries: list[Entry] = []
+        self.titles = TitleScan()
+        self.seed_dialect = False
 
     def add(self, entry: Entry) -> None:
         self.types[entry.type or "(none)"] += 1
+        self.titles.add(entry)
         if entry.timestamp is not None:
             if self.start is None or entry.timestamp < self.start:
                 self.start = entry.timestamp
@@ -121,22 +129,29 @@ class ReportCollector:
                 self.end = entry.timestamp
         if entry.kind == KIND_NOISE:
             return
-        self.cwd = entry.cwd or self.cwd
-        self.branch = entry.git_branch or self.branch
+        # The first recorded, as a listing reads them from the head of the file.
+        self.cwd = self.cwd or entry.cwd
+        self.branch = self.branch or entry.git_branch
         self.version = entry.version or self.version
-        self.tokens.add(entry)
+        self.seed_dialect = self.seed_dialect or is_seed_dialect(entry)
+        if not entry.is_sidechain:  # a 1.0.x inline agent's lines are its own (`AgentRun.tokens`)
+            self.tokens.add(entry)
         self.agent_results.add(entry)
         if entry.is_compact_boundary or entry.is_compact_summary or entry.kind == KIND_SUMMARY:
             self.compaction_entries.append(entry)
-        elif entry.is_user_prompt:
-            text = " ".join(prompt_display(entry.text).split())
+        elif (text := request_text(entry)) is not None:
+            text = " ".join(shown(text).split())  # redacted before the cut
             self.requests.append(UserRequest(entry.line, entry.timestamp, text[:REQUEST_PREVIEW]))
 
     def report(self, session: Session, *, with_agents: bool = True, prices: PriceTable | None = None) -> SessionReport:
         agents = tuple(session.agents) if with_agents else ()
         summary = self.tokens.summary()
         usage = session_usage(
-            summary, agents, self.agent_results.by_agent if with_agents else {}, prices or load_prices()
+            summary,
+            agents,
+            self.agent_results.by_agent if with_agents else {},
+            prices or load_prices(),
+            warmups=session.warmups if with_agents else (),
         )
         return SessionReport(
             ref=session.ref,
@@ -148,10 +163,11 @@ class ReportCollector:
             entry_types=dict(self.types.most_common()),
             requests=tuple(self.requests),
             calls=tuple(session.calls),
-            compactions=tuple(find_compactions(self.compaction_entries)),
+            compactions=tuple(find_compactions(self.compaction_entries, seed_dialect=self.seed_dialect)),
             agents=agents,
             tokens=summary.as_dict(),
             read=session.read,
+            title=self.titles.title,
             usage=usage,
         )
 

@@ -3,24 +3,29 @@
 Owns: `SessionUsage` (what `show`, `info` and `debug-agent` print about tokens) and the
 observer that finds agents' usage in their spawning call's result (`AgentResultUsage`:
 `toolUseResult.usage` of an `Agent`/`Task` result), which is all that is known of an agent
-whose log was not kept. Each agent's own usage comes from its log (`AgentRun.tokens`);
-nested agents roll up into their parent's `with_nested` and are listed apart too. The
-session's total counts every agent once. Counting is `transcript.tokens`', prices `prices`'.
+whose log was not kept. Each agent's own usage comes from its log, or for a 1.0.x inline
+agent its thread (`AgentRun.tokens`); nested agents roll up into their parent's
+`with_nested` and are listed apart too; 2.0.x warmup logs are billed, so they are listed
+(type `warmup`) and counted. The session's total counts every agent once. Counting is `transcript.tokens`', prices `prices`'.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from session_kit.sessions.agents import AgentRun
-from session_kit.transcript.entries import KIND_USER, Entry
-from session_kit.transcript.tokens import UNKNOWN_MODEL, TokenUsage, usage_of
+from session_kit.sessions.store import AgentLogRef
+from session_kit.transcript.entries import KIND_USER, Entry, read_entries
+from session_kit.transcript.tokens import UNKNOWN_MODEL, TokenTally, TokenUsage, usage_of
 from session_kit.usage.prices import Cost, PriceTable
 
 SOURCE_LOG = "log"  # counted from the agent's own log
 SOURCE_RESULT = "agent_result"  # no log: the client's figure in the spawning call's result
+SOURCE_NONE = "unknown"  # no log, and its result records no usage
+WARMUP = "warmup"  # the type given to 2.0.x warmup logs, billed but not agents of the conversation
 
 
 class AgentResultUsage:
@@ -99,16 +104,43 @@ class SessionUsage:
         }
 
 
+def log_tokens(path: str | os.PathLike[str]) -> TokenUsage:
+    """The usage of one log file (a 2.0.x warmup's: not an agent of the conversation, but billed)."""
+    tally = TokenTally()
+    for entry in read_entries(path):
+        tally.add(entry)
+    return tally.summary()
+
+
 def session_usage(
-    main: TokenUsage, runs: Sequence[AgentRun], from_results: Mapping[str, TokenUsage], prices: PriceTable
+    main: TokenUsage,
+    runs: Sequence[AgentRun],
+    from_results: Mapping[str, TokenUsage],
+    prices: PriceTable,
+    *,
+    warmups: Sequence[AgentLogRef] = (),
 ) -> SessionUsage:
-    """The session's usage: `main` (its own file), each run's log, and the agents a result
-    names but whose log is missing (`from_results`)."""
-    rows: list[tuple[str, str | None, str | None, TokenUsage, str]] = [
-        (r.agent_id, r.agent_type, r.parent_agent_id, r.tokens, SOURCE_LOG) for r in runs
-    ]
-    logged = {r.agent_id for r in runs}
-    rows += [(aid, None, None, usage, SOURCE_RESULT) for aid, usage in from_results.items() if aid not in logged]
+    """The session's usage: `main` (its own conversation), each run's log (an inline 1.0.x
+    thread's own entries), the agents whose log is missing from their results
+    (`from_results`), and the warmup logs."""
+    rows: list[tuple[str, str | None, str | None, TokenUsage, str]] = []
+    for r in runs:
+        if r.log_found:
+            rows.append((r.agent_id, r.agent_type, r.parent_agent_id, r.tokens, SOURCE_LOG))
+        else:
+            known = from_results.get(r.agent_id)
+            rows.append(
+                (
+                    r.agent_id,
+                    r.agent_type,
+                    r.parent_agent_id,
+                    known or TokenUsage(),
+                    SOURCE_RESULT if known else SOURCE_NONE,
+                )
+            )
+    listed = {r.agent_id for r in runs}
+    rows += [(aid, None, None, usage, SOURCE_RESULT) for aid, usage in from_results.items() if aid not in listed]
+    rows += [(w.agent_id, WARMUP, None, log_tokens(w.path), SOURCE_LOG) for w in warmups if w.path is not None]
     children: dict[str | None, list[str]] = {}
     own = {row[0]: row[3] for row in rows}
     for aid, _, parent, _, _ in rows:

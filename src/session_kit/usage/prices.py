@@ -122,7 +122,10 @@ def load_prices(*, state_root: str | None = None, env: Mapping[str, str] | None 
     not of the table's shape; a missing default file is no error)."""
     env = os.environ if env is None else env
     bundled, models = _rows(BUNDLED)
-    override = override_path(dict(env), state_root if state_root is not None else default_state_root(env))
+    if env.get(ENV_PRICES):
+        override: str | None = env[ENV_PRICES]
+    else:
+        override = override_path(dict(env), state_root if state_root is not None else default_state_root(env))
     date = str(bundled.get("date", "?"))
     if override is not None:
         user, mine = _rows(override)
