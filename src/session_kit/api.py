@@ -78,6 +78,7 @@ _HOMES = {
     "Usage": "session_kit.transcript.tokens",
     "PriceTable": "session_kit.usage.prices",
     "load_prices": "session_kit.usage.prices",
+    "bundled_prices_date": "session_kit.usage.pricerows:bundled_date",
     "SessionUsage": "session_kit.usage.breakdown",
     "UsageReport": "session_kit.usage.history",
     "usage_report": "session_kit.usage.history",
@@ -195,6 +196,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.usage.breakdown import SessionUsage
     from session_kit.usage.history import BY as USAGE_BY
     from session_kit.usage.history import UsageReport, parse_day, usage_report
+    from session_kit.usage.pricerows import bundled_date as bundled_prices_date
     from session_kit.usage.prices import PriceTable, load_prices
     from session_kit.usage.statusline import SCRIPT as STATUSLINE_SCRIPT
     from session_kit.usage.statusline import main as statusline_main

@@ -38,10 +38,8 @@ def test_usage_json_has_the_price_tables_date_and_cost_per_row(claude_root: Path
     assert row["cost"]["unknown_models"] == ["claude-test"] and row["cost"]["complete"] is False
 
 
-def test_usage_help_states_the_price_tables_date_source(claude_root: Path):
-    assert "bundled with the kit (its date is printed and in --json)" in " ".join(
-        invoke("usage", "--help").stdout.split()
-    )
+def test_usage_help_states_the_bundled_price_tables_date(claude_root: Path):
+    assert "bundled with the kit (dated 2026-11-23;" in " ".join(invoke("usage", "--help").stdout.split())
 
 
 def test_a_bad_date_is_a_one_line_usage_error(claude_root: Path):

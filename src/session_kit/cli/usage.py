@@ -49,8 +49,8 @@ def usage(kit: Kit, since: date | None, until: date | None, by: str, no_index: b
     once), input, output, cache read and cache writes by tier (5-minute, 1-hour), per model.
     Agents whose log is missing count with the usage their Agent result reports.
 
-    Cost comes from the price table bundled with the kit (its date is printed and in --json),
-    or from $SESSION_KIT_PRICES / prices.json in the kit's state dir when there is one. A model
+    Cost comes from the price table bundled with the kit (dated {date}; the date of the table
+    used is printed and in --json), or from $SESSION_KIT_PRICES / prices.json in the kit's state dir when there is one. A model
     with no price is named and left out of the cost, never priced at zero. An index in the
     kit's state dir keeps what each file held, so later runs read only changed files.
     """
@@ -82,6 +82,10 @@ def usage(kit: Kit, since: date | None, until: date | None, by: str, no_index: b
     if report.duplicates:
         click.echo(f"{report.duplicates} messages repeated by resumed or copied files were counted once.")
     click.echo(f"Prices of {prices.date}" + (f" from {prices.override}" if prices.override else " (bundled)") + ".")
+
+
+# The bundled table's date, in the help (read when this module loads: only when a command runs).
+usage.help = (usage.help or "").replace("{date}", api.bundled_prices_date())
 
 
 @click.command(epilog=EXIT_CODES_HELP)

@@ -31,6 +31,14 @@ def read_table(path: str) -> dict:
     return data
 
 
+def bundled_date() -> str:
+    """The date of the price table shipped with the kit."""
+    try:
+        return str(read_table(BUNDLED).get("date", "?"))
+    except (OSError, ValueError):
+        return "?"
+
+
 def read_rows(data: dict) -> dict:
     """`{model: (input, output, cache_read, cache_write_5m, cache_write_1h, web_search_per_1000)}`."""
     search = data.get("web_search_per_1000", 0)
