@@ -159,3 +159,21 @@ def test_main_writes_one_line(tmp_path: Path):
     out = io.StringIO()
     assert main(io.BytesIO(b"{}"), out) == 0
     assert out.getvalue() == "session-kit: no session\n"
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        '{"version": 1, "transcript": "%s", "files": []}',
+        '{"version": 1, "transcript": "%s", "files": {"%s": 7}}',
+        "\x00",
+    ],
+)
+def test_a_damaged_count_file_is_counted_again_not_trusted(tmp_path: Path, damage: str):
+    t = Transcript()
+    opus(t, 10)
+    path = t.write(tmp_path / "s.jsonl")
+    assert " · 110 tok · " in status_line(event(t, path))
+    [cache] = Path(state_root()).glob(f"projects/*/sessions/{t.session_id}/{STATE_FILE}")
+    cache.write_text(damage.replace("%s", str(path)))
+    assert " · 110 tok · " in status_line(event(t, path))

@@ -20,7 +20,7 @@ import json
 import marshal
 import os
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -157,15 +157,10 @@ def _agent_logs(folder: str, project: str, session: str, found: list[_File]) -> 
 def _scan(path: str, owned: set[str] | None = None) -> tuple[dict, dict, str | None]:
     """`(messages, agent results, first session id)` of a file's usage lines: per message key
     its last line's `(hour, model, Usage)`; `owned`: only those keys."""
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError:
-        data = b""
     messages: dict[str, tuple[int, str, Usage]] = {}
     results: dict[str, tuple[int, str, Usage]] = {}
     session = None
-    for n, line in enumerate(data.split(b"\n")):
+    for n, line in enumerate(_lines(path)):
         if _USAGE not in line:
             continue
         try:
@@ -184,6 +179,16 @@ def _scan(path: str, owned: set[str] | None = None) -> tuple[dict, dict, str | N
         elif raw.get("type") == "user":
             _agent_result(raw, results)
     return messages, results, session
+
+
+def _lines(path: str) -> Iterator[bytes]:
+    """The file's lines, read a buffer at a time (memory stays bounded by the longest line); a
+    file that cannot be read has none."""
+    try:
+        with open(path, "rb") as fh:
+            yield from fh
+    except OSError:
+        return
 
 
 def _buckets(messages: Mapping[str, tuple[int, str, Usage]]) -> tuple[tuple[int, str, tuple[int, ...]], ...]:

@@ -76,44 +76,48 @@ def _count_file(path: str, seen: dict, main: bool) -> dict:
     offset = record["offset"]
     if offset == st.st_size:
         return record
+    messages, pending, background = record["messages"], set(record["pending"]), set(record["background"])
+    compactions = record["compactions"]
+    counted = offset
     try:
         with open(path, "rb") as f:
             f.seek(offset)
-            data = f.read(st.st_size - offset)
+            for line in f:  # a buffer at a time: memory stays bounded by the longest line
+                if not line.endswith(b"\n"):
+                    break  # a half-written line: read it whole next time
+                counted += len(line)
+                compactions += _count_line(line, messages, pending, background, main=main, at=counted)
     except OSError:
-        return record
-    end = data.rfind(b"\n")
-    if end < 0:
-        return record  # only a half-written line so far: read it whole next time
-    messages, pending, background = record["messages"], set(record["pending"]), set(record["background"])
-    compactions = record["compactions"]
-    for line in data[: end + 1].split(b"\n"):
-        usage_line = b'"usage"' in line and b'"assistant"' in line
-        spawn_line = main and (b'"tool_use"' in line or b'"tool_result"' in line)
-        compact_line = main and b'"compact_boundary"' in line
-        if not (usage_line or spawn_line or compact_line):
-            continue
-        try:
-            raw = fastjson.loads(line.decode("utf-8", "replace"))
-        except ValueError:
-            continue
-        if not isinstance(raw, dict):
-            continue
-        found = assistant_usage(raw) if usage_line else None
-        if found is not None:
-            key = message_key(raw) or f"line:{offset}:{len(messages)}"
-            messages[key] = [found[0], *found[1]]  # the message's last line wins
-        if spawn_line:
-            _track_agents(raw, pending, background)
-        if compact_line and raw.get("type") == "system" and raw.get("subtype") == "compact_boundary":
-            compactions += 1
+        pass
     record.update(
-        offset=offset + end + 1,
+        offset=counted,
         pending=sorted(pending),
         background=sorted(background),
         compactions=compactions,
     )
     return record
+
+
+def _count_line(line: bytes, messages: dict, pending: set, background: set, *, main: bool, at: int) -> int:
+    """Count one complete line; returns 1 for a compaction boundary, else 0."""
+    usage_line = b'"usage"' in line and b'"assistant"' in line
+    spawn_line = main and (b'"tool_use"' in line or b'"tool_result"' in line)
+    compact_line = main and b'"compact_boundary"' in line
+    if not (usage_line or spawn_line or compact_line):
+        return 0
+    try:
+        raw = fastjson.loads(line.decode("utf-8", "replace"))
+    except ValueError:
+        return 0
+    if not isinstance(raw, dict):
+        return 0
+    found = assistant_usage(raw) if usage_line else None
+    if found is not None:
+        key = message_key(raw) or f"line-at:{at}"
+        messages[key] = [found[0], *found[1]]  # the message's last line wins
+    if spawn_line:
+        _track_agents(raw, pending, background)
+    return int(compact_line and raw.get("type") == "system" and raw.get("subtype") == "compact_boundary")
 
 
 def _track_agents(raw: dict, pending: set, background: set) -> None:
@@ -181,22 +185,30 @@ def status_line(event: dict, *, root: str | None = None) -> str:
             cache = fastjson.loads(f.read().decode("utf-8"))
     except (OSError, ValueError):
         cache = {}
-    if not isinstance(cache, dict) or cache.get("version") != STATE_VERSION or cache.get("transcript") != transcript:
+    if (
+        not isinstance(cache, dict)
+        or cache.get("version") != STATE_VERSION
+        or cache.get("transcript") != transcript
+        or not isinstance(cache.get("files"), dict)
+    ):
         cache = {"version": STATE_VERSION, "transcript": transcript, "files": {}}
     files = cache["files"]
     paths = [transcript, *_agent_logs(transcript, session_id)]
     changed = False
     for path in paths:
-        before = files.get(path) or {}
-        old_offset = before.get("offset")
-        files[path] = _count_file(path, before, main=path == transcript)
+        before = files.get(path)
+        old_offset = before.get("offset") if isinstance(before, dict) else None
+        try:
+            files[path] = _count_file(path, before if isinstance(before, dict) else {}, main=path == transcript)
+        except (TypeError, ValueError, KeyError, AttributeError):
+            files[path] = _count_file(path, {}, main=path == transcript)  # a damaged record: count again
         changed = changed or files[path].get("offset") != old_offset
     if changed:
         state.atomic_write(cache_path, fastjson.dumps(cache).encode("utf-8"))
     per_model: dict = {}
     seen: set = set()
-    for record in files.values():
-        for key, (model, *fields) in record.get("messages", {}).items():
+    for path in paths:
+        for key, (model, *fields) in files.get(path, {}).get("messages", {}).items():
             if key in seen:
                 continue
             seen.add(key)
