@@ -44,6 +44,12 @@ def usage_lines(usage: Any) -> list[str]:
             lines.append(
                 f"    agent {agent.agent_id[:12]}: {usage_text(agent.own.total, prices.cost(agent.own))}{where}"
             )
+    if len(usage.total.by_model) > 1:
+        models = "; ".join(
+            f"{model} {human_tokens(u.tokens)}, {prices.cost(usage.total.of_model(model)).display()}"
+            for model, u in usage.total.by_model
+        )
+        lines.append(f"    by model: {models}")
     unknown = usage.cost.unknown_models
     if unknown:
         lines.append(f"    no price for {', '.join(unknown)}: left out of the cost")

@@ -93,6 +93,10 @@ class TokenUsage:
     def models(self) -> tuple[str, ...]:
         return tuple(m for m, _ in self.by_model)
 
+    def of_model(self, model: str) -> TokenUsage:
+        """This usage's part for one model."""
+        return TokenUsage(tuple((m, u) for m, u in self.by_model if m == model))
+
     def __add__(self, other: TokenUsage) -> TokenUsage:
         merged = dict(self.by_model)
         for model, usage in other.by_model:
