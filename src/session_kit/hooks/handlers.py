@@ -115,7 +115,7 @@ def _restore(scratch: SessionScratch, env: Mapping[str, str], root: str) -> str 
         memory,
         work_state,
         limit=min(restore.LIMIT, CONTEXT_LIMIT - 600),
-        memory_file=memory_file,
+        memory_file=record.text_path(memory_file),
         read_plan=read_plan_file,
         keep=settings.keeps,
         state_file=scratch.file(STATE_FILE),
