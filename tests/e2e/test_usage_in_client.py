@@ -69,7 +69,17 @@ def test_the_kit_counts_exactly_what_the_api_sent_for_the_messages_the_client_ke
     assert report["total"]["tokens"]["input"] == expected_in and report["total"]["tokens"]["output"] == expected_out
 
     # The status line, given the client's documented stdin shape for this session.
-    event = {"session_id": run.session_id, "transcript_path": str(main), "cwd": str(run.cwd)}
+    event = {
+        "hook_event_name": "Status",
+        "session_id": run.session_id,
+        "transcript_path": str(main),
+        "cwd": str(run.cwd),
+        "model": {"id": "claude-opus-5-5", "display_name": "Opus"},
+        "workspace": {"current_dir": str(run.cwd), "project_dir": str(run.cwd)},
+        "version": "2.1.328",
+        "output_style": {"name": "default"},
+        "cost": {"total_cost_usd": 0.01, "total_duration_ms": 1000},
+    }
     line = subprocess.run(
         [sys.executable, "-I", "-S", SCRIPT],
         input=json.dumps(event),
