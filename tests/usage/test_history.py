@@ -134,3 +134,15 @@ def test_days_are_read_in_both_forms(text: str, day: date):
 def test_an_empty_root_has_no_rows(tmp_path: Path):
     r = report(tmp_path)
     assert r.rows == () and r.total.tokens.total.tokens == 0
+
+
+def test_rows_by_week_are_keyed_by_their_monday(tmp_path: Path):
+    session(tmp_path, start=DAY2, output=2)  # a Tuesday
+    local = datetime.fromtimestamp(DAY2.timestamp()).date()
+    monday = date.fromordinal(local.toordinal() - local.weekday())
+    assert [row.key for row in report(tmp_path, by="week").rows] == [monday.isoformat()]
+
+
+def test_an_unknown_grouping_is_refused(tmp_path: Path):
+    with pytest.raises(ValueError):
+        report(tmp_path, by="year")
