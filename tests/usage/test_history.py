@@ -3,6 +3,7 @@ once across files, grouped as asked, with an index that is only a cache."""
 
 from __future__ import annotations
 
+import json
 import os
 from datetime import date, datetime, timezone
 from pathlib import Path
@@ -146,3 +147,16 @@ def test_rows_by_week_are_keyed_by_their_monday(tmp_path: Path):
 def test_an_unknown_grouping_is_refused(tmp_path: Path):
     with pytest.raises(ValueError):
         report(tmp_path, by="year")
+
+
+def test_an_index_row_of_the_wrong_shape_is_read_again(tmp_path: Path):
+    root, state = tmp_path / "root", tmp_path / "state"
+    t = session(root, output=4)
+    report(root, state)
+    index = Path(index_path(str(state), str(root)))
+    doc = json.loads(index.read_text())
+    [path] = doc["files"]
+    doc["files"][path][6] = [[1, "m", [1, 2]]]  # a bucket of the wrong width
+    index.write_text(json.dumps(doc))
+    again = report(root, state)
+    assert again.files_read == 1 and again.total.tokens.total.output == 4 and t.session_id

@@ -8,7 +8,7 @@ history (`transcript.tokens`' key): a resumed or copied file that repeats earlie
 adds nothing; the file written first keeps them. Agents whose log is missing count with the
 usage their `Agent` result reports. Does not print.
 
-The index lives in the kit's state (`usage-index/<root hash>.marshal`, 0600): per file its
+The index lives in the kit's state (`usage-index/<root hash>.json`, 0600): per file its
 size, mtime, message keys and usage summed per (hour, model). It is a cache: a missing,
 stale or unreadable one is rebuilt, never trusted over the transcripts.
 """
@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import marshal
 import os
-import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -32,7 +30,7 @@ from session_kit.usage.prices import Cost, PriceTable
 
 BY = ("day", "week", "month", "project", "session", "model", "agent")
 MAIN = "main"  # the agent group of a session's own conversation
-INDEX_VERSION = 1
+INDEX_VERSION = 2
 _USAGE = b'"usage"'
 _NO_HOUR = -1  # lines without a time
 
@@ -50,8 +48,8 @@ class FileUsage:
     buckets: tuple[tuple[int, str, tuple[int, ...]], ...]  # (hour, model, Usage fields)
     results: tuple[tuple[str, int, str, tuple[int, ...]], ...]  # agents' usage from Agent results
 
-    def to_marshal(self) -> tuple:
-        return (
+    def to_row(self) -> list:
+        return [
             self.size,
             self.mtime_ns,
             self.session,
@@ -60,7 +58,29 @@ class FileUsage:
             self.keys,
             self.buckets,
             self.results,
-        )
+        ]
+
+    @classmethod
+    def from_row(cls, row: Any) -> FileUsage | None:
+        """A row of the index, or None when it is not of the index's shape (it is read again)."""
+        if not isinstance(row, list) or len(row) != 8:
+            return None
+        size, mtime, session, agent, kind, keys, buckets, results = row
+        if not (
+            _is_int(size)
+            and _is_int(mtime)
+            and isinstance(session, str)
+            and isinstance(agent, (str, type(None)))
+            and isinstance(kind, (str, type(None)))
+            and isinstance(keys, list)
+            and all(isinstance(k, str) for k in keys)
+            and isinstance(buckets, list)
+            and all(_is_bucket(b, 3) for b in buckets)
+            and isinstance(results, list)
+            and all(_is_bucket(r, 4) and isinstance(r[0], str) for r in results)
+        ):
+            return None
+        return cls(size, mtime, session, agent, kind, tuple(keys), tuple(buckets), tuple(results))
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +125,24 @@ class UsageReport:
             "files_read": self.files_read,
             "duplicate_messages": self.duplicates,
         }
+
+
+def _is_int(value: Any) -> bool:
+    return type(value) is int
+
+
+def _is_bucket(value: Any, width: int) -> bool:
+    """`[hour, model, [8 ints]]` (width 3) or `[agent, hour, model, [8 ints]]` (width 4)."""
+    if not isinstance(value, list) or len(value) != width:
+        return False
+    hour, model, fields = value[-3:]
+    return (
+        _is_int(hour)
+        and isinstance(model, str)
+        and isinstance(fields, list)
+        and len(fields) == 8
+        and all(_is_int(v) for v in fields)
+    )
 
 
 # --- finding and reading the files ------------------------------------------------------------
@@ -254,24 +292,25 @@ def _tuple(u: Usage) -> tuple[int, ...]:
 
 def index_path(state_root: str, root: str) -> str:
     digest = hashlib.sha1(os.path.abspath(root).encode("utf-8", "surrogateescape")).hexdigest()[:16]
-    return os.path.join(state_root, "usage-index", f"{digest}.marshal")
+    return os.path.join(state_root, "usage-index", f"{digest}.json")
 
 
-def _load_index(path: str) -> dict[str, tuple]:
+def _load_index(path: str) -> dict[str, Any]:
     try:
         with open(path, "rb") as fh:
-            header, files = marshal.loads(fh.read())
-    except (OSError, ValueError, EOFError, TypeError):
+            doc = json.loads(fh.read())
+    except (OSError, ValueError):
         return {}
-    if header != (INDEX_VERSION, sys.version_info[:2]) or not isinstance(files, dict):
+    if not isinstance(doc, dict) or doc.get("version") != INDEX_VERSION or not isinstance(doc.get("files"), dict):
         return {}
-    return files
+    return doc["files"]
 
 
-def _save_index(path: str, files: Mapping[str, tuple]) -> None:
+def _save_index(path: str, files: Mapping[str, list]) -> None:
     try:
         ensure_dir(os.path.dirname(path))
-        atomic_write(path, marshal.dumps(((INDEX_VERSION, sys.version_info[:2]), dict(files))))
+        data = json.dumps({"version": INDEX_VERSION, "files": files}, separators=(",", ":"))
+        atomic_write(path, data.encode("utf-8"))
     except OSError:
         pass  # a cache that cannot be written costs only the next run's time
 
@@ -281,7 +320,7 @@ def history_usage(root: str, *, state_root: str | None) -> tuple[list[tuple[_Fil
     were read. Without `state_root` nothing is cached."""
     path = index_path(state_root, root) if state_root else None
     cached = _load_index(path) if path else {}
-    fresh: dict[str, tuple] = {}
+    fresh: dict[str, list] = {}
     out = []
     read = 0
     for f in transcript_files(root):
@@ -289,13 +328,11 @@ def history_usage(root: str, *, state_root: str | None) -> tuple[list[tuple[_Fil
             st = os.stat(f.path)
         except OSError:
             continue
-        row = cached.get(f.path)
-        if row is not None and row[0] == st.st_size and row[1] == st.st_mtime_ns:
-            usage = FileUsage(*row)
-        else:
+        usage = FileUsage.from_row(cached.get(f.path))
+        if usage is None or usage.size != st.st_size or usage.mtime_ns != st.st_mtime_ns:
             usage = read_file_usage(f, st.st_size, st.st_mtime_ns)
             read += 1
-        fresh[f.path] = usage.to_marshal()
+        fresh[f.path] = usage.to_row()
         out.append((f, usage))
     if path and (read or len(fresh) != len(cached)):
         _save_index(path, fresh)
