@@ -1,7 +1,7 @@
 """How tokens and cost read on the terminal, for every command that prints them.
 
 Owns: the words and number formats of a `SessionUsage` (`show`, `info`, `debug-agent`) and
-of one `Usage`. The counting and the prices are the core's (`usage`).
+of one `Usage`. Does not count or price: that is the core's (`usage`).
 """
 
 from __future__ import annotations

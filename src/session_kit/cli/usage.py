@@ -1,7 +1,8 @@
 """`usage` and `statusline`: tokens and cost over the whole history, and live in the client.
 
-Owns: the command's options and its table. The report (reading, the index, grouping, prices)
-is `usage.history`'s; how tokens read is `cli.tokens`'.
+Owns: the commands' options, `usage`'s table and `statusline --setting`. Does not count: the
+report (reading, the index, grouping, prices) is `usage.history`'s, the status line
+`usage.statusline`'s; how tokens read is `cli.tokens`'.
 """
 
 from __future__ import annotations

@@ -7,8 +7,8 @@ status line), and adding messages up per model (`TokenTally`), once per API mess
 (`message_key`: `message.id`, else `requestId`). One API response is written as several lines that repeat its usage, and older
 clients wrote each line as its block streamed, so the first line's `output_tokens` is a
 partial count: the LAST line of a message is the one kept. Lines repeated by a resumed or
-copied file count once. Reads no files; imports nothing of the kit, so the status line can
-use it without loading the entry model. Prices are `usage.prices`'.
+copied file count once. Does not read files, price tokens (`usage.prices`) or know about
+agents and sessions (`usage.breakdown`, `usage.history`).
 """
 
 from __future__ import annotations

@@ -6,8 +6,9 @@ Owns: `FIELDS` (the order of the numbers), `usage_fields` (a `usage` object to t
 `usage.cache_creation`, writes no tier accounts for counted as 5-minute ones, server-side web search and fetch requests,
 malformed fields as zero), `message_key` (`message.id`, else `requestId`) and
 `assistant_usage` (the model and usage of an assistant line; the client's `<synthetic>`
-lines are no API call). `transcript.tokens` builds its values on these. Imports nothing, not
-even `typing`: the status line runs in a hook's time budget.
+lines are no API call). `transcript.tokens` builds its values on these. Does not add messages up
+(`transcript.tokens`) and imports nothing, not even `typing`: the status line runs in a
+hook's time budget.
 """
 
 from __future__ import annotations

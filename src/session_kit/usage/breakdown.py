@@ -6,7 +6,8 @@ observer that finds agents' usage in their spawning call's result (`AgentResultU
 whose log was not kept. Each agent's own usage comes from its log, or for a 1.0.x inline
 agent its thread (`AgentRun.tokens`); nested agents roll up into their parent's
 `with_nested` and are listed apart too; 2.0.x warmup logs are billed, so they are listed
-(type `warmup`) and counted. The session's total counts every agent once. Counting is `transcript.tokens`', prices `prices`'.
+(type `warmup`) and counted. The session's total counts every agent once. Does not count tokens (`transcript.tokens`),
+read the main transcript (its report's scan feeds `AgentResultUsage`) or print. Counting is `transcript.tokens`', prices `prices`'.
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ when it is not of the table's shape), `lookup_names` (a model id as written, the
 `-YYYYMMDD` date or a `[1m]` suffix: never by prefix, so a new model is not priced as an
 older one), `override_path` (the user's file: `$SESSION_KIT_PRICES`, else `prices.json` in
 the kit's state root) and `cost_of`. `usage.prices` builds its values on these. Parses with
-`state.fastjson`, never `json`: the status line runs in a hook's time budget.
+`state.fastjson`, never `json`: the status line runs in a hook's time budget. Does not make
+values or words (`usage.prices`).
 """
 
 from __future__ import annotations

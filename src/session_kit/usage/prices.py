@@ -6,7 +6,7 @@ with a user's override laid over it (`$SESSION_KIT_PRICES`, else `prices.json` i
 state root: the same shape, its models added to or replacing the bundled ones) — and `Cost`.
 A model with no price is reported as unknown, with its tokens: never priced at zero
 silently. Reading the files, finding a model's row and the arithmetic are `pricerows`'
-(shared with the status line).
+(shared with the status line). Does not count tokens.
 """
 
 from __future__ import annotations

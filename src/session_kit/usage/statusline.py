@@ -11,7 +11,8 @@ the line. Fast because each run reads only what the client appended since the la
 file that shrank or was replaced is counted again. Imports only the standard library's
 smallest modules, `state`, `transcript.usagefields` and `usage.pricerows`: no `json`, no
 `dataclasses` (a test lists what it loads). Never fails the client: on any fault it prints
-what it can (at least the id prefix) and exits 0.
+what it can (at least the id prefix) and exits 0. Does not use click, the CLI or the entry
+model: the accounting it shares is `transcript.usagefields` and `usage.pricerows`.
 
 Set it in settings.json (a plugin cannot set the main status line):
 
