@@ -177,3 +177,19 @@ def test_a_damaged_count_file_is_counted_again_not_trusted(tmp_path: Path, damag
     [cache] = Path(state_root()).glob(f"projects/*/sessions/{t.session_id}/{STATE_FILE}")
     cache.write_text(damage.replace("%s", str(path)))
     assert " · 110 tok · " in status_line(event(t, path))
+
+
+def test_an_agent_launched_in_the_background_runs_while_its_log_is_being_written(tmp_path: Path):
+    import os
+
+    root = tmp_path / "claude"
+    t = Transcript()
+    call = t.tool_use("Agent", {"prompt": "look", "run_in_background": True})
+    t.tool_result(call, "launched", extra={"agentId": "bg1", "status": "async_launched"})
+    path = t.write_session(root)
+    a = Transcript(t.session_id, agent_id="bg1")
+    opus(a, 7)
+    log = a.write_subagent(root, t)
+    assert "1 agent running" in status_line(event(t, path))
+    os.utime(log, (log.stat().st_atime, log.stat().st_mtime - 600))  # quiet for ten minutes: done
+    assert "running" not in status_line(event(t, path))
