@@ -110,6 +110,15 @@ def test_malformed_usage_fields_count_as_zero():
     assert usage == Usage(messages=1)
 
 
+def test_a_count_past_the_kits_bound_is_no_count():
+    from session_kit.transcript import entries, usagefields
+
+    assert usagefields.MAX_COUNT == entries.MAX_COUNT
+    assert usage_of({"input_tokens": 10**4000, "output_tokens": entries.MAX_COUNT}) == Usage(
+        output=entries.MAX_COUNT, messages=1
+    )
+
+
 def test_tokens_are_kept_per_model(tmp_path: Path):
     t = Transcript()
     [a] = t.say("a")

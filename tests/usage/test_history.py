@@ -160,3 +160,9 @@ def test_an_index_row_of_the_wrong_shape_is_read_again(tmp_path: Path):
     index.write_text(json.dumps(doc))
     again = report(root, state)
     assert again.files_read == 1 and again.total.tokens.total.output == 4 and t.session_id
+
+
+def test_a_fifo_named_like_a_transcript_is_passed_over_not_waited_on(tmp_path: Path):
+    session(tmp_path, output=3)
+    os.mkfifo(tmp_path / "projects" / "-work-a" / "fifo.jsonl")
+    assert report(tmp_path).total.tokens.total.output == 3

@@ -86,3 +86,12 @@ def test_a_bad_user_file_is_a_clear_error_with_its_path(tmp_path: Path, text: st
     with pytest.raises(PriceFileError) as caught:
         load_prices(env={"SESSION_KIT_PRICES": str(bad)})
     assert str(bad) in caught.value.message and caught.value.exit_code == 5
+
+
+def test_a_fifo_as_the_price_file_is_a_clear_error_not_a_hang(tmp_path: Path):
+    import os
+
+    fifo = tmp_path / "prices.json"
+    os.mkfifo(fifo)
+    with pytest.raises(PriceFileError):
+        load_prices(env={"SESSION_KIT_PRICES": str(fifo)})

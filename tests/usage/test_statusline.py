@@ -193,3 +193,13 @@ def test_an_agent_launched_in_the_background_runs_while_its_log_is_being_written
     assert "1 agent running" in status_line(event(t, path))
     os.utime(log, (log.stat().st_atime, log.stat().st_mtime - 600))  # quiet for ten minutes: done
     assert "running" not in status_line(event(t, path))
+
+
+def test_a_fifo_as_transcript_path_prints_a_line_without_waiting(tmp_path: Path):
+    import os
+
+    fifo = tmp_path / "s.jsonl"
+    os.mkfifo(fifo)
+    t = Transcript()
+    proc = run_script(json.dumps(event(t, fifo)), tmp_path)
+    assert proc.returncode == 0 and proc.stdout.startswith(t.session_id[:8])

@@ -163,7 +163,3 @@ class TokenTally:
 
     def as_dict(self) -> dict[str, Any]:
         return self.summary().as_dict()
-
-
-def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0

@@ -14,12 +14,13 @@ hook's time budget.
 from __future__ import annotations
 
 FIELDS = ("input", "output", "cache_read", "cache_write_5m", "cache_write_1h", "web_search", "web_fetch", "messages")
+MAX_COUNT = 10**15  # entries.MAX_COUNT: a count past it is no count (a test keeps them equal)
 SYNTHETIC_MODEL = "<synthetic>"
 UNKNOWN_MODEL = "(unknown)"
 
 
 def _int(value: object) -> int:
-    return value if type(value) is int and value > 0 else 0
+    return value if type(value) is int and 0 < value <= MAX_COUNT else 0
 
 
 def usage_fields(usage: dict) -> tuple:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from session_kit.files import open_regular, read_small
 from session_kit.state.root import atomic_write, ensure_dir
 from session_kit.transcript.entries import parse_timestamp
 from session_kit.transcript.tokens import TokenUsage, Usage, assistant_usage, message_key, usage_of
@@ -31,6 +32,7 @@ from session_kit.usage.prices import Cost, PriceTable
 BY = ("day", "week", "month", "project", "session", "model", "agent")
 MAIN = "main"  # the agent group of a session's own conversation
 INDEX_VERSION = 2
+META_LIMIT = 1 << 20  # an agent's .meta.json is a few hundred bytes
 _USAGE = b'"usage"'
 _NO_HOUR = -1  # lines without a time
 
@@ -223,7 +225,7 @@ def _lines(path: str) -> Iterator[bytes]:
     """The file's lines, read a buffer at a time (memory stays bounded by the longest line); a
     file that cannot be read has none."""
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:  # a FIFO or a device named `x.jsonl` is no transcript
             yield from fh
     except OSError:
         return
@@ -270,8 +272,7 @@ def _agent_type(meta: str | None) -> str | None:
     if meta is None:
         return None
     try:
-        with open(meta, "rb") as fh:
-            data = json.loads(fh.read())
+        data = json.loads(read_small(meta, META_LIMIT))
     except (OSError, ValueError):
         return None
     kind = data.get("agentType") if isinstance(data, dict) else None

@@ -25,6 +25,7 @@ Set it in settings.json (a plugin cannot set the main status line):
 from __future__ import annotations
 
 import os
+import stat
 import sys
 
 if __name__ == "__main__":  # run as a script: put the folder holding `session_kit` on the path
@@ -81,7 +82,7 @@ def _count_file(path: str, seen: dict, main: bool) -> dict:
     compactions = record["compactions"]
     counted = offset
     try:
-        with open(path, "rb") as f:
+        with _open_regular(path) as f:
             f.seek(offset)
             for line in f:  # a buffer at a time: memory stays bounded by the longest line
                 if not line.endswith(b"\n"):
@@ -140,6 +141,19 @@ def _track_agents(raw: dict, pending: set, background: set) -> None:
                 and isinstance(extra.get("agentId"), str)
             ):
                 background.add(extra["agentId"])
+
+
+def _open_regular(path: str):
+    """The regular file at `path` (OSError for a FIFO or a device: one would block, the other
+    never end); `files.open_regular`'s rule without its imports (`typing`)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path}: not a regular file")
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def _tokens(n: int) -> str:
