@@ -726,7 +726,7 @@ def bench_statusline(ctx: Context) -> list[Row]:
     same stdin: at most 2x. Each run re-reads its remembered offset and the session's agents."""
     import session_kit
 
-    script = Path(session_kit.__file__).parent / "usage" / "statusline.py"
+    script = Path(session_kit.__file__).parent / "usage" / "statusline_main.py"
     _, big, sid, _ = _big_session(ctx)
     with tempfile.TemporaryDirectory() as tmp, _state_root(Path(tmp) / "state"):
         session = Path(tmp) / "projects" / "-bench" / f"{sid}.jsonl"

@@ -1,4 +1,4 @@
-"""The client's status line: `python3 -I -S <this file>`, with the client's JSON on stdin.
+"""The client's status line: `python3 -I -S .../usage/statusline_main.py`, JSON on stdin.
 
 Prints one line for the session it is run in: its id prefix, tokens and cost so far (its own
 transcript and its agents' logs, each API message once, the last line of a message kept),
@@ -17,7 +17,7 @@ model: the accounting it shares is `transcript.usagefields` and `usage.pricerows
 Set it in settings.json (a plugin cannot set the main status line):
 
     {"statusLine": {"type": "command",
-                    "command": "python3 -I -S <site-packages>/session_kit/usage/statusline.py"}}
+                    "command": "python3 -I -S <site-packages>/session_kit/usage/statusline_main.py"}}
 
 `session-kit statusline --setting` prints the exact entry for this installation.
 """
@@ -28,17 +28,15 @@ import os
 import stat
 import sys
 
-if __name__ == "__main__":  # run as a script: put the folder holding `session_kit` on the path
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-
-from session_kit.state import fastjson  # after the path is set
+from session_kit.state import fastjson
 from session_kit.state import root as state
 from session_kit.state.ids import check_session_id
 from session_kit.state.scratch import SessionScratch
 from session_kit.transcript.usagefields import assistant_usage, message_key
 from session_kit.usage import pricerows
 
-SCRIPT = os.path.abspath(__file__)
+# What the client runs: a short script (a script is compiled on every run; this module is not).
+SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "statusline_main.py")
 STATE_FILE = "statusline.json"
 STATE_VERSION = 1
 MAX_STDIN = 1 << 20
@@ -274,7 +272,3 @@ def main(stdin=None, stdout=None) -> int:
         sys.stderr.write(f"session-kit statusline: {type(exc).__name__}\n")
     stdout.write(line + "\n")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
