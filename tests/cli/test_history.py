@@ -171,3 +171,13 @@ def test_prune_drops_only_old_archived_sessions_the_client_no_longer_has(built: 
     sessions = store.archived_sessions(state)
     assert gone not in sessions and kept in sessions
     assert invoke("restore", gone).exit_code == 3
+
+
+def test_each_claude_root_has_its_own_index(built: Built, tmp_path: Path):
+    other = tmp_path / "other-root"
+    from tests.support.sessions import make_session
+
+    make_session(other, "0e0e0000-0000-4000-8000-000000000001", prompt="only in the other root")
+    assert invoke_json("search", "only in the other", "--all", "--claude-dir", str(other))["total"] == 1
+    assert invoke_json("search", "only in the other", "--all")["total"] == 0
+    assert invoke_json("search", "Please build", "--all", "--claude-dir", str(other))["total"] == 0

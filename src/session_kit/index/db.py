@@ -1,6 +1,7 @@
 """The index database: where it lives, its schema, and opening it.
 
-Owns: `<state>/index/history.sqlite3` (folder 0700, file 0600); the schema below; whether
+Owns: `<state>/index/history-<hash of the Claude root>.sqlite3`, one per Claude root (folder
+0700, file 0600); the schema below; whether
 this Python's SQLite has FTS5 (`fts5_available`), and the one flag (`meta.fts`) that says
 which way the text table was made; opening in WAL mode, so a reader never waits on a writer
 and a writer killed (even with -9) leaves the last committed state. Does not: fill it
@@ -62,8 +63,14 @@ CREATE VIRTUAL TABLE IF NOT EXISTS texts_fts USING fts5(
 """
 
 
-def index_path(state_root: str) -> str:
-    return os.path.join(state_root, INDEX, DB_FILE)
+def index_path(state_root: str, claude_root: str | os.PathLike[str] | None = None) -> str:
+    """The database of one Claude root (`--claude-dir`): roots never mix their sessions."""
+    if claude_root is None:
+        return os.path.join(state_root, INDEX, DB_FILE)
+    import hashlib
+
+    digest = hashlib.blake2b(os.path.abspath(claude_root).encode("utf-8", "surrogateescape"), digest_size=6)
+    return os.path.join(state_root, INDEX, f"history-{digest.hexdigest()}.sqlite3")
 
 
 def fts5_available(conn: sqlite3.Connection) -> bool:
@@ -75,10 +82,16 @@ def fts5_available(conn: sqlite3.Connection) -> bool:
         return False
 
 
-def connect(state_root: str, *, fts: bool | None = None, create: bool = True) -> sqlite3.Connection:
-    """The index, made if missing; `fts=False` makes it without FTS5 (as where SQLite lacks it).
-    A database made by another schema version is made again."""
-    path = index_path(state_root)
+def connect(
+    state_root: str,
+    *,
+    fts: bool | None = None,
+    create: bool = True,
+    claude_root: str | os.PathLike[str] | None = None,
+) -> sqlite3.Connection:
+    """The index (of `claude_root`), made if missing; `fts=False` makes it without FTS5 (as
+    where SQLite lacks it). A database made by another schema version is made again."""
+    path = index_path(state_root, claude_root)
     if not create and not os.path.exists(path):
         raise FileNotFoundError(path)
     ensure_dir(os.path.dirname(path), root=state_root)
@@ -104,7 +117,7 @@ def connect(state_root: str, *, fts: bool | None = None, create: bool = True) ->
                 os.unlink(path + suffix)
             except FileNotFoundError:
                 pass
-        return connect(state_root, fts=fts, create=create)
+        return connect(state_root, fts=fts, create=create, claude_root=claude_root)
     return conn
 
 

@@ -192,7 +192,7 @@ def search_history(
     from session_kit.index import db
     from session_kit.index.query import Filters, search_index
 
-    conn = db.connect(state_root, fts=fts)
+    conn = db.connect(state_root, fts=fts, claude_root=claude_root)
     try:
         updated = 0
         if refresh and (claude_root / "projects").is_dir():
@@ -213,7 +213,7 @@ def update_index(claude_root: Path, state_root: str, *, fts: bool | None = None)
     from session_kit.index import db
     from session_kit.index.update import update
 
-    conn = db.connect(state_root, fts=fts)
+    conn = db.connect(state_root, fts=fts, claude_root=claude_root)
     try:
         return update(conn, claude_root, state_root=state_root)
     finally:
@@ -228,7 +228,7 @@ def export_history(
     from session_kit.index.export import export_tables
     from session_kit.index.update import update
 
-    conn = db.connect(state_root)
+    conn = db.connect(state_root, claude_root=claude_root)
     try:
         if (claude_root / "projects").is_dir():
             update(conn, claude_root, state_root=state_root)
