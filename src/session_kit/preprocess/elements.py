@@ -31,6 +31,7 @@ from session_kit.transcript.entries import (
     ToolResult,
     prompt_display,
 )
+from session_kit.transcript.tokens import TokenTally
 from session_kit.transcript.tools import AGENT_TOOLS, summarize_input
 
 _LOCAL_OUTPUT = ("<local-command-stdout>", "<local-command-stderr>")
@@ -55,6 +56,8 @@ class LogFacts:
     cwd: str | None = None
     branch: str | None = None
     spawn_calls: dict[str, ToolCall] = field(default_factory=dict)  # Agent/Task calls, by id
+    version: str | None = None  # the client version of the log's first entry that names one
+    tokens: TokenTally = field(default_factory=TokenTally)  # usage, once per API message
 
 
 def _time(entry: Entry) -> str | None:
