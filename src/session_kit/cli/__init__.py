@@ -10,6 +10,7 @@ imports click; commands hold no rules of their own (see each module's docstring)
     browse       sessions, show, events, search
     inside       debug-agent, plan, info (what the slash commands show)
     preprocess   preprocess
+    view         view
     context      the shared options (--claude-dir, --json) and the object they fill
     session_arg  the SESSION argument and its --session alias
     output       JSON and text formatting
@@ -66,6 +67,9 @@ COMMANDS = {
         "browse:sessions", "List sessions, newest first, with start, duration, branch, first prompt and size."
     ),
     "show": Command("browse:show", "Summarise a session: requests, tools, failures, compactions, agents, tokens."),
+    "view": Command(
+        "view:view", "Look at a session: a page with a timeline (a lane per subagent) and the conversation."
+    ),
     "uninstall": Command(
         "setup:uninstall", "Remove the kit's hooks and slash commands: the settings become what they were."
     ),
@@ -108,7 +112,7 @@ class KitGroup(click.Group):
     epilog=EXIT_CODES_HELP,
     help=(
         "Inspect Claude Code sessions: list, summarise, trace tool calls and search them.\n\n"
-        "Commands about one session (show, events, debug-agent, plan, info, preprocess) take it "
+        "Commands about one session (show, events, debug-agent, plan, info, preprocess, view) take it "
         "as SESSION, or as --session SESSION; without either, the current one. A SESSION is a "
         "full id, a unique id prefix, a path to a .jsonl file, or `current` (the session in "
         "$SESSION_CONTEXT or $CLAUDE_CODE_SESSION_ID, else the one the kit's hooks last recorded "
