@@ -294,7 +294,11 @@ def build_page(ref: SessionRef, options: ViewOptions | None = None) -> tuple[mod
             for call in reader.calls():
                 owner.setdefault(call.tool_use_id, agent.agent_id)
             agents.append(_AgentRead(agent, reader, _tokens(conv.facts.tokens), parent))
-    return _assemble(ref, options, main, main_conv, agents, redactor, cut), read, dict(redactor.counts) if redactor else {}
+    return (
+        _assemble(ref, options, main, main_conv, agents, redactor, cut),
+        read,
+        dict(redactor.counts) if redactor else {},
+    )
 
 
 def _assemble(

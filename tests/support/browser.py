@@ -1,4 +1,4 @@
-"""A real headless Chromium for the view's browser tests: the distribution's `chromium`
+"""A real headless Chromium for the browser tests (the view's, and the end-to-end test of `/view`): the distribution's `chromium`
 (`$SESSION_KIT_CHROMIUM`, else /usr/bin/chromium or `chromium` on PATH), driven by Playwright
 with its `executable_path`; no browser is ever downloaded. Without one these tests skip,
 saying why; under `CI=true` they fail instead (`tests/run.sh` installs it where it can)."""
