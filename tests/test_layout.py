@@ -3,8 +3,9 @@ and on what a fresh interpreter really loads.
 
 - Only `cli` (and `python -m session_kit`) imports `session_kit.cli`; the core never imports click.
 - `transcript` (one file's bytes) knows nothing of sessions, queries or the edges above it.
-- `state` and `hooks` run inside every hook: standard library, each other and
-  `claude.encoding` only, and a hook's import stays within its budget.
+- `state`, `hooks` and `memory` run inside hooks: standard library, each other and
+  `claude.encoding` only (the redactor loaded on first use), and a hook's import stays
+  within its budget.
 - A package's `__init__.py` is light, so importing one module drags in nothing else.
 - No module grows past 500 lines.
 - The hook events agree everywhere they are named: `hooks.events`, `install.settings`,
@@ -154,11 +155,16 @@ def test_transcript_imports_nothing_of_the_layers_above_it():
 
 # --- (c) state and hooks: standard library, each other and claude.encoding ------------------
 
-HOOK_SIDE = ("session_kit.state", "session_kit.hooks", "session_kit.claude.encoding")
+HOOK_SIDE = ("session_kit.state", "session_kit.hooks", "session_kit.memory", "session_kit.claude.encoding")
 # `state.root` needs filelock (to lock where there is no fcntl) and platformdirs (to find the
 # state folder off Linux and macOS) on other platforms only; it imports them inside the
 # functions that need them, so on POSIX a hook never pays for them.
 LAZY_THIRD_PARTY = {"session_kit.state.root": {"filelock", "platformdirs"}}
+# The memory's texts go through the kit's one redactor (standard library, but `re`): loaded
+# only when a capture has text to keep, never by the handlers' import.
+# The memory also takes the one rule of what a request is from `transcript.entries`, loaded
+# the same way: the capture runs beside the client, in a process no hook waits for.
+LAZY_KIT = {"session_kit.memory.text": {"session_kit.redact", "session_kit.transcript.entries"}}
 
 
 def test_state_and_hooks_import_only_the_standard_library_each_other_and_encoding():
@@ -169,7 +175,7 @@ def test_state_and_hooks_import_only_the_standard_library_each_other_and_encodin
         for i in imports_of(name):
             if is_stdlib(i.module) or within(i.module, *HOOK_SIDE) or i.module in ("session_kit", "session_kit.claude"):
                 continue
-            if i.module in LAZY_THIRD_PARTY.get(name, set()) and i.in_function:
+            if i.module in LAZY_THIRD_PARTY.get(name, set()) | LAZY_KIT.get(name, set()) and i.in_function:
                 continue
             offenders.append((name, i.module, i.line, "in a function" if i.in_function else "at module level"))
     assert offenders == []

@@ -29,6 +29,7 @@ _HOMES = {
     "AgentLogRef": "session_kit.sessions.store",
     "list_all_sessions": "session_kit.sessions.store",
     "sessions_in_scope": "session_kit.sessions.store",
+    "projects_in_scope": "session_kit.sessions.store",
     "resolve_session": "session_kit.sessions.resolve",
     "CURRENT": "session_kit.sessions.resolve",
     "SessionOverview": "session_kit.sessions.overview",
@@ -64,7 +65,12 @@ _HOMES = {
     "SearchHit": "session_kit.queries.search",
     "search": "session_kit.queries.search",
     "session_targets": "session_kit.queries.search",
+    "MemoryView": "session_kit.queries.memory",
+    "session_memory": "session_kit.queries.memory",
+    "MEMORY_RESTORE_LIMIT": "session_kit.queries.memory:RESTORE_LIMIT",
     "doctor_report": "session_kit.queries.doctor",
+    "DriftReport": "session_kit.queries.drift",
+    "drift_report": "session_kit.queries.drift",
     "root_source": "session_kit.queries.doctor",
     "ROOT_FROM_OPTION": "session_kit.queries.doctor",
     # preprocessing
@@ -129,6 +135,9 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.queries.agent_tree import AgentNode, AgentReport, debug_agents
     from session_kit.queries.card import SessionInfo, session_card
     from session_kit.queries.doctor import ROOT_FROM_OPTION, doctor_report, root_source
+    from session_kit.queries.drift import DriftReport, drift_report
+    from session_kit.queries.memory import RESTORE_LIMIT as MEMORY_RESTORE_LIMIT
+    from session_kit.queries.memory import MemoryView, session_memory
     from session_kit.queries.plans import (
         SOURCE_EXIT_PLAN_MODE,
         SOURCE_PLAN_AGENT,
@@ -143,7 +152,13 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.sessions.overview import SessionOverview, overviews
     from session_kit.sessions.resolve import CURRENT, resolve_session
     from session_kit.sessions.session import Session
-    from session_kit.sessions.store import AgentLogRef, SessionRef, list_all_sessions, sessions_in_scope
+    from session_kit.sessions.store import (
+        AgentLogRef,
+        SessionRef,
+        list_all_sessions,
+        projects_in_scope,
+        sessions_in_scope,
+    )
     from session_kit.state.ids import InvalidSessionId
     from session_kit.state.root import state_root
     from session_kit.state.scratch import (

@@ -19,13 +19,15 @@ EXIT_NOT_FOUND = 3
 EXIT_AMBIGUOUS = 4
 EXIT_BAD_FILE = 5
 EXIT_NOTHING_TO_DO = 6  # preprocess: the session is empty or a warmup, nothing was written
+EXIT_DRIFT = 7  # doctor --transcripts --strict: transcripts hold types the kit does not know
 
 EXIT_CODES_HELP = (
     "Exit codes: 0 ok; 1 internal error; 2 usage error (bad option or argument); "
     "3 not found (no such session, project or Claude root); "
     "4 ambiguous session prefix (the candidates are listed); "
     "5 a file the kit must change is not valid (it is left as it was); "
-    "6 nothing to preprocess (an empty or warmup session; nothing written)."
+    "6 nothing to preprocess (an empty or warmup session; nothing written); "
+    "7 doctor --transcripts --strict: types the kit does not know were found."
 )
 
 

@@ -114,11 +114,19 @@ def test_search_for_nothing_is_a_usage_error(built):
 
 def test_garbage_lines_are_skipped_and_said_so(claude_root: Path, tmp_path: Path):
     garbage = tmp_path / "garbage.jsonl"
-    garbage.write_bytes(b"\x00\xff not json\n{\n" + b"[" * 5000 + b"\n")
+    entry = b'{"type":"user","sessionId":"garbage","message":{"role":"user","content":"hi"}}\n'
+    garbage.write_bytes(b"\x00\xff not json\n{\n" + b"[" * 5000 + b"\n" + entry)
     for command in ("show", "events"):
         result = invoke(command, str(garbage))
         assert result.exit_code == 0 and result.exception is None
     assert "skipped" in invoke("show", str(garbage)).stderr
+
+
+def test_a_file_of_garbage_alone_is_not_a_transcript(claude_root: Path, tmp_path: Path):
+    garbage = tmp_path / "garbage.jsonl"
+    garbage.write_bytes(b"\x00\xff not json\n{\n" + b"[" * 5000 + b"\n")
+    result = invoke("show", str(garbage))
+    assert result.exit_code == 3 and result.stderr.startswith("session-kit: not a transcript")
 
 
 def test_a_missing_transcript_file_is_not_found(claude_root: Path, tmp_path: Path):
@@ -127,3 +135,10 @@ def test_a_missing_transcript_file_is_not_found(claude_root: Path, tmp_path: Pat
 
 def test_a_missing_claude_root_is_not_found(tmp_path: Path):
     assert invoke("sessions", "--all", "--claude-dir", str(tmp_path / "nope")).exit_code == 3
+
+
+def test_show_prints_a_compactions_summary_without_the_clients_framing():
+    real = Path(__file__).parents[1] / "fixtures" / "real"
+    text = invoke("show", "266f", "--claude-dir", str(real)).stdout
+    assert "(manual)  SCENARIO-SUMMARY: the session ran Bash" in text
+    assert "This session is being continued" not in text

@@ -150,6 +150,7 @@ def test_plan_json_shape(planned):
         "tool_use_id",
         "status",
         "linked_by",
+        "file_found",
     }
     assert len(invoke_json("plan", "--session", sid)["plans"]) == 1
 
@@ -221,3 +222,39 @@ def test_debug_agent_hint_names_the_session_and_the_agent(planned):
     assert out.rstrip().endswith(
         "(`session-kit debug-agent SESSION --all` shows every agent; `session-kit debug-agent SESSION AGENT` one in detail)"
     )
+
+
+def test_info_shows_each_compaction_with_the_clients_summary():
+    text = invoke("info", "266f", "--claude-dir", str(REAL)).stdout
+    assert "summary: SCENARIO-SUMMARY: the session ran Bash (one call failed)" in text
+    assert "If you need specific details" not in text  # the client's framing is left out
+
+
+# --- memory ------------------------------------------------------------------------------------
+
+
+def test_memory_shows_what_would_be_restored_with_transcript_lines():
+    result = invoke("memory", "266f", "--claude-dir", str(REAL))
+    assert result.exit_code == 0, result.stderr
+    text = result.stdout
+    assert "SCENARIO-START: exercise the tools, two subagents and a plan" in text
+    assert "Bash: ls /nonexistent-dir → exit code 2 (transcript line 28)" in text
+    assert "/tmp/real-fixture/project/notes.txt (created; 2 changes)" in text
+    assert "1. Write notes.txt" in text  # the proposed plan
+    assert "characters of the 8400 the restore may use" in text
+
+
+def test_memory_json_shape_and_saved_only():
+    doc = invoke_json("memory", "266f", "--claude-dir", str(REAL))
+    assert doc["kind"] == "memory" and doc["session_id"].startswith("266f")
+    assert doc["settings"] == {"capture": True, "leave_out": [], "source": "default", "problems": []}
+    assert doc["memory"]["failures"][0]["exit_code"] == 2 and "pending" not in doc["memory"]
+    assert doc["restored_chars"] == len(doc["restored"]) <= doc["limit"]
+    again = invoke_json("memory", "266f", "--saved", "--claude-dir", str(REAL))
+    assert again["memory"]["offset"] == doc["memory"]["offset"] and again["memory"]["captures"] == 1
+
+
+def test_memory_with_capture_off_says_so(monkeypatch):
+    monkeypatch.setenv("SESSION_KIT_MEMORY", "off")
+    result = invoke("memory", "266f", "--claude-dir", str(REAL))
+    assert "Memory capture is off (env)" in result.stdout and "SCENARIO-START" not in result.stdout

@@ -1,7 +1,8 @@
 """Installing and running the real Claude Code client, isolated, against the fake Messages API.
 
 This module owns: the pinned client version (read from ``CLAUDE_CODE_VERSION`` beside it), the
-cached npm install of that version, the isolated home a run gets, the environment passed to the
+version a run asks for instead (the ``CLAUDE_CODE_VERSION`` environment variable: a version, or
+``latest`` for the newest release, asked of npm), the cached npm install of that version, the isolated home a run gets, the environment passed to the
 client, and one run of ``claude -p``. It does not own the fake (``fake_api``) nor any scenario.
 """
 
@@ -15,7 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,8 +42,48 @@ class ClientUnavailable(Exception):
         self.missing_tool = missing_tool
 
 
+VERSION_ENV = "CLAUDE_CODE_VERSION"  # run the suite against another client: a version, or `latest`
+LATEST = "latest"
+
+
 def pinned_version() -> str:
     return VERSION_FILE.read_text(encoding="utf-8").strip()
+
+
+def wanted_version(env: Mapping[str, str] | None = None, *, latest: Callable[[], str] | None = None) -> str:
+    """The client version the suite runs against: ``$CLAUDE_CODE_VERSION`` (``latest``: the
+    newest release on npm), else the pinned one."""
+    asked = (os.environ if env is None else env).get(VERSION_ENV, "").strip()
+    if not asked:
+        return pinned_version()
+    if asked == LATEST:
+        return (latest or latest_version)()
+    if not all(part.isalnum() or part in "-+" for part in asked.replace(".", "")):
+        raise ValueError(f"{VERSION_ENV}={asked!r} is not a version or {LATEST!r}")
+    return asked
+
+
+def latest_version() -> str:
+    """The newest release of the client, as npm names it (``npm view <package> version``)."""
+    if shutil.which("npm") is None:
+        raise ClientUnavailable(f"npm not found on PATH: {VERSION_ENV}={LATEST} asks npm", missing_tool=True)
+    try:
+        done = subprocess.run(
+            ["npm", "view", PACKAGE, "version"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+    except subprocess.TimeoutExpired as error:
+        raise ClientUnavailable(f"npm view {PACKAGE} timed out", missing_tool=False) from error
+    version = done.stdout.strip().splitlines()[-1].strip() if done.stdout.strip() else ""
+    if done.returncode != 0 or not version:
+        raise ClientUnavailable(
+            f"npm view {PACKAGE} version failed (exit {done.returncode}): {done.stderr[-2000:]}", missing_tool=False
+        )
+    return version
 
 
 def cache_root() -> Path:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from .client import Claude, ClaudeHome, ClientUnavailable, cache_root, install_client, pinned_version
+from .client import Claude, ClaudeHome, ClientUnavailable, cache_root, install_client, wanted_version
 from .fake_api import FakeMessagesAPI, Script
 from .scenario import ScenarioRun, run_scenario
 
@@ -32,10 +32,12 @@ def _under_ci() -> bool:
 
 @pytest.fixture(scope="session")
 def claude_binary() -> Path:
-    """The pinned client, installed once into the shared cache (see ``client.install_client``)."""
-    version = pinned_version()
+    """The pinned client (or the one ``$CLAUDE_CODE_VERSION`` asks for), installed once into the
+    shared cache (see ``client.install_client``)."""
     try:
-        return install_client(version, cache_root())
+        return install_client(wanted_version(), cache_root())
+    except ValueError as error:  # a CLAUDE_CODE_VERSION that names no version
+        pytest.fail(str(error), pytrace=False)
     except ClientUnavailable as error:
         if error.missing_tool and not _under_ci():
             pytest.skip(str(error))

@@ -124,5 +124,14 @@ def test_events_errors_include_the_failing_call_inside_the_general_purpose_agent
 
 
 def test_show_requests_are_what_the_person_sent_not_client_notifications(run: ScenarioRun) -> None:
+    # `/compact` is run by the client itself: its echo is not a request to the model.
     requests = [r["text"] for r in kit(run, "show", run.session_id)["requests"]]
-    assert requests == [sc.FIRST_PROMPT, "/compact", sc.FOLLOW_UP_PROMPT]
+    assert requests == [sc.FIRST_PROMPT, sc.FOLLOW_UP_PROMPT]
+
+
+def test_doctor_sees_no_format_drift_in_the_clients_transcripts(scenario: ScenarioRun):
+    """Every entry and content-block type the client under test wrote is one the kit knows
+    (run with CLAUDE_CODE_VERSION=latest, this is where a new format shows first)."""
+    drift = kit(scenario, "doctor", "--transcripts", "--strict")
+    assert drift["drifted"] is False, (drift["unknown_entry_types"], drift["unknown_block_types"])
+    assert drift["files"] >= 3 and drift["entries"] > 0

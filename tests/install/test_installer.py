@@ -118,7 +118,11 @@ def test_uninstall_removes_the_settings_file_install_created(claude_root: Path):
 
 def test_dry_run_says_what_it_would_change(settings_file: Path):
     doc = json.loads(run("install", "--dry-run", "--json").stdout)
-    assert doc["dry_run"] and doc["changed"] and set(doc["hooks"]) == {"SessionStart", "UserPromptSubmit", "PreCompact"}
+    assert (
+        doc["dry_run"]
+        and doc["changed"]
+        and set(doc["hooks"]) == {"SessionStart", "UserPromptSubmit", "PreCompact", "PostCompact"}
+    )
 
 
 def test_dry_run_changes_nothing(settings_file: Path, claude_root: Path):

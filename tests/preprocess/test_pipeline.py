@@ -377,3 +377,25 @@ def test_json_report_shape(tmp_path: Path):
     assert all(d["tokens"] * 4 >= d["chars"] for d in data["documents"])
     assert data["reduction"]["input_chars"] > data["reduction"]["output_chars"] > 0
     assert [a["type"] for a in data["agents"]] == ["Plan", "general-purpose"]
+
+
+# --- a file is what it holds -----------------------------------------------------------------
+
+
+def test_a_renamed_copy_is_converted_whole_and_a_sessions_own_file_drops_foreign_entries(
+    claude_root: Path, tmp_path: Path
+):
+    t = Transcript("f11e0000-0000-0000-0000-000000000001")
+    t.user("MINE: do it")
+    t.say("done")
+    t.user("MINE: again")
+    foreign = Transcript("f11e0000-0000-0000-0000-000000000002", start=t.clock)
+    foreign.user("FOREIGN: other")
+    t.lines.extend(foreign.lines)
+    own = t.write_session(claude_root)
+    copy = tmp_path / "copy.jsonl"
+    copy.write_bytes(own.read_bytes())
+    kept = run(session_ref_from_path(copy), tmp_path / "a")
+    filtered = run(resolve_session(t.session_id, claude_root), tmp_path / "b")
+    assert kept.ok and "MINE: do it" in everything(kept) and "FOREIGN: other" in everything(kept)
+    assert filtered.ok and "MINE: do it" in everything(filtered) and "FOREIGN: other" not in everything(filtered)

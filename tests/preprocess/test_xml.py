@@ -77,7 +77,7 @@ def test_any_unit_renders_as_well_formed_xml_that_reads_back(texts: list[str], v
     (result,) = root
     assert root.get("id") == clean(value) and result.get("tool") == clean(value) and result.get("lines") == "9"
     assert result.find("omitted").get("lines") == "3"
-    assert (result.text or "") == _expected(cleaned[0]) + "\n"
+    assert (result.text or "") == _expected(cleaned[0] + "\n")  # a last CR and the layout newline read as one
 
 
 def test_layout_one_unit_a_line_children_on_their_own_lines_parameters_on_one():

@@ -162,3 +162,20 @@ def test_plan_file_order_uses_mtime_only_among_the_sessions_own(claude_root: Pat
     os.utime(alpha_file, (0, 0))  # older than everything in the transcript
     plans = plans_of(claude_root, p.alpha.session_id)
     assert plans[0].source == "plan_file" and plans[-1].text == "ALPHA EXIT PLAN"
+
+
+def test_an_empty_exit_plan_mode_is_the_plan_file_its_result_names(claude_root: Path, tmp_path: Path):
+    t = Transcript("e3e30000-0000-0000-0000-000000000001")
+    t.user("plan it")
+    there, gone = tmp_path / "there.md", tmp_path / "gone.md"
+    there.write_text("# THE PLAN\n")
+    for path in (there, gone):
+        call = t.tool_use("ExitPlanMode", {})
+        t.tool_result(call, "User has approved your plan.", extra={"plan": None, "filePath": str(path)})
+    t.write_session(claude_root)
+    plans = plans_of(claude_root, t.session_id)
+    assert [(p.source, p.path, p.file_found, p.text) for p in plans] == [
+        ("plan_file", there, True, "# THE PLAN\n"),
+        ("plan_file", gone, False, ""),
+    ]
+    assert all(p.tool_use_id and p.linked_by == "exit_plan_mode_result" for p in plans)

@@ -75,5 +75,6 @@ def test_a_legacy_agent_takes_type_and_description_from_its_task_call(legacy: Se
     assert agent.agent_type == "Explore" and agent.description == "Explore code"
 
 
-def test_a_2025_summary_is_reported_as_a_compaction(legacy: SessionReport):
-    assert [c.dialect for c in legacy.compactions] == ["2025"]
+def test_a_2025_summary_is_the_title_not_a_compaction(legacy: SessionReport):
+    assert legacy.compactions == ()
+    assert legacy.title == "Earlier: explored the repo"

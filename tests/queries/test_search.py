@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from session_kit.queries.search import Query, SearchHit, SearchTarget, search, search_file
+from session_kit.queries.search import Query, SearchHit, SearchTarget, search, search_file, session_targets
 from session_kit.sessions.store import list_all_sessions
+from tests.support import dialects
 from tests.support.sessions import build
 from tests.support.transcripts import Transcript
 
@@ -126,3 +127,12 @@ def test_parallel_search_reports_progress_in_order(tmp_path: Path):
     seen: list[int] = []
     list(search(found, Query("needle"), workers=2, progress=lambda d, n: seen.append(d)))
     assert seen[-1] == 150 and seen == sorted(seen)
+
+
+def test_agent_logs_whose_session_is_gone_are_searched_when_their_project_is(claude_root: Path, tmp_path: Path):
+    odd = dialects.odd_files(claude_root, tmp_path / "elsewhere")
+    projects = [odd.orphan_legacy.parent]
+    found = list(session_targets([], orphans_of=projects))
+    assert sorted(t.path for t in found) == sorted([odd.orphan_legacy, odd.orphan_subagent])
+    hits = list(search(found, Query("ORPHAN_SUBAGENT_NEEDLE")))
+    assert [(h.session_id, h.agent_id) for h in hits] == [("0a0a0000-dead-0000-0000-000000000002", "0f0f0002")]

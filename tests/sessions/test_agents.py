@@ -115,3 +115,62 @@ def test_the_seed_fixture_agents_keep_their_shape(claude_root: Path):
         (b.plan_agent, False, None, None),
         (b.worker_agent, True, None, None),
     ]
+
+
+# --- 1.0.x inline agents, and agents whose logs are gone ------------------------------------
+
+
+def test_interleaved_inline_threads_are_split_along_parent_uuid(claude_root: Path):
+    t = Transcript("1a1a0000-0000-0000-0000-000000000001", version="1.0.98")
+    t.user("do both")
+    a_call = t.tool_use("Task", {"description": "A", "prompt": "PROMPT A"})
+    b_call = t.tool_use("Task", {"description": "B", "prompt": "PROMPT B"})
+    a, b = t.inline_agent(), t.inline_agent()
+    a.user("PROMPT A")
+    b.user("PROMPT B")  # the two threads' lines alternate in the file
+    b.bash("make b", exit_code=2, stderr="B FAILED")
+    a.bash("make a", "a ok")
+    b.say("B done")
+    a.say("A done")
+    t.clock = max(a.clock, b.clock)
+    t.tool_result(a_call, "A done")
+    t.tool_result(b_call, "B done")
+    t.write_session(claude_root)
+    runs = agent_runs(claude_root, t.session_id)
+    assert [(r.tool_use_id, r.prompt, r.final_answer, r.failed) for r in runs] == [
+        (a_call, "PROMPT A", "A done", False),
+        (b_call, "PROMPT B", "B done", True),
+    ]
+    assert all(c.agent_id == r.agent_id for r in runs for c in r.calls)
+
+
+def test_an_agent_log_named_as_the_session_is_its_own_conversation(claude_root: Path):
+    from session_kit.sessions.session import Session
+    from session_kit.sessions.store import session_ref_from_path
+
+    built = build(claude_root)
+    log = next(claude_root.rglob(f"agent-{built.worker_agent}.jsonl"))
+    session = Session(session_ref_from_path(log))
+    assert [c.name for c in session.calls] == ["Bash"] and session.agents == []
+
+
+def test_agents_whose_logs_are_gone_are_known_from_their_calls(claude_root: Path):
+    t = Transcript("90e00000-0000-0000-0000-000000000001")
+    t.user("go")
+    by_field = t.tool_use("Agent", {"subagent_type": "Explore", "description": "by field", "prompt": "P1"})
+    t.tick(20)
+    t.tool_result(by_field, "ok", extra={"agentId": "f1e1d000", "status": "completed"})
+    by_text = t.tool_use("Task", {"description": "by text", "prompt": "P2"})
+    t.tick(5)
+    t.tool_result(by_text, "done\nagentId: 7e7e7000 (use SendMessage)")
+    pending = t.tool_use("Agent", {"description": "still running", "prompt": "P3"})
+    t.write_session(claude_root)
+    runs = {r.tool_use_id: r for r in agent_runs(claude_root, t.session_id)}
+    assert (runs[by_field].agent_id, runs[by_field].agent_type, runs[by_field].duration_s) == (
+        "f1e1d000",
+        "Explore",
+        21.0,
+    )
+    assert (runs[by_text].agent_id, runs[by_text].agent_type) == ("7e7e7000", "general-purpose")
+    assert runs[pending].agent_id == pending and runs[pending].end is None
+    assert not any(r.log_found for r in runs.values())

@@ -4,8 +4,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from session_kit.claude.encoding import encode_project_dir
-from session_kit.sessions.store import find_agent_logs, find_project, list_all_sessions, list_sessions
+from session_kit.errors import NotFound
+from session_kit.sessions.store import (
+    LAYOUT_WORKFLOW,
+    find_agent_logs,
+    find_project,
+    find_session_by_id,
+    list_all_sessions,
+    list_sessions,
+    orphan_agent_logs,
+    session_ref_from_path,
+)
+from tests.support import dialects
 from tests.support.sessions import make_session
 from tests.support.transcripts import Transcript
 
@@ -52,3 +65,41 @@ def test_a_renamed_project_folder_is_found_by_the_cwd_recorded_inside_it(claude_
 def test_a_folder_of_no_project_has_none(claude_root: Path):
     make_session(claude_root, "s1", cwd="/work/proj")
     assert find_project(claude_root, "/nowhere") is None
+
+
+# --- layouts of every generation -------------------------------------------------------------
+
+
+def test_workflow_agents_are_found_with_their_layout(claude_root: Path):
+    three = dialects.subagents_2_1(claude_root)
+    logs = find_agent_logs(find_session_by_id(claude_root, three.session.session_id))
+    assert [(log.agent_id, log.layout) for log in logs if log.layout == LAYOUT_WORKFLOW] == [
+        (three.workflow, LAYOUT_WORKFLOW)
+    ]
+
+
+def test_warmup_logs_are_told_apart(claude_root: Path):
+    two = dialects.legacy_2_0(claude_root)
+    logs = find_agent_logs(find_session_by_id(claude_root, two.session.session_id))
+    assert sorted(log.agent_id for log in logs if log.warmup) == sorted(two.warmups)
+
+
+def test_agent_logs_whose_session_is_gone_are_orphans(claude_root: Path, tmp_path: Path):
+    odd = dialects.odd_files(claude_root, tmp_path / "elsewhere")
+    found = orphan_agent_logs(odd.orphan_legacy.parent)
+    assert sorted((sid, log.path) for sid, log in found) == [
+        ("0a0a0000-dead-0000-0000-000000000001", odd.orphan_legacy),
+        ("0a0a0000-dead-0000-0000-000000000002", odd.orphan_subagent),
+    ]
+    three = odd.agent_log.parents[2]
+    assert orphan_agent_logs(three) == []  # its session is there
+
+
+def test_a_named_file_that_holds_no_entries_is_not_a_transcript(tmp_path: Path):
+    passwd = tmp_path / "passwd"
+    passwd.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    with pytest.raises(NotFound, match="not a transcript"):
+        session_ref_from_path(passwd)
+    empty = tmp_path / "new.jsonl"
+    empty.write_text("")
+    assert session_ref_from_path(empty).id == "new"  # a session just started

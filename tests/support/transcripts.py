@@ -35,6 +35,7 @@ class Transcript:
         dialect: str = "current",
         agent_id: str | None = None,
         slug: str | None = None,
+        version: str = "2.1.328",
     ) -> None:
         self.session_id = session_id or str(uuidlib.uuid4())
         self.slug = slug  # the current client's per-session slug, written on every entry
@@ -43,8 +44,10 @@ class Transcript:
         self.clock = start
         self.dialect = dialect
         self.agent_id = agent_id
+        self.version = version
         self.lines: list[dict[str, Any]] = []
         self._last_uuid: str | None = None
+        self._sidechain = agent_id is not None
 
     # --- time ---
     def tick(self, seconds: float = 1.0) -> datetime:
@@ -61,12 +64,12 @@ class Transcript:
         entry.update(
             {
                 "parentUuid": self._last_uuid,
-                "isSidechain": self.agent_id is not None,
+                "isSidechain": self._sidechain,
                 "uuid": u,
                 "timestamp": stamp.isoformat().replace("+00:00", "Z"),
                 "cwd": self.cwd,
                 "gitBranch": self.branch,
-                "version": "2.1.328",
+                "version": self.version,
             }
         )
         if self.agent_id:
@@ -82,6 +85,15 @@ class Transcript:
         entry["message"] = message
         self.lines.append(entry)
         return entry
+
+    def inline_agent(self) -> Transcript:
+        """A 1.0.x subagent thread written INLINE into this file: its entries have
+        `isSidechain: true`, no `agentId`, and their own `parentUuid` chain from a null root.
+        Share the clock back with `main.clock = thread.clock` when it is done."""
+        thread = Transcript(self.session_id, cwd=self.cwd, branch=self.branch, start=self.clock, version=self.version)
+        thread.lines = self.lines  # one file
+        thread._sidechain = True
+        return thread
 
     # --- conversation ---
     def user(self, text: str, **extra: Any) -> dict[str, Any]:

@@ -8,9 +8,12 @@ from session_kit.transcript.entries import (
     KIND_NOISE,
     KIND_UNKNOWN,
     Entry,
+    is_person_request,
+    is_warmup_conversation,
     parse_timestamp,
     prompt_display,
     read_entries,
+    request_text,
 )
 from session_kit.transcript.reader import ReadStats
 from tests.support.transcripts import Transcript
@@ -150,4 +153,72 @@ def test_client_echoes_and_notifications_are_not_requests(tmp_path: Path):
     t.user("<local-command-caveat>x</local-command-caveat>", isMeta=True)
     t.user("a real follow-up")
     prompts = [e.text for e in read_entries(t.write(tmp_path / "s.jsonl")) if e.is_user_prompt]
-    assert [prompt_display(p) for p in prompts] == ["/compact", "a real follow-up"]
+    assert [prompt_display(p) for p in prompts] == ["a real follow-up"]  # /compact: the client's own
+
+
+# --- what a request is (the one rule: `request_text`) ---------------------------------------
+
+
+def _requests(tmp_path: Path, t: Transcript) -> list[str | None]:
+    return [request_text(e) for e in read_entries(t.write(tmp_path / "s.jsonl")) if e.kind == "user"]
+
+
+def test_interruptions_bang_commands_and_their_output_are_not_requests(tmp_path: Path):
+    t = Transcript()
+    t.user("[Request interrupted by user for tool use]")
+    t.user("[Request interrupted by user]")
+    t.user("<bash-input>git status</bash-input>")
+    t.user("<bash-stdout>On branch main</bash-stdout><bash-stderr></bash-stderr>")
+    t.user("the real one")
+    assert _requests(tmp_path, t) == [None, None, None, None, "the real one"]
+
+
+def test_ide_context_alone_is_not_a_request_and_is_left_out_of_one(tmp_path: Path):
+    t = Transcript()
+    t.user("<ide_opened_file>The user opened /a.py in the IDE.</ide_opened_file>")
+    t.user("<ide_selection>lines 1-3 of /a.py</ide_selection>\nExplain these lines")
+    assert _requests(tmp_path, t) == [None, "Explain these lines"]
+
+
+def test_slash_commands_the_client_runs_itself_are_not_requests_but_prompt_commands_are(tmp_path: Path):
+    t = Transcript()
+    t.user(
+        "<command-name>/clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>"
+    )
+    t.user("<command-name>/debug-agent</command-name>\n<command-args>abc</command-args>")
+    assert _requests(tmp_path, t) == [None, "/debug-agent abc"]
+
+
+def test_an_inline_agents_prompt_is_not_the_persons_request(tmp_path: Path):
+    t = Transcript(version="1.0.98")
+    t.user("do it")
+    thread = t.inline_agent()
+    thread.user("SUBAGENT PROMPT")
+    assert _requests(tmp_path, t) == ["do it", None]
+    assert [is_person_request(e) for e in read_entries(tmp_path / "s.jsonl")] == [True, False]
+
+
+def test_an_empty_branch_or_cwd_is_unknown():
+    entry = Entry.from_raw(1, {"type": "user", "cwd": "", "gitBranch": ""})
+    assert entry.cwd is None and entry.git_branch is None
+
+
+# --- warmups -------------------------------------------------------------------------------
+
+
+def test_a_warmup_prompt_or_a_lone_greeting_is_a_warmup(tmp_path: Path):
+    warm = Transcript(agent_id="w1")
+    warm.user("Warmup")
+    warm.say("Ready.")
+    greet = Transcript(agent_id="w2")
+    greet.say("Hello! Ready to help.")
+    work = Transcript(agent_id="w3")
+    work.user("Find the parser")
+    work.say("It is in src/.")
+    idle = Transcript(agent_id="w4")
+    idle.say("Hello")
+    idle.say("Again")
+    assert [
+        is_warmup_conversation(list(read_entries(t.write(tmp_path / f"{t.agent_id}.jsonl"))))
+        for t in (warm, greet, work, idle)
+    ] == [True, True, False, False]

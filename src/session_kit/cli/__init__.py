@@ -8,7 +8,7 @@ imports click; commands hold no rules of their own (see each module's docstring)
     setup        install, uninstall, doctor
     scratch      the scratch group
     browse       sessions, show, events, search
-    inside       debug-agent, plan, info (what the slash commands show)
+    inside       debug-agent, plan, info, memory (what the slash commands show)
     preprocess   preprocess
     view         view
     context      the shared options (--claude-dir, --json) and the object they fill
@@ -52,9 +52,13 @@ COMMANDS = {
     ),
     "info": Command(
         "inside:info",
-        "A session's card: id, transcript, project, scratch dir, time, compactions, agents (with failures), plans and the keys of its work state.",
+        "A session's card: id, transcript, project, scratch dir, time, compactions (with the client's summary), agents (with failures), plans and the keys of its work state.",
     ),
     "install": Command("setup:install", "Install the kit's hooks and slash commands into Claude Code."),
+    "memory": Command(
+        "inside:memory",
+        "The session's working memory: what the hooks would put back after a compaction (the person's requests, failures not yet fixed, the plan, tasks, changed files, subagents, the assistant's last words, values saved by hand), each with its transcript line.",
+    ),
     "plan": Command("inside:plan", "The session's latest plan, or all of them in order (--all)."),
     "preprocess": Command(
         "preprocess:preprocess", "Turn a session and its agents into compact XML documents for an LLM to read."
@@ -64,7 +68,8 @@ COMMANDS = {
         "browse:search", "Case-insensitive search in messages, tool inputs and tool outputs (agents included)."
     ),
     "sessions": Command(
-        "browse:sessions", "List sessions, newest first, with start, duration, branch, first prompt and size."
+        "browse:sessions",
+        "List sessions, newest first, with start, duration, branch, title (else the first prompt) and size.",
     ),
     "show": Command("browse:show", "Summarise a session: requests, tools, failures, compactions, agents, tokens."),
     "view": Command(

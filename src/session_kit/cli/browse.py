@@ -23,6 +23,7 @@ from session_kit.cli.output import (
     human_duration,
     human_size,
     local_time,
+    summary_text,
     warn_skipped,
 )
 from session_kit.cli.session_arg import resolve, session_argument
@@ -62,7 +63,8 @@ def _sessions_of(kit: Kit, project_path: Path | None, all_projects: bool) -> lis
 @shared_options
 @pass_kit
 def sessions(kit: Kit, project_path: Path | None, all_projects: bool, limit: int | None) -> None:
-    """List sessions, newest first, with start, duration, branch, first prompt and size.
+    """List sessions, newest first, with start, duration, branch, title (else the first
+    prompt) and size.
 
     Reads only the head and tail of each file, so it stays fast on large histories.
     """
@@ -77,12 +79,12 @@ def sessions(kit: Kit, project_path: Path | None, all_projects: bool, limit: int
         click.echo("No sessions.")
         return
     click.echo(
-        f"{'SESSION':<36}  {'START':<16}  {'DURATION':>8}  {'SIZE':>7}  {'AGENTS':>6}  {'BRANCH':<16}  FIRST PROMPT"
+        f"{'SESSION':<36}  {'START':<16}  {'DURATION':>8}  {'SIZE':>7}  {'AGENTS':>6}  {'BRANCH':<16}  TITLE / FIRST PROMPT"
     )
     for r in rows:
         click.echo(
             f"{r.ref.id:<36}  {local_time(r.start):<16}  {human_duration(r.duration_s):>8}  "
-            f"{human_size(r.ref.size):>7}  {r.agents:>6}  {clip(r.branch, 16):<16}  {clip(r.first_prompt, 60)}"
+            f"{human_size(r.ref.size):>7}  {r.agents:>6}  {clip(r.branch, 16):<16}  {clip(r.title or r.first_prompt, 60)}"
         )
 
 
@@ -101,6 +103,8 @@ def show(kit: Kit, session: str) -> None:
         return
     warn_skipped(r.read, r.ref.path)
     click.echo(f"Session {r.ref.id}")
+    if r.title:
+        click.echo(f"  title:     {clip(r.title, 100)}")
     click.echo(f"  file:      {r.ref.path} ({human_size(r.ref.size)})")
     click.echo(f"  cwd:       {r.cwd or '-'}   branch: {r.branch or '-'}   client: {r.version or '-'}")
     click.echo(f"  time:      {local_time(r.start)} → {local_time(r.end)} ({human_duration(r.duration_s)})")
@@ -123,7 +127,9 @@ def show(kit: Kit, session: str) -> None:
     click.echo(f"Compactions ({len(r.compactions)}):")
     for comp in r.compactions:
         trigger = f" ({comp.trigger})" if comp.trigger else ""
-        click.echo(f"  line {comp.line}  {local_time(comp.timestamp)}{trigger}  {clip(comp.summary, 80)}")
+        click.echo(
+            f"  line {comp.line}  {local_time(comp.timestamp)}{trigger}  {clip(summary_text(comp.summary), 100)}"
+        )
     click.echo(f"Agents ({len(r.agents)}):")
     for agent in r.agents:
         click.echo(
@@ -172,12 +178,16 @@ def events(kit: Kit, session: str, errors_only: bool, tool_name: str | None, mai
 def search(
     kit: Kit, query: str, project_path: Path | None, all_projects: bool, tool_name: str | None, limit: int | None
 ) -> None:
-    """Case-insensitive search in messages, tool inputs and tool outputs (agents included)."""
+    """Case-insensitive search in messages, tool inputs and tool outputs (agents included).
+
+    Agent logs whose session file is gone are searched too.
+    """
     _check_scope(project_path, all_projects)
     if not query.strip():
         raise KitError("empty query")
     refs = _sessions_of(kit, project_path, all_projects)
-    targets = list(api.session_targets(refs))
+    projects = api.projects_in_scope(kit.root, project_path=project_path, all_projects=all_projects)
+    targets = list(api.session_targets(refs, orphans_of=projects))
     progress = _progress_printer() if sys.stderr.isatty() and not kit.as_json else None
     hits: list[api.SearchHit] = []
     for hit in api.search(targets, api.Query(query), tool=tool_name, progress=progress):

@@ -1,8 +1,9 @@
-"""`debug-agent`, `plan` and `info`: what the slash commands show of the session they run in.
+"""`debug-agent`, `plan`, `info` and `memory`: what the slash commands show of the session they run in.
 
 Owns: these commands' options and text output, and debug-agent's reading of its positionals
 (`[SESSION] [AGENT]`; with `--session`, a single one is the AGENT). Which agents are shown and
-their calls are `queries.agent_tree`'s; the plans `queries.plans`'; the card `queries.card`'s.
+their calls are `queries.agent_tree`'s; the plans `queries.plans`'; the card `queries.card`'s;
+the working memory `queries.memory`'s.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from session_kit.cli.output import (
     human_duration,
     human_size,
     plural,
+    summary_text,
     visible,
     warn_skipped,
 )
@@ -92,6 +94,9 @@ def _print_agents(report: api.AgentReport, *, agent: str | None, all_agents: boo
     picked = report.selection
     warn_skipped(report.read, report.ref.path)
     click.echo(f"Session {report.ref.id}: {picked.total} agents, {picked.failed} failed")
+    if report.warmups:
+        ids = ", ".join(w.agent_id for w in report.warmups)
+        click.echo(f"({plural(len(report.warmups), 'warmup log')} left out, not agents of the conversation: {ids})")
     if not picked.total:
         click.echo("No subagents in this session.")
         return
@@ -125,7 +130,9 @@ def _print_agent(report: api.AgentReport, node: api.AgentNode, *, detail: bool, 
         f"{inner}ran {clock(run.start)} → {clock(run.end)} ({human_duration(run.duration_s)}), "
         f"model {run.model or '-'}, spawned by {spawned}" + (f" ({run.tool_use_id})" if run.tool_use_id else "")
     )
-    if detail:
+    if not run.log_found:
+        click.echo(f"{inner}log: not found (known from its spawning call and result)")
+    elif detail:
         click.echo(f"{inner}log: {run.log.path} ({run.log.layout} layout)")
         if node.children:
             click.echo(f"{inner}spawned: {', '.join(node.children)}")
@@ -203,7 +210,10 @@ def plan(kit: Kit, session: str, all_plans: bool) -> None:
             click.echo("")
         click.echo(f"Plan {number} of {len(plans)} — {PLAN_SOURCES[p.source]}, {where}, {clock(p.timestamp)}{status}")
         click.echo("")
-        click.echo(visible(p.text).rstrip())
+        if p.file_found is False:
+            click.echo(f"(the plan file {p.path} was not found: the session's ExitPlanMode call named it)")
+        else:
+            click.echo(visible(p.text).rstrip())
 
 
 # --- info ------------------------------------------------------------------------------------
@@ -211,11 +221,12 @@ def plan(kit: Kit, session: str, all_plans: bool) -> None:
 
 @click.command(epilog=EXIT_CODES_HELP)
 @session_argument
+@click.option("--full", is_flag=True, help="Compaction summaries whole, never cut.")
 @shared_options
 @pass_kit
-def info(kit: Kit, session: str) -> None:
-    """A session's card: id, transcript, project, scratch dir, time, compactions, agents
-    (with failures), plans and the keys of its work state.
+def info(kit: Kit, session: str, full: bool) -> None:
+    """A session's card: id, transcript, project, scratch dir, time, compactions (with the
+    client's summary), agents (with failures), plans and the keys of its work state.
 
     SESSION defaults to `current`; `--session` is the same.
     """
@@ -227,6 +238,8 @@ def info(kit: Kit, session: str) -> None:
     r = card.report
     warn_skipped(r.read, ref.path)
     click.echo(f"Session {ref.id}")
+    if r.title:
+        click.echo(f"  title:       {visible(r.title)}")
     click.echo(f"  transcript:  {ref.path} ({human_size(ref.size)})")
     click.echo(f"  project:     {ref.project.name} (cwd {r.cwd or '-'}, branch {r.branch or '-'})")
     ws = card.work_state
@@ -239,6 +252,9 @@ def info(kit: Kit, session: str) -> None:
     for comp in r.compactions:
         trigger = f" ({comp.trigger})" if comp.trigger else ""
         click.echo(f"    line {comp.line}  {clock(comp.timestamp)}{trigger}")
+        summary = summary_text(comp.summary)
+        if summary:
+            click.echo(f"      summary: {clip(summary, UNCUT if full else 300)}")
     failed = [a for a in r.agents if a.failed]
     click.echo(f"  agents:      {len(r.agents)}, {len(failed)} failed")
     for agent in r.agents:
@@ -260,3 +276,45 @@ def info(kit: Kit, session: str) -> None:
         click.echo(f"  work state:  keys: {keys}; {ws.notes} notes")
     else:
         click.echo("  work state:  none saved")
+
+
+# --- memory ----------------------------------------------------------------------------------
+
+
+@click.command(epilog=EXIT_CODES_HELP)
+@session_argument
+@click.option("--whole", is_flag=True, help="The whole memory, not the block cut to the context limit.")
+@click.option("--saved", is_flag=True, help="Only what the hooks saved; do not read what the transcript gained since.")
+@shared_options
+@pass_kit
+def memory(kit: Kit, session: str, whole: bool, saved: bool) -> None:
+    """The session's working memory: what the hooks would put back after a compaction (the
+    person's requests, failures not yet fixed, the plan, tasks, changed files, subagents, the
+    assistant's last words, values saved by hand), each with its transcript line.
+
+    It is brought up to date from the transcript first, as the PreCompact hook does (`--saved`
+    shows only what was saved). Capture is turned off or trimmed in the kit's config file or
+    with SESSION_KIT_MEMORY=off and SESSION_KIT_MEMORY_LEAVE_OUT (see the README).
+    SESSION defaults to `current`; `--session` is the same.
+    """
+    ref = resolve(kit, session)
+    view = api.session_memory(ref, update=not saved)
+    if kit.as_json:
+        emit_json("memory", view.as_dict())
+        return
+    settings = view.settings
+    if not settings["capture"]:
+        click.echo(f"Memory capture is off ({settings['source']}); only values saved by hand come back.")
+    for problem in settings["problems"]:
+        click.echo(f"session-kit: {problem}", err=True)
+    if whole:
+        click.echo(view.whole)
+        return
+    if view.restored is None:
+        click.echo(f"Nothing to put back yet for session {ref.id}: no request, call or saved value captured.")
+        return
+    click.echo(view.restored)
+    click.echo("")
+    click.echo(
+        f"({len(view.restored)} characters of the {api.MEMORY_RESTORE_LIMIT} the restore may use; --whole for all)"
+    )

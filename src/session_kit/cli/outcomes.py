@@ -19,12 +19,14 @@ def call_outcome(call: api.ToolCall) -> tuple[str, str, str]:
 
 
 def agent_status(run: api.AgentRun, *, error_chars: int | None = None) -> str:
-    """`ok`, or `FAILED (N failed calls, ended in error[: why])`; the why only with `error_chars`."""
+    """`ok`, or `FAILED (N failed calls, ended in error[: why])`; the why only with
+    `error_chars`; `, log not found` after either for an agent known only from its call."""
+    gone = ", log not found" if not run.log_found else ""
     if not run.failed:
-        return api.AGENT_OK
+        return api.AGENT_OK + gone
     why = []
     if run.failures:
         why.append(f"{len(run.failures)} failed call{'s' if len(run.failures) != 1 else ''}")
     if run.ended_in_error:
         why.append("ended in error" + (f": {clip(run.error, error_chars)}" if error_chars else ""))
-    return f"FAILED ({', '.join(why)})"
+    return f"FAILED ({', '.join(why)})" + gone

@@ -96,3 +96,15 @@ def warn_skipped(stats: api.ReadStats, path: Path) -> None:
 def plural(count: int, noun: str) -> str:
     """`1 other agent`, `3 other agents`."""
     return f"{count} {noun}{'s' if count != 1 else ''}"
+
+
+def summary_text(summary: str | None) -> str:
+    """A compaction summary without the client's framing, on one line."""
+    if not summary:
+        return ""
+    text = summary
+    marker = "Summary:"
+    if marker in text:
+        text = text.split(marker, 1)[1]
+    text = text.split("If you need specific details from before compaction", 1)[0]
+    return " ".join(text.split())

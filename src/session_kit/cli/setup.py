@@ -13,22 +13,35 @@ import click
 
 from session_kit import __version__, api
 from session_kit.cli.context import Kit, pass_kit, shared_options
-from session_kit.cli.output import emit_json
-from session_kit.errors import EXIT_CODES_HELP
+from session_kit.cli.output import emit_json, visible
+from session_kit.errors import EXIT_CODES_HELP, EXIT_DRIFT, KitError, NotFound
 
 SCOPE_CHOICE = click.Choice(api.SCOPES)
 DRY_RUN_HELP = "Say what would change; change nothing."
 
 
 @click.command(epilog=EXIT_CODES_HELP)
+@click.option(
+    "--transcripts",
+    is_flag=True,
+    help="Instead: the client versions in the root's transcripts, and the entry and content-block "
+    "types the kit does not know (format drift), by version, with an example location each.",
+)
+@click.option("--strict", is_flag=True, help="With --transcripts: exit 7 when an unknown type was found.")
 @shared_options
 @pass_kit
-def doctor(kit: Kit) -> None:
+def doctor(kit: Kit, transcripts: bool, strict: bool) -> None:
     """Where the Claude root and the kit's state are, what they hold, and what is installed.
 
     Exits 0 when the kit is installed and current for the user (or this project), else 1
-    with a line saying what to run.
+    with a line saying what to run. With --transcripts, what the transcripts hold that the
+    kit does not know (exit 7 with --strict when there is any).
     """
+    if strict and not transcripts:
+        raise KitError("--strict goes with --transcripts")
+    if transcripts:
+        _doctor_transcripts(kit, strict=strict)
+        return
     report = api.doctor_report(
         claude_root=kit.root, root_source=api.root_source(kit.claude_dir is not None), project=Path.cwd()
     )
@@ -40,6 +53,27 @@ def doctor(kit: Kit) -> None:
         _print_doctor(report)
     if not report["ok"]:
         sys.exit(1)
+
+
+def _doctor_transcripts(kit: Kit, *, strict: bool) -> None:
+    if not kit.root.is_dir():
+        raise NotFound(f"no Claude root at {kit.root}")
+    drift = api.drift_report(kit.root)
+    if kit.as_json:
+        emit_json("doctor-transcripts", drift.as_dict())
+    else:
+        data = drift.as_dict()
+        versions = ", ".join(f"{v} ({n})" for v, n in data["versions"].items()) or "none"
+        click.echo(f"Transcripts under {kit.root}: {data['files']} files, {data['entries']} entries")
+        click.echo(f"Client versions (entries): {versions}")
+        for label, key in (("entry types", "unknown_entry_types"), ("content-block types", "unknown_block_types")):
+            table = data[key]
+            click.echo(f"Unknown {label}: {len(table) or 'none'}")
+            for name, item in table.items():
+                by = ", ".join(f"{v} {n}" for v, n in item["versions"].items())
+                click.echo(f"  {visible(name)}  {item['count']} ({by})  e.g. {item['example']}")
+    if strict and drift.drifted:
+        sys.exit(EXIT_DRIFT)
 
 
 def _print_doctor(report: dict) -> None:

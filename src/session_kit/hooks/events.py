@@ -13,4 +13,5 @@ HOOK_EVENTS: dict[str, str] = {
     "SessionStart": "session-start",
     "UserPromptSubmit": "user-prompt-submit",
     "PreCompact": "pre-compact",
+    "PostCompact": "post-compact",
 }

@@ -2,8 +2,12 @@
 
 Owns: reading the event JSON from stdin; SessionStart (scratch dir, project pointer,
 `SESSION_CONTEXT` and friends appended to `CLAUDE_ENV_FILE`, one brief line to the model,
-and the work state put back after a compaction); UserPromptSubmit (the fallback for clients
-without `CLAUDE_ENV_FILE`, and a late restore); PreCompact (a snapshot of the work state).
+and the working memory put back after a compaction); UserPromptSubmit (the fallback for
+clients without `CLAUDE_ENV_FILE`, and a late restore where no start followed a compaction);
+PreCompact (a snapshot of the saved values, and the working memory captured from the
+transcript: `memory.capture`); PostCompact (the capture brought up to date, with the
+client's summary). A subagent's compaction (`agent_id` in the event) is captured into the
+agent's own memory file and never touches the session's.
 Every failure is logged to the kit's hook log and named in one stderr line; the exit code is
 always 0, so the kit never blocks or breaks a session.
 """
@@ -18,7 +22,7 @@ from session_kit.state import fastjson
 from session_kit.state import root as state
 from session_kit.state.current import session_id_from_env
 from session_kit.state.ids import check_session_id
-from session_kit.state.scratch import SessionScratch, render_state
+from session_kit.state.scratch import STATE_FILE, SessionScratch
 
 # Annotations only: `collections.abc` costs the hooks ~2 ms to import (and `typing` more).
 TYPE_CHECKING = False
@@ -27,6 +31,8 @@ if TYPE_CHECKING:
 
 # Claude Code caps what one hook adds to the context; stay below it.
 CONTEXT_LIMIT = 9000
+# How long the SessionStart after a compaction waits for a capture still running.
+CAPTURE_WAIT_S = 20.0
 NO_ENV_FILE_MARK = "no-env-file"
 ENV_MARK = "# session-kit"
 
@@ -84,16 +90,30 @@ def _intro(scratch: SessionScratch, *, env_file: bool) -> str:
     )
 
 
-def _restore(scratch: SessionScratch) -> str | None:
-    current = scratch.read_state()
-    if not current["values"] and not current["notes"]:
-        return None
-    return render_state(
-        current,
-        session_id=scratch.session_id,
-        scratch_path=scratch.path,
-        limit=CONTEXT_LIMIT - 600,
-        heading="session-kit: work state saved before the context was compacted (restored):",
+def _restore(scratch: SessionScratch, env: Mapping[str, str], root: str) -> str | None:
+    """The working memory and the values saved by hand, as one block within the limit."""
+    from session_kit.memory import record, restore
+    from session_kit.memory.record import read_plan_file
+    from session_kit.memory.settings import memory_settings
+
+    settings = memory_settings(root, env)
+    memory_file = record.memory_path(scratch.path)
+    memory = None
+    if settings.capture:
+        try:  # a capture still running in the background finishes first
+            with record.locked(memory_file, timeout=CAPTURE_WAIT_S):
+                memory = record.load(memory_file)
+        except TimeoutError:
+            state.log(root, f"memory: capture still running after {CAPTURE_WAIT_S:.0f}s; restored what was saved")
+            memory = record.load(memory_file)
+    return restore.render(
+        memory,
+        scratch.read_state(),
+        limit=min(restore.LIMIT, CONTEXT_LIMIT - 600),
+        memory_file=memory_file,
+        read_plan=read_plan_file,
+        keep=settings.keeps,
+        state_file=scratch.file(STATE_FILE),
     )
 
 
@@ -152,7 +172,7 @@ def session_start(event: Mapping, env: Mapping[str, str], root: str) -> str:
         parts.append(_intro(scratch, env_file=bool(env_file)))
     pending = scratch.take_pending_restore()
     if source == "compact" or pending:
-        restored = _restore(scratch)
+        restored = _restore(scratch, env, root)
         if restored:
             parts.append(restored)
     return _context("SessionStart", "\n\n".join(parts)) if parts else ""
@@ -171,15 +191,51 @@ def user_prompt_submit(event: Mapping, env: Mapping[str, str], root: str) -> str
     elif os.path.exists(scratch.file(NO_ENV_FILE_MARK)):
         parts.append(f"session-kit: session id {session_id}; scratch dir {scratch.path}.")
     if scratch.take_pending_restore():
-        restored = _restore(scratch)
+        restored = _restore(scratch, env, root)
         if restored:
             parts.append(restored)
     return _context("UserPromptSubmit", "\n\n".join(parts)) if parts else ""
 
 
+def _agent_id(event: Mapping) -> str | None:
+    agent = event.get("agent_id")
+    return agent if isinstance(agent, str) and agent else None
+
+
+def _capture(event: Mapping, env: Mapping[str, str], root: str, scratch: SessionScratch) -> None:
+    """Bring the working memory up to date from the event's transcript, in a child process
+    the client does not wait for (the next reader waits for it: `capture_in_background`).
+    Nothing when capture is off or the event names no transcript."""
+    from session_kit.memory.capture import capture_in_background
+    from session_kit.memory.settings import memory_settings
+
+    settings = memory_settings(root, env)
+    transcript = event.get("transcript_path")
+    if not settings.capture or not isinstance(transcript, str) or not transcript:
+        return
+    summary = event.get("compact_summary")
+    capture_in_background(
+        scratch.path,
+        transcript,
+        settings,
+        log=lambda line: state.log(root, line),
+        agent_id=_agent_id(event),
+        session_id=scratch.session_id,
+        summary=summary if isinstance(summary, str) else None,
+        trigger=str(event.get("trigger") or "") or None,
+    )
+
+
 def pre_compact(event: Mapping, env: Mapping[str, str], root: str) -> str:
     scratch = _scratch(event, env, root).create()
-    scratch.snapshot(str(event.get("trigger") or "compact"))
+    if _agent_id(event) is None:  # a subagent's compaction restores nothing of the session's
+        scratch.snapshot(str(event.get("trigger") or "compact"))
+    _capture(event, env, root, scratch)
+    return ""
+
+
+def post_compact(event: Mapping, env: Mapping[str, str], root: str) -> str:
+    _capture(event, env, root, _scratch(event, env, root).create())
     return ""
 
 
@@ -188,6 +244,7 @@ HANDLERS: dict[str, Callable[[Mapping, Mapping[str, str], str], str]] = {
     HOOK_EVENTS["SessionStart"]: session_start,
     HOOK_EVENTS["UserPromptSubmit"]: user_prompt_submit,
     HOOK_EVENTS["PreCompact"]: pre_compact,
+    HOOK_EVENTS["PostCompact"]: post_compact,
 }
 
 

@@ -1,7 +1,8 @@
 """This session's agent logs for preprocessing, in start order, each tied to its spawning call.
 
-Owns: finding the agent logs (both layouts, `sessions.store`), their start times (from the
-head of each log), their order, and naming each one's type, description and spawning call
+Owns: finding the agent logs (every layout, `sessions.store`) and the 1.0.x agents written
+inline in the session's own file (each an `isSidechain` thread, `sessions.agents`), their
+start times (from the head of each log), their order, and naming each one's type, description and spawning call
 through the one linker (`sessions.agents.AgentLinker`) as the logs are converted: the caller
 adds each converted log's own `Agent`/`Task` calls before the next log is linked, so an agent
 started by an agent is tied to the right call. Does not convert or write anything.
@@ -9,15 +10,17 @@ started by an agent is tied to the right call. Does not convert or write anythin
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from session_kit.sessions.agents import AgentLinker
-from session_kit.sessions.store import AgentLogRef, SessionRef, find_agent_logs
+from session_kit.sessions.agents import AgentLinker, inline_threads, run_from_entries, tie_by_prompt
+from session_kit.sessions.store import LAYOUT_INLINE, AgentLogRef, SessionRef, find_agent_logs
 from session_kit.transcript.calls import ToolCall
-from session_kit.transcript.entries import Entry, time_order
+from session_kit.transcript.entries import Entry, read_entries, time_order
+from session_kit.transcript.glance import file_holds
 from session_kit.transcript.reader import read_head
 from session_kit.transcript.tools import agent_spawn
 
@@ -32,6 +35,7 @@ class LinkedAgent:
     agent_type: str | None
     description: str | None
     tool_use_id: str | None  # the spawning call's id, when linked or named by the meta file
+    thread: frozenset[str] | None = None  # an inline agent: the uuids of its entries in the session's file
 
     @property
     def agent_id(self) -> str:
@@ -50,27 +54,63 @@ def first_timestamp(path: Path) -> datetime | None:
     return None
 
 
-def linked(log: AgentLogRef, call: ToolCall | None) -> LinkedAgent:
+def linked(log: AgentLogRef, call: ToolCall | None, thread: frozenset[str] | None = None) -> LinkedAgent:
     """What `log` and its spawning `call` tell (the meta file first; as `sessions.agents.linked_run`)."""
     if call is None:
-        return LinkedAgent(log, log.agent_type, log.description, log.tool_use_id)
+        return LinkedAgent(log, log.agent_type, log.description, log.tool_use_id, thread)
     asked = agent_spawn(call.input)
-    return LinkedAgent(log, log.agent_type or asked.agent_type, log.description or asked.description, call.id)
+    return LinkedAgent(log, log.agent_type or asked.agent_type, log.description or asked.description, call.id, thread)
+
+
+def inline_agents(path: Path) -> dict[str, list[Entry]]:
+    """The inline agent threads of a 1.0.x session file (`sessions.agents.inline_threads`);
+    none when the file has no sidechain entries, or nothing else (an agent log named as the
+    session is its own conversation)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return {}
+    try:
+        if not file_holds(fd, b'"isSidechain":true'):
+            return {}
+    finally:
+        os.close(fd)
+    sidechains, main = [], False
+    for entry in read_entries(path):
+        if entry.is_sidechain:
+            sidechains.append(entry)
+        else:
+            main = main or entry.is_conversation
+    return inline_threads(sidechains) if main else {}
 
 
 class AgentsInStartOrder:
     """Iterate for the session's agents in start order; `add_calls` between them."""
 
-    def __init__(self, ref: SessionRef, calls: Iterable[ToolCall]) -> None:
-        logs = find_agent_logs(ref)
-        started = [(log, first_timestamp(log.path)) for log in logs]
+    def __init__(
+        self, ref: SessionRef, calls: Iterable[ToolCall], *, inline: dict[str, list[Entry]] | None = None
+    ) -> None:
+        calls = list(calls)
+        logs = [log for log in find_agent_logs(ref) if not log.warmup]
+        started: list[tuple[AgentLogRef, datetime | None, frozenset[str] | None]] = [
+            (log, first_timestamp(log.path), None) for log in logs if log.path is not None
+        ]
+        tied = tie_by_prompt(
+            [run_from_entries(AgentLogRef(root, ref.path, LAYOUT_INLINE), t) for root, t in (inline or {}).items()],
+            calls,
+        )
+        for run in tied:
+            log = AgentLogRef(run.agent_id, ref.path, LAYOUT_INLINE, {"toolUseId": run.tool_use_id})
+            uuids = frozenset(e.uuid for e in (inline or {})[run.agent_id] if e.uuid)
+            started.append((log, run.start, uuids))
         # Start order; logs without a start go last, in the order they were found.
         self._logs = sorted(started, key=lambda s: time_order(s[1]))
-        self._linker = AgentLinker(calls, reserved=[log.tool_use_id for log in logs if log.tool_use_id])
+        reserved = [log.tool_use_id for log, _, _ in started if log.tool_use_id]
+        self._linker = AgentLinker(calls, reserved=reserved)
 
     def __iter__(self) -> Iterator[LinkedAgent]:
-        for log, start in self._logs:
-            yield linked(log, self._linker.link(log, start))
+        for log, start, thread in self._logs:
+            yield linked(log, self._linker.link(log, start), thread)
 
     def add_calls(self, calls: Iterable[ToolCall]) -> None:
         """The spawning calls of a log just converted, for linking the logs after it."""

@@ -1,10 +1,10 @@
 """One transcript file (a session or an agent log) streamed through the steps into units.
 
 Owns: the order of the steps on each line (noise by raw type, unreadable lines, the session
-filter, then the content steps in `elements`), grouping the lines an assistant message is
-written as into one entry, the log's cwd, branch, client version and token usage, and
-redacting the units' texts in batches (one pass over ~64 KB of joined text costs far less
-than a pass over each). Yields
+filter, the split of a 1.0.x file's inline agents from its main conversation, then the
+content steps in `elements`), grouping the lines an assistant message is written as into one
+entry, the log's cwd, branch, client version and token usage, and redacting the units' texts
+in batches (one pass over ~64 KB of joined text costs far less than a pass over each). Yields
 format-neutral units (`units.Unit`), one per entry, and never holds more than a batch. Does
 not render a format (that is `render/`), decide where documents start and end (that is
 `sinks`) or which files are read (that is `pipeline`).
@@ -58,6 +58,8 @@ class LogConverter:
     def units(self) -> Iterator[Unit]:
         reduction = self.reduction
         target = self.options.session_id
+        skip_sidechains = self.options.skip_sidechains
+        thread = self.options.thread
         facts = self.builder.facts
         noise = NoiseTally()  # the common case, tallied apart and added at the end
         group: list[Entry] = []  # the lines of the assistant message being read
@@ -71,12 +73,17 @@ class LogConverter:
                     reduction.count(steps.STEP_UNREADABLE, size)
                     continue
                 entry = Entry.from_raw(line_no, value)
+                if thread is not None:
+                    if entry.uuid not in thread:
+                        continue  # the main conversation's, or another agent's: converted there
+                elif skip_sidechains and entry.is_sidechain:
+                    continue  # an inline agent's: converted in its own section
                 if entry.kind == KIND_NOISE:
                     noise.entries += 1
                     noise.chars += size
                     continue
                 session_id = entry.session_id
-                if session_id is not None and session_id != target:
+                if target is not None and session_id is not None and session_id != target:
                     reduction.count(steps.STEP_SESSION_FILTER, size)
                     continue
                 if facts.cwd is None and entry.cwd:
@@ -101,8 +108,10 @@ class LogConverter:
                 yield from self._take(assistant(group))
             yield from self._flush()
         finally:
-            reduction.input_chars += noise.input_chars
-            reduction.count(steps.STEP_NOISE, noise.chars, noise.entries)
+            # The file's bytes (and its noise) are counted once, by its main section.
+            if thread is None:
+                reduction.input_chars += noise.input_chars
+                reduction.count(steps.STEP_NOISE, noise.chars, noise.entries)
 
     def _take(self, unit: Unit | None) -> list[Unit]:
         """Queue a built unit; returns the queued units once enough text is waiting."""

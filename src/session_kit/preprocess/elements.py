@@ -41,7 +41,9 @@ _IMAGE = Element("image")  # no attributes, no content: shared by every unit
 
 @dataclass(frozen=True, slots=True)
 class ConvertOptions:
-    session_id: str  # entries that name another session are dropped
+    session_id: str | None  # entries that name another session are dropped; None: none are
+    skip_sidechains: bool = False  # the main section of a 1.0.x file: its inline agents go apart
+    thread: frozenset[str] | None = None  # an inline agent's section: only these entry uuids
     filtering: bool = True  # the content steps and the empty/warmup check
     thinking: bool = False
     claude_roots: tuple[str, ...] = ()  # for recognising log discovery

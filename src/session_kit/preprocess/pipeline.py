@@ -19,7 +19,7 @@ from typing import IO, Any
 
 from session_kit.errors import KitError, NoScratchDir, NotFound
 from session_kit.preprocess import steps
-from session_kit.preprocess.agents import AgentsInStartOrder, LinkedAgent
+from session_kit.preprocess.agents import AgentsInStartOrder, LinkedAgent, inline_agents
 from session_kit.preprocess.convert import ConvertOptions, LogConverter
 from session_kit.preprocess.distill import Distilled
 from session_kit.preprocess.render.base import renderer_for
@@ -34,6 +34,7 @@ from session_kit.preprocess.result import (
 from session_kit.preprocess.sinks import OneStream, PartFiles, Section, Sink
 from session_kit.redact import Redactor
 from session_kit.sessions.store import SessionRef
+from session_kit.transcript.glance import file_holds
 from session_kit.transcript.reader import ReadStats
 
 # --- where things go -----------------------------------------------------------------------------
@@ -111,15 +112,27 @@ class _Run:
         self.redactor = Redactor() if options.redact else None
         self.renderer = renderer_for(options.format)
 
-    def converter(self, path: Path, agent_id: str | None = None) -> LogConverter:
+    def converter(
+        self,
+        path: Path,
+        agent_id: str | None = None,
+        *,
+        session_id: str | None = None,
+        skip_sidechains: bool = False,
+        thread: frozenset[str] | None = None,
+    ) -> LogConverter:
         options = ConvertOptions(
-            session_id=self.ref.id,
+            session_id=session_id,
+            skip_sidechains=skip_sidechains,
+            thread=thread,
             filtering=self.options.filtering,
             thinking=self.options.thinking,
             claude_roots=claude_roots_of(self.ref),
             agent_id=agent_id,
         )
-        return LogConverter(path, options, reduction=self.reduction, read=self.read, redactor=self.redactor)
+        # An inline agent's lines were read (and counted) with the session's file already.
+        read = self.read if thread is None else ReadStats()
+        return LogConverter(path, options, reduction=self.reduction, read=read, redactor=self.redactor)
 
     def fill(self, converter: LogConverter, section: Section, *, agent: bool = False) -> tuple[str, str | None]:
         """Convert one log into `section`, keep or drop it by its verdict; the verdict.
@@ -196,7 +209,11 @@ def preprocess_session(
 def _write(run: _Run, sink: Sink) -> PreprocessResult:
     """The one loop: the session, then each of its agents, each a section of `sink`."""
     ref = run.ref
-    main = run.converter(ref.path)
+    inline = inline_agents(ref.path) if run.options.agents else {}
+    # A file holds what it holds: entries of other sessions are dropped only from a file that
+    # has entries of its own id (a renamed copy, or an agent log named as the session, has none).
+    own = ref.id if holds_session(ref.path, ref.id) else None
+    main = run.converter(ref.path, session_id=own, skip_sidechains=bool(inline))
     section = sink.open("session", lambda: session_attributes(ref, main))
     try:
         status, reason = run.fill(main, section)
@@ -207,9 +224,10 @@ def _write(run: _Run, sink: Sink) -> PreprocessResult:
         return _result(run, status, reason, sink.output_dir, [], [])
     agents: list[AgentInfo] = []
     if run.options.agents:
-        logs = AgentsInStartOrder(ref, main.facts.spawn_calls.values())
+        logs = AgentsInStartOrder(ref, main.facts.spawn_calls.values(), inline=inline)
         for agent in logs:
-            converter = run.converter(agent.log.path, agent.agent_id)
+            assert agent.log.path is not None
+            converter = run.converter(agent.log.path, agent.agent_id, session_id=own, thread=agent.thread)
             section = sink.open(
                 "agent", lambda agent=agent: agent_attributes(ref, agent, run.redactor), agent_id=agent.agent_id
             )
@@ -222,6 +240,21 @@ def _write(run: _Run, sink: Sink) -> PreprocessResult:
     documents = sink.finish()
     run.reduction.output_chars += sum(d.chars for d in documents)
     return _result(run, steps.STATUS_OK, None, sink.output_dir, documents, agents)
+
+
+def holds_session(path: Path, session_id: str) -> bool:
+    """Whether the file has entries of `session_id` (its `sessionId` written as the client
+    writes it); a byte search, the file is not parsed."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return True  # the conversion reports the error
+    try:
+        return file_holds(fd, b'"sessionId":"' + session_id.encode() + b'"') or file_holds(
+            fd, b'"sessionId": "' + session_id.encode() + b'"'
+        )
+    finally:
+        os.close(fd)
 
 
 def _unreadable(ref: SessionRef, exc: OSError) -> KitError:

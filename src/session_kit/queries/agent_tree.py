@@ -14,7 +14,7 @@ from typing import Any
 from session_kit.errors import Ambiguous, NotFound
 from session_kit.sessions.agents import AgentRun
 from session_kit.sessions.session import Session
-from session_kit.sessions.store import SessionRef
+from session_kit.sessions.store import AgentLogRef, SessionRef
 from session_kit.transcript.calls import ToolCall, calls_of_tool
 from session_kit.transcript.reader import ReadStats
 
@@ -134,6 +134,7 @@ class AgentReport:
     selection: AgentSelection
     tool: str | None
     read: ReadStats
+    warmups: tuple[AgentLogRef, ...] = ()  # 2.0.x warmup logs: shown apart, never agents
 
     def calls(self, node: AgentNode) -> list[ToolCall]:
         return calls_of_tool(node.run.calls, self.tool)
@@ -155,6 +156,7 @@ class AgentReport:
             "failed": self.selection.failed,
             "agents": shown,
             "others": others,
+            "warmups": [{"agent_id": w.agent_id, "path": str(w.path)} for w in self.warmups],
             "read": self.read.as_dict(),
         }
 
@@ -170,4 +172,4 @@ def debug_agents(
     """The session's agents as `select_agents` picks them (see there)."""
     session = Session(ref, keep_payload=True)
     picked = select_agents(session.agents, agent=agent, all_agents=all_agents, agent_type=agent_type, tool=tool)
-    return AgentReport(ref, picked, tool, session.read)
+    return AgentReport(ref, picked, tool, session.read, tuple(session.warmups))

@@ -56,6 +56,7 @@ class SessionInfo:
             "project": r.ref.project.name,
             "cwd": r.cwd,
             "branch": r.branch,
+            "title": r.title,
             "start": format_timestamp(r.start),
             "end": format_timestamp(r.end),
             "duration_s": r.duration_s,

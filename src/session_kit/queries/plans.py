@@ -9,7 +9,9 @@ agents, and the plan files that belong to the session — and which folders hold
 A plan file belongs to a session only through something the session itself recorded:
 - the `planFilePath` of a `plan_mode` attachment (the client tells the model, in plan mode,
   which file to write its plan to; observed with 2.1.328);
-- the `filePath` of an ExitPlanMode result's `toolUseResult`;
+- the `filePath` of an ExitPlanMode result's `toolUseResult` (an ExitPlanMode call with empty
+  input is a plan of the session all the same: the plan is that file, reported with its path
+  and text, or as not found when the file is gone);
 - a Write or Edit of a `.md` file in a plans folder, by the session or one of its agents;
 - the session's `slug` (every entry of a current session carries one): the client names the
   plan file `<slug>.md` (observed), and an agent's `<slug>-agent-<agent-id>.md` (older
@@ -69,6 +71,7 @@ class Plan:
     # exit_plan_mode: a call status (ok | error: refused | pending); plan_agent: AGENT_OK | AGENT_FAILED
     status: str | None = None
     linked_by: str | None = None  # plan_file: how it is known to be this session's
+    file_found: bool | None = None  # plan_file: False when the file its call named is gone
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -81,6 +84,7 @@ class Plan:
             "tool_use_id": self.tool_use_id,
             "status": self.status,
             "linked_by": self.linked_by,
+            "file_found": self.file_found,
         }
 
 
@@ -150,6 +154,11 @@ class PlanScan:
         """The plans of `session`, scanned with this among its observers."""
         return plans_of(session, self, root=root)
 
+    def named_file(self, call_id: str) -> str | None:
+        """The plan file an ExitPlanMode result named (`toolUseResult.filePath`)."""
+        value = self._results.get(call_id, {}).get("filePath")
+        return value if isinstance(value, str) and value else None
+
     def approved_text(self, call_id: str) -> str | None:
         """The plan as the result recorded it (a person may edit it before approving)."""
         value = self._results.get(call_id, {}).get("plan")
@@ -169,10 +178,15 @@ def plans_of(session: Session, scan: PlanScan, *, root: Path) -> list[Plan]:
     """The plans of a session that was scanned with `scan` among its observers."""
     agents = session.agents
     found: list[Plan] = []
+    in_files: set[Path] = set()  # plan files an empty ExitPlanMode call stands for
     for call in scan.exit_plan_calls():
         text = scan.approved_text(call.id) or _str(call.input.get("plan"))
+        named = scan.named_file(call.id)
         if text and text.strip():
             found.append(_exit_plan(call, text, session.ref.path))
+        elif named is not None:
+            in_files.add(Path(named))
+            found.append(_plan_in_file(call, Path(named)))
     for run in agents:
         for call in run.calls:
             text = _str(call.input.get("plan")) if call.name == EXIT_PLAN_MODE else None
@@ -196,7 +210,7 @@ def plans_of(session: Session, scan: PlanScan, *, root: Path) -> list[Plan]:
         for call in run.calls
         if (target := written_file(call.name, call.input)) is not None and target.endswith(PLAN_FILE_SUFFIX)
     }
-    found.extend(_plan_files(scan, root, [r.agent_id for r in agents], written))
+    found.extend(p for p in _plan_files(scan, root, [r.agent_id for r in agents], written) if p.path not in in_files)
     found.sort(key=lambda p: p.timestamp or _EARLIEST)  # stable: same-time plans keep their order
     return found
 
@@ -211,6 +225,22 @@ def _exit_plan(call: ToolCall, text: str, path: Path, *, agent_id: str | None = 
         line=call.line,
         tool_use_id=call.id,
         status=call.status,
+    )
+
+
+def _plan_in_file(call: ToolCall, path: Path) -> Plan:
+    """The plan of an ExitPlanMode call with empty input: the file its result named."""
+    read = _read_plan_file(path)
+    return Plan(
+        SOURCE_PLAN_FILE,
+        read[0] if read else "",
+        call.started,
+        path,
+        line=call.line,
+        tool_use_id=call.id,
+        status=call.status,
+        linked_by=LINK_RESULT,
+        file_found=read is not None,
     )
 
 
@@ -237,7 +267,7 @@ def _plan_files(scan: PlanScan, root: Path, agent_ids: Iterable[str], agents_wro
             continue
         text, mtime = read
         if text.strip():
-            plans.append(Plan(SOURCE_PLAN_FILE, text, mtime, path, agent_id=agent_id, linked_by=how))
+            plans.append(Plan(SOURCE_PLAN_FILE, text, mtime, path, agent_id=agent_id, linked_by=how, file_found=True))
     return plans
 
 

@@ -1,7 +1,8 @@
 """A whole session read once into a summary: what `show` prints.
 
 Owns: the report's observer (`ReportCollector`: entry types, the person's requests, cwd,
-branch, client version, compactions and tokens, once per API message id) and the report it
+branch (the first recorded, as `sessions` lists them), client version, title, compactions
+and tokens, once per API message id) and the report it
 makes with the session's calls and agents. Holds only small facts, never the entries; a
 query that needs more from the same pass gives its own observer to the same `Session.scan`.
 """
@@ -17,16 +18,17 @@ from session_kit.sessions.agents import AgentRun
 from session_kit.sessions.session import Session
 from session_kit.sessions.store import SessionRef
 from session_kit.transcript.calls import ToolCall
-from session_kit.transcript.compactions import Compaction, find_compactions
+from session_kit.transcript.compactions import Compaction, find_compactions, is_seed_dialect
 from session_kit.transcript.entries import (
     KIND_NOISE,
     KIND_SUMMARY,
     Entry,
     format_timestamp,
-    prompt_display,
+    request_text,
     seconds_between,
 )
 from session_kit.transcript.reader import ReadStats
+from session_kit.transcript.titles import TitleScan
 from session_kit.transcript.tokens import TokenTally
 
 REQUEST_PREVIEW = 300
@@ -57,6 +59,7 @@ class SessionReport:
     agents: tuple[AgentRun, ...]
     tokens: dict[str, int]
     read: ReadStats
+    title: str | None = None
 
     @property
     def failures(self) -> tuple[ToolCall, ...]:
@@ -78,6 +81,7 @@ class SessionReport:
             "cwd": self.cwd,
             "branch": self.branch,
             "client_version": self.version,
+            "title": self.title,
             "start": format_timestamp(self.start),
             "end": format_timestamp(self.end),
             "duration_s": self.duration_s,
@@ -106,9 +110,12 @@ class ReportCollector:
         self.end: datetime | None = None
         self.cwd = self.branch = self.version = None
         self.compaction_entries: list[Entry] = []
+        self.titles = TitleScan()
+        self.seed_dialect = False
 
     def add(self, entry: Entry) -> None:
         self.types[entry.type or "(none)"] += 1
+        self.titles.add(entry)
         if entry.timestamp is not None:
             if self.start is None or entry.timestamp < self.start:
                 self.start = entry.timestamp
@@ -116,14 +123,16 @@ class ReportCollector:
                 self.end = entry.timestamp
         if entry.kind == KIND_NOISE:
             return
-        self.cwd = entry.cwd or self.cwd
-        self.branch = entry.git_branch or self.branch
+        # The first recorded, as a listing reads them from the head of the file.
+        self.cwd = self.cwd or entry.cwd
+        self.branch = self.branch or entry.git_branch
         self.version = entry.version or self.version
+        self.seed_dialect = self.seed_dialect or is_seed_dialect(entry)
         self.tokens.add(entry)
         if entry.is_compact_boundary or entry.is_compact_summary or entry.kind == KIND_SUMMARY:
             self.compaction_entries.append(entry)
-        elif entry.is_user_prompt:
-            text = " ".join(prompt_display(entry.text).split())
+        elif (text := request_text(entry)) is not None:
+            text = " ".join(text.split())
             self.requests.append(UserRequest(entry.line, entry.timestamp, text[:REQUEST_PREVIEW]))
 
     def report(self, session: Session, *, with_agents: bool = True) -> SessionReport:
@@ -137,10 +146,11 @@ class ReportCollector:
             entry_types=dict(self.types.most_common()),
             requests=tuple(self.requests),
             calls=tuple(session.calls),
-            compactions=tuple(find_compactions(self.compaction_entries)),
+            compactions=tuple(find_compactions(self.compaction_entries, seed_dialect=self.seed_dialect)),
             agents=tuple(session.agents) if with_agents else (),
             tokens=self.tokens.as_dict(),
             read=session.read,
+            title=self.titles.title,
         )
 
 

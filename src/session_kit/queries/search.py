@@ -1,7 +1,7 @@
 """Case-insensitive search over what was said and done in sessions.
 
 Owns: finding a query in user and assistant messages, tool inputs and tool outputs of
-sessions and their agent logs, with time, tool and a context snippet for each hit. Speed
+sessions and their agent logs (those whose session file is gone included), with time, tool and a context snippet for each hit. Speed
 comes from never parsing a line that cannot match: the raw bytes are scanned for the query
 (as it appears inside JSON) first, and only lines that hold it are parsed and checked, so
 noise entries and non-matching lines cost a byte scan, as they would for grep.
@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from session_kit.sessions.store import AgentLogs, SessionRef
+from session_kit.sessions.store import AgentLogs, SessionRef, orphan_agent_logs
 from session_kit.transcript.blockscan import BLOCK, all_lines, candidate_lines, first_block
 from session_kit.transcript.blockscan import blocks as file_blocks
 from session_kit.transcript.entries import KIND_ASSISTANT, KIND_NOISE, KIND_SUMMARY, KIND_USER, Entry, format_timestamp
@@ -224,13 +224,19 @@ def search_file(target: SearchTarget, query: Query, *, tool: str | None = None) 
     return hits
 
 
-def session_targets(refs: Iterable[SessionRef]) -> Iterator[SearchTarget]:
-    """Each session's transcript, then its agents' logs (both layouts)."""
+def session_targets(refs: Iterable[SessionRef], *, orphans_of: Iterable[Path] = ()) -> Iterator[SearchTarget]:
+    """Each session's transcript, then its agents' logs (every layout); then the agent logs
+    of the `orphans_of` projects whose session file is gone."""
     agent_logs = AgentLogs(with_meta=False)
     for ref in refs:
         yield SearchTarget(ref.path, ref.id)
         for log in agent_logs.of(ref):
-            yield SearchTarget(log.path, ref.id, log.agent_id)
+            if log.path is not None:
+                yield SearchTarget(log.path, ref.id, log.agent_id)
+    for project in orphans_of:
+        for session_id, log in orphan_agent_logs(project):
+            if log.path is not None:
+                yield SearchTarget(log.path, session_id, log.agent_id)
 
 
 PARALLEL_MIN_FILES = 64

@@ -1,8 +1,12 @@
 """Subagent runs of a session, linked to the tool uses that spawned them, nested as they ran.
 
-Owns: reading each agent log of a session (every layout, found by `store`), its tool calls,
-final answer and outcome (failed: a tool call failed, or the agent ended in error — an API
-error as its last message, or a failed spawning call), and the one linker (`AgentLinker`)
+Owns: reading each agent log of a session (every layout, found by `store`; 2.0.x warmup logs
+kept apart), splitting the 1.0.x agents written inline in the session's own file
+(`isSidechain` threads, each from its `parentUuid: null` root) and tying each to its `Task`
+call by its prompt, the agents known only from their spawning call because their log is gone,
+each run's tool calls, final answer and outcome (failed: a tool call failed, or the agent ended
+in error — an API error as its last message, or a failed spawning call), and the one linker
+(`AgentLinker`)
 that ties a log to the `Agent`/`Task` tool use that spawned it, for every caller (this
 module's `session_agents`, and preprocessing, which links logs as it converts them).
 Spawning calls are looked for in the main conversation and in the other agents' logs, so an
@@ -17,7 +21,14 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from session_kit.sessions.store import AgentLogRef, SessionRef, find_agent_logs
+from session_kit.sessions.store import (
+    LAYOUT_INLINE,
+    LAYOUT_MISSING,
+    LAYOUT_WORKFLOW,
+    AgentLogRef,
+    SessionRef,
+    find_agent_logs,
+)
 from session_kit.transcript.calls import ToolCall, pair_tool_calls
 from session_kit.transcript.entries import (
     KIND_ASSISTANT,
@@ -61,6 +72,11 @@ class AgentRun:
         return self.log.agent_id
 
     @property
+    def log_found(self) -> bool:
+        """False for an agent known only from its spawning call: its log was never kept."""
+        return self.log.layout != LAYOUT_MISSING
+
+    @property
     def failures(self) -> tuple[ToolCall, ...]:
         return tuple(c for c in self.calls if c.failed)
 
@@ -84,7 +100,8 @@ class AgentRun:
             "tool_use_id": self.tool_use_id,
             "parent_agent_id": self.parent_agent_id,
             "layout": self.log.layout,
-            "path": str(self.log.path),
+            "path": str(self.log.path) if self.log.path is not None else None,
+            "log_found": self.log_found,
             "start": format_timestamp(self.start),
             "end": format_timestamp(self.end),
             "duration_s": self.duration_s,
@@ -103,8 +120,13 @@ class AgentRun:
 
 
 def read_agent_run(log: AgentLogRef) -> AgentRun:
+    assert log.path is not None
     stats = ReadStats()
-    entries = list(read_entries(log.path, stats))
+    return run_from_entries(log, list(read_entries(log.path, stats)), skipped=stats.skipped)
+
+
+def run_from_entries(log: AgentLogRef, entries: Sequence[Entry], *, skipped: int = 0) -> AgentRun:
+    """An agent's run from its conversation (its own log, or its inline thread)."""
     calls = [replace(c, agent_id=log.agent_id) for c in pair_tool_calls(entries)]
     stamps = [e.timestamp for e in entries if e.timestamp is not None]
     prompt = next((e.text for e in entries if e.kind == KIND_USER and e.text.strip()), None)
@@ -130,7 +152,7 @@ def read_agent_run(log: AgentLogRef) -> AgentRun:
         calls=tuple(calls),
         final_answer=final,
         spawn_depth=depth if isinstance(depth, int) else None,
-        skipped_lines=stats.skipped,
+        skipped_lines=skipped,
         parent_agent_id=_str(meta.get("parentAgentId")),
         error=_ending_error(entries),
     )
@@ -178,11 +200,17 @@ class AgentLinker:
             if call.spawned_agent_id:
                 self._by_agent[call.spawned_agent_id] = call
 
+    def unlinked(self) -> list[ToolCall]:
+        """The spawning calls no log was linked to (nor reserved by a meta file)."""
+        return [c for c in self._calls if c.id not in self._used and c.id not in self._reserved]
+
     def link(self, log: AgentLogRef, start: datetime | None, *, tool_use_id: str | None = None) -> ToolCall | None:
         """The call that spawned the agent of `log` (started at `start`), or None."""
         wanted = tool_use_id or log.tool_use_id
         call = self._by_id.get(wanted or "") or self._by_agent.get(log.agent_id)
-        if call is None and start is not None:
+        # By time only where the client wrote no link at all (2025 logs, 1.0.x inline threads):
+        # a workflow's agents are not started by a spawning call of the conversation.
+        if call is None and start is not None and log.layout != LAYOUT_WORKFLOW:
             taken = self._used | self._reserved
             free = [c for c in self._calls if c.id not in taken and c.agent_id != log.agent_id]
             call = _nearest_earlier(start, free)
@@ -192,15 +220,79 @@ class AgentLinker:
 
 
 def link_agents(runs: Sequence[AgentRun], parent_calls: Sequence[ToolCall]) -> list[AgentRun]:
-    """The runs in start order, each with its spawning call's facts filled in.
+    """The runs in start order, each with its spawning call's facts filled in, and a run for
+    each spawning call no log was linked to (its log is gone: `LAYOUT_MISSING`).
 
     A failed spawning call (`Agent terminated early…`) is the run's error when its log names
     none; type, description and prompt come from the call where the log has none.
     """
     linker = AgentLinker(parent_calls, reserved=[r.tool_use_id for r in runs if r.tool_use_id])
-    return [
+    linked = [
         linked_run(run, linker.link(run.log, run.start, tool_use_id=run.tool_use_id)) for run in in_start_order(runs)
     ]
+    return in_start_order([*linked, *(missing_run(call) for call in linker.unlinked())])
+
+
+def missing_run(call: ToolCall) -> AgentRun:
+    """An agent known only from its spawning call and result: its log was never kept."""
+    asked = agent_spawn(call.input)
+    log = AgentLogRef(call.spawned_agent_id or call.id, None, LAYOUT_MISSING)
+    return AgentRun(
+        log=log,
+        agent_type=asked.agent_type,
+        description=asked.description,
+        tool_use_id=call.id,
+        prompt=asked.prompt,
+        start=call.started,
+        end=call.ended,
+        model=None,
+        calls=(),
+        final_answer=None,
+        spawn_depth=None,
+        skipped_lines=0,
+        parent_agent_id=call.agent_id,
+        error=call.error if call.failed else None,
+    )
+
+
+def inline_threads(entries: Iterable[Entry]) -> dict[str, list[Entry]]:
+    """The 1.0.x agents written inline in a session's file, from its `isSidechain` entries:
+    each thread from its root (`parentUuid` null, or a parent outside the sidechains) along
+    `parentUuid`, keyed by its root's uuid (the agent's id: 1.0.x wrote none)."""
+    owner: dict[str, str] = {}  # entry uuid -> its thread's root uuid
+    threads: dict[str, list[Entry]] = {}
+    for entry in entries:
+        parent = entry.parent_uuid
+        root = owner.get(parent) if parent else None
+        if root is None:
+            root = entry.uuid or f"line-{entry.line}"
+            threads.setdefault(root, [])
+        if entry.uuid:
+            owner[entry.uuid] = root
+        threads[root].append(entry)
+    return threads
+
+
+def inline_runs(session: SessionRef, entries: Iterable[Entry]) -> list[AgentRun]:
+    """The runs of the agents written inline in the session's file (`inline_threads`)."""
+    return [
+        run_from_entries(AgentLogRef(root, session.path, LAYOUT_INLINE), thread)
+        for root, thread in inline_threads(entries).items()
+    ]
+
+
+def tie_by_prompt(runs: Sequence[AgentRun], calls: Sequence[ToolCall]) -> list[AgentRun]:
+    """Inline runs tied to the spawning call that asked exactly their prompt (their only link:
+    1.0.x results name no agent), each call to one run, in order."""
+    waiting: dict[str, list[ToolCall]] = {}
+    for call in calls:
+        if spawns_agent(call.name) and (prompt := agent_spawn(call.input).prompt):
+            waiting.setdefault(prompt.strip(), []).append(call)
+    tied = []
+    for run in runs:
+        matches = waiting.get((run.prompt or "").strip())
+        tied.append(replace(run, tool_use_id=matches.pop(0).id) if matches else run)
+    return tied
 
 
 def in_start_order(runs: Sequence[AgentRun]) -> list[AgentRun]:
@@ -239,10 +331,19 @@ def _str(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def session_agents(session: SessionRef, parent_calls: Sequence[ToolCall]) -> list[AgentRun]:
+def session_agents(
+    session: SessionRef, parent_calls: Sequence[ToolCall], *, inline: Sequence[Entry] = ()
+) -> list[AgentRun]:
     """The session's agent runs, linked to their spawning calls (the main conversation's
-    `parent_calls`, or another agent's), in start order."""
-    runs = [read_agent_run(log) for log in find_agent_logs(session)]
+    `parent_calls`, or another agent's), in start order: its agent logs (warmups left out),
+    its `inline` sidechain threads, and the agents whose logs are gone."""
+    runs = [read_agent_run(log) for log in find_agent_logs(session) if not log.warmup]
+    runs += tie_by_prompt(inline_runs(session, inline), parent_calls)
     return link_agents(
         runs, [*parent_calls, *(c for run in runs for c in run.calls)]
     )  # the linker keeps spawning calls
+
+
+def warmup_logs(session: SessionRef) -> list[AgentLogRef]:
+    """The session's 2.0.x warmup logs, which are not agents of its conversation."""
+    return [log for log in find_agent_logs(session, with_meta=False) if log.warmup]

@@ -1,6 +1,6 @@
 """A session's overview from the head and tail of its transcript: what `sessions` lists.
 
-Owns: `SessionOverview` (start, end, cwd, branch, first request, agent count, size) and
+Owns: `SessionOverview` (start, end, cwd, branch, title, first request, agent count, size) and
 `overviews`, which makes one for each of many sessions without reading any file whole (the
 bytes are `transcript.glance`'s; the agent count is `store.AgentLogs`'s).
 """
@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any
 
 from session_kit.sessions.store import AgentLogs, SessionRef
-from session_kit.transcript.entries import format_timestamp, prompt_display, seconds_between
+from session_kit.transcript.entries import format_timestamp, request_text, seconds_between
 from session_kit.transcript.glance import glance
 
 PROMPT_CHARS = 200
@@ -28,6 +28,7 @@ class SessionOverview:
     branch: str | None
     first_prompt: str | None
     agents: int
+    title: str | None = None
 
     @property
     def duration_s(self) -> float | None:
@@ -43,6 +44,7 @@ class SessionOverview:
             "end": format_timestamp(self.end),
             "duration_s": self.duration_s,
             "branch": self.branch,
+            "title": self.title,
             "first_prompt": self.first_prompt,
             "size": self.ref.size,
             "agents": self.agents,
@@ -50,20 +52,22 @@ class SessionOverview:
 
 
 def overview(session: SessionRef, agents: AgentLogs | None = None) -> SessionOverview:
-    """Start, end, branch, first prompt and agent count, from the head and tail of the file."""
+    """Start, end, branch, title, first prompt and agent count, from the head and tail of the
+    file. The end is the last time written in the file: never its mtime (a copy, a touch or a
+    backup sets that), so None when no line of the tail has a time."""
     seen = glance(session.path, session.size)
-    end = seen.end or datetime.fromtimestamp(session.mtime, tz=timezone.utc)
     first_prompt = None
     if seen.first_prompt is not None:
-        first_prompt = " ".join(prompt_display(seen.first_prompt.text).split())[:PROMPT_CHARS]
+        first_prompt = " ".join((request_text(seen.first_prompt) or "").split())[:PROMPT_CHARS]
     return SessionOverview(
         ref=session,
         start=seen.start,
-        end=end,
+        end=seen.end,
         cwd=seen.cwd,
         branch=seen.branch,
         first_prompt=first_prompt,
         agents=(agents or AgentLogs(with_meta=False)).count(session),
+        title=seen.title,
     )
 
 

@@ -4,15 +4,18 @@ Owns: `Session`, the single way to get a session's entries, calls and agents. On
 pass over the transcript feeds the call pairer and every observer a query brings (an object
 with `add(entry)`: a report's collector, a plan scan…), so queries that need several things
 still read the file once; the agents are read from their logs and linked once, on first use,
-by `sessions.agents`. Holds the calls, never the entries.
+by `sessions.agents`. A 1.0.x file's inline agents (`isSidechain` entries) are the agents'
+own, not the main conversation's: they are kept apart for `sessions.agents` (unless the file
+holds nothing else: an agent log named as the session is read as its own conversation).
+Holds the calls and those inline entries, never the main conversation's entries.
 """
 
 from __future__ import annotations
 
 from typing import Protocol
 
-from session_kit.sessions.agents import AgentRun, session_agents
-from session_kit.sessions.store import SessionRef
+from session_kit.sessions.agents import AgentRun, session_agents, warmup_logs
+from session_kit.sessions.store import AgentLogRef, SessionRef
 from session_kit.transcript.calls import ToolCall, ToolCallPairer
 from session_kit.transcript.entries import Entry, read_entries, time_order
 from session_kit.transcript.reader import ReadStats
@@ -38,15 +41,27 @@ class Session:
         self._pairer = ToolCallPairer(keep_payload=keep_payload)
         self._calls: list[ToolCall] | None = None
         self._agents: list[AgentRun] | None = None
+        self._sidechains: list[Entry] = []
 
     def scan(self, *observers: EntryObserver) -> Session:
         """Read the transcript once, giving each entry to the call pairer and to `observers`."""
         if self._calls is not None:
             raise RuntimeError(f"session {self.ref.id} was already read; give every observer to one scan")
         adders = [self._pairer.add, *(o.add for o in observers)]
+        sidechains = self._sidechains
+        main = False  # a main-conversation entry was seen
         for entry in read_entries(self.ref.path, self.read):
+            if entry.is_sidechain:
+                sidechains.append(entry)
+                continue
+            main = main or entry.is_conversation
             for add in adders:
                 add(entry)
+        if sidechains and not main:
+            for entry in sidechains:
+                for add in adders:
+                    add(entry)
+            sidechains.clear()
         self._calls = self._pairer.calls()
         return self
 
@@ -62,8 +77,14 @@ class Session:
     def agents(self) -> list[AgentRun]:
         """The session's agent runs, linked to their spawning calls, in start order."""
         if self._agents is None:
-            self._agents = session_agents(self.ref, self.calls)
+            self._agents = session_agents(self.ref, self.calls, inline=self._sidechains)
+            self._sidechains = []
         return self._agents
+
+    @property
+    def warmups(self) -> list[AgentLogRef]:
+        """The 2.0.x warmup logs of the session: not agents of its conversation."""
+        return warmup_logs(self.ref)
 
     def all_calls(self) -> list[ToolCall]:
         """The main conversation's calls and every agent's (`agent_id` says whose), in order

@@ -2,9 +2,11 @@
 
 Owns: listing the project directories under the Claude root, the sessions of a project
 (newest first) apart from agent logs, the agent logs of a session in every layout (current:
-`<sid>/subagents/agent-*.jsonl` with `.meta.json`; 2025: `agent-*.jsonl` beside the sessions,
-linked by `sessionId`), finding a project for a folder and a session by id. Returns frozen
-values; never parses a whole transcript. What a user typed is resolved in `resolve`; a
+`<sid>/subagents/agent-*.jsonl` with `.meta.json`, and a workflow run's agents under
+`<sid>/subagents/workflows/<run>/`; 2025: `agent-*.jsonl` beside the sessions, linked by
+`sessionId`), telling 2.0.x warmup logs apart, the agent logs whose session file is gone
+(orphans), finding a project for a folder and a session by id. Returns frozen values; never
+parses a whole transcript (a warmup log is small: only small ones are parsed). What a user typed is resolved in `resolve`; a
 session's overview is `overview`; reading a session is `session`.
 """
 
@@ -20,13 +22,19 @@ from session_kit.claude import paths
 from session_kit.errors import KitError, NoSessionsHere, NotFound
 from session_kit.state import fastjson
 from session_kit.state.ids import is_plain_id
+from session_kit.transcript.entries import Entry, is_warmup_conversation
 from session_kit.transcript.glance import head_lines, quick_field
-from session_kit.transcript.reader import skip_bom
+from session_kit.transcript.reader import read_head, skip_bom
 
 SESSION_SUFFIX = ".jsonl"
 AGENT_PREFIX = "agent-"
 LAYOUT_SUBAGENTS = "subagents"  # current: <session-id>/subagents/agent-<id>.jsonl (+ .meta.json)
 LAYOUT_LEGACY = "legacy"  # 2025: agent-<id>.jsonl beside the sessions
+LAYOUT_WORKFLOW = "workflow"  # <session-id>/subagents/workflows/<run>/agent-<id>.jsonl (+ .meta.json)
+LAYOUT_INLINE = "inline"  # 1.0.x: an isSidechain thread inside the session's own file
+LAYOUT_MISSING = "missing"  # known from its spawning call only: no log was kept
+WORKFLOWS = "workflows"
+WARMUP_BYTES = 16 * 1024  # a warmup log is a prompt and a greeting: larger logs are never one
 MAX_META_BYTES = 1024 * 1024
 HEAD_FIELD_BYTES = 256 * 1024  # how far into a file its session id or cwd is looked for
 
@@ -48,9 +56,10 @@ class AgentLogRef:
     """A subagent's transcript, in either layout, with its `.meta.json` when there is one."""
 
     agent_id: str
-    path: Path
-    layout: str  # LAYOUT_SUBAGENTS (current) or LAYOUT_LEGACY (2025: beside the sessions)
+    path: Path | None  # None: LAYOUT_MISSING
+    layout: str  # LAYOUT_SUBAGENTS, LAYOUT_WORKFLOW, LAYOUT_LEGACY, LAYOUT_INLINE or LAYOUT_MISSING
     meta: Mapping[str, Any] | None = None
+    warmup: bool = False  # a 2.0.x warmup log: not an agent of the conversation
 
     @property
     def agent_type(self) -> str | None:
@@ -102,6 +111,16 @@ def list_sessions(project: Path) -> list[SessionRef]:
     return found
 
 
+def projects_in_scope(
+    root: Path, *, project_path: str | os.PathLike[str] | None = None, all_projects: bool = False
+) -> list[Path]:
+    """The project folders `sessions_in_scope` would list the sessions of."""
+    if all_projects:
+        return list_project_dirs(root)
+    project = find_project(root, project_path or os.getcwd())
+    return [project] if project is not None else []
+
+
 def list_all_sessions(root: Path) -> list[SessionRef]:
     sessions = [s for p in list_project_dirs(root) for s in list_sessions(p)]
     sessions.sort(key=lambda s: (s.mtime, s.id), reverse=True)
@@ -125,6 +144,7 @@ def sessions_in_scope(
 
 
 def session_ref_from_path(path: Path) -> SessionRef:
+    """The file a user named, when it is a transcript (NotFound when it is not one)."""
     try:
         st = path.stat()
     except FileNotFoundError:
@@ -133,7 +153,25 @@ def session_ref_from_path(path: Path) -> SessionRef:
         raise KitError(f"cannot read {path}: {exc.strerror}") from None
     if not path.is_file():
         raise KitError(f"not a transcript file: {path}")
+    if st.st_size and not looks_like_transcript(path):
+        raise NotFound(f"not a transcript (no JSON entries in its first lines): {path}")
     return SessionRef(path.stem, path, path.parent, st.st_mtime, st.st_size)
+
+
+def looks_like_transcript(path: Path) -> bool:
+    """Whether the head of a non-empty file holds a transcript entry: a JSON object line with
+    a `type` or a `sessionId` (a file still being written may end in a half line)."""
+    try:
+        head = read_head(path, HEAD_FIELD_BYTES)
+    except OSError:
+        return True  # the reader reports the error where it reads
+    if any("type" in value or "sessionId" in value for value in head):
+        return True
+    try:
+        with open(path, "rb") as f:  # one long first line: too long to judge, so read it
+            return f.read(1) == b"{" and f.seek(0, os.SEEK_END) > HEAD_FIELD_BYTES
+    except OSError:
+        return True
 
 
 # --- agent logs ------------------------------------------------------------------------------
@@ -149,9 +187,21 @@ def _read_meta(path: Path) -> Mapping[str, Any] | None:
 
 
 def current_layout_agents(session: SessionRef, *, with_meta: bool = True) -> list[AgentLogRef]:
+    """The session's `subagents/` logs, then its workflow runs' (`subagents/workflows/<run>/`)."""
     if session.has_folder is False:
         return []
     folder = paths.subagents_dir(session.project, session.id)
+    found = _agent_logs_in(folder, LAYOUT_SUBAGENTS, with_meta=with_meta)
+    try:
+        runs = sorted(os.listdir(folder / WORKFLOWS))
+    except (FileNotFoundError, NotADirectoryError):
+        return found
+    for run in runs:
+        found.extend(_agent_logs_in(folder / WORKFLOWS / run, LAYOUT_WORKFLOW, with_meta=with_meta))
+    return found
+
+
+def _agent_logs_in(folder: Path, layout: str, *, with_meta: bool) -> list[AgentLogRef]:
     try:
         names = os.listdir(folder)
     except (FileNotFoundError, NotADirectoryError):
@@ -161,12 +211,25 @@ def current_layout_agents(session: SessionRef, *, with_meta: bool = True) -> lis
         if name.startswith(AGENT_PREFIX) and name.endswith(SESSION_SUFFIX):
             agent_id = name[len(AGENT_PREFIX) : -len(SESSION_SUFFIX)]
             meta = _read_meta(folder / f"{AGENT_PREFIX}{agent_id}.meta.json") if with_meta else None
-            found.append(AgentLogRef(agent_id, folder / name, LAYOUT_SUBAGENTS, meta))
+            found.append(AgentLogRef(agent_id, folder / name, layout, meta))
     return found
 
 
+def is_warmup_log(path: Path) -> bool:
+    """A 2.0.x warmup agent log: a `Warmup` prompt, or a lone greeting with no prompt and no
+    calls. Only small logs are read (a warmup is a few hundred bytes)."""
+    try:
+        if path.stat().st_size > WARMUP_BYTES:
+            return False
+        entries = [Entry.from_raw(0, value) for value in read_head(path, WARMUP_BYTES)]
+    except OSError:
+        return False
+    return is_warmup_conversation(entries)
+
+
 def legacy_agent_index(project: Path) -> dict[str, list[Path]]:
-    """2025 layout: agent logs beside the sessions, grouped by the `sessionId` they record."""
+    """2025 layout: agent logs beside the sessions, grouped by the `sessionId` they record
+    (warmup logs included: `find_agent_logs` tells them apart)."""
     index: dict[str, list[Path]] = {}
     try:
         names = sorted(n for n in os.listdir(project) if n.startswith(AGENT_PREFIX) and n.endswith(SESSION_SUFFIX))
@@ -201,7 +264,28 @@ def find_agent_logs(
     index = legacy_index if legacy_index is not None else legacy_agent_index(session.project)
     for path in index.get(session.id, []):
         agent_id = path.name[len(AGENT_PREFIX) : -len(SESSION_SUFFIX)]
-        found.append(AgentLogRef(agent_id, path, LAYOUT_LEGACY, None))
+        found.append(AgentLogRef(agent_id, path, LAYOUT_LEGACY, None, warmup=is_warmup_log(path)))
+    return found
+
+
+def orphan_agent_logs(project: Path) -> list[tuple[str, AgentLogRef]]:
+    """Agent logs of the project whose session file is gone, with the session id they name:
+    2025-layout logs naming no session here, and `<sid>/subagents/` folders without `<sid>.jsonl`."""
+    sessions = {s.id for s in list_sessions(project)}
+    found = [
+        (sid, AgentLogRef(path.name[len(AGENT_PREFIX) : -len(SESSION_SUFFIX)], path, LAYOUT_LEGACY))
+        for sid, logs in legacy_agent_index(project).items()
+        if sid not in sessions
+        for path in logs
+    ]
+    try:
+        folders = sorted(e.name for e in os.scandir(project) if e.is_dir() and e.name not in sessions)
+    except (FileNotFoundError, NotADirectoryError):
+        return found
+    for name in folders:
+        if is_plain_id(name):
+            gone = SessionRef(name, project / f"{name}{SESSION_SUFFIX}", project, 0.0, 0, True)
+            found.extend((name, log) for log in current_layout_agents(gone, with_meta=False))
     return found
 
 
@@ -222,9 +306,9 @@ class AgentLogs:
         return find_agent_logs(session, legacy_index=self.legacy_index(session.project), with_meta=self.with_meta)
 
     def count(self, session: SessionRef) -> int:
-        """How many agent logs the session has, without reading their meta files."""
+        """How many agent logs the session has (warmups left out), without reading meta files."""
         legacy = self.legacy_index(session.project).get(session.id, ())
-        return len(current_layout_agents(session, with_meta=False)) + len(legacy)
+        return len(current_layout_agents(session, with_meta=False)) + sum(not is_warmup_log(p) for p in legacy)
 
 
 # --- finding a project and a session ---------------------------------------------------------

@@ -5,10 +5,12 @@
 - `glance`       a file's head and tail read cheaply (for listings of many sessions).
 - `blockscan`    blocks of whole lines and the lines holding a needle (for search).
 - `rawtype`      an entry's top-level type from raw bytes, so noise is never parsed.
-- `entries`      `Entry` and the entry kinds of every dialect; content blocks; timestamps.
+- `entries`      `Entry` and the entry kinds of every dialect; content blocks; timestamps;
+                 what a person's request is (`request_text`).
 - `tools`        the per-tool registry: input summaries, which tools spawn agents or write files.
 - `calls`        tool uses paired with their results; call statuses.
 - `compactions`  compaction boundaries and summaries. `tokens`: usage once per API message.
+- `titles`       a session's title (`summary`, `custom-title`, `ai-title` lines).
 
 Imports nothing from `sessions`, `queries`, `preprocess`, `install`, `hooks` or `cli`.
 """

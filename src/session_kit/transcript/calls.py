@@ -99,11 +99,17 @@ def result_outcome(result: ToolResult) -> tuple[str, int | None, str | None]:
     return STATUS_ERROR, exit_code, error or "(no error text)"
 
 
-def _agent_id_of(extra: Any) -> str | None:
+# Older clients name the agent in the result's text instead of `toolUseResult.agentId`.
+_AGENT_ID_LINE = re.compile(r"^agentId: ([A-Za-z0-9_-]+)", re.M)
+
+
+def _agent_id_of(extra: Any, text: str) -> str | None:
     if isinstance(extra, Mapping):
         value = extra.get("agentId")
-        return value if isinstance(value, str) else None
-    return None
+        if isinstance(value, str) and value:
+            return value
+    match = _AGENT_ID_LINE.search(text)
+    return match.group(1) if match else None
 
 
 class ToolCallPairer:
@@ -176,7 +182,7 @@ def _with_result(
         error=error,
         output=result.text if keep_output else "",
         result_line=entry.line,
-        spawned_agent_id=_agent_id_of(result.extra) if spawns_agent(call.name) else None,
+        spawned_agent_id=_agent_id_of(result.extra, result.text) if spawns_agent(call.name) else None,
     )
 
 

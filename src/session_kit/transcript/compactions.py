@@ -1,8 +1,9 @@
 """Compactions: where a session's context was compacted, and the summary that replaced it.
 
-Owns: finding compaction boundaries in a stream of entries (the current client's
-`compact_boundary` system entry followed by its `isCompactSummary` user entry; a 2025
-`summary` entry). Reads no files.
+Owns: finding compaction boundaries in a stream of entries: a `compact_boundary` system
+entry followed by its `isCompactSummary` user entry (every client since 1.0.x), and, only in
+the seed docs' dialect and only where a file has no boundary at all, a `summary` entry.
+Elsewhere a `summary` line is a session title (`titles`), never a compaction. Reads no files.
 """
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from session_kit.transcript.entries import KIND_SUMMARY, Entry, format_timestamp
+from session_kit.transcript.entries import KIND_SUMMARY, KIND_TOOL_RESULT, Entry, format_timestamp
 
 DIALECT_CURRENT = "current"  # compact_boundary + isCompactSummary
-DIALECT_2025 = "2025"  # a `summary` entry
+DIALECT_2025 = "2025"  # a `summary` entry, read as a compaction in seed-dialect files only
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,9 +41,11 @@ class Compaction:
         }
 
 
-def find_compactions(entries: Iterable[Entry]) -> list[Compaction]:
-    """Compaction boundaries (current client) and `summary` entries (2025 files)."""
+def find_compactions(entries: Iterable[Entry], *, seed_dialect: bool = False) -> list[Compaction]:
+    """Compaction boundaries; in a seed-dialect file (`seed_dialect`) without any, its
+    `summary` entries (the seed docs' compactions)."""
     found: list[Compaction] = []
+    seed: list[Compaction] = []
     pending: int | None = None  # index in `found` of a boundary still waiting for its summary
     for entry in entries:
         if entry.is_compact_boundary:
@@ -61,8 +64,8 @@ def find_compactions(entries: Iterable[Entry]) -> list[Compaction]:
         elif entry.is_compact_summary and pending is not None:
             found[pending] = replace(found[pending], summary=entry.text)
             pending = None
-        elif entry.kind == KIND_SUMMARY:
-            found.append(
+        elif entry.kind == KIND_SUMMARY and seed_dialect:
+            seed.append(
                 Compaction(
                     line=entry.line,
                     timestamp=entry.timestamp,
@@ -70,4 +73,12 @@ def find_compactions(entries: Iterable[Entry]) -> list[Compaction]:
                     dialect=DIALECT_2025,
                 )
             )
-    return found
+    return found or seed
+
+
+def is_seed_dialect(entry: Entry) -> bool:
+    """An entry only the seed docs' dialect writes: a top-level `tool_result`, or a
+    conversation entry timed by `message.timestamp` alone."""
+    if entry.kind == KIND_TOOL_RESULT:
+        return True
+    return entry.is_conversation and "timestamp" not in entry.raw and "timestamp" in entry.message

@@ -2,16 +2,19 @@
 
 Owns: what an entry *is* — its kind (conversation, system, summary, seed-style tool result,
 client noise, unknown), its ids, its time, its content blocks, its tool uses and tool results,
-and compaction markers. Three dialects are read: the current client's, the 2025 one
-(`summary` entries, `Task` tool) and the seed docs' (top-level `tool_result` entries with a
-float `message.timestamp`). Unknown types are kept with kind `unknown`, never dropped.
-Does not read files (that is `reader`) and does not pair calls with results (that is `calls`).
+compaction markers, and the one rule of what a person's request is (`is_person_request`,
+`request_text`). Three dialects are read: the current client's, the 1.0.x–2.0.x one
+(`summary` title entries, `Task` tool, inline `isSidechain` agents) and the seed docs'
+(top-level `tool_result` entries with a float `message.timestamp`). Unknown types are kept
+with kind `unknown`, never dropped. Does not read files (that is `reader`), pair calls with
+results (that is `calls`) or pick a session's title (that is `titles`).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+import re
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
@@ -32,6 +35,11 @@ NOISE_TYPES = frozenset(
         "cost-state",
         "mode",
         "file-history-snapshot",
+        # titles and names (`titles` reads them): bookkeeping, never conversation
+        "custom-title",
+        "ai-title",
+        "agent-name",
+        "summary-title",
     }
 )
 
@@ -51,6 +59,11 @@ BLOCK_TOOL_USE = "tool_use"
 BLOCK_TOOL_RESULT = "tool_result"
 BLOCK_IMAGE = "image"
 
+# Every block type the kit reads or knows to pass over (`queries.drift` reports the others).
+KNOWN_BLOCK_TYPES = frozenset(
+    {BLOCK_TEXT, BLOCK_THINKING, BLOCK_TOOL_USE, BLOCK_TOOL_RESULT, BLOCK_IMAGE, "redacted_thinking", "document"}
+)
+
 _KNOWN_KINDS = {
     "user": KIND_USER,
     "assistant": KIND_ASSISTANT,
@@ -58,6 +71,10 @@ _KNOWN_KINDS = {
     "summary": KIND_SUMMARY,
     "tool_result": KIND_TOOL_RESULT,
 }
+
+
+# Every entry type the kit knows (`queries.drift` reports the others).
+KNOWN_ENTRY_TYPES = frozenset(_KNOWN_KINDS) | NOISE_TYPES
 
 
 def parse_timestamp(value: Any) -> datetime | None:
@@ -181,11 +198,11 @@ class Entry:
 
     @property
     def cwd(self) -> str | None:
-        return self._str("cwd")
+        return self._str("cwd") or None  # "" is unknown
 
     @property
     def git_branch(self) -> str | None:
-        return self._str("gitBranch")
+        return self._str("gitBranch") or None  # older clients write "" outside a repository
 
     @property
     def version(self) -> str | None:
@@ -315,18 +332,8 @@ class Entry:
 
     @property
     def is_user_prompt(self) -> bool:
-        """A request the person typed or sent: not a tool result, meta entry, compaction
-        summary, client notification or a local command's echoed output."""
-        if (
-            self.kind != KIND_USER
-            or self.is_meta
-            or self.is_compact_summary
-            or self.is_tool_result_carrier
-            or self.is_system_originated
-        ):
-            return False
-        text = self.text.lstrip()
-        return bool(text) and not text.startswith(_CLIENT_ECHOES)
+        """A request the person typed (see `is_person_request`)."""
+        return is_person_request(self)
 
     @property
     def summary_text(self) -> str | None:
@@ -339,8 +346,84 @@ class Entry:
         return None
 
 
-# User-entry text the client writes itself: local command output and task notifications.
-_CLIENT_ECHOES = ("<local-command-stdout>", "<local-command-stderr>", "<local-command-caveat>", "<task-notification>")
+# User-entry text the client writes itself, never typed as a request: local command output,
+# task notifications, `!` commands and their output, interruption markers.
+_CLIENT_ECHOES = (
+    "<local-command-stdout>",
+    "<local-command-stderr>",
+    "<local-command-caveat>",
+    "<task-notification>",
+    "<bash-input>",
+    "<bash-stdout>",
+    "<bash-stderr>",
+    "[Request interrupted by user",
+)
+# Context the IDE integrations put before (or instead of) what the person typed.
+# Context the IDE or the client puts around what the person typed (left out of the request).
+_IDE_CONTEXT = re.compile(r"<(ide_[a-z_]+|system-reminder)>.*?</\1>", re.S)
+# Slash commands the client runs itself: echoed as `<command-name>` but never sent as a request.
+LOCAL_COMMANDS = frozenset(
+    {
+        "/clear", "/compact", "/resume", "/exit", "/quit", "/cost", "/status", "/model", "/config",
+        "/help", "/login", "/logout", "/doctor", "/memory", "/permissions", "/context", "/usage",
+        "/rename", "/vim", "/theme", "/ide", "/mcp", "/hooks", "/agents", "/add-dir", "/export",
+    }
+)  # fmt: skip
+
+
+def request_text(entry: Entry) -> str | None:
+    """What the person typed in `entry`, as they would name it (slash commands as
+    `/name args`, IDE context tags left out), or None when the entry is not a request.
+
+    The one rule of what a request is, for every reader (reports, listings, memory): a
+    user entry of the main conversation, not a tool result, meta entry, compaction summary,
+    client notification, `!` command or its output, interruption marker, IDE context alone,
+    or the echo of a slash command the client runs itself (`/clear`, `/compact`…).
+    """
+    if (
+        entry.kind != KIND_USER
+        or entry.is_sidechain  # a subagent's prompt, written by the model
+        or entry.is_meta
+        or entry.is_compact_summary
+        or entry.is_tool_result_carrier
+        or entry.is_system_originated
+    ):
+        return None
+    text = entry.text.lstrip()
+    if not text or text.startswith(_CLIENT_ECHOES):
+        return None
+    if "<ide_" in text or "<system-reminder>" in text:
+        text = _IDE_CONTEXT.sub("", text).strip()
+        if not text:
+            return None
+    shown = prompt_display(text)
+    if "<command-name>" in text and shown.split(" ", 1)[0] in LOCAL_COMMANDS:
+        return None
+    return shown
+
+
+def is_warmup_conversation(entries: Iterable[Entry]) -> bool:
+    """The whole conversation of a 2.0.x warmup agent log (not an agent of the session): a
+    `Warmup` prompt, or a lone assistant greeting with no prompt and no tool calls."""
+    prompts = 0
+    messages: set[str | int] = set()  # one API message is written as several lines
+    for entry in entries:
+        if entry.kind == KIND_USER and not entry.is_meta and entry.text.strip():
+            if entry.text.strip().lower() == "warmup":
+                return True
+            prompts += 1
+        elif entry.kind == KIND_ASSISTANT:
+            if entry.tool_uses:
+                return False
+            messages.add(entry.message_id or entry.line)
+        elif entry.is_tool_result_carrier:
+            return False
+    return prompts == 0 and len(messages) == 1
+
+
+def is_person_request(entry: Entry) -> bool:
+    """Whether `entry` is a request the person typed (`request_text` says what)."""
+    return request_text(entry) is not None
 
 
 def read_entries(path: str | os.PathLike[str], stats: ReadStats | None = None) -> Iterator[Entry]:

@@ -1,14 +1,15 @@
 """A transcript's head and tail, read cheaply: what a listing of many sessions needs.
 
-Owns: the start time, the first request, cwd and branch from the head of a file, and the last
-time from its tail, locating lines with byte searches and parsing only the few that can
-matter (the client's noise, most of a file's bytes, is passed over unparsed); the first value
+Owns: the start time, the first request, cwd, branch and title lines from the head of a
+file, and the last time and title lines from its tail, locating lines with byte searches and
+parsing only the few that can matter (the client's noise, most of a file's bytes, is passed over unparsed); the first value
 of a top-level-looking string field of a line without parsing it; complete lines from a
 file's head. Knows no disk layout: it is given a path or an open descriptor.
 """
 
 from __future__ import annotations
 
+import mmap
 import os
 import re
 from collections.abc import Iterable
@@ -20,6 +21,7 @@ from typing import Any
 from session_kit.state import fastjson
 from session_kit.transcript.entries import Entry
 from session_kit.transcript.reader import loads_line, skip_bom
+from session_kit.transcript.titles import TitleLine, choose_title, title_line
 
 HEAD_STEP = 8 * 1024
 HEAD_LIMIT = 1024 * 1024  # how far into a file the first prompt is looked for
@@ -36,11 +38,14 @@ class Glance:
     cwd: str | None
     branch: str | None
     end: datetime | None
+    title: str | None = None
 
 
 def glance(path: str | os.PathLike[str], size: int) -> Glance:
     """The facts of the file's head and tail; all None when it cannot be read."""
     start = end = prompt = cwd = branch = None
+    titles: list[TitleLine] = []
+    tail = b""
     try:
         # Raw descriptor reads: for thousands of files, a buffered file object per file costs
         # more than the few kilobytes read from each.
@@ -48,16 +53,55 @@ def glance(path: str | os.PathLike[str], size: int) -> Glance:
     except OSError:  # removed or unreadable since it was listed
         return Glance(None, None, None, None, None)
     try:
-        start, prompt, cwd, branch = head_facts(FdReader(fd))
+        start, prompt, cwd, branch = head_facts(FdReader(fd), titles)
         for step in TAIL_STEPS:
-            end = last_timestamp(os.pread(fd, step, max(0, size - step)), cut=size > step)
+            tail = os.pread(fd, step, max(0, size - step))
+            end = last_timestamp(tail, cut=size > step)
             if end is not None or size <= step:
                 break
+        if size > HEAD_STEP:  # a small file's head was its tail: its titles are in already
+            titles.extend(title_lines(tail, cut=size > len(tail), types=_LATE_TITLES))
+        title = choose_title(titles, lambda uuid: file_holds(fd, uuid.encode())) if titles else None
     except OSError:
-        pass
+        title = None
     finally:
         os.close(fd)
-    return Glance(start, prompt, cwd, branch, end)
+    return Glance(start, prompt, cwd, branch, end, title)
+
+
+# Title lines: `summary` ones are stacked at the head of 1.0.x–2.0.x files; current clients
+# append `custom-title` / `ai-title` ones as the session goes on.
+# (The type's value is looked for, then the line parsed: JSON may have spaces after the colon.)
+_TITLE_MARKS = (b'"summary"', b'"custom-title"', b'"ai-title"')
+_LATE_TITLES = _TITLE_MARKS[1:]
+
+
+def title_lines(data: bytes, *, cut: bool = False, types: Iterable[bytes] = _TITLE_MARKS) -> list[TitleLine]:
+    """The title lines among the complete lines of `data`, in file order."""
+    lo = data.find(b"\n") + 1 if cut else 0
+    found: list[tuple[int, TitleLine]] = []
+    for mark in types:
+        pos = data.find(mark, lo)
+        while pos >= 0:
+            start, stop = _line_at(data, pos, lo, len(data))
+            try:
+                value = loads_line(data[start:stop].strip())
+            except (ValueError, RecursionError):
+                value = None
+            line = title_line(Entry.from_raw(0, value)) if isinstance(value, dict) else None
+            if line is not None and all(start != at for at, _ in found):
+                found.append((start, line))
+            pos = data.find(mark, stop)
+    return [line for _, line in sorted(found, key=lambda f: f[0])]
+
+
+def file_holds(fd: int, needle: bytes) -> bool:
+    """Whether the open file's bytes hold `needle` (a byte search, the file mapped, not read)."""
+    try:
+        with mmap.mmap(fd, 0, access=mmap.ACCESS_READ) as view:
+            return view.find(needle) >= 0
+    except (OSError, ValueError):  # empty, or not mappable
+        return False
 
 
 def head_lines(path: Path, *, limit: int = HEAD_LIMIT) -> Iterable[bytes]:
@@ -131,8 +175,11 @@ def _line_at(data: bytes, pos: int, lo: int, hi: int) -> tuple[int, int]:
     return start, hi if end < 0 else end
 
 
-def head_facts(f: Any) -> tuple[datetime | None, Entry | None, str | None, str | None]:
-    """(start time, first user prompt, cwd, branch) from the head of an open file.
+def head_facts(
+    f: Any, titles: list[TitleLine] | None = None
+) -> tuple[datetime | None, Entry | None, str | None, str | None]:
+    """(start time, first user prompt, cwd, branch) from the head of an open file; the title
+    lines met on the way are added to `titles`.
 
     Lines are located with byte searches, not split apart, and only those that can matter
     are parsed: the first with a timestamp, then those that look like user entries. The
@@ -157,6 +204,10 @@ def head_facts(f: Any) -> tuple[datetime | None, Entry | None, str | None, str |
             if start is not None:
                 break
             pos = data.find(b'"timestamp"', line_end, complete)
+        if titles is not None and (
+            data.find(b'"summary"', scanned, complete) >= 0 or data.find(b"-title", scanned, complete) >= 0
+        ):
+            titles.extend(title_lines(data[scanned:complete]))
         pos = scanned
         while True:
             match = _USER_TYPE.search(data, pos, complete)
@@ -175,7 +226,7 @@ def head_facts(f: Any) -> tuple[datetime | None, Entry | None, str | None, str |
             cwd = cwd or entry.cwd
             branch = branch or entry.git_branch
             if entry.is_user_prompt:
-                return start, entry, entry.cwd or cwd, entry.git_branch or branch
+                return start, entry, cwd or entry.cwd, branch or entry.git_branch
         scanned = complete
         if at_eof or len(data) >= HEAD_LIMIT:
             return start, None, cwd, branch

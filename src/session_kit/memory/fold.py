@@ -1,0 +1,492 @@
+"""Folding a transcript's entries into the working memory, one line at a time.
+
+Owns: deciding from a line's raw bytes whether it needs parsing at all (client noise, and the
+results of calls whose outcome is already known, never are), and what each entry changes in
+the memory (`record`'s shape): the person's requests, the plan and plan mode, the task list,
+files changed and read, failed calls not yet fixed by a later success of the same command,
+subagents, the assistant's latest words and the compactions. Every text kept is redacted and
+cut to a size. Reads every dialect the kit knows (current, 2025, the seed docs'); an entry it
+cannot read is counted and skipped. Standard library only. Does not: open the transcript
+(`capture` does), or decide what goes back into the context (`restore`).
+"""
+
+from __future__ import annotations
+
+from session_kit.memory.record import read_plan_file
+from session_kit.memory.text import (
+    answer_head,
+    error_lines,
+    exit_code_of,
+    person_request,
+    redact,
+    removed_paths,
+    result_text,
+    task_notification,
+)
+from session_kit.state import fastjson
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+
+MAX_REQUEST = 6000
+MAX_NEXT = 1500
+MAX_ANSWER = 400
+MAX_PLAN = 12000
+MAX_PENDING = 2000
+RECENT_REQUESTS = 5
+MAX_READS = 12
+MAX_FAILURES = 30
+MAX_AGENTS = 40
+MAX_TASKS = 100
+MAX_FILES = 400
+
+# Entry types whose lines are never parsed: the client's bookkeeping.
+NOISE = frozenset(
+    {
+        b"attachment",
+        b"api-request",
+        b"api-request-shape",
+        b"api-request-blob",
+        b"queue-operation",
+        b"atis-latch",
+        b"last-prompt",
+        b"tools-used",
+        b"cost-state",
+        b"mode",
+        b"file-history-snapshot",
+        b"summary",
+        b"progress",
+    }
+)
+FILE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
+AGENT_TOOLS = frozenset({"Agent", "Task"})
+# Calls whose successful result says something the call did not: parsed even on success.
+RESULT_MATTERS = frozenset({"Write", "ExitPlanMode", "TaskCreate", *AGENT_TOOLS})
+_ERROR_MARKS = (b'"is_error":true', b'"is_error": true')
+_RESULT_ID = b'"tool_use_id":"'
+
+
+class Fold:
+    """Folds entries into one memory document. `feed` takes one line's bytes; `line` counts
+    the lines fed (the transcript's line numbers the memory names)."""
+
+    def __init__(self, memory: dict, *, keeps: Callable[[str], bool], session_id: str | None = None) -> None:
+        self.memory = memory
+        self.keeps = keeps
+        self.session_id = session_id
+        self.line = memory.get("lines", 0)
+
+    # --- lines ---------------------------------------------------------------------------
+    def feed(self, raw: bytes) -> None:
+        self.line += 1
+        if not raw.strip():
+            return
+        if raw.startswith(b'{"type":"'):
+            end = raw.find(b'"', 9)
+            if raw[9:end] in NOISE and not (raw[9:end] == b"attachment" and b'"plan_mode' in raw):
+                return
+        elif b'"type":"attachment"' in raw and b'"attachment":{' in raw:
+            if b'"plan_mode' not in raw:
+                return
+        elif b'"type":"progress"' in raw and raw.startswith(b'{"parentUuid"'):
+            return
+        if self._known_result(raw):
+            return
+        try:
+            entry = fastjson.loads(raw)
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            self.memory["skipped"]["malformed"] += 1
+            return
+        if isinstance(entry, dict):
+            try:
+                self.entry(entry)
+            except (TypeError, AttributeError, KeyError, ValueError):  # a field of an odd shape
+                self.memory["skipped"]["malformed"] += 1
+
+    def _known_result(self, raw: bytes) -> bool:
+        """True when the line is one successful result of a call whose outcome needs no
+        more than 'it worked': settled without parsing the (often large) output."""
+        at = raw.find(_RESULT_ID)
+        if at < 0 or raw.find(_RESULT_ID, at + 1) >= 0:
+            return False
+        start = at + len(_RESULT_ID)
+        call_id = raw[start : raw.find(b'"', start)].decode("utf-8", "replace")
+        call = self.memory["pending"].get(call_id)
+        if call is None or call["tool"] in RESULT_MATTERS:
+            return False
+        if any(mark in raw for mark in _ERROR_MARKS) or b'"isSidechain":true' in raw[:300]:
+            return False
+        if b'"toolUseResult":"' in raw:  # an error told only by a string result (older clients)
+            return False
+        del self.memory["pending"][call_id]
+        self._succeeded(call, None, None)
+        return True
+
+    # --- entries -------------------------------------------------------------------------
+    def entry(self, entry: dict) -> None:
+        if entry.get("isSidechain") is True:
+            return  # an inline (1.0.x) subagent's thread: not the session's own memory
+        kind = entry.get("type")
+        at = entry.get("timestamp")
+        at = at if isinstance(at, str) else None
+        message = entry.get("message")
+        message = message if isinstance(message, dict) else {}
+        if kind == "user":
+            self._user(entry, message, at)
+        elif kind == "assistant":
+            if entry.get("isApiErrorMessage"):
+                return
+            for block in _blocks(message.get("content")):
+                if block.get("type") == "tool_use":
+                    self._call(block, at)
+                elif (
+                    block.get("type") == "text"
+                    and isinstance(block.get("text"), str)
+                    and block["text"].strip()
+                    and self.keeps("next")
+                ):
+                    self.memory["next"] = {
+                        "text": _clip_tail(redact(block["text"].strip()), MAX_NEXT),
+                        "line": self.line,
+                    }
+        elif kind == "tool_result":  # the seed docs' dialect
+            self._result(message.get("tool_use_id"), message, entry.get("toolUseResult"), at)
+        elif kind == "system" and entry.get("subtype") == "compact_boundary":
+            meta = entry.get("compactMetadata") if isinstance(entry.get("compactMetadata"), dict) else {}
+            trigger = meta.get("trigger") if isinstance(meta.get("trigger"), str) else None
+            self.memory["compactions"].append({"at": at, "trigger": trigger, "summary": None, "line": self.line})
+        elif kind == "attachment":
+            self._attachment(entry.get("attachment"))
+
+    def _user(self, entry: dict, message: dict, at: str | None) -> None:
+        if entry.get("isCompactSummary"):
+            summaries = self.memory["compactions"]
+            text = message.get("content")
+            text = text if isinstance(text, str) else "\n".join(b.get("text", "") for b in _blocks(text))
+            if summaries and summaries[-1].get("summary") is None:
+                summaries[-1]["summary"] = clip(redact(text), 8000)
+            return
+        content = message.get("content")
+        results = [b for b in _blocks(content) if b.get("type") == "tool_result"]
+        for block in results:
+            self._result(block.get("tool_use_id"), block, entry.get("toolUseResult"), at)
+        if results:
+            return
+        note = task_notification(content)
+        if note is not None:
+            self._agent_notified(*note)
+            return
+        text = person_request(entry, self.line)
+        if text is not None and self.keeps("requests"):
+            item = {"text": clip(redact(text), MAX_REQUEST), "line": self.line, "at": at}
+            requests = self.memory["requests"]
+            if requests["first"] is None:
+                requests["first"] = item
+            recent = requests["recent"]
+            if not recent or recent[-1]["text"] != item["text"]:
+                recent.append(item)
+                del recent[:-RECENT_REQUESTS]
+
+    def _attachment(self, attachment: object) -> None:
+        if not isinstance(attachment, dict) or not self.keeps("plan"):
+            return
+        kind = attachment.get("type")
+        path = attachment.get("planFilePath")
+        path = path if isinstance(path, str) else None
+        if kind in ("plan_mode", "plan_mode_reentry"):
+            self.memory["plan_mode"] = {"active": True, "path": path, "line": self.line}
+        elif kind == "plan_mode_exit":
+            self.memory["plan_mode"] = {"active": False, "path": path, "line": self.line}
+
+    # --- calls ---------------------------------------------------------------------------
+    def _call(self, block: dict, at: str | None) -> None:
+        call_id = block.get("id")
+        name = block.get("name")
+        tool_input = block.get("input")
+        if not isinstance(call_id, str) or not isinstance(name, str):
+            return
+        tool_input = tool_input if isinstance(tool_input, dict) else {}
+        # redacted from the start: what is kept (even a call waiting for its result) is saved;
+        # redaction is deterministic, so the same command still gives the same key
+        call = {"tool": name, "key": redact(_call_key(name, tool_input)), "line": self.line, "at": at}
+        if name == "Bash":
+            call["command"] = clip(redact(str(tool_input.get("command") or "")), 2000)
+        elif name in FILE_TOOLS or name == "Read":
+            path = tool_input.get("file_path") or tool_input.get("notebook_path")
+            call["path"] = path if isinstance(path, str) else None
+        elif name == "ExitPlanMode":
+            plan = tool_input.get("plan")
+            if self.keeps("plan"):
+                self.memory["plan"] = {
+                    "text": clip(redact(plan), MAX_PLAN) if isinstance(plan, str) and plan.strip() else None,
+                    "path": None,
+                    "status": "proposed",
+                    "line": self.line,
+                    "at": at,
+                }
+        elif name == "TodoWrite":
+            call["todos"] = self._todo_items(tool_input.get("todos"))
+        elif name == "TaskCreate":
+            call["subject"] = clip(redact(str(tool_input.get("subject") or tool_input.get("description") or "")), 300)
+        elif name == "TaskUpdate":
+            call["update"] = {k: tool_input.get(k) for k in ("taskId", "id", "status")}
+            if isinstance(tool_input.get("subject"), str):
+                call["update"]["subject"] = clip(redact(tool_input["subject"]), 300)
+        elif name in AGENT_TOOLS and self.keeps("agents"):
+            agents = self.memory["agents"]
+            agents.append(
+                {
+                    "id": None,
+                    "call": call_id,
+                    "type": _str(tool_input.get("subagent_type")) or "general-purpose",
+                    "description": clip(redact(_str(tool_input.get("description")) or ""), 200),
+                    "status": "running",
+                    "answer": None,
+                    "line": self.line,
+                }
+            )
+            del agents[:-MAX_AGENTS]
+        pending = self.memory["pending"]
+        pending[call_id] = call
+        if len(pending) > MAX_PENDING:  # calls that never got a result: forget the oldest
+            for stale in list(pending)[: len(pending) - MAX_PENDING]:
+                del pending[stale]
+
+    def _result(self, call_id: object, block: dict, extra: object, at: str | None) -> None:
+        if not isinstance(call_id, str):
+            return
+        call = self.memory["pending"].pop(call_id, None)
+        if call is None:
+            return
+        failed = block.get("is_error") is True or (
+            isinstance(extra, str) and extra.startswith("Error") and call["tool"] != "Read"
+        )
+        if failed:
+            self._failed(call, call_id, result_text(block.get("content")), at)
+        else:
+            self._succeeded(call, block, extra, call_id=call_id)
+
+    def _succeeded(self, call: dict, block: dict | None, extra: object, *, call_id: str | None = None) -> None:
+        tool = call["tool"]
+        failures = self.memory["failures"]
+        if failures:
+            self.memory["failures"] = [f for f in failures if f["key"] != call["key"]]
+        if tool in FILE_TOOLS and call.get("path"):
+            created = tool == "Write" and isinstance(extra, dict) and extra.get("type") == "create"
+            self._file_changed(call["path"], "created" if created else "edited", call)
+        elif tool == "Read" and call.get("path") and self.keeps("reads"):
+            reads = [r for r in self.memory["reads"] if r["path"] != call["path"]]
+            reads.insert(0, {"path": call["path"], "line": call["line"]})
+            self.memory["reads"] = reads[:MAX_READS]
+        elif tool == "Bash":
+            for path in removed_paths(call.get("command") or ""):
+                self._file_changed(path, "deleted", call)
+        elif tool == "ExitPlanMode":
+            self._plan_answered("approved", extra, block)
+        elif tool == "TaskCreate":
+            self._task_created(call, extra, block)
+        elif tool == "TodoWrite":  # applied once it worked: a refused call changed nothing
+            self._todos(call.get("todos"))
+        elif tool == "TaskUpdate":
+            self._task_update(call.get("update") or {})
+        elif tool in AGENT_TOOLS:
+            self._agent_answered(call_id, extra, block, failed=False)
+
+    def _failed(self, call: dict, call_id: str, text: str, at: str | None) -> None:
+        tool = call["tool"]
+        if tool == "ExitPlanMode":
+            self._plan_answered("refused", None, {"content": text})
+            return
+        if tool in AGENT_TOOLS:
+            self._agent_answered(call_id, None, {"content": text}, failed=True)
+        if not self.keeps("failures"):
+            return
+        failure = {
+            "key": call["key"],
+            "tool": tool,
+            "command": call.get("command") or call["key"],
+            "exit_code": exit_code_of(text),
+            "error": redact(error_lines(text)),
+            "line": call["line"],
+            "result_line": self.line,
+            "at": at or call.get("at"),
+        }
+        kept = [f for f in self.memory["failures"] if f["key"] != call["key"]]
+        kept.append(failure)
+        self.memory["failures"] = kept[-MAX_FAILURES:]
+
+    # --- files, plan, tasks, agents ------------------------------------------------------
+    def _file_changed(self, path: str, change: str, call: dict) -> None:
+        if not self.keeps("files"):
+            return
+        files = self.memory["files"]
+        known = files.pop(path, None)  # re-inserted: the dict stays in order of last change
+        if known is None:
+            known = {"change": change, "times": 0}
+        elif change == "deleted" or known["change"] == "deleted":
+            known["change"] = change
+        known["times"] += 1
+        known["line"] = call["line"]
+        known["at"] = call.get("at")
+        files[path] = known
+        if len(files) > MAX_FILES:
+            del files[next(iter(files))]
+        mode = self.memory.get("plan_mode")
+        if mode and mode.get("path") == path and change != "deleted" and self.keeps("plan"):
+            plan = self.memory.get("plan")
+            if not plan or plan.get("path") != path or plan.get("status") != "writing":
+                self.memory["plan"] = {
+                    "text": None,
+                    "path": path,
+                    "status": "writing",
+                    "line": call["line"],
+                    "at": call.get("at"),
+                }
+
+    def _plan_answered(self, status: str, extra: object, block: dict | None) -> None:
+        plan = self.memory.get("plan")
+        if not plan or not self.keeps("plan"):
+            return
+        plan["status"] = status
+        if isinstance(extra, dict):
+            path = extra.get("filePath")
+            if isinstance(path, str) and path:
+                plan["path"] = path
+            if not plan.get("text") and isinstance(extra.get("plan"), str) and extra["plan"].strip():
+                plan["text"] = clip(redact(extra["plan"]), MAX_PLAN)
+        if status == "refused" and block is not None:
+            reason = result_text(block.get("content")).replace("<tool_use_error>", "").replace("</tool_use_error>", "")
+            plan["reason"] = clip(redact(reason.strip()), 300)
+        if not plan.get("text") and plan.get("path"):
+            text = read_plan_file(plan["path"])
+            if text:
+                plan["text"] = clip(redact(text), MAX_PLAN)
+
+    def _todo_items(self, todos: object) -> list[dict] | None:
+        """A TodoWrite call's list, as the memory keeps it (redacted when the call is read)."""
+        if not isinstance(todos, list) or not self.keeps("tasks"):
+            return None
+        items = []
+        for n, todo in enumerate(todos[:MAX_TASKS], 1):
+            if isinstance(todo, dict):
+                subject = _str(todo.get("content")) or _str(todo.get("subject")) or ""
+                items.append(
+                    {
+                        "id": str(todo.get("id") or n),
+                        "subject": clip(redact(subject), 300),
+                        "status": _str(todo.get("status")) or "pending",
+                        "line": self.line,
+                    }
+                )
+        return items
+
+    def _todos(self, items: list[dict] | None) -> None:
+        if items is not None:
+            self.memory["tasks"] = {"source": "TodoWrite", "items": items}
+
+    def _task_created(self, call: dict, extra: object, block: dict | None) -> None:
+        if not self.keeps("tasks"):
+            return
+        task_id = None
+        if isinstance(extra, dict) and isinstance(extra.get("task"), dict):
+            task_id = extra["task"].get("id")
+        if task_id is None and block is not None:
+            text = result_text(block.get("content"))
+            at = text.find("#")
+            digits = ""
+            while at >= 0 and at + 1 + len(digits) < len(text) and text[at + 1 + len(digits)].isdigit():
+                digits += text[at + 1 + len(digits)]
+            task_id = digits or None
+        tasks = self.memory["tasks"]
+        if tasks.get("source") != "Task":
+            tasks = self.memory["tasks"] = {"source": "Task", "items": []}
+        tasks["items"].append(
+            {
+                "id": str(task_id) if task_id is not None else None,
+                "subject": call.get("subject") or "",
+                "status": "pending",
+                "line": call["line"],
+            }
+        )
+        del tasks["items"][:-MAX_TASKS]
+
+    def _task_update(self, tool_input: dict) -> None:
+        if not self.keeps("tasks"):
+            return
+        task_id = str(tool_input.get("taskId") or tool_input.get("id") or "")
+        for item in self.memory["tasks"].get("items", []):
+            if item.get("id") == task_id:
+                status = _str(tool_input.get("status"))
+                if status == "deleted":
+                    self.memory["tasks"]["items"].remove(item)
+                    return
+                if status:
+                    item["status"] = status
+                subject = _str(tool_input.get("subject"))
+                if subject:
+                    item["subject"] = subject
+                item["line"] = self.line
+                return
+
+    def _agent_answered(self, call_id: str | None, extra: object, block: dict | None, *, failed: bool) -> None:
+        agent = next((a for a in reversed(self.memory["agents"]) if a["call"] == call_id), None)
+        if agent is None:
+            return
+        if isinstance(extra, dict):
+            agent["id"] = _str(extra.get("agentId")) or agent["id"]
+            status = extra.get("status")
+        else:
+            status = None
+        if failed:
+            agent["status"] = "failed"
+        elif status in ("async_launched", "running"):
+            agent["status"] = "running in the background"
+            return
+        else:
+            agent["status"] = "finished"
+        if block is not None:
+            agent["answer"] = clip(redact(answer_head(result_text(block.get("content")))), MAX_ANSWER)
+
+    def _agent_notified(self, agent_id: str, status: str, text: str) -> None:
+        for agent in reversed(self.memory["agents"]):
+            if agent["id"] == agent_id:
+                agent["status"] = "failed" if status in ("failed", "error", "killed") else "finished"
+                if text:
+                    agent["answer"] = clip(redact(text), MAX_ANSWER)
+                return
+
+
+# --- small helpers -------------------------------------------------------------------------
+
+
+def _blocks(content: object) -> list[dict]:
+    if isinstance(content, list):
+        return [b for b in content if isinstance(b, dict)]
+    return []
+
+
+def _str(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit] + f"… [cut: {len(text)} chars]"
+
+
+def _clip_tail(text: str, limit: int) -> str:
+    return text if len(text) <= limit else f"[cut: {len(text)} chars] …" + text[-limit:]
+
+
+def _call_key(name: str, tool_input: Mapping) -> str:
+    """What makes two calls 'the same command': a later success of it fixes a failure."""
+    if name == "Bash":
+        return "Bash: " + " ".join(str(tool_input.get("command") or "").split())
+    path = tool_input.get("file_path") or tool_input.get("notebook_path") or tool_input.get("path")
+    if isinstance(path, str):
+        return f"{name}: {path}"
+    for field in ("pattern", "url", "query", "skill", "description"):
+        if isinstance(tool_input.get(field), str):
+            return f"{name}: {tool_input[field][:300]}"
+    return name

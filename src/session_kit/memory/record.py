@@ -1,0 +1,123 @@
+"""The working memory as a document: its shape, and loading and saving it.
+
+Owns: `memory.json` in the session's scratch dir (a subagent's own in
+`memory-agents/<agent id>.json`, so an agent's compaction never overwrites the session's),
+the empty memory, reading and writing it under a lock, and reading a plan file the memory
+names (a regular file only, bounded). Standard library
+only. Capture fills it (`capture`), the restore reads it (`restore`).
+
+Shape (`version` 1; every text already redacted):
+    transcript, offset, lines       where the next capture starts (bytes, lines read so far)
+    captures, updated               how many captures, and the last one's time
+    requests  {"first": item, "recent": [item…]}   item = {"text", "line", "at"}
+    plan      {"text", "path", "status", "line", "at"} | null
+    plan_mode {"active", "path", "line"} | null
+    tasks     {"source": "TodoWrite" | "Task", "items": [{"id", "subject", "status", "line"}]}
+    files     {path: {"change": "created|edited|deleted", "times", "line", "at"}}
+    reads     [{"path", "line"}]    the latest first
+    failures  [{"key", "tool", "command", "exit_code", "error", "line", "at"}]
+    agents    [{"id", "call", "type", "description", "status", "answer", "line"}]
+    next      {"text", "line"} | null    the assistant's latest words
+    compactions [{"at", "trigger", "summary"}]
+    pending   {tool_use_id: call}   calls still waiting for their result
+    skipped   {"malformed": n, "other_sessions": n}
+"""
+
+from __future__ import annotations
+
+import os
+
+from session_kit.state import fastjson
+from session_kit.state import root as state
+
+MEMORY_FILE = "memory.json"
+AGENTS_DIR = "memory-agents"
+TEXT_FILE = "memory.md"  # the whole memory as text, named in a restore cut to fit
+VERSION = 1
+MAX_FILE_BYTES = 16 * 1024 * 1024
+MAX_PLAN_FILE = 24000
+
+
+def empty_memory(transcript: str | None = None) -> dict:
+    return {
+        "version": VERSION,
+        "transcript": transcript,
+        "offset": 0,
+        "lines": 0,
+        "captures": 0,
+        "updated": None,
+        "requests": {"first": None, "recent": []},
+        "plan": None,
+        "plan_mode": None,
+        "tasks": {"source": None, "items": []},
+        "files": {},
+        "reads": [],
+        "failures": [],
+        "agents": [],
+        "next": None,
+        "compactions": [],
+        "pending": {},
+        "skipped": {"malformed": 0, "other_sessions": 0},
+    }
+
+
+def memory_path(scratch_path: str, agent_id: str | None = None) -> str:
+    if agent_id:
+        safe = "".join(c for c in agent_id if c.isalnum() or c in "-_")[:100] or "agent"
+        return os.path.join(scratch_path, AGENTS_DIR, safe + ".json")
+    return os.path.join(scratch_path, MEMORY_FILE)
+
+
+def load(path: str) -> dict | None:
+    """The memory saved at `path`; None when there is none or it cannot be read as one."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    if len(data) > MAX_FILE_BYTES:
+        return None
+    try:
+        value = fastjson.loads(data)
+    except ValueError:
+        return None
+    if not isinstance(value, dict) or value.get("version") != VERSION:
+        return None
+    base = empty_memory()
+    for key, default in base.items():  # a field of the wrong type reads as empty, not as a crash
+        if not isinstance(value.get(key), type(default)) and default is not None:
+            value[key] = default
+    return value
+
+
+def save(path: str, memory: dict) -> None:
+    state.ensure_dir(os.path.dirname(path))
+    state.atomic_write(path, (fastjson.dumps(memory, indent=1) + "\n").encode("utf-8", "surrogatepass"))
+
+
+def locked(path: str, *, timeout: float = 30.0) -> state.locked:
+    """The lock every read-modify-write of the memory at `path` holds (a capture may take a
+    second or two on a large transcript read for the first time)."""
+    return state.locked(path, timeout=timeout)
+
+
+def ensure_parent(path: str) -> None:
+    state.ensure_dir(os.path.dirname(path))
+
+
+def read_plan_file(path: str, *, limit: int = MAX_PLAN_FILE) -> str | None:
+    """A plan file's text (a regular file only, at most `limit` bytes); None if unreadable."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except (OSError, ValueError):
+        return None
+    try:
+        import stat
+
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return os.read(fd, limit).decode("utf-8", "replace")
+    except OSError:
+        return None
+    finally:
+        os.close(fd)

@@ -1,0 +1,155 @@
+"""Reading meaning out of the texts of entries, for the memory: no regular expressions.
+
+Owns: the text of a tool result, the lines of an error that tell what went wrong (the
+end of a traceback, the lines that say "error"), a failed command's exit code, the paths an
+`rm` removed, a task notification's fields; and, loaded on first use, the kit's one redactor and its
+one rule of what a request is (`transcript.entries.request_text`). Standard library only,
+and cheap to import: the hooks load it.
+"""
+
+from __future__ import annotations
+
+_ERROR_WORDS = (
+    "error",
+    "fail",
+    "fatal",
+    "panic",
+    "exception",
+    "denied",
+    "not found",
+    "no such",
+    "cannot",
+    "can't",
+    "unable",
+    "invalid",
+    "refused",
+    "timed out",
+    "traceback",
+    "assert",
+)
+MAX_ERROR = 1200
+
+
+def redact(text: str) -> str:
+    """`text` through the kit's one redactor."""
+    if len(text) < 8:
+        return text
+    from session_kit.redact import redact as _redact
+
+    return _redact(text)
+
+
+def _between(text: str, tag: str) -> str | None:
+    start = text.find(f"<{tag}>")
+    if start < 0:
+        return None
+    start += len(tag) + 2
+    end = text.find(f"</{tag}>", start)
+    return text[start:end] if end >= 0 else None
+
+
+def person_request(entry: dict, line: int = 0) -> str | None:
+    """The text the person typed, if this user entry is such a request: the kit's one rule
+    (`transcript.entries.request_text`), loaded on first use like the redactor (captures run
+    beside the client, not in the hook it waits for)."""
+    from session_kit.transcript.entries import Entry, request_text
+
+    return request_text(Entry.from_raw(line, entry))
+
+
+def task_notification(content: object) -> tuple[str, str, str] | None:
+    """(agent id, status, result) of a background agent's `<task-notification>` text."""
+    text = content if isinstance(content, str) else None
+    if isinstance(content, list):
+        text = next((b.get("text") for b in content if isinstance(b, dict) and b.get("type") == "text"), None)
+    if not isinstance(text, str) or "<task-notification>" not in text[:200]:
+        return None
+    agent_id = (_between(text, "task-id") or "").strip()
+    status = (_between(text, "status") or "").strip()
+    result = _between(text, "result") or _between(text, "summary") or ""
+    return (agent_id, status, " ".join(result.split())) if agent_id else None
+
+
+def result_text(content: object) -> str:
+    """A tool result's content as text (a string, or the text of its blocks)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(b["text"] for b in content if isinstance(b, dict) and isinstance(b.get("text"), str))
+    return ""
+
+
+def exit_code_of(text: str) -> int | None:
+    """The N of a failed Bash result's `Exit code N` (at most 9 digits are read)."""
+    for prefix in ("Exit code ", "Error: Exit code "):
+        if text.startswith(prefix):
+            digits = ""
+            for char in text[len(prefix) : len(prefix) + 10]:
+                if not char.isdigit():
+                    break
+                digits += char
+            return int(digits) if digits and len(digits) <= 9 else None
+    return None
+
+
+def _strip_wrapper(text: str) -> str:
+    for tag in ("tool_use_error", "error"):
+        inner = _between(text, tag)
+        if inner is not None:
+            return inner
+    return text
+
+
+def error_lines(text: str, *, limit: int = MAX_ERROR) -> str:
+    """The lines that say what went wrong: a traceback's last frames and message, else the
+    lines that read as errors (the latest), else the last lines."""
+    lines = [line.rstrip() for line in _strip_wrapper(text).splitlines()]
+    if lines and lines[0].startswith(("Exit code ", "Error: Exit code ")):
+        lines = lines[1:]
+    start = max((i for i, line in enumerate(lines) if line.startswith("Traceback (most recent call last)")), default=-1)
+    if start >= 0:
+        trace = lines[start:]
+        frames = [i for i, line in enumerate(trace) if line.lstrip().startswith('File "')]
+        if frames:
+            last = frames[-1]
+            code = last + 1 if last + 1 < len(trace) and trace[last + 1].startswith("    ") else last
+            message = [line for line in trace[code + 1 :] if line.strip()][:6]
+            kept_frames = trace[frames[-2] if len(frames) > 1 else last : code + 1]
+            chosen = [trace[0], *(["  …"] if len(frames) > 2 else []), *kept_frames, *message]
+            return _clip_lines(chosen, limit)
+    nonempty = [line for line in lines if line.strip()]
+    telling = [line for line in nonempty if _reads_as_error(line)]
+    return _clip_lines(telling[-8:] if telling else nonempty[-6:], limit)
+
+
+def _reads_as_error(line: str) -> bool:
+    low = line.lower()
+    return any(word in low for word in _ERROR_WORDS) or line.startswith("E   ")
+
+
+def _clip_lines(lines: list[str], limit: int) -> str:
+    lines = [line if len(line) <= 400 else line[:400] + "…" for line in lines]
+    text = "\n".join(lines)
+    return text if len(text) <= limit else "…" + text[-limit:]
+
+
+def removed_paths(command: str) -> list[str]:
+    """The paths a plain `rm …` / `git rm …` removes (none for anything with shell syntax)."""
+    if any(char in command for char in "|;&$`<>(){}*?\"'\\\n"):
+        return []
+    words = command.split()
+    if words[:2] == ["git", "rm"]:
+        words = words[1:]
+    if not words or words[0] != "rm":
+        return []
+    return [word for word in words[1:] if not word.startswith("-")]
+
+
+def answer_head(text: str) -> str:
+    """An agent's answer without the client's hand-back preamble."""
+    if text.startswith("[Subagent hand-back]"):
+        marker = text.find("The report follows:")
+        text = text[marker + len("The report follows:") :] if marker >= 0 else text.partition("\n")[2]
+    elif text.startswith("Async agent launched"):
+        return ""
+    return " ".join(text.split())

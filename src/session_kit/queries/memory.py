@@ -1,0 +1,79 @@
+"""A session's working memory as `session-kit memory` and `/session-memory` show it.
+
+Owns: finding the session's memory (its scratch dir, keyed as the hooks key it), bringing it
+up to date from the transcript the way the PreCompact hook does (unless asked not to), and
+what would be restored now: the block within the context limit, and the whole memory. The
+capture and the rendering are `memory.capture` and `memory.restore`; this module only puts
+them together for one session. Does not print.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from session_kit.memory import record, restore
+from session_kit.memory.capture import capture_session, read_plan_file
+from session_kit.memory.settings import memory_settings
+from session_kit.sessions.store import SessionRef
+from session_kit.state import root as state
+from session_kit.state.scratch import STATE_FILE, SessionScratch
+
+RESTORE_LIMIT = restore.LIMIT
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryView:
+    session_id: str
+    scratch_path: str
+    memory_file: str
+    settings: dict[str, Any]
+    memory: dict[str, Any] | None  # None: nothing captured (capture off, or never run)
+    restored: str | None  # the block the next compaction would put back
+    whole: str
+
+    def as_dict(self) -> dict[str, Any]:
+        memory = dict(self.memory or {})
+        memory.pop("pending", None)  # calls waiting for a result: the capture's bookkeeping
+        return {
+            "session_id": self.session_id,
+            "scratch_dir": self.scratch_path,
+            "memory_file": self.memory_file,
+            "settings": self.settings,
+            "memory": memory or None,
+            "restored": self.restored,
+            "restored_chars": len(self.restored or ""),
+            "limit": RESTORE_LIMIT,
+        }
+
+
+def session_memory(
+    ref: SessionRef, *, state_root: str | None = None, update: bool = True, env: Mapping[str, str] | None = None
+) -> MemoryView:
+    """The session's memory, brought up to date from its transcript when `update` is true
+    and capture is on (the same capture the PreCompact hook runs, saved the same way)."""
+    root = state_root or state.state_root(env)
+    settings = memory_settings(root, env)
+    scratch = SessionScratch.for_session(ref.id, project_key=ref.project.name, root=root)
+    path = record.memory_path(scratch.path)
+    memory = None
+    if settings.capture:
+        if update:
+            scratch.create()
+            memory = capture_session(scratch.path, os.fspath(ref.path), settings, session_id=ref.id)
+        else:
+            memory = record.load(path)
+    work_state = scratch.read_state() if scratch.exists() else {"values": {}, "notes": []}
+    restored = restore.render(
+        memory,
+        work_state,
+        limit=RESTORE_LIMIT,
+        memory_file=path,
+        read_plan=read_plan_file,
+        keep=settings.keeps,
+        state_file=scratch.file(STATE_FILE),
+    )
+    whole = restore.render_whole(memory or {}, work_state, memory_file=path, read_plan=read_plan_file)
+    return MemoryView(ref.id, scratch.path, path, settings.as_dict(), memory, restored, whole)
