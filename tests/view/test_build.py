@@ -7,8 +7,10 @@ from datetime import timedelta
 from pathlib import Path
 
 from session_kit.sessions.resolve import resolve_session
+from session_kit.sessions.session import Session
 from session_kit.view.build import SMALL_CHARS, Cutter, ViewOptions, build_page
 from session_kit.view.model import MAIN, Call, Compaction, Message
+from tests.support.dialects import inline_1_0, legacy_2_0, subagents_2_1
 from tests.support.sessions import build, build_planned
 from tests.support.transcripts import Transcript
 
@@ -171,3 +173,39 @@ def test_a_warmup_agent_log_is_not_an_agent_of_the_conversation(tmp_path: Path):
     warm.write_subagent(tmp_path, built.current)
     page = page_of(tmp_path, built.current.session_id)
     assert "a0a0warm" not in [lane.key for lane in page.lanes]
+
+
+# --- every dialect the kit reads (tests/support/dialects.py) ---------------------------------
+
+
+def lanes_of(page) -> list[tuple[str, int, bool]]:
+    return [(lane.key, lane.depth, lane.missing_log) for lane in page.lanes]
+
+
+def test_1_0_inline_agents_get_their_own_lanes_and_the_title_is_the_sessions(tmp_path: Path):
+    d = inline_1_0(tmp_path)
+    page = page_of(tmp_path, d.session.session_id)
+    assert page.card.title == d.title
+    assert len(page.lanes) == 3 and [lane.depth for lane in page.lanes] == [0, 1, 1]
+    runner = page.lanes[2]
+    assert runner.failed and "INLINE_SENTINEL" in runner.bars[0].call.output.text
+    assert "INLINE_SENTINEL" not in repr(page.threads[0].items)  # the inline agent's thread is its own
+
+
+def test_2_0_warmup_logs_are_no_lanes_and_an_agent_named_in_the_result_text_is_linked(tmp_path: Path):
+    d = legacy_2_0(tmp_path)
+    page = page_of(tmp_path, d.session.session_id)
+    assert lanes_of(page) == [(MAIN, 0, False), (d.agent, 1, False)]
+    [task] = [c for c in calls_of(page, MAIN) if c.name == "Task"]
+    assert task.spawned == d.agent and page.card.title == d.title
+
+
+def test_2_1_agents_with_and_without_meta_workflow_agents_and_agents_whose_logs_are_gone(tmp_path: Path):
+    d = subagents_2_1(tmp_path)
+    page = page_of(tmp_path, d.session.session_id)
+    lanes = {key: missing for key, _, missing in lanes_of(page)}
+    assert not lanes[d.with_meta] and not lanes[d.without_meta] and not lanes[d.workflow]
+    assert all(lanes[key] for key in d.missing)
+    # the one that failed before it could name its agent is keyed by its call, as the kit's agents are
+    keys = {run.agent_id for run in Session(resolve_session(d.session.session_id, tmp_path)).agents}
+    assert set(lanes) - {MAIN} == keys

@@ -12,6 +12,7 @@ import pytest
 
 from session_kit.sessions.resolve import resolve_session
 from session_kit.view.page import view_session
+from tests.support.dialects import inline_1_0, legacy_2_0, subagents_2_1
 from tests.support.sessions import build, build_planned
 from tests.support.transcripts import Transcript
 
@@ -59,16 +60,23 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, int
     out = tmp_path_factory.mktemp("pages")
     built = build(root)
     planned = build_planned(root / "planned")
+    inline, legacy, current = inline_1_0(root / "1.0"), legacy_2_0(root / "2.0"), subagents_2_1(root / "2.1")
     return {
         "real": (page_file(REAL_ROOT, REAL_SESSION, out), 1 + real_agent_count()),
         "current": (page_file(root, built.current.session_id, out), 3),
         "2025": (page_file(root, built.legacy.session_id, out), 2),
         "seed": (page_file(root, seed_session(root), out), 1),
         "nested": (page_file(root / "planned", planned.alpha.session_id, out), 5),
+        "1.0-inline": (page_file(root / "1.0", inline.session.session_id, out), 3),
+        "2.0-warmups": (page_file(root / "2.0", legacy.session.session_id, out), 2),
+        # two agents with logs, a workflow agent, three whose logs are gone
+        "2.1-missing-logs": (page_file(root / "2.1", current.session.session_id, out), 7),
     }
 
 
-@pytest.mark.parametrize("name", ["real", "current", "2025", "seed", "nested"])
+@pytest.mark.parametrize(
+    "name", ["real", "current", "2025", "seed", "nested", "1.0-inline", "2.0-warmups", "2.1-missing-logs"]
+)
 def test_a_page_loads_without_console_errors_and_has_a_lane_per_agent(browser, pages, name: str):
     path, lanes = pages[name]
     ctx, page, problems = open_page(browser, path)

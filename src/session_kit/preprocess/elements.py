@@ -21,7 +21,7 @@ from typing import Any
 from session_kit.preprocess import steps
 from session_kit.preprocess.units import Child, Element, Omitted
 from session_kit.redact import Redactor, is_secret_name, marker
-from session_kit.transcript.calls import STATUS_ERROR, ToolCall, result_outcome
+from session_kit.transcript.calls import STATUS_ERROR, ToolCall, result_outcome, spawned_agent_of
 from session_kit.transcript.entries import (
     KIND_SUMMARY,
     KIND_SYSTEM,
@@ -296,10 +296,7 @@ class UnitBuilder:
         status, exit_code, error = result_outcome(result)
         agent_id = None
         if name in AGENT_TOOLS:
-            extra = result.extra
-            found = extra.get("agentId") if isinstance(extra, Mapping) else None
-            if isinstance(found, str):
-                agent_id = found
+            agent_id = spawned_agent_of(result.extra, text)
             call = self.facts.spawn_calls.get(call_id)
             if call is not None and call.result_line is None:
                 self.facts.spawn_calls[call_id] = replace(

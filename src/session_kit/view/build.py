@@ -16,14 +16,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from session_kit.preprocess.agents import AgentsInStartOrder, LinkedAgent
+from session_kit.preprocess.agents import AgentsInStartOrder, LinkedAgent, inline_agents
 from session_kit.preprocess.convert import ConvertOptions, LogConverter
-from session_kit.preprocess.pipeline import claude_roots_of
+from session_kit.preprocess.pipeline import claude_roots_of, holds_session
 from session_kit.preprocess.steps import STATUS_WARMUP, Reduction
 from session_kit.preprocess.units import Element, Omitted, Unit
 from session_kit.redact import Redactor
 from session_kit.sessions.store import SessionRef
 from session_kit.transcript.entries import parse_timestamp
+from session_kit.transcript.glance import glance
 from session_kit.transcript.reader import ReadStats
 from session_kit.transcript.tools import AGENT_TOOLS, agent_spawn, summarize_input
 from session_kit.view import model
@@ -108,7 +109,6 @@ class ThreadReader:
         self.cut = cut
         self.anchors = anchors
         self.items: list[Item] = []
-        self.titles: list[str] = []
         self._calls: dict[str, int] = {}  # tool_use_id -> index in items
         self.first: datetime | None = None
         self.last: datetime | None = None
@@ -145,7 +145,7 @@ class ThreadReader:
         self._note((element.attrs or {}).get("subtype") or "system", element, time)
 
     def _summary(self, element: Element, time: datetime | None) -> None:
-        self.titles.append(_texts(element))  # 2025 `summary` lines are session titles
+        pass  # a `summary` line is a title (`transcript.titles`), never conversation
 
     def _compact_boundary(self, element: Element, time: datetime | None) -> None:
         attrs = element.attrs or {}
@@ -260,15 +260,23 @@ def build_page(ref: SessionRef, options: ViewOptions | None = None) -> tuple[mod
     redactor = Redactor() if options.redact else None
     read, reduction, cut, anchors = ReadStats(), Reduction(), Cutter(), _Anchors()
 
-    def converter(path, agent_id: str | None) -> LogConverter:
+    inline = inline_agents(ref.path) if options.agents else {}
+    # As preprocessing: other sessions' entries are dropped only from a file that has its own.
+    own = ref.id if holds_session(ref.path, ref.id) else None
+
+    def converter(path, agent_id: str | None, *, thread: frozenset[str] | None = None) -> LogConverter:
         convert = ConvertOptions(
-            session_id=ref.id,
+            session_id=own,
+            skip_sidechains=agent_id is None and bool(inline),
+            thread=thread,
             filtering=False,
             thinking=options.thinking,
             claude_roots=claude_roots_of(ref),
             agent_id=agent_id,
         )
-        return LogConverter(path, convert, reduction=reduction, read=read, redactor=redactor)
+        # An inline agent's lines were read (and counted) with the session's file already.
+        stats = read if thread is None else ReadStats()
+        return LogConverter(path, convert, reduction=reduction, read=stats, redactor=redactor)
 
     main_conv = converter(ref.path, None)
     main = ThreadReader(MAIN, cut=cut, anchors=anchors)
@@ -277,9 +285,11 @@ def build_page(ref: SessionRef, options: ViewOptions | None = None) -> tuple[mod
     owner = {c.tool_use_id: MAIN for c in main.calls()}
     agents: list[_AgentRead] = []
     if options.agents:
-        logs = AgentsInStartOrder(ref, main_conv.facts.spawn_calls.values())
+        logs = AgentsInStartOrder(ref, main_conv.facts.spawn_calls.values(), inline=inline)
         for agent in logs:
-            conv = converter(agent.log.path, agent.agent_id)
+            if agent.log.path is None:
+                continue  # no log: the lane comes from its spawning call (`_assemble`)
+            conv = converter(agent.log.path, agent.agent_id, thread=agent.thread)
             reader = ThreadReader(agent.agent_id, cut=cut, anchors=anchors)
             try:
                 for unit in conv.units():
@@ -322,7 +332,7 @@ def _assemble(
                 continue
             target = by_call.get(item.tool_use_id) or (item.spawned if item.spawned in known else None)
             if target is None:
-                target = item.spawned or f"missing-{item.anchor}"
+                target = item.spawned or item.tool_use_id  # the key `sessions.agents.missing_run` gives it
                 missing.append((item, target))
             item = replace(item, spawned=target)
             reader.items[index] = item
@@ -351,14 +361,16 @@ def _assemble(
     spans = {r.key: (r.first, r.last) for r in readers}
     for call, key in missing:
         spans[key] = (call.started, call.ended)
-    titles = [t for r in readers for t in r.titles if t.strip()]
+    title = glance(ref.path, ref.size).title  # the client's title lines, as `sessions` lists them
+    if title and redactor is not None:
+        title = redactor(title)  # model-written text, like any other
     times = [t for span in spans.values() for t in span if t is not None]
     card = model.Card(
         session_id=ref.id,
         project=ref.project.name,
         cwd=main_conv.facts.cwd,
         branch=main_conv.facts.branch,
-        title=titles[0].strip() if titles else None,
+        title=title,
         start=min(times) if times else None,
         end=max(times) if times else None,
         version=main_conv.facts.version,
