@@ -39,7 +39,9 @@ def chromium_path() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-@pytest.fixture(scope="session")
+# Per module, not per session: the browser and Playwright's driver are child processes of the
+# test run, and tests elsewhere check that no child of theirs outlives them (`os.waitpid(-1)`).
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     try:
         from playwright.sync_api import sync_playwright
