@@ -12,9 +12,11 @@ that keep a page small whatever the input. Does not lay anything out (that is `h
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
+from pathlib import Path
+from typing import Any
 
 from session_kit.preprocess.agents import AgentsInStartOrder, LinkedAgent, inline_agents
 from session_kit.preprocess.convert import ConvertOptions, LogConverter
@@ -26,6 +28,7 @@ from session_kit.sessions.store import SessionRef
 from session_kit.transcript.entries import parse_timestamp
 from session_kit.transcript.glance import glance
 from session_kit.transcript.reader import ReadStats
+from session_kit.transcript.tokens import TokenTally
 from session_kit.transcript.tools import AGENT_TOOLS, agent_spawn, summarize_input
 from session_kit.view import model
 from session_kit.view.model import MAIN, Call, Compaction, Cut, Item, Message, Note, Thread, Tokens
@@ -81,8 +84,8 @@ def _texts(element: Element) -> str:
     return "\n".join(parts)
 
 
-def _time(attrs: object) -> datetime | None:
-    return parse_timestamp((attrs or {}).get("time")) if isinstance(attrs, dict) else None
+def _time(attrs: Mapping[str, Any] | None) -> datetime | None:
+    return parse_timestamp(attrs.get("time")) if attrs else None
 
 
 class _Anchors:
@@ -239,13 +242,8 @@ class _AgentRead:
     parent: str
 
 
-def _tokens(tally: object) -> Tokens:
-    return Tokens(
-        getattr(tally, "input", 0),
-        getattr(tally, "output", 0),
-        getattr(tally, "cache_creation", 0),
-        getattr(tally, "cache_read", 0),
-    )
+def _tokens(tally: TokenTally) -> Tokens:
+    return Tokens(tally.input, tally.output, tally.cache_creation, tally.cache_read)
 
 
 def _label(agent_type: str | None, description: str | None, redactor: Redactor | None) -> str:
@@ -264,7 +262,7 @@ def build_page(ref: SessionRef, options: ViewOptions | None = None) -> tuple[mod
     # As preprocessing: other sessions' entries are dropped only from a file that has its own.
     own = ref.id if holds_session(ref.path, ref.id) else None
 
-    def converter(path, agent_id: str | None, *, thread: frozenset[str] | None = None) -> LogConverter:
+    def converter(path: Path, agent_id: str | None, *, thread: frozenset[str] | None = None) -> LogConverter:
         convert = ConvertOptions(
             session_id=own,
             skip_sidechains=agent_id is None and bool(inline),

@@ -19,6 +19,7 @@ from session_kit.errors import KitError, NotFound
 from session_kit.sessions.store import SessionRef
 from session_kit.transcript.reader import ReadStats
 from session_kit.view.build import ViewOptions, build_page
+from session_kit.view.model import Page
 
 FORMAT_HTML = "html"
 FORMAT_MARKDOWN = "md"
@@ -63,7 +64,9 @@ def default_view_path(ref: SessionRef, fmt: str = FORMAT_HTML) -> Path:
     return default_output_dir(ref) / f"view-{ref.id}.{VIEW_FORMATS[fmt]}"
 
 
-def render(ref: SessionRef, *, fmt: str = FORMAT_HTML, options: ViewOptions | None = None):
+def render(
+    ref: SessionRef, *, fmt: str = FORMAT_HTML, options: ViewOptions | None = None
+) -> tuple[str, Page, ReadStats, dict[str, int]]:
     """The rendered text and the page it came from, with what reading met and the redactions."""
     if fmt not in VIEW_FORMATS:
         raise KitError(f"no view format {fmt!r} (choose from {', '.join(VIEW_FORMATS)})")
