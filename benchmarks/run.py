@@ -28,7 +28,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -560,6 +561,22 @@ BARE_HOOK = (
 )
 
 
+@contextmanager
+def hook_environment(folder: Path) -> Iterator[None]:
+    """SESSION_KIT_HOME and CLAUDE_ENV_FILE inside `folder` for the hooks run meanwhile."""
+    saved = {k: os.environ.get(k) for k in ("SESSION_KIT_HOME", "CLAUDE_ENV_FILE")}
+    os.environ["SESSION_KIT_HOME"] = str(folder / "state")
+    os.environ["CLAUDE_ENV_FILE"] = str(folder / "env.sh")
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
 @benchmark("hooks")
 def bench_hooks(ctx: Context) -> list[Row]:
     """Each hook as `session-kit install` writes it (`python -I -S run.py EVENT`, event JSON on
@@ -569,26 +586,16 @@ def bench_hooks(ctx: Context) -> list[Row]:
 
     run_py = Path(session_kit.__file__).parent / "hooks" / "run.py"
     rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        saved = {k: os.environ.get(k) for k in ("SESSION_KIT_HOME", "CLAUDE_ENV_FILE")}
-        os.environ["SESSION_KIT_HOME"] = str(Path(tmp) / "state")
-        os.environ["CLAUDE_ENV_FILE"] = str(Path(tmp) / "env.sh")
-        try:
-            stdin = json.dumps({**HOOK_EVENT, "session_id": "bench-session"}).encode()
-            base = Command.of("python -c pass (same stdin)", [sys.executable, "-c", "pass"], stdin=stdin)
-            isolated = Command.of("python -I -S -c pass", [sys.executable, "-I", "-S", "-c", "pass"], stdin=stdin)
-            bare = Command.of("bare stdlib hook script", [sys.executable, "-c", BARE_HOOK], stdin=stdin)
-            hooks = [
-                Command.of(f"hook {event}", [sys.executable, "-I", "-S", run_py, event], stdin=stdin)
-                for event in ("session-start", "user-prompt-submit", "pre-compact")
-            ]
-            measured = ctx.measure(base, isolated, bare, *hooks)
-        finally:
-            for k, v in saved.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
+    with tempfile.TemporaryDirectory() as tmp, hook_environment(Path(tmp)):
+        stdin = json.dumps({**HOOK_EVENT, "session_id": "bench-session"}).encode()
+        base = Command.of("python -c pass (same stdin)", [sys.executable, "-c", "pass"], stdin=stdin)
+        isolated = Command.of("python -I -S -c pass", [sys.executable, "-I", "-S", "-c", "pass"], stdin=stdin)
+        bare = Command.of("bare stdlib hook script", [sys.executable, "-c", BARE_HOOK], stdin=stdin)
+        hooks = [
+            Command.of(f"hook {event}", [sys.executable, "-I", "-S", run_py, event], stdin=stdin)
+            for event in ("session-start", "user-prompt-submit", "pre-compact")
+        ]
+        measured = ctx.measure(base, isolated, bare, *hooks)
     m_base, m_isolated, m_bare, *m_hooks = measured
     for m in m_hooks:
         rows.append(Row.ratio_row("hooks", m.label, m, m_base, max_ratio=2))
@@ -626,84 +633,72 @@ def bench_compaction(ctx: Context) -> list[Row]:
 
     run_py = Path(session_kit.__file__).parent / "hooks" / "run.py"
     _, big, _, mb = _big_session(ctx)
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, hook_environment(Path(tmp)):
         work = Path(tmp)
-        saved = {k: os.environ.get(k) for k in ("SESSION_KIT_HOME", "CLAUDE_ENV_FILE")}
-        os.environ["SESSION_KIT_HOME"] = str(work / "state")
-        os.environ["CLAUDE_ENV_FILE"] = str(work / "env.sh")
-        try:
-            # The big session as it was 1 MB before its end (cut at a line), then whole.
-            data = big.read_bytes()
-            cut = data.rfind(b"\n", 0, len(data) - MB) + 1
-            early, whole = work / "early.jsonl", work / "session.jsonl"
-            early.write_bytes(data[:cut])
-            whole.write_bytes(data)
-            del data
-            sid = "bench-compaction"
-            event = {**HOOK_EVENT, "session_id": sid, "hook_event_name": "PreCompact", "trigger": "auto"}
-            _run_hook(run_py, "pre-compact", {**event, "transcript_path": str(early)})
-            subprocess.run(
-                [
-                    sys.executable,
-                    "-c",
-                    HOOK_THEN_LOCK,
-                    str(next((work / "state").glob(f"projects/*/sessions/{sid}")) / "memory.json"),
-                    "true",
-                ],
-                check=True,
-            )
-            (memory_file,) = (work / "state").glob(f"projects/*/sessions/{sid}/memory.json")
-            appended_state = work / "memory-1mb-before.json"
-            # The memory as captured from `early`, pointing at the whole file (same path).
-            doc = json.loads(memory_file.read_text())
-            doc["transcript"] = str(whole)
-            appended_state.write_text(json.dumps(doc))
-            pre = json.dumps({**event, "transcript_path": str(whole)}).encode()
-            start = json.dumps({**HOOK_EVENT, "session_id": sid, "source": "compact"}).encode()
-            fresh = f"rm -f '{memory_file}'; exec \"$@\""
-            resume = f"cp '{appended_state}' '{memory_file}'; exec \"$@\""
+        # The big session as it was 1 MB before its end (cut at a line), then whole.
+        data = big.read_bytes()
+        cut = data.rfind(b"\n", 0, len(data) - MB) + 1
+        early, whole = work / "early.jsonl", work / "session.jsonl"
+        early.write_bytes(data[:cut])
+        whole.write_bytes(data)
+        del data
+        sid = "bench-compaction"
+        event = {**HOOK_EVENT, "session_id": sid, "hook_event_name": "PreCompact", "trigger": "auto"}
+        _run_hook(run_py, "pre-compact", {**event, "transcript_path": str(early)})
+        subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                HOOK_THEN_LOCK,
+                str(next((work / "state").glob(f"projects/*/sessions/{sid}")) / "memory.json"),
+                "true",
+            ],
+            check=True,
+        )
+        (memory_file,) = (work / "state").glob(f"projects/*/sessions/{sid}/memory.json")
+        appended_state = work / "memory-1mb-before.json"
+        # The memory as captured from `early`, pointing at the whole file (same path).
+        doc = json.loads(memory_file.read_text())
+        doc["transcript"] = str(whole)
+        appended_state.write_text(json.dumps(doc))
+        pre = json.dumps({**event, "transcript_path": str(whole)}).encode()
+        start = json.dumps({**HOOK_EVENT, "session_id": sid, "source": "compact"}).encode()
+        fresh = f"rm -f '{memory_file}'; exec \"$@\""
+        resume = f"cp '{appended_state}' '{memory_file}'; exec \"$@\""
 
-            def wrapped(label: str, script: str, argv: list, stdin: bytes) -> Command:
-                return Command.of(label, ["sh", "-c", script, "sh", *argv], stdin=stdin)
+        def wrapped(label: str, script: str, argv: list, stdin: bytes) -> Command:
+            return Command.of(label, ["sh", "-c", script, "sh", *argv], stdin=stdin)
 
-            hook = [sys.executable, "-I", "-S", run_py]
-            # The hook, then the wait for the capture it left running (the memory's lock).
-            finished = [sys.executable, "-c", HOOK_THEN_LOCK, str(memory_file), *map(str, hook), "pre-compact"]
-            first, done_first, lines = ctx.measure(
-                wrapped("hook pre-compact, first capture", fresh, [*hook, "pre-compact"], pre),
-                wrapped("  capture finished", fresh, finished, pre),
-                wrapped("json.loads every line (same file)", fresh, [sys.executable, "-c", JSON_LINES, whole], b""),
-                slow=True,
-            )
-            root, _, big_id, _ = _big_session(ctx)
-            [cli] = ctx.measure(
-                wrapped(
-                    "session-kit memory <big> --json (first capture)",
-                    f"rm -rf '{work / 'state' / 'projects'}'/*/sessions/{big_id}; exec \"$@\"",
-                    [*ctx.kit, "memory", big_id, "--claude-dir", root, "--json"],
-                    b"",
-                ),
-                slow=True,
-            )
-            later, done_later, base_later, restored, base = ctx.measure(
-                wrapped("hook pre-compact, 1 MB appended", resume, [*hook, "pre-compact"], pre),
-                wrapped("  capture finished", resume, finished, pre),
-                wrapped("python -c pass (same stdin, same wrapper)", resume, [sys.executable, "-c", "pass"], pre),
-                Command.of("hook session-start (compact)", [*hook, "session-start"], stdin=start),
-                Command.of("python -c pass (same stdin)", [sys.executable, "-c", "pass"], stdin=start),
-            )
-            _run_hook(run_py, "pre-compact", {**event, "transcript_path": str(whole)})
-            subprocess.run([sys.executable, "-c", HOOK_THEN_LOCK, str(memory_file), "true"], check=True)
-            shown = subprocess.run(
-                [*map(str, hook), "session-start"], input=start, capture_output=True, check=True
-            ).stdout
-            size = len(json.loads(shown)["hookSpecificOutput"]["additionalContext"]) if shown.strip() else 0
-        finally:
-            for k, v in saved.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
+        hook = [sys.executable, "-I", "-S", run_py]
+        # The hook, then the wait for the capture it left running (the memory's lock).
+        finished = [sys.executable, "-c", HOOK_THEN_LOCK, str(memory_file), *map(str, hook), "pre-compact"]
+        first, done_first, lines = ctx.measure(
+            wrapped("hook pre-compact, first capture", fresh, [*hook, "pre-compact"], pre),
+            wrapped("  capture finished", fresh, finished, pre),
+            wrapped("json.loads every line (same file)", fresh, [sys.executable, "-c", JSON_LINES, whole], b""),
+            slow=True,
+        )
+        root, _, big_id, _ = _big_session(ctx)
+        [cli] = ctx.measure(
+            wrapped(
+                "session-kit memory <big> --json (first capture)",
+                f"rm -rf '{work / 'state' / 'projects'}'/*/sessions/{big_id}; exec \"$@\"",
+                [*ctx.kit, "memory", big_id, "--claude-dir", root, "--json"],
+                b"",
+            ),
+            slow=True,
+        )
+        later, done_later, base_later, restored, base = ctx.measure(
+            wrapped("hook pre-compact, 1 MB appended", resume, [*hook, "pre-compact"], pre),
+            wrapped("  capture finished", resume, finished, pre),
+            wrapped("python -c pass (same stdin, same wrapper)", resume, [sys.executable, "-c", "pass"], pre),
+            Command.of("hook session-start (compact)", [*hook, "session-start"], stdin=start),
+            Command.of("python -c pass (same stdin)", [sys.executable, "-c", "pass"], stdin=start),
+        )
+        _run_hook(run_py, "pre-compact", {**event, "transcript_path": str(whole)})
+        subprocess.run([sys.executable, "-c", HOOK_THEN_LOCK, str(memory_file), "true"], check=True)
+        shown = subprocess.run([*map(str, hook), "session-start"], input=start, capture_output=True, check=True).stdout
+        size = len(json.loads(shown)["hookSpecificOutput"]["additionalContext"]) if shown.strip() else 0
     return [
         Row.ratio_row("compaction", f"pre-compact, first capture ({mb:.0f} MB session)", first, lines, max_ratio=1),
         Row.ratio_row("compaction", "  capture finished (hook, then wait for its child)", done_first, lines, note="-"),

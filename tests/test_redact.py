@@ -6,7 +6,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from session_kit.redact import SEPARATOR, Redactor, is_secret_name, redact
+from session_kit.redact import (
+    SEPARATOR,
+    Redactor,
+    is_secret_name,
+    redact,
+    redact_text,
+    showing_secrets,
+    shown,
+    shown_value,
+)
+from session_kit.transcript.tools import SUMMARY_LIMIT, one_line
+from tests.support.secret_probes import PLACEMENTS, Figures, measure, probes
 
 PEM = (
     "-----BEGIN RSA PRIVATE KEY-----\n"
@@ -147,3 +158,76 @@ def test_names_of_secrets_are_recognised(name: str):
 @pytest.mark.parametrize("name", ["command", "file_path", "max_tokens", "description", "key"])
 def test_ordinary_names_are_not_secret_names(name: str):
     assert not is_secret_name(name)
+
+
+# --- recall and false positives over a generated probe set (tests/support/secret_probes.py) ---
+
+RECALL_TARGET = 0.97  # of the probes, fully removed, in every placement
+BENIGN_ALTERED_AT_MOST = 1
+
+
+@pytest.fixture(scope="module")
+def figures() -> Figures:
+    found = measure(redact_text, one_line, limit=SUMMARY_LIMIT)
+    print("\n" + "\n".join(found.lines()))  # the figures, for `pytest -s` and the closing note
+    return found
+
+
+def test_the_probe_set_covers_every_family_with_over_a_hundred_formats():
+    found = probes()
+    assert len({p.kind for p in found}) == len(found) >= 107
+    assert {p.family for p in found} >= {"cloud", "vcs", "ci", "payment", "chat", "registry", "ai", "shape"}
+    assert len(PLACEMENTS) >= 25
+
+
+@pytest.mark.parametrize("placement", [p.name for p in PLACEMENTS])
+def test_secrets_are_fully_removed_in_every_placement(figures: Figures, placement: str):
+    assert figures.recall[placement] >= RECALL_TARGET, figures.missed[placement]
+
+
+def test_benign_look_alikes_are_left_alone(figures: Figures):
+    assert len(figures.altered) <= BENIGN_ALTERED_AT_MOST, figures.altered
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "secret"),
+    [
+        (
+            '{\\"user\\": \\"ann\\", \\"password\\": \\"c0rrect-h0rse\\"}',
+            '\\"password\\": \\"[REDACTED:',
+            "c0rrect-h0rse",
+        ),
+        ('{"type": "x-new", "body": "{\\"api_key\\": \\"abcd1234efgh5678\\"}"}', "api_key", "abcd1234efgh5678"),
+    ],
+)
+def test_escaped_quotes_do_not_hide_an_assignment(text: str, kept: str, secret: str):
+    out = redact_text(text)
+    assert secret not in out
+    assert kept in out
+
+
+def test_a_cut_never_leaves_the_head_of_a_secret():
+    key = "sk-ant-api03-" + "Xk3j9dQ2mZp8vR7tY1uW4eN6bH0cL5aS" * 3
+    text = "echo " + "x" * (SUMMARY_LIMIT - 20) + " " + key
+    out = one_line(text)
+    assert len(out) <= SUMMARY_LIMIT
+    assert "sk-ant" not in out and "Xk3j9dQ2" not in out
+
+
+def test_showing_secrets_turns_the_policy_off_for_its_block_only():
+    text = "password=hunter22"
+    assert shown(text) == "password=[REDACTED:password]"
+    with showing_secrets():
+        assert shown(text) == text
+        assert shown_value({"a": [text]}) == {"a": [text]}
+    assert shown(text) == "password=[REDACTED:password]"
+
+
+def test_a_value_is_redacted_string_by_string_and_a_secrets_name_hides_its_value():
+    value = {"cmd": "export TOKEN=tok_9f8e7d6c", "n": 3, "list": ["ok", None, "x\x00 password=abc123"], "api_key": "k1"}
+    assert shown_value(value) == {
+        "cmd": "export TOKEN=[REDACTED:token]",
+        "n": 3,
+        "list": ["ok", None, "x\x00 password=[REDACTED:password]"],
+        "api_key": "[REDACTED:secret]",
+    }

@@ -91,6 +91,8 @@ _HOMES = {
     "install_status": "session_kit.install.installer:status",
     # the kit's own state: scratch dirs and work state
     "state_root": "session_kit.state.root",
+    "StateRootUnknown": "session_kit.state.root",
+    "UnsafePath": "session_kit.state.root",
     "SessionScratch": "session_kit.state.scratch",
     "scratch_of": "session_kit.state.scratch",
     "scratch_overview": "session_kit.state.scratch",
@@ -98,7 +100,14 @@ _HOMES = {
     "render_state": "session_kit.state.scratch",
     "ScratchError": "session_kit.state.scratch",
     "NoCurrentSession": "session_kit.state.scratch",
+    "StateFileDamaged": "session_kit.state.scratch",
     "InvalidSessionId": "session_kit.state.ids",
+    # secrets in what the kit shows
+    "redact_text": "session_kit.redact",
+    "shown": "session_kit.redact",
+    "shown_value": "session_kit.redact",
+    "showing_secrets": "session_kit.redact",
+    "redaction_enabled": "session_kit.redact",
     # errors
     "KitError": "session_kit.errors",
     "NotFound": "session_kit.errors",
@@ -148,6 +157,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.queries.report import SessionReport, session_report
     from session_kit.queries.search import Query, SearchHit, search, session_targets
     from session_kit.queries.timeline import Timeline, session_timeline
+    from session_kit.redact import redact_text, redaction_enabled, showing_secrets, shown, shown_value
     from session_kit.sessions.agents import AGENT_FAILED, AGENT_OK, AgentRun
     from session_kit.sessions.overview import SessionOverview, overviews
     from session_kit.sessions.resolve import CURRENT, resolve_session
@@ -160,11 +170,12 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
         sessions_in_scope,
     )
     from session_kit.state.ids import InvalidSessionId
-    from session_kit.state.root import state_root
+    from session_kit.state.root import StateRootUnknown, UnsafePath, state_root
     from session_kit.state.scratch import (
         NoCurrentSession,
         ScratchError,
         SessionScratch,
+        StateFileDamaged,
         render_state,
         scratch_of,
         scratch_overview,

@@ -1,10 +1,13 @@
 """Secrets found in transcript text, replaced by a marker that names what was removed.
 
-Owns: the list of secret shapes (cloud and API keys, tokens in well-known formats, JWTs,
-bearer and basic credentials, PEM private keys, URL passwords, and `password=`/`API_KEY=`-
-style assignments) and replacing each with `[REDACTED:<kind>]`, counting per kind. Around an
+Owns: replacing each secret the rules of `secret_formats` find with `[REDACTED:<kind>]`,
+counting per kind; `redact_text` (= `redact`) is the one function for a string. Around an
 assignment the name is kept (`password=[REDACTED:password]`), so the reader still sees what
-was there. Pure functions on strings; does not know about XML or files.
+was there. Also the kit's one policy for showing transcript text: `shown` / `shown_value`
+redact unless the caller is inside `showing_secrets()` (the commands' `--no-redact`); every
+view (the CLI's text and JSON, the slash commands, what is restored into a session) shows
+text through them, before any cut. Pure functions on strings and JSON-like values; does not
+know about XML, files or click.
 
 Speed: most text holds no secret, and a regex scan of every character is slow in Python.
 Every rule starts at (or a fixed distance before) one of its anchors, short strings found with
@@ -12,15 +15,22 @@ Every rule starts at (or a fixed distance before) one of its anchors, short stri
 texts are redacted in one pass, joined with NUL, which no pattern crosses (and which XML
 forbids, so the writer has replaced it before).
 Ordinary text (uuids, git SHAs, paths, `max_tokens=…`, `tokenizer = …`) is left alone: the
-rules want a known prefix, or a secret-like name directly before `=`/`:`.
+rules want a known prefix, a context (a header, a URL, a command's option), or a secret-like
+name directly before `=`/`:` (see `secret_formats`).
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from itertools import accumulate, count
+from operator import add
+from typing import Any
+
+from session_kit.secret_formats import RULES, Rule
 
 
 def marker(kind: str) -> str:
@@ -28,153 +38,6 @@ def marker(kind: str) -> str:
 
 
 SEPARATOR = "\x00"  # no match ever spans it: texts joined with it are redacted as one
-
-
-@dataclass(frozen=True, slots=True)
-class Rule:
-    kind: str
-    pattern: re.Pattern[str]
-    # Where a match may start: `back` characters before an occurrence of one of the anchors.
-    # Anchors are searched in the lower-cased text, or as written when `exact`.
-    anchors: tuple[str, ...]
-    back: int = 0
-    exact: bool = False
-    # The group holding the secret (0: the whole match); text around it is kept.
-    group: int | str = 0
-    # Decides the marker's kind from the match, when it depends on the name (password vs token).
-    kind_of: Callable[[re.Match[str]], str] | None = None
-    # Extra check on the secret, for shapes that ordinary words could take.
-    accept: Callable[[str], bool] | None = None
-
-
-def _has_digit(value: str) -> bool:
-    return any(c.isdigit() for c in value)
-
-
-def _assignment_kind(match: re.Match[str]) -> str:
-    name = match.group("name").lower()
-    if name.startswith("passw"):
-        return "password"
-    if name == "token":
-        return "token"
-    if name == "key":
-        before = match.string[max(0, match.start() - 8) : match.start()].lower()
-        return "secret" if "secret" in before else "private-key" if "private" in before else "api-key"
-    return "secret"
-
-
-# A value that is a reference, a placeholder or already redacted is not a secret.
-_NOT_A_VALUE = r"(?![$<{*\[%])"
-# `key` counts as a secret's name only after one of these (api_key, ACCESS-KEY, secretKey…).
-_KEY_AFTER = "|".join(f"(?<={word}{sep})" for word in ("api", "access", "private", "secret") for sep in ("", "_", "-"))
-# The name's anchors: the name starts where its anchor does.
-_NAME_ANCHORS = ("passw", "secret", "token", "key")
-_NAMES = r"(?P<name>passw(?:or)?d|secret|token|(?:" + _KEY_AFTER + r")key)"
-
-RULES: tuple[Rule, ...] = (
-    Rule(
-        "private-key",
-        re.compile(
-            r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----"
-            r"(?:[^\x00]*?-----END[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|[A-Za-z0-9+/=\s\\]*)"
-        ),
-        ("-----BEGIN",),
-        exact=True,
-    ),
-    Rule("aws-access-key", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), ("IA",), back=2, exact=True),
-    Rule(
-        "aws-secret-key",
-        re.compile(r"(?i)aws_secret_access_key[\"']?\s*[:=]\s*[\"']?(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"),
-        ("secret",),
-        back=4,
-        group="v",
-    ),
-    Rule("anthropic-api-key", re.compile(r"\bsk-ant-[A-Za-z0-9_-]{16,}"), ("sk-",), exact=True),
-    Rule(
-        "openai-api-key",
-        re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
-        ("sk-",),
-        exact=True,
-        accept=_has_digit,
-    ),
-    Rule(
-        "github-token",
-        re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})"),
-        ("gh", "github_pat_"),
-        exact=True,
-    ),
-    Rule("slack-token", re.compile(r"\bxox[abposre]-[A-Za-z0-9-]{10,}"), ("xox",), exact=True),
-    Rule(
-        "slack-webhook",
-        re.compile(r"https://hooks\.slack\.com/services/[A-Za-z0-9/_-]+"),
-        ("://",),
-        back=5,
-        exact=True,
-    ),
-    Rule("google-api-key", re.compile(r"AIza[0-9A-Za-z_-]{35}"), ("AIza",), exact=True),
-    Rule(
-        "jwt",
-        re.compile(r"\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}"),
-        ("eyJ",),
-        exact=True,
-    ),
-    Rule(
-        "bearer-token",
-        re.compile(r"(?i)\bbearer\s+(?P<v>[A-Za-z0-9\-._~+/]{16,}=*)"),
-        ("bearer",),
-        group="v",
-        accept=_has_digit,
-    ),
-    Rule(
-        "basic-auth",
-        re.compile(r"(?i)\bauthorization[\"']?\s*[:=]\s*[\"']?basic\s+(?P<v>[A-Za-z0-9+/]{8,}=*)"),
-        ("authorization",),
-        group="v",
-    ),
-    Rule(
-        "url-password",
-        re.compile(r"://[^\s/:@\"'<>\[\]\x00]+:(?P<v>[^\s/@\"'<>\[\]\x00]+)@"),
-        ("://",),
-        exact=True,
-        group="v",
-    ),
-    # name = "value" / name: 'value' / "name": "value" (any case; the name ends the key)
-    Rule(
-        "secret",
-        re.compile(
-            r"(?i)"
-            + _NAMES
-            + r"[\"']?\s*(?:=(?!=)|:)\s*(?P<q>[\"'])"
-            + _NOT_A_VALUE
-            + r"(?P<v>[^\"'\n\x00]{1,500}?)(?P=q)"
-        ),
-        _NAME_ANCHORS,
-        group="v",
-        kind_of=_assignment_kind,
-    ),
-    # NAME=value in upper case, as in environment files and shell exports
-    Rule(
-        "secret",
-        re.compile(
-            r"(?<![a-z])(?P<name>PASSWORD|PASSWD|SECRET|TOKEN|(?:(?<=API)|(?<=API_)|(?<=ACCESS_)|(?<=PRIVATE_)"
-            r"|(?<=SECRET_))KEY)(?:\s*=\s*|: ?)"
-            + _NOT_A_VALUE
-            + r"(?P<v>[^\s\"',;&(){}\[\]\x00]{4,})(?=[\s\"',;&)}\]\x00]|$)"
-        ),
-        _NAME_ANCHORS,
-        group="v",
-        kind_of=_assignment_kind,
-    ),
-    # password=value unquoted, any case (command lines, URLs' query strings, YAML)
-    Rule(
-        "password",
-        re.compile(
-            r"(?i)(?P<name>password|passwd)(?:\s*=(?!=)\s*|: ?)" + _NOT_A_VALUE + r"(?P<v>[^\s\"',;&<\x00]{3,})"
-        ),
-        ("passw",),
-        group="v",
-    ),
-)
 
 
 class Redactor:
@@ -217,8 +80,7 @@ class Redactor:
     def _apply(self, rule: Rule, text: str, starts: list[int]) -> str | None:
         pieces: list[str] = []
         done = 0  # text before this index is in `pieces`
-        for position in starts:
-            start = position - rule.back
+        for start in self._candidates(rule, text, starts):
             if start < done:
                 continue
             match = rule.pattern.match(text, start)
@@ -234,6 +96,18 @@ class Redactor:
             return None
         pieces.append(text[done:])
         return "".join(pieces)
+
+    @staticmethod
+    def _candidates(rule: Rule, text: str, starts: list[int]) -> list[int]:
+        """Where the rule's pattern is tried, in order."""
+        prefixes = rule.prefixes
+        if prefixes is None:
+            back = rule.back
+            return [p - back if p >= back else 0 for p in starts] if back else starts
+        # A family: most separators have no vendor's prefix before them (filtered in one
+        # comprehension); where one does, the match starts at the prefix.
+        tails = [(p, prefixes[text[p - 2 : p]]) for p in starts if text[p - 2 : p] in prefixes]
+        return [p - len(pre) for p, found in tails for pre in found if text.startswith(pre, p - len(pre))]
 
     def _replacement(self, rule: Rule, match: re.Match[str]) -> str | None:
         """What replaces the match, or None when it is not a secret after all."""
@@ -259,6 +133,13 @@ def _lower(text: str) -> str:
 
 
 def _positions(text: str, anchor: str) -> list[int]:
+    if len(anchor) == 1:
+        # Separators (`_`, `-`) are frequent: split and sum the lengths in C rather than call
+        # `find` once per occurrence.
+        parts = text.split(anchor)
+        if len(parts) == 1:
+            return []
+        return list(map(add, accumulate(map(len, parts[:-1])), count()))
     found = []
     i = text.find(anchor)
     while i >= 0:
@@ -281,3 +162,95 @@ _SECRET_FIELDS = frozenset(
 def redact(text: str) -> str:
     """`text` with every secret the rules know replaced by its marker."""
     return Redactor()(text)
+
+
+redact_text = redact  # the name other parts of the kit (and programs) call
+
+
+# --- the policy: what the kit shows is redacted unless a command was told otherwise ---------
+
+_SHOWING_SECRETS: ContextVar[bool] = ContextVar("session_kit_showing_secrets", default=False)
+
+
+def redaction_enabled() -> bool:
+    return not _SHOWING_SECRETS.get()
+
+
+@contextmanager
+def showing_secrets(enabled: bool = True) -> Iterator[None]:
+    """Within this block `shown` and `shown_value` leave secrets in (`--no-redact`)."""
+    token = _SHOWING_SECRETS.set(enabled)
+    try:
+        yield
+    finally:
+        _SHOWING_SECRETS.reset(token)
+
+
+def shown(text: str) -> str:
+    """Transcript text as the kit shows it: redacted, unless within `showing_secrets()`.
+
+    Every view calls this (or `shown_value`) before it cuts or prints, so a cut never leaves
+    the head of a secret behind."""
+    return text if _SHOWING_SECRETS.get() else Redactor()(text)
+
+
+def shown_many(texts: list[str]) -> list[str]:
+    """Each text as shown (see `shown`), redacted in one pass."""
+    if _SHOWING_SECRETS.get():
+        return texts
+    redactor = Redactor()
+    out = list(texts)
+    batch = [i for i, text in enumerate(texts) if SEPARATOR not in text]
+    for i, text in zip(batch, redactor.many([texts[i] for i in batch]) if batch else []):
+        out[i] = text
+    for i, text in enumerate(texts):
+        if SEPARATOR in text:
+            out[i] = redactor(text)
+    return out
+
+
+def shown_value(value: Any) -> Any:
+    """A JSON-like value (dicts, lists, strings…) as the kit shows it: every string redacted,
+    and a string under a secret's name (`"password": …`) replaced whole."""
+    if _SHOWING_SECRETS.get():
+        return value
+    texts: list[str] = []
+    skeleton = _collect(value, texts)
+    texts = shown_many(texts)
+    return _fill(skeleton, iter(texts))
+
+
+class _Text:
+    """Where a string of a value was, in the value's skeleton."""
+
+    __slots__ = ()
+
+
+_TEXT = _Text()
+
+
+def _collect(value: Any, texts: list[str]) -> Any:
+    if isinstance(value, str):
+        texts.append(value)
+        return _TEXT
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            if isinstance(item, str) and item and isinstance(key, str) and is_secret_name(key):
+                out[key] = marker("password" if "passw" in key.lower() else "secret")
+            else:
+                out[key] = _collect(item, texts)
+        return out
+    if isinstance(value, (list, tuple)):
+        return [_collect(item, texts) for item in value]
+    return value
+
+
+def _fill(skeleton: Any, texts: Iterator[str]) -> Any:
+    if skeleton is _TEXT:
+        return next(texts)
+    if isinstance(skeleton, dict):
+        return {key: _fill(item, texts) for key, item in skeleton.items()}
+    if isinstance(skeleton, list):
+        return [_fill(item, texts) for item in skeleton]
+    return skeleton

@@ -102,3 +102,16 @@ def test_no_sessions_here_suggests_all():
 
 def test_no_scratch_dir_suggests_output_dir():
     assert worded(NoScratchDir("x/y", "not a plain id")).endswith("; give --output-dir")
+
+
+def test_no_usable_home_is_one_line_and_a_usage_error(monkeypatch):
+    import pwd
+
+    class NoHome:
+        pw_dir = ""
+
+    monkeypatch.delenv("SESSION_KIT_HOME")
+    monkeypatch.delenv("XDG_STATE_HOME")
+    monkeypatch.setattr(pwd, "getpwuid", lambda uid: NoHome())
+    result = invoke("scratch", "path", "--session", "s1", env={"HOME": ""})
+    assert result.exit_code == 2 and "SESSION_KIT_HOME" in result.stderr and result.stderr.count("\n") == 1

@@ -7,7 +7,9 @@ import json
 import pytest
 
 from session_kit.cli.output import as_is, clip, human_duration, human_size, visible
-from tests.support.cli import invoke
+from tests.support.cli import invoke, invoke_json
+from tests.support.secret_probes import leaked
+from tests.support.sessions import build_leaky
 
 SID = "c0ffee00-1111-2222-3333-444455556666"
 
@@ -56,3 +58,65 @@ def test_as_is_keeps_lines_and_says_how_much_it_cut():
 def test_durations_and_sizes_are_short():
     assert [human_duration(s) for s in (None, 5, 125, 7300)] == ["-", "5s", "2m05s", "2h01m"]
     assert [human_size(n) for n in (10, 2048, 5 * 1024**3)] == ["10B", "2.0K", "5.0G"]
+
+
+# --- no secret printed: every output carrying transcript text is redacted by default ---------
+
+LEAKY_SID = "5ec2e700-aaaa-bbbb-cccc-ddddeeeeffff"
+AGENT = "1eaf1eaf00000001"
+TRANSCRIPT_COMMANDS = [
+    ["sessions", "--all"],
+    ["show", LEAKY_SID],
+    ["events", LEAKY_SID],
+    ["events", LEAKY_SID, "--errors"],
+    ["search", "aws_secret_access_key", "--all"],
+    ["search", "keys used were", "--all"],
+    ["search", "psql", "--all"],
+    ["search", "password", "--all"],
+    ["debug-agent", LEAKY_SID, "--all"],
+    ["debug-agent", LEAKY_SID, AGENT, "--full"],
+    ["plan", LEAKY_SID, "--all"],
+    ["info", LEAKY_SID],
+]
+
+
+@pytest.fixture
+def leaky(claude_root):
+    return build_leaky(claude_root)
+
+
+def _leaks(out: str, secrets) -> list[str]:
+    return [s for s in secrets if leaked(s, out)]
+
+
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+@pytest.mark.parametrize("args", TRANSCRIPT_COMMANDS, ids=" ".join)
+def test_no_command_prints_a_secret_of_the_transcript(leaky, args, as_json):
+    result = invoke(*args, *(["--json"] if as_json else []))
+    assert result.exit_code == 0, result.output
+    assert _leaks(result.stdout + result.stderr, leaky.secrets) == []
+    if args[0] != "sessions" or as_json:  # (the listing's text shows 60 characters of the prompt)
+        assert "[REDACTED:" in result.stdout  # the secrets were there, and said so
+
+
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+@pytest.mark.parametrize("args", TRANSCRIPT_COMMANDS, ids=" ".join)
+def test_no_redact_shows_the_transcript_as_written(leaky, args, as_json):
+    result = invoke(*args, "--no-redact", *(["--json"] if as_json else []))
+    assert result.exit_code == 0, result.output
+    assert "[REDACTED:" not in result.stdout
+    if args[0] != "sessions" or as_json:
+        assert _leaks(result.stdout, leaky.secrets) != []
+
+
+def test_the_json_of_agents_carries_no_secret_in_their_descriptions(leaky):
+    doc = invoke_json("debug-agent", LEAKY_SID, "--all")
+    [agent] = doc["agents"]
+    assert agent["description"] == "Push with [REDACTED:github-token]"
+
+
+def test_a_summary_cut_inside_a_url_still_loses_its_password(leaky):
+    doc = invoke_json("events", LEAKY_SID, "--errors")
+    [psql] = [c for c in doc["events"] if c["name"] == "Bash" and "psql" in c["summary"]]
+    assert psql["summary"].endswith("…")  # the cut falls after the password
+    assert "[REDACTED:url-password]" in psql["summary"]

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from tests.support.cli import invoke, invoke_json
+from tests.support.cli import EXE, invoke, invoke_json
 
 SID = "5c7a0000-0000-0000-0000-000000000001"
 
@@ -63,14 +65,14 @@ def test_a_session_id_that_cannot_name_a_dir_is_refused():
     assert result.exit_code == 2 and result.stderr.startswith("session-kit: not a plain session id")
 
 
-def test_the_exported_scratch_dir_is_used_for_its_session(tmp_path: Path):
-    exported = tmp_path / "state" / "projects" / "-elsewhere" / "sessions" / SID
+def test_the_exported_scratch_dir_is_used_for_its_session():
+    exported = Path(os.environ["SESSION_KIT_HOME"]) / "projects" / "-elsewhere" / "sessions" / SID
     result = invoke("scratch", "path", "--session", SID, env={"SESSION_KIT_SCRATCH": str(exported) + "/"})
     assert result.stdout == f"{exported}\n" and exported.is_dir()
 
 
-def test_the_exported_scratch_dir_of_another_session_is_not_used(tmp_path: Path):
-    exported = tmp_path / "state" / "projects" / "-elsewhere" / "sessions" / "other-session"
+def test_the_exported_scratch_dir_of_another_session_is_not_used():
+    exported = Path(os.environ["SESSION_KIT_HOME"]) / "projects" / "-elsewhere" / "sessions" / "other-session"
     result = invoke("scratch", "path", "--session", SID, env={"SESSION_KIT_SCRATCH": str(exported)})
     assert result.exit_code == 0 and str(exported) not in result.stdout
 
@@ -117,3 +119,56 @@ def test_clean_takes_durations_with_a_unit():
 def test_clean_refuses_what_is_not_a_duration():
     result = invoke("scratch", "clean", "--older-than", "soon")
     assert result.exit_code == 2 and result.stderr == "session-kit: not a duration: 'soon' (e.g. 7d, 12h, 30m)\n"
+
+
+# --- nothing lost: bytes the shell hands over, and a damaged state file -------------------------
+
+from tests.support.cli import run  # noqa: E402 - the real process: argv and stdin as bytes
+
+
+def run_bytes(*args: str | bytes, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+    command = [str(EXE)] if EXE.exists() else [sys.executable, "-m", "session_kit"]
+    return subprocess.run([*command, *args], input=stdin, capture_output=True, timeout=60)
+
+
+def test_a_value_argument_with_a_latin1_byte_comes_back_byte_for_byte():
+    assert run_bytes("scratch", "set", "file", b"caf\xe9.txt", "--session", SID).returncode == 0
+    got = run_bytes("scratch", "get", "file", "--session", SID)
+    assert got.returncode == 0 and got.stdout == b"caf\xe9.txt\n"
+
+
+def test_a_value_on_stdin_with_bytes_that_are_not_utf8_comes_back_byte_for_byte():
+    done = run_bytes("scratch", "set", "out", "-", "--session", SID, stdin=b"line \xff\xfe\nnext\n")
+    assert done.returncode == 0, done.stderr
+    assert run_bytes("scratch", "get", "out", "--session", SID).stdout == b"line \xff\xfe\nnext\n\n"
+
+
+def test_values_saved_before_a_non_utf8_one_survive_the_next_write():
+    run_bytes("scratch", "set", "first", "kept", "--session", SID)
+    run_bytes("scratch", "set", "file", b"\xe9", "--session", SID)
+    run_bytes("scratch", "set", "last", "also kept", "--session", SID)
+    shown = run_bytes("scratch", "show", "--session", SID)
+    assert b"- first: kept" in shown.stdout and b"- last: also kept" in shown.stdout
+
+
+def test_a_damaged_state_file_is_named_refused_and_kept():
+    path = Path(run("scratch", "path", "--session", SID).stdout.strip()) / "state.json"
+    path.write_bytes(b'{"values": {"plan": "step 3')
+    for args in (("set", "k", "v"), ("note", "n"), ("show",), ("get", "plan")):
+        done = run("scratch", *args, "--session", SID)
+        assert done.returncode == 5, (args, done.stderr)
+        assert done.stderr.count("\n") == 1 and str(path) in done.stderr and "Traceback" not in done.stderr
+    assert path.read_bytes() == b'{"values": {"plan": "step 3'
+
+
+def test_a_symlinked_session_folder_is_refused_in_one_line(tmp_path: Path):
+    path = Path(run("scratch", "path", "--session", SID).stdout.strip())
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    for p in path.iterdir():
+        p.unlink()
+    path.rmdir()
+    path.symlink_to(elsewhere)
+    done = run("scratch", "set", "k", "v", "--session", SID)
+    assert done.returncode == 5 and "symlink" in done.stderr and done.stderr.count("\n") == 1
+    assert list(elsewhere.iterdir()) == []

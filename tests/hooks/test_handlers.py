@@ -281,3 +281,85 @@ def test_a_hook_imports_only_what_it_needs(state_root: Path, env_file: Path):
         "site",
     }
     assert not forbidden & loaded, sorted(forbidden & loaded)
+
+
+def test_after_a_compaction_a_damaged_work_state_is_named_and_kept(state_root: Path, env_file: Path):
+    start("sid-damaged", env_file)
+    scratch = SessionScratch.for_session("sid-damaged", project_path="/work/proj", root=str(state_root))
+    Path(scratch.file("state.json")).write_bytes(b'{"values": {"plan": "cut')
+    proc = hook("pre-compact", {"session_id": "sid-damaged", "cwd": "/work/proj", "trigger": "manual"})
+    assert proc.returncode == 0 and proc.stderr == b""
+    told = context_of(start("sid-damaged", env_file, source="compact"))
+    assert "cannot be read" in told and scratch.file("state.json") in told
+    assert Path(scratch.file("state.json")).read_bytes() == b'{"values": {"plan": "cut'
+
+
+def test_a_restored_value_with_bytes_that_were_not_utf8_leaves_valid_json(state_root: Path, env_file: Path):
+    start("sid-bytes", env_file)
+    scratch = SessionScratch.for_session("sid-bytes", project_path="/work/proj", root=str(state_root))
+    scratch.set("file", os.fsdecode(b"caf\xe9.txt"))
+    hook("pre-compact", {"session_id": "sid-bytes", "cwd": "/work/proj", "trigger": "manual"})
+    proc = start("sid-bytes", env_file, source="compact")
+    assert proc.returncode == 0 and proc.stderr == b"", proc.stderr
+    assert "caf\udce9.txt" in json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
+# --- the env file: appended to, never read whole, never glued onto, bytes kept ---------------------
+
+
+def start_raw(sid: str, env_file: str, **extra: str) -> subprocess.CompletedProcess[bytes]:
+    """SessionStart in a subprocess with 512 MB of address space and a 20 s limit: a hook
+    that read an endless file or waited on a FIFO fails here instead of hurting the machine."""
+    import resource
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (512 * 1024 * 1024, 512 * 1024 * 1024))
+
+    event = {"session_id": sid, "cwd": "/work/proj", "source": "startup", "hook_event_name": "SessionStart"}
+    return subprocess.run(
+        [sys.executable, "-I", "-S", str(RUN), "session-start"],
+        input=json.dumps(event).encode(),
+        capture_output=True,
+        env={**os.environ, "CLAUDE_ENV_FILE": env_file, **extra},
+        timeout=20,
+        preexec_fn=limit,
+    )
+
+
+def test_an_env_file_that_is_a_fifo_is_refused_at_once(tmp_path: Path, state_root: Path):
+    fifo = tmp_path / "env-fifo"
+    os.mkfifo(fifo)
+    done = start_raw("sid-fifo", str(fifo))  # a hook waiting on the FIFO would time out here
+    assert done.returncode == 0 and b"not a regular file" in done.stderr and done.stderr.count(b"\n") == 1
+    assert b"this session's id is sid-fifo" in done.stdout  # the session still gets its introduction
+
+
+def test_an_env_file_that_is_dev_zero_is_refused_without_reading_it(tmp_path: Path, state_root: Path):
+    link = tmp_path / "env-zero"
+    link.symlink_to("/dev/zero")
+    done = start_raw("sid-zero", str(link))
+    assert done.returncode == 0 and b"not a regular file" in done.stderr
+
+
+def test_exports_start_on_a_line_of_their_own_after_a_file_without_a_final_newline(env_file: Path, state_root: Path):
+    env_file.write_bytes(b"export OTHER=1")
+    start("sid-nl", env_file)
+    lines = env_file.read_text().splitlines()
+    assert lines[0] == "export OTHER=1" and lines[1].startswith("export SESSION_CONTEXT=")
+
+
+def test_a_session_kit_home_that_is_not_utf8_is_exported_byte_for_byte(tmp_path: Path, env_file: Path):
+    home = os.fsdecode(os.fsencode(str(tmp_path)) + b"/st\xe9te")
+    done = start_raw("sid-bytes", str(env_file), SESSION_KIT_HOME=home)
+    assert done.returncode == 0 and done.stderr == b"", done.stderr
+    shown = subprocess.run(
+        ["bash", "-c", f'source "{env_file}"; printf %s "$SESSION_KIT_HOME"'], capture_output=True, timeout=30
+    )
+    assert shown.stdout == os.fsencode(home)
+
+
+def test_an_env_file_is_read_only_at_its_end(env_file: Path, state_root: Path):
+    env_file.write_bytes(b"# filler\n" * 200_000)  # 1.8 MB of someone else's lines
+    start("sid-big", env_file)
+    start("sid-big", env_file, source="resume")
+    assert env_file.read_text().count("SESSION_CONTEXT") == 1

@@ -237,3 +237,187 @@ def test_hooks_without_a_receipt_are_still_removed_cleanly(settings_file: Path):
     assert run("install").returncode == 0
     assert run("uninstall").returncode == 0
     assert json.loads(settings_file.read_bytes()) == json.loads(USER_SETTINGS)
+
+
+# --- never lose or detach the user's settings ------------------------------------------------------
+
+from session_kit.install import installer  # noqa: E402 - in process: the races need threads
+
+
+def in_process_install(claude_root: Path, **kw) -> installer.InstallResult:
+    return installer.install(scope="user", claude_root=claude_root, project=claude_root, **kw)
+
+
+def in_process_uninstall(claude_root: Path) -> installer.InstallResult:
+    return installer.uninstall(scope="user", claude_root=claude_root, project=claude_root)
+
+
+def test_an_editor_saving_in_place_while_install_reads_loses_no_setting(settings_file: Path, claude_root: Path):
+    import threading
+
+    truncated = threading.Event()
+
+    def editor() -> None:  # truncate, think a little, write (what `open(path, "w")` editors do)
+        with open(settings_file, "wb") as f:
+            truncated.set()
+            time.sleep(0.3)
+            f.write(USER_SETTINGS)
+
+    thread = threading.Thread(target=editor)
+    thread.start()
+    truncated.wait(5)
+    in_process_install(claude_root)
+    thread.join()
+    settings = json.loads(settings_file.read_bytes())
+    assert settings["model"] == "opus" and settings["permissions"] == {"allow": ["Bash(ls:*)"]}
+    backups = list((Path(os.environ["SESSION_KIT_HOME"]) / "install" / "backups").iterdir())
+    assert backups and all(b.read_bytes().strip() for b in backups)  # no backup of a transient empty read
+
+
+def test_a_settings_file_emptied_after_install_is_refused_not_replaced(installed, settings_file: Path):
+    settings_file.write_bytes(b"")
+    past = time.time() - 60
+    os.utime(settings_file, (past, past))
+    proc = run("install")
+    assert proc.returncode == 5 and proc.stderr.count("\n") == 1 and "empty" in proc.stderr
+    assert settings_file.read_bytes() == b""
+
+
+EDITOR = r"""
+import json, os, random, sys, time
+path, count = sys.argv[1], int(sys.argv[2])
+for i in range(count):
+    settings = json.loads(open(path, "rb").read())
+    settings[f"edit-{i}"] = i
+    tmp = f"{path}.editor.tmp"
+    with open(tmp, "w") as f:
+        json.dump(settings, f, indent=2)
+    os.replace(tmp, path)  # an editor that saves by rename
+    time.sleep(random.uniform(0.002, 0.02))
+"""
+
+
+def test_edits_saved_by_rename_during_installs_are_all_kept(settings_file: Path, claude_root: Path):
+    edits = 300
+    editor = subprocess.Popen([sys.executable, "-c", EDITOR, str(settings_file), str(edits)])
+    try:
+        while editor.poll() is None:
+            in_process_install(claude_root)
+            in_process_uninstall(claude_root)
+    finally:
+        editor.wait(60)
+    assert editor.returncode == 0
+    settings = json.loads(settings_file.read_bytes())
+    lost = [i for i in range(edits) if f"edit-{i}" not in settings]
+    assert lost == [] and settings["model"] == "opus"
+
+
+def test_a_symlinked_settings_file_stays_a_link_and_the_target_is_written(claude_root: Path, tmp_path: Path):
+    target = tmp_path / "dotfiles" / "claude-settings.json"
+    target.parent.mkdir()
+    target.write_bytes(USER_SETTINGS)
+    link = claude_root / "settings.json"
+    link.symlink_to(target)
+    assert run("install").returncode == 0
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    installed_settings = json.loads(target.read_bytes())
+    assert installed_settings["model"] == "opus" and "SessionStart" in installed_settings["hooks"]
+    assert run("uninstall").returncode == 0
+    assert link.is_symlink() and target.read_bytes() == USER_SETTINGS
+
+
+def test_a_number_past_float_range_keeps_its_text(claude_root: Path):
+    path = claude_root / "settings.json"
+    path.write_bytes(b'{"x": 1e400, "y": 1.10, "z": -0.0}\n')
+    assert run("install").returncode == 0
+    text = path.read_text()
+    assert '"x": 1e400' in text and '"y": 1.10' in text and "Infinity" not in text
+
+
+@pytest.mark.parametrize("blank", [b"", b"  \n\n", b"\t \r\n"], ids=["empty", "spaces", "tabs-crlf"])
+def test_an_empty_or_blank_settings_file_is_given_back_byte_for_byte(claude_root: Path, blank: bytes):
+    path = claude_root / "settings.json"
+    path.write_bytes(blank)
+    past = time.time() - 60
+    os.utime(path, (past, past))
+    assert run("install").returncode == 0 and json.loads(path.read_bytes())["hooks"]
+    assert run("uninstall").returncode == 0
+    assert path.read_bytes() == blank
+
+
+def test_temp_files_of_a_killed_install_are_cleaned_up(settings_file: Path, claude_root: Path):
+    commands = claude_root / "commands"
+    commands.mkdir()
+    dead = 2**22 + 12345  # above the default pid_max: no process has it
+    leftovers = [commands / f".debug-agent.md.{dead}.1.tmp", claude_root / f".settings.json.{dead}.2.tmp"]
+    for p in leftovers:
+        p.write_text("half")
+    mine = commands / ".notes.tmp"
+    mine.write_text("the user's")
+    assert run("install").returncode == 0
+    assert [p for p in leftovers if p.exists()] == [] and mine.exists()
+    leftovers[0].write_text("half")
+    assert run("uninstall").returncode == 0
+    assert not leftovers[0].exists() and mine.exists()
+
+
+def test_doctor_names_hooks_whose_interpreter_is_gone(settings_file: Path, claude_root: Path):
+    settings = json.loads(settings_file.read_bytes())
+    gone = f"/removed/venv/bin/python -I -S /removed/venv/session_kit/hooks/run.py session-start {MARKER}"
+    settings["hooks"]["SessionStart"].append({"hooks": [{"type": "command", "command": gone}]})
+    settings_file.write_text(json.dumps(settings))
+    proc = run("doctor", "--json")
+    assert proc.returncode == 1
+    item = json.loads(proc.stdout)["installed"][0]
+    assert any("/removed/venv/bin/python" in d for d in item["dangling"])
+    assert "dangling" in run("doctor").stdout
+
+
+def test_doctor_names_slash_commands_that_call_a_missing_session_kit(installed, claude_root: Path):
+    env = {**os.environ, "PATH": "/usr/bin:/bin"}  # no session-kit on PATH
+    launcher = Path(os.environ["SESSION_KIT_HOME"]) / "bin" / "session-kit"
+    launcher.unlink()
+    proc = subprocess.run([str(EXE), "doctor", "--json"], capture_output=True, text=True, env=env, timeout=60)
+    item = json.loads(proc.stdout)["installed"][0]
+    assert proc.returncode == 1 and any("session-kit" in d and "slash" in d for d in item["dangling"])
+
+
+def test_doctor_finds_nothing_dangling_after_install(installed):
+    report = json.loads(run("doctor", "--json").stdout)
+    assert [item["dangling"] for item in report["installed"]] == [[]]
+
+
+def test_without_an_atomic_swap_an_in_place_save_during_install_still_loses_nothing(
+    settings_file: Path, claude_root: Path, monkeypatch: pytest.MonkeyPatch
+):
+    import threading
+
+    from session_kit.install import settings_file as files
+
+    monkeypatch.setattr(files, "_exchange", lambda a, b: False)  # as where renameat2 is missing
+    truncated = threading.Event()
+
+    def editor() -> None:
+        with open(settings_file, "wb") as f:
+            truncated.set()
+            time.sleep(0.3)
+            f.write(USER_SETTINGS)
+
+    thread = threading.Thread(target=editor)
+    thread.start()
+    truncated.wait(5)
+    in_process_install(claude_root)
+    thread.join()
+    settings = json.loads(settings_file.read_bytes())
+    assert settings["model"] == "opus" and MARKER in settings_file.read_text()
+
+
+def test_a_symlink_planted_for_the_backups_folder_gets_no_copy_of_the_settings(settings_file: Path, tmp_path: Path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    install_dir = Path(os.environ["SESSION_KIT_HOME"]) / "install"
+    install_dir.mkdir(parents=True)
+    (install_dir / "backups").symlink_to(elsewhere)
+    proc = run("install")
+    assert proc.returncode == 5 and "symlink" in proc.stderr and list(elsewhere.iterdir()) == []
+    assert settings_file.read_bytes() == USER_SETTINGS

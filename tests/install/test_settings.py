@@ -122,3 +122,53 @@ def test_a_marker_that_does_not_end_the_command_is_not_ours():
 
 def test_a_hook_that_is_not_an_object_is_not_ours():
     assert not is_ours("x")
+
+
+# --- a hook whose kit is gone is silent ------------------------------------------------------------
+
+import json  # noqa: E402
+import os  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import session_kit  # noqa: E402
+from session_kit.install.settings import hook_command, hook_paths  # noqa: E402
+
+RUN = str(Path(session_kit.__file__).parent / "hooks" / "run.py")
+
+
+def run_hook_command(command: str, tmp_path: Path) -> subprocess.CompletedProcess[bytes]:
+    """The command as the client runs it: by a shell, with the event on stdin."""
+    event = {"session_id": "gone-1", "cwd": str(tmp_path), "source": "startup", "hook_event_name": "SessionStart"}
+    env = {**os.environ, "PATH": "/usr/bin:/bin", "CLAUDE_ENV_FILE": str(tmp_path / "env.sh")}
+    return subprocess.run(
+        ["sh", "-c", command], input=json.dumps(event).encode(), capture_output=True, env=env, timeout=30
+    )
+
+
+def test_the_hook_command_is_silent_when_its_interpreter_is_gone(tmp_path: Path):
+    done = run_hook_command(hook_command(str(tmp_path / "venv/bin/python"), RUN, "SessionStart"), tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+
+def test_the_hook_command_is_silent_when_its_package_is_gone(tmp_path: Path):
+    gone = str(tmp_path / "site-packages/session_kit/hooks/run.py")
+    done = run_hook_command(hook_command(sys.executable, gone, "SessionStart"), tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+
+def test_the_hook_command_runs_the_hook_when_the_kit_is_there(tmp_path: Path):
+    done = run_hook_command(hook_command(sys.executable, RUN, "SessionStart", bin_dir="/kit bin"), tmp_path)
+    assert done.returncode == 0 and b"gone-1" in done.stdout, done.stderr
+    assert "/kit bin" in (tmp_path / "env.sh").read_text()
+
+
+@pytest.mark.parametrize("bin_dir", [None, "/state dir/bin"])
+def test_the_interpreter_and_script_are_read_back_from_a_command(bin_dir):
+    command = hook_command("/v env/bin/python", "/kit/run.py", "PreCompact", bin_dir=bin_dir)
+    assert hook_paths(command) == ("/v env/bin/python", "/kit/run.py")
+
+
+def test_the_interpreter_and_script_are_read_back_from_an_older_command():
+    assert hook_paths(OURS["PreCompact"]) == ("/venv/bin/python", "/kit/run.py")

@@ -334,3 +334,10 @@ def test_a_2025_session_with_titles_task_agents_and_string_errors(tmp_path: Path
     assert memory["requests"]["first"]["text"] == "Port the CLI to click"
     assert memory["agents"][0]["status"] == "finished" and memory["agents"][0]["answer"] == "Found 3 entry points"
     assert memory["failures"][0]["exit_code"] == 2 and "Error 1" in memory["failures"][0]["error"]
+
+
+def test_every_capture_writes_the_whole_memory_as_text_beside_it(tmp_path: Path):
+    scratch = tmp_path / "scratch"
+    capture_session(str(scratch), str(working_session().write(tmp_path / "s.jsonl")), MemorySettings())
+    text = (scratch / "memory.md").read_text()
+    assert "Fix the parser for TICKET-99 please" in text and "pytest tests/test_parser.py" in text

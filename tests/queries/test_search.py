@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from session_kit.queries.search import Query, SearchHit, SearchTarget, search, search_file, session_targets
+from session_kit.redact import showing_secrets
 from session_kit.sessions.store import list_all_sessions
 from tests.support import dialects
 from tests.support.sessions import build
@@ -136,3 +137,34 @@ def test_agent_logs_whose_session_is_gone_are_searched_when_their_project_is(cla
     assert sorted(t.path for t in found) == sorted([odd.orphan_legacy, odd.orphan_subagent])
     hits = list(search(found, Query("ORPHAN_SUBAGENT_NEEDLE")))
     assert [(h.session_id, h.agent_id) for h in hits] == [("0a0a0000-dead-0000-0000-000000000002", "0f0f0002")]
+
+
+KEY = "sk-ant-api03-Xk3j9dQ2mZp8vR7tY1uW4eN6bH0cL5aS-qwertyAA"
+
+
+def secret_sessions(tmp_path: Path) -> list[SearchTarget]:
+    found = []
+    for i in range(80):
+        t = Transcript(f"k{i:03d}")
+        t.bash("cat .env", f"ANTHROPIC_API_KEY={KEY}\nDEPLOY_TARGET=prod-{i}")
+        found.append(SearchTarget(t.write(tmp_path / f"k{i:03d}.jsonl"), f"k{i:03d}"))
+    return found
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_snippets_are_cut_from_redacted_text_in_every_worker(tmp_path: Path, workers: int):
+    hits = list(search(secret_sessions(tmp_path), Query("DEPLOY_TARGET"), workers=workers))
+    assert len(hits) == 80
+    assert all(KEY[:16] not in h.snippet and "[REDACTED:anthropic-api-key]" in h.snippet for h in hits)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_showing_secrets_reaches_every_worker(tmp_path: Path, workers: int):
+    with showing_secrets():
+        hits = list(search(secret_sessions(tmp_path), Query("DEPLOY_TARGET"), workers=workers))
+    assert len(hits) == 80 and all(KEY in h.snippet for h in hits)
+
+
+def test_a_hit_inside_a_secret_is_reported_with_the_marker_not_the_secret(tmp_path: Path):
+    [hit] = search(secret_sessions(tmp_path)[:1], Query("Xk3j9dQ2"), workers=1)
+    assert "Xk3j9dQ2" not in hit.snippet and "[REDACTED:anthropic-api-key]" in hit.snippet

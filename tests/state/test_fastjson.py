@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -54,3 +57,13 @@ def test_a_non_string_key_is_refused():
 def test_an_object_json_cannot_write_is_refused():
     with pytest.raises(TypeError):
         fastjson.dumps(object())
+
+
+def test_an_unterminated_string_is_a_value_error_even_where_json_was_never_imported():
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); from session_kit.state import fastjson\n"
+        "try:\n    fastjson.loads(b'{\"a\": \"cut')\nexcept ValueError:\n    print('ValueError')\n"
+    )
+    src = str(Path(fastjson.__file__).parents[2])
+    done = subprocess.run([sys.executable, "-I", "-S", "-c", code, src], capture_output=True, text=True, timeout=30)
+    assert done.stdout == "ValueError\n", done.stderr

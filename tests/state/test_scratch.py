@@ -52,14 +52,6 @@ def test_bad_keys_are_refused(root: str, key: str):
         SessionScratch.for_session("s1", root=root).set(key, "v")
 
 
-def test_a_damaged_state_file_reads_as_empty_and_is_replaced(root: str):
-    s = SessionScratch.for_session("s2", root=root).create()
-    Path(s.file(sc.STATE_FILE)).write_text("{not json")
-    assert s.read_state()["values"] == {}
-    s.set("k", "v")
-    assert s.get("k") == "v"
-
-
 def test_a_large_state_is_rendered_within_the_limit_and_names_its_file(root: str):
     s = SessionScratch.for_session("s3", root=root)
     for i in range(100):
@@ -108,3 +100,68 @@ def test_clean_never_removes_a_current_or_fresh_session(root: str, monkeypatch: 
     _, kept = idle_and_current(root, monkeypatch)
     sc.clean(root, older_than_s=86400)
     assert all(os.path.isdir(s.path) for s in kept)
+
+
+# --- nothing lost: any text the shell hands over, and a damaged state file is kept --------------
+
+NON_UTF8 = os.fsdecode(b"report-\xe9t\xe9-\xff.txt")  # what Python makes of a Latin-1 file name
+
+
+def test_a_value_with_a_byte_that_is_not_utf8_reads_back_as_given(root: str):
+    s = SessionScratch.for_session("s1", project_path="/work/proj", root=root)
+    s.set("keep", "saved before")
+    s.set("file", NON_UTF8)
+    again = SessionScratch.for_session("s1", project_path="/work/proj", root=root)
+    assert again.get("file") == NON_UTF8 and again.get("keep") == "saved before"
+
+
+def test_the_state_file_stays_valid_utf8_json_whatever_the_value(root: str):
+    s = SessionScratch.for_session("s1", project_path="/work/proj", root=root)
+    s.set("file", NON_UTF8)
+    s.note(NON_UTF8)
+    raw = Path(s.file(sc.STATE_FILE)).read_bytes()
+    raw.decode("utf-8")  # strict: raises if not UTF-8
+
+
+def test_a_write_after_a_non_utf8_value_keeps_every_other_value_and_note(root: str):
+    s = SessionScratch.for_session("s1", project_path="/work/proj", root=root)
+    s.set("a", "1")
+    s.note("a note")
+    s.set("file", NON_UTF8)
+    s.set("b", "2")
+    state = s.read_state()
+    assert state["values"] == {"a": "1", "file": NON_UTF8, "b": "2"}
+    assert [n["text"] for n in state["notes"]] == ["a note"]
+
+
+@pytest.mark.parametrize(
+    "damaged",
+    [b'{"values": {"a": "1"', b"\xff\xfe not json", b"[1, 2]", b'{"values": ["not", "a", "map"]}'],
+    ids=["cut-short", "not-utf8", "not-an-object", "values-not-a-map"],
+)
+def test_a_damaged_state_file_is_kept_and_no_write_replaces_it(root: str, damaged: bytes):
+    s = SessionScratch.for_session("s1", project_path="/work/proj", root=root).create()
+    Path(s.file(sc.STATE_FILE)).write_bytes(damaged)
+    with pytest.raises(sc.StateFileDamaged) as caught:
+        s.set("new", "value")
+    assert s.file(sc.STATE_FILE) in str(caught.value)
+    with pytest.raises(sc.StateFileDamaged):
+        s.note("a note")
+    with pytest.raises(sc.StateFileDamaged):
+        s.read_state()
+    assert Path(s.file(sc.STATE_FILE)).read_bytes() == damaged
+
+
+def test_an_unreadable_state_file_is_not_taken_for_an_empty_one(root: str):
+    s = SessionScratch.for_session("s1", project_path="/work/proj", root=root).create()
+    os.mkdir(s.file(sc.STATE_FILE))  # a folder where the file should be: reading it fails
+    with pytest.raises(sc.StateFileDamaged):
+        s.set("new", "value")
+    assert os.path.isdir(s.file(sc.STATE_FILE))
+
+
+def test_a_snapshot_of_a_damaged_state_keeps_its_bytes(root: str):
+    s = SessionScratch.for_session("s1", project_path="/work/proj", root=root).create()
+    Path(s.file(sc.STATE_FILE)).write_bytes(b"{broken")
+    path = s.snapshot("manual")
+    assert path is not None and Path(path).read_bytes() == b"{broken"

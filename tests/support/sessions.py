@@ -264,3 +264,75 @@ def agent_runs(root: Path, session_id: str) -> list:
     from session_kit.sessions.session import Session
 
     return Session(resolve_session(session_id, root), keep_payload=True).agents
+
+
+@dataclass
+class Leaky:
+    """A session whose prompts, commands, tool output, agents, plan and compaction summary
+    hold secrets (fake ones, in their vendors' shapes), some placed where the kit cuts text."""
+
+    root: Path
+    session: Transcript
+    agent: str
+    secrets: tuple[str, ...]
+
+
+ANTHROPIC_KEY = "sk-ant-api03-Xk3j9dQ2mZp8vR7tY1uW4eN6bH0cL5aS-qwertyuiopASDFGH12-AA"
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCY9EXAMPLEKEY"
+PG_PASSWORD = "Sup3rS3cretPgPass-x9Kq7Zt2Lw4"
+GITHUB_TOKEN = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"
+STRIPE_KEY = "sk_live_4eC39HqLyjWDarjtT1zdp7dc"
+PROMPT_PASSWORD = "hunter2-Tr0ub4dor-correct-horse"
+AGENT_TOKEN = "glpat-9xQ2kR7mN1pV8sT3yB6c"
+
+
+def build_leaky(root: Path) -> Leaky:
+    t = Transcript("5ec2e700-aaaa-bbbb-cccc-ddddeeeeffff", cwd="/work/leaky")
+    # cut at the listing's 200 characters and the request preview's 300, inside the secret
+    head = "x" * 168 + f" password={PROMPT_PASSWORD} "
+    t.user(head + "y" * (290 - len(head) - 8) + f" token: {STRIPE_KEY} and more")
+    t.bash(
+        "cat ~/.aws/credentials && echo $ANTHROPIC_API_KEY",
+        f"[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = {AWS_SECRET}\n{ANTHROPIC_KEY}\n",
+    )
+    # the summary of a command is cut at 160 characters: the URL's `@` falls after the cut
+    t.bash(
+        "psql " + "-v ON_ERROR_STOP=1 " * 6 + f"postgres://app:{PG_PASSWORD}@db.internal:5432/app -c 'select 1'",
+        exit_code=2,
+        stderr=f"psql: error: connection to postgres://app:{PG_PASSWORD}@db.internal failed",
+    )
+    call = t.tool_use(
+        "Agent",
+        {
+            "subagent_type": "general-purpose",
+            "description": f"Push with {GITHUB_TOKEN}",
+            "prompt": f"Use {AGENT_TOKEN}",
+        },
+    )
+    agent = Transcript(t.session_id, cwd=t.cwd, agent_id="1eaf1eaf00000001", start=t.clock)
+    agent.user(f"Use {AGENT_TOKEN}")
+    agent.bash(
+        f"git push https://oauth2:{AGENT_TOKEN}@gitlab.example.com/a/b.git",
+        exit_code=128,
+        stderr=f"denied for {AGENT_TOKEN}",
+    )
+    agent.say(f"Failed: the token {AGENT_TOKEN} was refused.")
+    t.clock = agent.clock
+    t.tool_result(call, [{"type": "text", "text": "Failed."}], extra={"agentId": agent.agent_id, "status": "completed"})
+    t.tool_use("ExitPlanMode", {"plan": f"# Plan\n\nSet STRIPE_KEY={STRIPE_KEY} in prod."})
+    t.compact(f"Summary: keys used were {ANTHROPIC_KEY} and AWS_SECRET_ACCESS_KEY={AWS_SECRET}.")
+    t.raw(
+        {
+            "type": "x-telemetry",
+            "sessionId": t.session_id,
+            "body": {"env": f'{{\\"password\\": \\"{PROMPT_PASSWORD}\\"}}'},
+        }
+    )
+    t.write_session(root)
+    agent.write_subagent(
+        root,
+        t,
+        meta={"agentType": "general-purpose", "description": f"Push with {GITHUB_TOKEN}", "toolUseId": call},
+    )
+    secrets = (ANTHROPIC_KEY, AWS_SECRET, PG_PASSWORD, GITHUB_TOKEN, STRIPE_KEY, PROMPT_PASSWORD, AGENT_TOKEN)
+    return Leaky(root, t, agent.agent_id, secrets)

@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from session_kit import api
-from session_kit.cli.context import Kit, pass_kit, shared_options
+from session_kit.cli.context import Kit, no_redact_option, pass_kit, shared_options
 from session_kit.cli.outcomes import agent_status, call_outcome
 from session_kit.cli.output import (
     clip,
@@ -60,6 +60,7 @@ def _sessions_of(kit: Kit, project_path: Path | None, all_projects: bool) -> lis
 @click.command(epilog=EXIT_CODES_HELP)
 @project_options("Sessions of every project.")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="At most N sessions (newest first).")
+@no_redact_option
 @shared_options
 @pass_kit
 def sessions(kit: Kit, project_path: Path | None, all_projects: bool, limit: int | None) -> None:
@@ -90,6 +91,7 @@ def sessions(kit: Kit, project_path: Path | None, all_projects: bool, limit: int
 
 @click.command(epilog=EXIT_CODES_HELP)
 @session_argument
+@no_redact_option
 @shared_options
 @pass_kit
 def show(kit: Kit, session: str) -> None:
@@ -143,6 +145,7 @@ def show(kit: Kit, session: str) -> None:
 @click.option("--errors", "errors_only", is_flag=True, help="Only failed calls.")
 @click.option("--tool", "tool_name", default=None, help="Only calls of this tool (case-insensitive).")
 @click.option("--main-only", is_flag=True, help="Leave out the calls made inside subagents.")
+@no_redact_option
 @shared_options
 @pass_kit
 def events(kit: Kit, session: str, errors_only: bool, tool_name: str | None, main_only: bool) -> None:
@@ -173,6 +176,7 @@ def events(kit: Kit, session: str, errors_only: bool, tool_name: str | None, mai
 @project_options("Search every project.")
 @click.option("--tool", "tool_name", default=None, help="Only inputs and outputs of this tool.")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Stop after N hits.")
+@no_redact_option
 @shared_options
 @pass_kit
 def search(

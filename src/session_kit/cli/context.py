@@ -2,7 +2,8 @@
 
 Owns: `Kit`, the group's context object, built once per invocation; `--claude-dir` and `--json`
 (accepted after the command name, as every command documents them), which write into it;
-`pass_kit`, which hands it to a command. Does not resolve sessions (`cli.session_arg`) or
+`--no-redact`, which the commands that show transcript text take; `pass_kit`, which hands the
+object to a command. Does not resolve sessions (`cli.session_arg`) or
 print (`cli.output`).
 """
 
@@ -62,6 +63,23 @@ def claude_dir_option(func: F) -> F:
         expose_value=False,
         callback=_into_kit("claude_dir"),
         help="Claude root to read (default: $CLAUDE_CONFIG_DIR, else ~/.claude).",
+    )(func)
+
+
+def _show_secrets(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value:
+        # For this command's run only: the policy is reset when its context closes.
+        ctx.with_resource(api.showing_secrets())
+
+
+def no_redact_option(func: F) -> F:
+    """`--no-redact`: this command shows transcript text with its secrets."""
+    return click.option(
+        "--no-redact",
+        is_flag=True,
+        expose_value=False,
+        callback=_show_secrets,
+        help="Show secrets (keys, tokens, passwords) as written; by default they are redacted.",
     )(func)
 
 

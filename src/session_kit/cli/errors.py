@@ -15,7 +15,16 @@ from contextlib import contextmanager
 
 import click
 
-from session_kit.errors import EXIT_INTERNAL, InvalidOptions, KitError, NoScratchDir, NoSessionsHere
+from session_kit import api
+from session_kit.errors import (
+    EXIT_BAD_FILE,
+    EXIT_INTERNAL,
+    EXIT_USAGE,
+    InvalidOptions,
+    KitError,
+    NoScratchDir,
+    NoSessionsHere,
+)
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
@@ -62,6 +71,9 @@ def reported_errors(ctx: click.Context) -> Iterator[None]:
         click.echo("session-kit: interrupted", err=True)
         ctx.exit(EXIT_INTERRUPTED)
     except Exception as exc:  # a bug: say so in one line, never a traceback
+        if isinstance(exc, (api.StateRootUnknown, api.UnsafePath)):  # the environment, not a bug
+            click.echo(f"session-kit: {exc}", err=True)
+            ctx.exit(EXIT_USAGE if isinstance(exc, api.StateRootUnknown) else EXIT_BAD_FILE)
         if os.environ.get("SESSION_KIT_DEBUG"):
             raise
         click.echo(

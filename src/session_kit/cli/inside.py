@@ -11,7 +11,7 @@ from __future__ import annotations
 import click
 
 from session_kit import api
-from session_kit.cli.context import Kit, pass_kit, shared_options
+from session_kit.cli.context import Kit, no_redact_option, pass_kit, shared_options
 from session_kit.cli.outcomes import agent_status, call_outcome
 from session_kit.cli.output import (
     as_is,
@@ -59,6 +59,7 @@ def session_and_agent(first: str | None, second: str | None, session_option: str
 @click.option("--type", "agent_type", default=None, help="Only agents of this type (Plan, general-purpose…).")
 @click.option("--tool", "tool_name", default=None, help="Only agents that called this tool, and only those calls.")
 @click.option("--full", is_flag=True, help="Errors, prompts and answers whole, never cut.")
+@no_redact_option
 @shared_options
 @pass_kit
 def debug_agent(
@@ -171,6 +172,7 @@ def _print_agent(report: api.AgentReport, node: api.AgentNode, *, detail: bool, 
 @click.command(epilog=EXIT_CODES_HELP)
 @session_argument
 @click.option("--all", "all_plans", is_flag=True, help="Every plan of the session, oldest first.")
+@no_redact_option
 @shared_options
 @pass_kit
 def plan(kit: Kit, session: str, all_plans: bool) -> None:
@@ -222,6 +224,7 @@ def plan(kit: Kit, session: str, all_plans: bool) -> None:
 @click.command(epilog=EXIT_CODES_HELP)
 @session_argument
 @click.option("--full", is_flag=True, help="Compaction summaries whole, never cut.")
+@no_redact_option
 @shared_options
 @pass_kit
 def info(kit: Kit, session: str, full: bool) -> None:

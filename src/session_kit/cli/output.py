@@ -2,6 +2,8 @@
 
 Owns: the `--json` envelope (`version`, `kind`: the command's name; see docs/json.md), times,
 durations and sizes as the text outputs show them, cutting and cleaning text for a terminal,
+redacting secrets in both (through `api.shown`: before anything is cut; `--no-redact` turns
+it off for a command),
 the outcome of a tool call and the status of an agent in one short string, and the note about
 lines skipped while reading. Does not compute anything about a session: it formats values the
 core made.
@@ -22,9 +24,10 @@ from session_kit import api
 JSON_VERSION = 2  # 2: kinds are the command names (see docs/json.md)
 
 
-def emit_json(kind: str, payload: dict[str, Any]) -> None:
-    """One JSON document on stdout: `{"version": 2, "kind": kind, **payload}`."""
-    document = {"version": JSON_VERSION, "kind": kind, **payload}
+def emit_json(kind: str, payload: dict[str, Any], *, redact: bool = True) -> None:
+    """One JSON document on stdout: `{"version": 2, "kind": kind, **payload}`, its strings
+    redacted (`redact=False`: for documents that carry no transcript text)."""
+    document = {"version": JSON_VERSION, "kind": kind, **(api.shown_value(payload) if redact else payload)}
     # Compact on purpose: with `indent`, json falls back to its slow pure-Python encoder.
     sys.stdout.write(json.dumps(document, ensure_ascii=False) + "\n")
 
@@ -59,8 +62,8 @@ def human_size(size: int) -> str:
 
 
 def clip(text: str | None, limit: int) -> str:
-    """The text on one line (whitespace runs made one space), cut to `limit` characters."""
-    text = " ".join((text or "").split())
+    """The text redacted, on one line (whitespace runs made one space), cut to `limit` characters."""
+    text = " ".join(api.shown(text or "").split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -68,8 +71,9 @@ _CONTROL = {c: f"\\x{c:02x}" for c in (*range(0, 9), *range(11, 32), 127)}
 
 
 def visible(text: str | None) -> str:
-    """Control characters written out (`\\x1b`): a transcript must not drive the terminal."""
-    return (text or "").translate(_CONTROL)
+    """The text redacted, its control characters written out (`\\x1b`): a transcript must not
+    drive the terminal."""
+    return api.shown(text or "").translate(_CONTROL)
 
 
 def as_is(text: str | None, limit: int | None, indent: str) -> list[str]:

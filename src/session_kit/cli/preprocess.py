@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from session_kit import api
-from session_kit.cli.context import Kit, pass_kit, shared_options
+from session_kit.cli.context import Kit, no_redact_option, pass_kit, shared_options
 from session_kit.cli.output import emit_json, warn_skipped
 from session_kit.cli.session_arg import resolve, session_argument
 from session_kit.errors import EXIT_CODES_HELP, EXIT_NOTHING_TO_DO, KitError
@@ -42,7 +42,6 @@ from session_kit.errors import EXIT_CODES_HELP, EXIT_NOTHING_TO_DO, KitError
 )
 @click.option("--prefix", default="session", show_default=True, help="Files are PREFIX-SESSIONID-partN.xml.")
 @click.option("--stdout", "to_stdout", is_flag=True, help="Write one document (agents inside) to stdout instead.")
-@click.option("--no-redact", is_flag=True, help="Keep secrets (keys, tokens, passwords) instead of redacting them.")
 @click.option(
     "--format",
     "output_format",
@@ -57,6 +56,7 @@ from session_kit.errors import EXIT_CODES_HELP, EXIT_NOTHING_TO_DO, KitError
     help="Also give each document to a small model through `claude -p` ($SESSION_KIT_CLAUDE, else "
     "claude on PATH) and write its reduction beside it as .distilled.xml.",
 )
+@no_redact_option
 @shared_options
 @pass_kit
 def preprocess(
@@ -69,7 +69,6 @@ def preprocess(
     output_dir: Path | None,
     prefix: str,
     to_stdout: bool,
-    no_redact: bool,
     output_format: str,
     distill: bool,
 ) -> None:
@@ -85,7 +84,7 @@ def preprocess(
         agents=not no_agents,
         filtering=not no_filtering,
         thinking=thinking,
-        redact=not no_redact,
+        redact=api.redaction_enabled(),
         max_tokens=max_tokens,
         output_dir=output_dir,
         prefix=prefix,

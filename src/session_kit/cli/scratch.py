@@ -19,7 +19,7 @@ import click
 from session_kit import api
 from session_kit.cli.context import Kit, json_option, pass_kit
 from session_kit.cli.output import emit_json
-from session_kit.errors import EXIT_CODES_HELP, KitError, NotFound
+from session_kit.errors import EXIT_CODES_HELP, BadFile, KitError, NotFound
 
 F = TypeVar("F", bound=Callable[..., object])
 DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
@@ -46,6 +46,8 @@ def _scratch_errors() -> Iterator[None]:
     """The scratch module's errors as KitErrors, worded for the command line."""
     try:
         yield
+    except (api.StateFileDamaged, api.UnsafePath) as exc:
+        raise BadFile(str(exc), path=exc.path) from None
     except api.NoCurrentSession:
         raise NotFound(
             "no session: pass --session, or run inside a Claude Code session with the kit's hooks installed"
@@ -60,15 +62,36 @@ def _scratch(session_id: str | None) -> api.SessionScratch:
 
 
 def _read_input(value: str) -> str:
-    """The value itself, or stdin for `-`."""
-    return sys.stdin.read() if value == "-" else value
+    """The value itself, or stdin for `-`. Bytes that are not UTF-8 are kept (as Python keeps
+    them in arguments: surrogateescape), so `get` gives back exactly what was saved."""
+    if value != "-":
+        return value
+    stream = getattr(sys.stdin, "buffer", None)
+    return stream.read().decode("utf-8", "surrogateescape") if stream is not None else sys.stdin.read()
+
+
+def _echo(text: str) -> None:
+    """`text` and a newline on stdout, bytes that were not UTF-8 given back as they came."""
+    try:
+        data = (text + "\n").encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate that came from JSON, not from bytes: show it escaped
+        data = (text + "\n").encode("utf-8", "backslashreplace")
+    stream = getattr(sys.stdout, "buffer", None)
+    if stream is None:  # a text-only stream (a test runner's): the closest text
+        click.echo(data.decode("utf-8", "replace"), nl=False)
+        return
+    sys.stdout.flush()
+    stream.write(data)
+    stream.flush()
 
 
 @scratch.command("path")
 @session_id_option
 def scratch_path(session_id: str | None) -> None:
     """Print the scratch directory (created if missing)."""
-    click.echo(_scratch(session_id).create().path)
+    with _scratch_errors():
+        path = _scratch(session_id).create().path
+    click.echo(path)
 
 
 @scratch.command("set")
@@ -89,10 +112,11 @@ def scratch_set(key: str, value: str, session_id: str | None) -> None:
 @session_id_option
 def scratch_get(key: str, session_id: str | None) -> None:
     """Print the value saved under KEY (exit 3 when there is none)."""
-    value = _scratch(session_id).get(key)
+    with _scratch_errors():
+        value = _scratch(session_id).get(key)
     if value is None:
         raise NotFound(f"no value saved under {key!r}")
-    click.echo(value)
+    _echo(value)
 
 
 @scratch.command("unset")
@@ -100,7 +124,9 @@ def scratch_get(key: str, session_id: str | None) -> None:
 @session_id_option
 def scratch_unset(key: str, session_id: str | None) -> None:
     """Forget the value saved under KEY."""
-    if not _scratch(session_id).unset(key):
+    with _scratch_errors():
+        found = _scratch(session_id).unset(key)
+    if not found:
         raise NotFound(f"no value saved under {key!r}")
 
 
@@ -123,13 +149,12 @@ def scratch_note(text: str, session_id: str | None) -> None:
 def scratch_show(kit: Kit, session_id: str | None) -> None:
     """The work state: values and notes."""
     s = _scratch(session_id)
-    current = s.read_state()
+    with _scratch_errors():
+        current = s.read_state()
     if kit.as_json:
-        emit_json("scratch-show", {"session_id": s.session_id, "path": s.path, **current})
+        emit_json("scratch-show", {"session_id": s.session_id, "path": s.path, **current}, redact=False)
         return
-    click.echo(
-        api.render_state(current, session_id=s.session_id, scratch_path=s.path, limit=10**9, heading="Work state")
-    )
+    _echo(api.render_state(current, session_id=s.session_id, scratch_path=s.path, limit=10**9, heading="Work state"))
 
 
 @scratch.command("list")
@@ -142,7 +167,7 @@ def scratch_list(kit: Kit) -> None:
     if kit.as_json:
         for r in rows:
             r["last_activity"] = datetime.fromtimestamp(r["last_activity"]).astimezone().isoformat()
-        emit_json("scratch-list", {"state_root": root, "sessions": rows})
+        emit_json("scratch-list", {"state_root": root, "sessions": rows}, redact=False)
         return
     if not rows:
         click.echo(f"No scratch directories under {root}.")

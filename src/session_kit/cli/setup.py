@@ -48,7 +48,7 @@ def doctor(kit: Kit, transcripts: bool, strict: bool) -> None:
     if report["claude_root_source"] == api.ROOT_FROM_OPTION:
         report["claude_root_source"] = "--claude-dir"
     if kit.as_json:
-        emit_json("doctor", report)
+        emit_json("doctor", report, redact=False)
     else:
         _print_doctor(report)
     if not report["ok"]:
@@ -92,6 +92,8 @@ def _print_doctor(report: dict) -> None:
             click.echo(f"  slash commands: {', '.join('/' + c for c in item['commands'])}")
         if item["error"]:
             click.echo(f"  problem: {item['error']}")
+        for what in item["dangling"]:
+            click.echo(f"  dangling: {what} (run `session-kit install` to repoint, or `session-kit uninstall`)")
     if report["hook_log_lines"]:
         click.echo(f"Hook log: {report['hook_log_lines']} problem lines in {report['hook_log']}")
 
@@ -132,7 +134,7 @@ def uninstall(kit: Kit, scope: str, dry_run: bool) -> None:
 
 def _report(kit: Kit, result: api.InstallResult, *, verb: str) -> None:
     if kit.as_json:
-        emit_json(verb, result.as_dict())
+        emit_json(verb, result.as_dict(), redact=False)
         return
     would = "would be " if result.dry_run else ""
     if result.changed:

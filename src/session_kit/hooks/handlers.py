@@ -15,6 +15,7 @@ always 0, so the kit never blocks or breaks a session.
 from __future__ import annotations
 
 import os
+import stat
 import sys
 
 from session_kit.hooks.events import HOOK_EVENTS
@@ -22,7 +23,7 @@ from session_kit.state import fastjson
 from session_kit.state import root as state
 from session_kit.state.current import session_id_from_env
 from session_kit.state.ids import check_session_id
-from session_kit.state.scratch import STATE_FILE, SessionScratch
+from session_kit.state.scratch import STATE_FILE, SessionScratch, StateFileDamaged
 
 # Annotations only: `collections.abc` costs the hooks ~2 ms to import (and `typing` more).
 TYPE_CHECKING = False
@@ -106,15 +107,20 @@ def _restore(scratch: SessionScratch, env: Mapping[str, str], root: str) -> str 
         except TimeoutError:
             state.log(root, f"memory: capture still running after {CAPTURE_WAIT_S:.0f}s; restored what was saved")
             memory = record.load(memory_file)
-    return restore.render(
+    try:
+        work_state, damaged = scratch.read_state(), None
+    except StateFileDamaged as exc:  # say so to the model; the file stays for a person to mend
+        work_state, damaged = {"values": {}, "notes": []}, f"session-kit: {exc}"
+    block = restore.render(
         memory,
-        scratch.read_state(),
+        work_state,
         limit=min(restore.LIMIT, CONTEXT_LIMIT - 600),
-        memory_file=memory_file,
+        memory_file=record.text_path(memory_file),
         read_plan=read_plan_file,
         keep=settings.keeps,
         state_file=scratch.file(STATE_FILE),
     )
+    return "\n\n".join(part for part in (damaged, block) if part) or None
 
 
 def _env_lines(scratch: SessionScratch, root: str, env: Mapping[str, str], bin_dir: str | None) -> list[str]:
@@ -128,15 +134,43 @@ def _env_lines(scratch: SessionScratch, root: str, env: Mapping[str, str], bin_d
     return lines
 
 
+ENV_TAIL_BYTES = 64 * 1024  # how much of the env file's end is read to skip lines already there
+
+
 def _append_env(env_file: str, lines: list[str]) -> None:
+    """Append the lines the end of the file does not already hold (a resumed session starts
+    again). Never reads the file whole and never waits: opened non-blocking, and anything but
+    a regular file (a FIFO, /dev/zero) is refused. A file without a final newline gets one
+    first, so the first export is not glued onto its last line. Lines are written as the
+    bytes they stand for: a path that was not UTF-8 is exported as it is."""
+    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(env_file, flags, 0o600)
     try:
-        with open(env_file, encoding="utf-8", errors="replace") as f:
-            present = set(f.read().splitlines())
-    except FileNotFoundError:
-        present = set()
-    missing = [line for line in lines if line not in present]
-    if missing:
-        state.append_line(env_file, "\n".join(missing))
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise HookInputError(f"CLAUDE_ENV_FILE {env_file} is not a regular file; nothing was exported")
+        start = max(0, st.st_size - ENV_TAIL_BYTES)
+        tail = os.pread(fd, st.st_size - start, start) if st.st_size else b""
+        present = set(tail.split(b"\n"))
+        missing = [data for data in (line.encode("utf-8", "surrogateescape") for line in lines) if data not in present]
+        if missing:
+            glue = b"\n" if tail and not tail.endswith(b"\n") else b""
+            os.write(fd, glue + b"\n".join(missing) + b"\n")
+    finally:
+        os.close(fd)
+
+
+def _warn(root: str, message: str) -> None:
+    """A fault the hook goes on after: one line on stderr, and the hook log."""
+    where = ""
+    try:
+        where = f" (logged in {state.log(root, message)})"
+    except Exception:  # the log itself may be what is broken
+        pass
+    try:
+        sys.stderr.write(f"session-kit {message[:300]}{where}\n")
+    except Exception:
+        pass
 
 
 def kit_bin_dir(env: Mapping[str, str]) -> str | None:
@@ -161,7 +195,12 @@ def session_start(event: Mapping, env: Mapping[str, str], root: str) -> str:
     )
     mark = scratch.file(NO_ENV_FILE_MARK)
     if env_file:
-        _append_env(env_file, _env_lines(scratch, root, env, kit_bin_dir(env)))
+        try:
+            _append_env(env_file, _env_lines(scratch, root, env, kit_bin_dir(env)))
+        except (OSError, HookInputError) as exc:  # the rest of the start still matters
+            _warn(root, f"hook session-start: {exc}")
+            env_file = None
+    if env_file:
         if os.path.exists(mark):
             os.unlink(mark)
     else:
@@ -261,7 +300,15 @@ def main(argv: list[str], *, stdin: object = None, env: Mapping[str, str] | None
         event = read_event(sys.stdin if stdin is None else stdin)
         out = handler(event, env, root)
         if out:
-            sys.stdout.write(out)
+            # Saved text may hold lone surrogates (bytes that were not UTF-8): written as JSON
+            # escapes, the output stays valid UTF-8 JSON.
+            data = out.encode("utf-8", "backslashreplace")
+            stream = getattr(sys.stdout, "buffer", None)
+            if stream is None:
+                sys.stdout.write(data.decode("utf-8"))
+            else:
+                sys.stdout.flush()
+                stream.write(data)
             sys.stdout.flush()
     except BaseException as exc:  # a hook must never break the session
         if isinstance(exc, KeyboardInterrupt):

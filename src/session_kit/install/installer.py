@@ -1,8 +1,11 @@
 """Installing the kit into Claude Code and taking it out again: the file side.
 
 Owns: which settings file a scope means, loading it (an invalid file is refused and left
-byte for byte as it was), saving it (lock, backup in the kit's state root, atomic replace,
-same mode), the receipt of what an install created, the slash-command files copied into
+byte for byte as it was; a blank one is read again until it has settled, since an editor
+saving in place truncates before it writes), saving it (lock, backup in the kit's state
+root, atomic replace only if the file is still what was read, else the change is redone on
+top of the new file; through a symlink to its target; numbers keep their text; same mode),
+temp files of killed installs, the receipt of what an install created, the slash-command files copied into
 the Claude root (only files the kit marked are ever overwritten or removed), and the kit's
 private bin folder (a `session-kit` launcher the hooks put on the Bash tool's PATH). What
 changes inside the settings is decided by the pure functions of `settings`.
@@ -26,9 +29,20 @@ from session_kit.install.settings import (
     EVENTS,
     SettingsError,
     hook_command,
+    hook_paths,
     install_hooks,
     installed_commands,
     uninstall_hooks,
+)
+from session_kit.install.settings_file import (
+    SettingsRead,
+    dump_settings,
+    mode_of,
+    parse_settings,
+    read_settings_file,
+    remove_stale_temp_files,
+    replace_if_unchanged,
+    write_target,
 )
 from session_kit.state import root as state
 
@@ -37,6 +51,7 @@ PACKAGE_DIR = Path(__file__).resolve().parent.parent
 COMMANDS_SOURCE = PACKAGE_DIR / "commands"
 HOOK_SCRIPT = PACKAGE_DIR / "hooks" / "run.py"
 MAX_BACKUPS = 10
+MAX_ATTEMPTS = 100  # read-modify-write rounds against editors saving the file meanwhile
 
 
 @dataclass(frozen=True)
@@ -66,19 +81,17 @@ class InstallResult:
         }
 
 
-def load_settings(path: Path) -> tuple[dict[str, Any], bytes | None]:
+def load_settings(path: Path, *, settle: bool = True) -> tuple[dict[str, Any], bytes | None]:
     """The parsed settings and the file's bytes (None when there is no file)."""
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
+    return _parsed(path, read_settings_file(path, settle=settle).raw)
+
+
+def _parsed(path: Path, raw: bytes | None) -> tuple[dict[str, Any], bytes | None]:
+    if raw is None:
         return {}, None
-    except OSError as exc:
-        raise BadFile(f"cannot read {path}: {exc.strerror}", path=str(path)) from None
-    if not raw.strip():
-        return {}, raw
     try:
-        value = json.loads(raw)
-    except ValueError as exc:
+        value = parse_settings(raw)
+    except (ValueError, RecursionError) as exc:
         raise BadFile(f"{path} is not valid JSON ({exc}); it was left as it was", path=str(path)) from None
     if not isinstance(value, dict):
         raise BadFile(f"{path} does not hold a JSON object; it was left as it was", path=str(path))
@@ -90,11 +103,11 @@ def _key(path: Path) -> str:
 
 
 def _backup(root: str, path: Path, original: bytes) -> Path:
-    folder = Path(state.ensure_dir(os.path.join(root, "install", "backups")))
+    folder = Path(state.ensure_dir(os.path.join(root, "install", "backups"), root=root))
     stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
     target = folder / f"{_key(path)}-{path.name}.{stamp}.{os.getpid()}"
     state.atomic_write(str(target), original)
-    older = sorted(folder.glob(f"{_key(path)}-{path.name}.*"))
+    older = sorted(folder.glob(f"{_key(path)}-{path.name}.*[0-9]"))
     for stale in older[:-MAX_BACKUPS]:
         stale.unlink(missing_ok=True)
     return target
@@ -102,22 +115,19 @@ def _backup(root: str, path: Path, original: bytes) -> Path:
 
 def _keep_original(root: str, path: Path, original: bytes) -> Path:
     """The settings as they were before the kit's first install; never pruned."""
-    folder = Path(state.ensure_dir(os.path.join(root, "install", "backups")))
+    folder = Path(state.ensure_dir(os.path.join(root, "install", "backups"), root=root))
     target = folder / f"{_key(path)}-{path.name}.original"
     state.atomic_write(str(target), original)
     return target
 
 
 def save_settings(path: Path, settings: dict[str, Any], original: bytes | None, root: str) -> Path | None:
-    """Write the settings whole or not at all; back up what was there first."""
+    """Write the settings whole or not at all, whatever is there now; back up what was there
+    first. (`install` and `uninstall` use `replace_if_unchanged` instead.)"""
     backup = _backup(root, path, original) if original is not None else None
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        mode = path.stat().st_mode & 0o777
-    except FileNotFoundError:
-        mode = 0o600
-    data = (json.dumps(settings, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-    state.atomic_write(str(path), data, mode=mode)
+    target = write_target(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    state.atomic_write(str(target), dump_settings(settings), mode=mode_of(target))
     return backup
 
 
@@ -138,7 +148,7 @@ def load_receipts(root: str) -> dict[str, Any]:
 
 
 def _store_receipts(root: str, receipts: dict[str, Any]) -> None:
-    state.ensure_dir(os.path.join(root, "install"))
+    state.ensure_dir(os.path.join(root, "install"), root=root)
     state.atomic_write(_receipts_path(root), (json.dumps(receipts, indent=1, sort_keys=True) + "\n").encode())
 
 
@@ -153,7 +163,7 @@ def write_launcher(root: str, python: str) -> str:
     """`<state>/bin/session-kit`: runs this installation's CLI; the only file in that folder."""
     import shlex
 
-    folder = state.ensure_dir(bin_dir(root))
+    folder = state.ensure_dir(bin_dir(root), root=root)
     path = os.path.join(folder, "session-kit")
     script = f'#!/bin/sh\n# claude-session-kit launcher\nexec {shlex.quote(python)} -m session_kit "$@"\n'
     state.atomic_write(path, script.encode(), mode=0o755)
@@ -229,8 +239,29 @@ def expected_commands(root: str, python: str | None = None) -> dict[str, str]:
 def _lock(root: str, path: Path):
     import filelock
 
-    folder = state.ensure_dir(os.path.join(root, "locks"))
+    folder = state.ensure_dir(os.path.join(root, "locks"), root=root)
     return filelock.FileLock(os.path.join(folder, f"settings-{_key(path)}.lock"), timeout=30)
+
+
+def _read_for_change(path: Path, receipt: dict[str, Any] | None, root: str) -> tuple[SettingsRead, dict[str, Any]]:
+    """The settings file, read to be changed: refused (BadFile) when it cannot be parsed, and
+    when it is blank though the kit's hooks were put in it (an editor that failed mid-save,
+    or a transient read): writing the kit's hooks alone would drop everything else."""
+    seen = read_settings_file(path)
+    settings, _ = _parsed(path, seen.raw)
+    if seen.raw is not None and not seen.raw.strip() and receipt is not None:
+        latest = sorted(Path(root, "install", "backups").glob(f"{_key(path)}-{path.name}.*[0-9]"))
+        where = f" (the latest backup is {latest[-1]})" if latest else ""
+        raise BadFile(
+            f"{path} is empty, but held the kit's hooks{where}; it was left as it was (delete it to start afresh)",
+            path=str(path),
+        )
+    return seen, settings
+
+
+def _cleanup_temp_files(path: Path, target: Path) -> None:
+    remove_stale_temp_files(write_target(path).parent, [write_target(path).name])
+    remove_stale_temp_files(target, [p.name for p in kit_command_files()])
 
 
 def install(
@@ -239,20 +270,24 @@ def install(
     root = root or state.state_root()
     path = settings_path(scope, claude_root, project)
     state.ensure_dir(root)
+    target = commands_dir(scope, claude_root, project)
+    started = state.now_iso()
     with _lock(root, path):
-        before, original = load_settings(path)
-        try:
-            after, created = install_hooks(before, expected_commands(root))
-        except SettingsError as exc:
-            raise BadFile(f"{path}: {exc}; it was left as it was", path=str(path)) from None
-        if original is None:
-            created = ["file", *created]  # uninstall removes the file again, as it was
-        changed = after != before
-        backup = None
-        target = commands_dir(scope, claude_root, project)
-        installed, skipped = install_command_files(target, dry_run=True)
-        if not dry_run:
+        for _attempt in range(MAX_ATTEMPTS):
             receipts = load_receipts(root)
+            seen, before = _read_for_change(path, receipts.get(str(path)), root)
+            original = seen.raw
+            try:
+                after, created = install_hooks(before, expected_commands(root))
+            except SettingsError as exc:
+                raise BadFile(f"{path}: {exc}; it was left as it was", path=str(path)) from None
+            if original is None:
+                created = ["file", *created]  # uninstall removes the file again, as it was
+            changed = after != before
+            backup = None
+            installed, skipped = install_command_files(target, dry_run=True)
+            if dry_run:
+                break
             prior = receipts.get(str(path), {})
             if not prior and installed_commands(before):
                 # The kit's hooks are there but its receipt is not (state dir removed, or an
@@ -267,18 +302,28 @@ def install(
                 prior = {**prior, "original": str(_keep_original(root, path, original))}
             # The receipt first: an install killed after changing the settings must still
             # leave a record of what it created, or a later uninstall could not undo it.
-            receipts[str(path)] = {
+            receipt = {
                 "scope": scope,
                 "created": keep_created,
                 # The file as it was before the first install: uninstall gives back these bytes.
                 "original": prior.get("original"),
                 "commands_dir": str(target),
                 "python": sys.executable,
-                "installed_at": state.now_iso(),
+                "installed_at": started,
             }
-            _store_receipts(root, receipts)
+            if receipts.get(str(path)) != receipt:  # a retry after a concurrent edit: often the same
+                receipts[str(path)] = receipt
+                _store_receipts(root, receipts)
             if changed:
-                backup = save_settings(path, after, original, root)
+                write_target(path).parent.mkdir(parents=True, exist_ok=True)
+                if not replace_if_unchanged(path, dump_settings(after), seen, mode=mode_of(write_target(path))):
+                    continue  # changed by someone else since it was read: redo on top of theirs
+                backup = _backup(root, path, original) if original is not None else None
+            break
+        else:
+            raise BadFile(f"{path} kept changing while the kit tried to install; it was left as it was", path=str(path))
+        if not dry_run:
+            _cleanup_temp_files(path, target)
             installed, skipped = install_command_files(target, dry_run=False)
             write_launcher(root, sys.executable)
     return InstallResult(scope, path, dry_run, changed, before, after, backup, installed, skipped)
@@ -290,26 +335,34 @@ def uninstall(
     root = root or state.state_root()
     path = settings_path(scope, claude_root, project)
     state.ensure_dir(root)
+    target = commands_dir(scope, claude_root, project)
     with _lock(root, path):
-        before, original = load_settings(path)
         receipts = load_receipts(root)
         receipt = receipts.get(str(path))
-        after = uninstall_hooks(before, receipt.get("created") if receipt else None)
-        changed = after != before
-        backup = None
-        target = commands_dir(scope, claude_root, project)
+        for _attempt in range(MAX_ATTEMPTS):
+            seen, before = _read_for_change(path, receipt, root)
+            original = seen.raw
+            after = uninstall_hooks(before, receipt.get("created") if receipt else None)
+            changed = after != before
+            backup = None
+            if dry_run or not changed:
+                break
+            first = _original_bytes(receipt)
+            if after == {} and receipt and "file" in (receipt.get("created") or []) and not path.is_symlink():
+                backup = _backup(root, path, original or b"")
+                path.unlink()
+                break
+            data = first if first is not None and _parses_to(first, after) else dump_settings(after)
+            if replace_if_unchanged(path, data, seen, mode=mode_of(write_target(path))):
+                backup = _backup(root, path, original or b"")
+                break
+        else:
+            raise BadFile(
+                f"{path} kept changing while the kit tried to uninstall; it was left as it was", path=str(path)
+            )
         removed = remove_command_files(target, dry_run=dry_run)
         if not dry_run:
-            if changed:
-                first = _original_bytes(receipt)
-                if after == {} and receipt and "file" in receipt.get("created", []):
-                    _backup(root, path, original or b"")
-                    path.unlink()
-                elif first is not None and _parses_to(first, after):
-                    backup = _backup(root, path, original or b"")
-                    state.atomic_write(str(path), first, mode=path.stat().st_mode & 0o777)
-                else:
-                    backup = save_settings(path, after, original, root)
+            _cleanup_temp_files(path, target)
             receipts.pop(str(path), None)
             _store_receipts(root, receipts)
             if receipt and receipt.get("original"):
@@ -334,8 +387,8 @@ def _original_bytes(receipt: dict[str, Any] | None) -> bytes | None:
 
 def _parses_to(data: bytes, settings: dict[str, Any]) -> bool:
     try:
-        return json.loads(data) == settings
-    except ValueError:
+        return parse_settings(data) == settings
+    except (ValueError, RecursionError):
         return False
 
 
@@ -347,7 +400,7 @@ def status(*, claude_root: Path, project: Path, root: str | None = None) -> list
     for scope in SCOPES:
         path = settings_path(scope, claude_root, project)
         try:
-            settings, _ = load_settings(path)
+            settings, _ = load_settings(path, settle=False)
             error = None
         except KitError as exc:
             settings, error = {}, exc.message
@@ -364,7 +417,49 @@ def status(*, claude_root: Path, project: Path, root: str | None = None) -> list
                 "hooks": found,
                 "current": current,
                 "commands": commands,
+                "dangling": dangling_entries(found, commands, root),
                 "error": error,
             }
         )
     return report
+
+
+def dangling_entries(hooks: dict[str, list[str]], commands: list[str], root: str) -> list[str]:
+    """What of the kit is left pointing at nothing: hooks whose interpreter or hook script is
+    gone (the package was removed before `session-kit uninstall`), and slash commands whose
+    `!` lines call a `session-kit` that is neither on PATH nor the kit's launcher."""
+    found = []
+    for event, event_commands in sorted(hooks.items()):
+        for command in event_commands:
+            paths = hook_paths(command)
+            if paths is None:
+                continue
+            python, script = paths
+            if not os.access(python, os.X_OK):
+                found.append(f"hook {event}: interpreter {python} is missing")
+            elif not os.path.isfile(script):
+                found.append(f"hook {event}: kit module {script} is missing")
+    if commands and not _session_kit_runs(root):
+        names = ", ".join("/" + c for c in commands)
+        found.append(f"slash commands {names} call `session-kit`, which is not on PATH and has no launcher")
+    return found
+
+
+def _session_kit_runs(root: str) -> bool:
+    import shutil
+
+    if shutil.which("session-kit"):
+        return True
+    launcher = os.path.join(bin_dir(root), "session-kit")
+    try:
+        with open(launcher, encoding="utf-8", errors="replace") as f:
+            script = f.read(4096)
+    except OSError:
+        return False
+    import shlex
+
+    for line in script.splitlines():
+        if line.startswith("exec "):
+            words = shlex.split(line)
+            return len(words) > 1 and os.access(words[1], os.X_OK)
+    return False

@@ -26,9 +26,26 @@ class SettingsError(ValueError):
 
 
 def hook_command(python: str, script: str, event: str, *, bin_dir: str | None = None) -> str:
-    """The shell command for one event: absolute interpreter, isolated mode, marked as ours."""
+    """The shell command for one event: absolute interpreter, isolated mode, marked as ours.
+
+    Guarded: when the interpreter or the kit is gone (its package removed by pip, pipx or
+    `uv tool` before `session-kit uninstall`), the command does nothing and exits 0, instead
+    of failing every session start and prompt with `not found`.
+    """
+    py, run = shlex.quote(python), shlex.quote(script)
     prefix = f"SESSION_KIT_BIN_DIR={shlex.quote(bin_dir)} " if bin_dir else ""
-    return f"{prefix}{shlex.quote(python)} -I -S {shlex.quote(script)} {EVENTS[event]} {MARKER}"
+    return f"if [ -x {py} ] && [ -f {run} ] ; then {prefix}{py} -I -S {run} {EVENTS[event]} ; fi {MARKER}"
+
+
+def hook_paths(command: str) -> tuple[str, str] | None:
+    """The interpreter and the hook script a command of the kit runs (this version's guarded
+    form and the plain one before it); None when the command is not of that shape."""
+    try:
+        words = shlex.split(command, comments=True)
+        at = words.index("-I")
+        return words[at - 1], words[at + 2]
+    except (ValueError, IndexError):
+        return None
 
 
 def is_ours(hook: object) -> bool:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 
 from session_kit.memory import record
-from session_kit.memory.fold import Fold, clip
 from session_kit.memory.record import read_plan_file
 from session_kit.memory.text import redact
 
@@ -34,6 +33,8 @@ def capture_file(path: str, memory: dict, *, keeps: Callable[[str], bool], sessi
     A file shorter than the offset was replaced: it is read again from the start, into a
     fresh memory (the compactions already seen are kept). Only whole lines are read.
     """
+    from session_kit.memory.fold import Fold  # here: the hook that hands the capture over never needs it
+
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
         import stat
@@ -88,6 +89,7 @@ def capture_file(path: str, memory: dict, *, keeps: Callable[[str], bool], sessi
             if last + 1 < len(chunk):
                 pieces, held = [chunk[last + 1 :]], len(chunk) - last - 1
         memory["offset"] = offset
+        capture.finish()
         memory["lines"] = capture.line
     finally:
         os.close(fd)
@@ -132,32 +134,17 @@ def capture_in_background(
     """
     path = record.memory_path(scratch_path, agent_id)
     record.ensure_parent(path)
-    if not hasattr(os, "fork"):
-        capture_session(
-            scratch_path,
-            transcript_path,
-            settings,
-            agent_id=agent_id,
-            session_id=session_id,
-            summary=summary,
-            trigger=trigger,
-        )
-        return False
     lock = record.locked(path)
     lock.__enter__()
     try:
-        pid = os.fork()
+        pid = os.fork() if hasattr(os, "fork") else None
     except OSError:
-        lock.__exit__(None, None, None)
-        capture_session(
-            scratch_path,
-            transcript_path,
-            settings,
-            agent_id=agent_id,
-            session_id=session_id,
-            summary=summary,
-            trigger=trigger,
-        )
+        pid = None
+    if pid is None:  # no fork here: capture in this process, holding the lock already taken
+        try:
+            _capture_held(path, transcript_path, settings, session_id, summary, trigger, log=log)
+        finally:
+            lock.__exit__(None, None, None)
         return False
     if pid:
         lock.__exit__(None, None, None)  # the child's copy keeps the lock until it is done
@@ -205,11 +192,23 @@ def _capture_held(
     memory["captures"] += 1
     memory["updated"] = _now()
     record.save(path, memory)
+    _write_text(path, memory)
     return memory
+
+
+def _write_text(path: str, memory: dict) -> None:
+    """The whole memory as text beside its file: what a restore cut to fit names."""
+    from session_kit.memory.restore import render_whole
+    from session_kit.state.root import atomic_write
+
+    text = render_whole(memory, {"values": {}, "notes": []}, memory_file=path, read_plan=read_plan_file)
+    atomic_write(record.text_path(path), (text + "\n").encode("utf-8", "surrogatepass"))
 
 
 def _keep_summary(memory: dict, summary: str, trigger: str | None) -> None:
     """The client's compaction summary (PostCompact), with the latest compaction."""
+    from session_kit.memory.fold import clip
+
     text = clip(redact(summary.strip()), 8000)
     compactions = memory["compactions"]
     if compactions and compactions[-1].get("summary") in (None, text):

@@ -61,6 +61,7 @@ NOISE = frozenset(
     }
 )
 FILE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
+PATH_KEYED = frozenset({*FILE_TOOLS, "Read"})
 AGENT_TOOLS = frozenset({"Agent", "Task"})
 # Calls whose successful result says something the call did not: parsed even on success.
 RESULT_MATTERS = frozenset({"Write", "ExitPlanMode", "TaskCreate", *AGENT_TOOLS})
@@ -77,6 +78,14 @@ class Fold:
         self.keeps = keeps
         self.session_id = session_id
         self.line = memory.get("lines", 0)
+        self._next: tuple[str, int] | None = None  # the assistant's latest words, not yet redacted
+
+    def finish(self) -> None:
+        """What is kept of the lines fed, completed: call once they are all in."""
+        if self._next is not None:
+            text, line = self._next
+            self.memory["next"] = {"text": _clip_tail(redact(text), MAX_NEXT), "line": line}
+            self._next = None
 
     # --- lines ---------------------------------------------------------------------------
     def feed(self, raw: bytes) -> None:
@@ -147,10 +156,8 @@ class Fold:
                     and block["text"].strip()
                     and self.keeps("next")
                 ):
-                    self.memory["next"] = {
-                        "text": _clip_tail(redact(block["text"].strip()), MAX_NEXT),
-                        "line": self.line,
-                    }
+                    # redacted once, by `finish`: only the latest words are kept
+                    self._next = (block["text"].strip(), self.line)
         elif kind == "tool_result":  # the seed docs' dialect
             self._result(message.get("tool_use_id"), message, entry.get("toolUseResult"), at)
         elif kind == "system" and entry.get("subtype") == "compact_boundary":
@@ -210,10 +217,15 @@ class Fold:
         tool_input = tool_input if isinstance(tool_input, dict) else {}
         # redacted from the start: what is kept (even a call waiting for its result) is saved;
         # redaction is deterministic, so the same command still gives the same key
-        call = {"tool": name, "key": redact(_call_key(name, tool_input)), "line": self.line, "at": at}
         if name == "Bash":
-            call["command"] = clip(redact(str(tool_input.get("command") or "")), 2000)
-        elif name in FILE_TOOLS or name == "Read":
+            command = redact(str(tool_input.get("command") or ""))
+            call = {"tool": name, "key": "Bash: " + " ".join(command.split()), "line": self.line, "at": at}
+            call["command"] = clip(command, 2000)
+        else:
+            key = _call_key(name, tool_input)
+            # a file tool's key is its path: no secret's shape, and there are many of them
+            call = {"tool": name, "key": key if name in PATH_KEYED else redact(key), "line": self.line, "at": at}
+        if name in PATH_KEYED:
             path = tool_input.get("file_path") or tool_input.get("notebook_path")
             call["path"] = path if isinstance(path, str) else None
         elif name == "ExitPlanMode":

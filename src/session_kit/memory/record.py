@@ -32,7 +32,6 @@ from session_kit.state import root as state
 
 MEMORY_FILE = "memory.json"
 AGENTS_DIR = "memory-agents"
-TEXT_FILE = "memory.md"  # the whole memory as text, named in a restore cut to fit
 VERSION = 1
 MAX_FILE_BYTES = 16 * 1024 * 1024
 MAX_PLAN_FILE = 24000
@@ -66,6 +65,12 @@ def memory_path(scratch_path: str, agent_id: str | None = None) -> str:
         safe = "".join(c for c in agent_id if c.isalnum() or c in "-_")[:100] or "agent"
         return os.path.join(scratch_path, AGENTS_DIR, safe + ".json")
     return os.path.join(scratch_path, MEMORY_FILE)
+
+
+def text_path(path: str) -> str:
+    """Where the whole memory is written as text, beside the memory file at `path`
+    (`memory.md`, or `memory-agents/<agent id>.md`)."""
+    return path[: -len(".json")] + ".md" if path.endswith(".json") else path + ".md"
 
 
 def load(path: str) -> dict | None:

@@ -10,8 +10,6 @@ document, the scratch state and a plan file. Does not: read the transcript.
 
 from __future__ import annotations
 
-import os
-
 from session_kit.memory.settings import PARTS
 
 TYPE_CHECKING = False
@@ -269,12 +267,9 @@ def render(
 
 
 def render_whole(memory: Mapping, state: Mapping, *, memory_file: str, read_plan: Callable[[str], str | None]) -> str:
-    """The whole memory as text, for `memory.md` and `session-kit memory`."""
+    """The whole memory as text, for `memory.md` (written with every capture) and
+    `session-kit memory --whole`."""
     return (
         render(memory, state, limit=None, memory_file=memory_file, read_plan=read_plan, heading="Working memory")
         or "Working memory: nothing captured yet."
     )
-
-
-def text_file_of(memory_json: str) -> str:
-    return os.path.join(os.path.dirname(memory_json), "memory.md")

@@ -50,7 +50,7 @@ def doctor_report(
         "launcher": str(Path(installer.bin_dir(state_root)) / "session-kit"),
         "hook_log": str(log_path),
         "hook_log_lines": hook_log_lines,
-        "ok": any(item["current"] for item in installed),
+        "ok": any(item["current"] for item in installed) and not any(item["dangling"] for item in installed),
     }
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from session_kit.redact import shown
 from session_kit.sessions.agents import AgentRun
 from session_kit.sessions.session import Session
 from session_kit.sessions.store import SessionRef
@@ -132,7 +133,7 @@ class ReportCollector:
         if entry.is_compact_boundary or entry.is_compact_summary or entry.kind == KIND_SUMMARY:
             self.compaction_entries.append(entry)
         elif (text := request_text(entry)) is not None:
-            text = " ".join(text.split())
+            text = " ".join(shown(text).split())  # redacted before the cut
             self.requests.append(UserRequest(entry.line, entry.timestamp, text[:REQUEST_PREVIEW]))
 
     def report(self, session: Session, *, with_agents: bool = True) -> SessionReport:

@@ -18,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from session_kit.redact import shown
 from session_kit.sessions.store import AgentLogs, SessionRef, orphan_agent_logs
 from session_kit.transcript.blockscan import BLOCK, all_lines, candidate_lines, first_block
 from session_kit.transcript.blockscan import blocks as file_blocks
@@ -125,6 +126,10 @@ def _hits_in_entry(
             continue
         at = query.find(text)
         if at >= 0:
+            # The snippet is cut from the text as shown: a cut through a secret would leave a
+            # piece of it. A hit inside a secret shows the marker that took its place.
+            text = shown(text)
+            at = max(0, min(query.find(text), len(text) - 1))
             yield SearchHit(
                 target.session_id,
                 target.agent_id,

@@ -8,10 +8,11 @@ bytes are `transcript.glance`'s; the agent count is `store.AgentLogs`'s).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+from session_kit.redact import shown_many
 from session_kit.sessions.store import AgentLogs, SessionRef
 from session_kit.transcript.entries import format_timestamp, request_text, seconds_between
 from session_kit.transcript.glance import glance
@@ -55,10 +56,33 @@ def overview(session: SessionRef, agents: AgentLogs | None = None) -> SessionOve
     """Start, end, branch, title, first prompt and agent count, from the head and tail of the
     file. The end is the last time written in the file: never its mtime (a copy, a touch or a
     backup sets that), so None when no line of the tail has a time."""
+    return _shown([_raw_overview(session, agents or AgentLogs(with_meta=False))])[0]
+
+
+def overviews(sessions: Iterable[SessionRef]) -> Iterator[SessionOverview]:
+    """An overview of each session, in the order given (their prompts redacted a batch at a
+    time: one pass of the redactor costs about the same for one prompt as for a hundred)."""
+    agents = AgentLogs(with_meta=False)
+    batch: list[SessionOverview] = []
+    for session in sessions:
+        batch.append(_raw_overview(session, agents))
+        if len(batch) == BATCH:
+            yield from _shown(batch)
+            batch = []
+    yield from _shown(batch)
+
+
+BATCH = 128
+# The prompt is redacted before its cut to PROMPT_CHARS (a cut can leave a secret's head); what
+# lies past this bound cannot reach the cut, and a secret cut here still matches its rule.
+PROMPT_BOUND = 20 * PROMPT_CHARS
+
+
+def _raw_overview(session: SessionRef, agents: AgentLogs) -> SessionOverview:
     seen = glance(session.path, session.size)
     first_prompt = None
     if seen.first_prompt is not None:
-        first_prompt = " ".join((request_text(seen.first_prompt) or "").split())[:PROMPT_CHARS]
+        first_prompt = (request_text(seen.first_prompt) or "")[:PROMPT_BOUND]
     return SessionOverview(
         ref=session,
         start=seen.start,
@@ -66,13 +90,15 @@ def overview(session: SessionRef, agents: AgentLogs | None = None) -> SessionOve
         cwd=seen.cwd,
         branch=seen.branch,
         first_prompt=first_prompt,
-        agents=(agents or AgentLogs(with_meta=False)).count(session),
+        agents=agents.count(session),
         title=seen.title,
     )
 
 
-def overviews(sessions: Iterable[SessionRef]) -> Iterator[SessionOverview]:
-    """An overview of each session, in the order given."""
-    agents = AgentLogs(with_meta=False)
-    for session in sessions:
-        yield overview(session, agents)
+def _shown(batch: list[SessionOverview]) -> list[SessionOverview]:
+    """The overviews with their prompts as shown (redacted), on one line, cut to PROMPT_CHARS."""
+    prompts = shown_many([o.first_prompt or "" for o in batch])
+    return [
+        replace(o, first_prompt=" ".join(p.split())[:PROMPT_CHARS] if o.first_prompt is not None else None)
+        for o, p in zip(batch, prompts)
+    ]

@@ -40,6 +40,10 @@ if _json is not None:
             value, end = _scan(text, start)
         except StopIteration as exc:
             raise ValueError(f"not JSON at offset {exc.value}") from None
+        except SystemError:
+            # Some errors (an unterminated string) make `_json` look up `json.decoder`'s error
+            # class; where `json` was never imported it fails that way instead (seen in hooks).
+            raise ValueError("not JSON (cut short?)") from None
         if text[end:].strip(" \t\n\r"):
             raise ValueError(f"extra data after JSON at offset {end}")
         return value
@@ -62,7 +66,9 @@ if _json is not None:
         elif isinstance(value, int):
             out.append(int.__repr__(value))
         elif isinstance(value, float):
-            if value != value or value in (float("inf"), float("-inf")):
+            if type(value) is not float:  # a number that keeps its source text (settings: `1e400`)
+                out.append(repr(value))
+            elif value != value or value in (float("inf"), float("-inf")):
                 out.append("NaN" if value != value else ("Infinity" if value > 0 else "-Infinity"))
             else:
                 out.append(float.__repr__(value))

@@ -43,13 +43,34 @@ def state_root(env: Mapping[str, str] | None = None) -> str:
         # platformdirs (4.x) honours XDG_STATE_HOME on Linux and macOS when it is absolute.
         if xdg and os.path.isabs(xdg):
             return os.path.join(xdg, APP_NAME)
-        home = env.get("HOME") or os.path.expanduser("~")
+        home = user_home(env)
         if sys.platform == "darwin":
             return os.path.join(home, "Library", "Application Support", APP_NAME)
         return os.path.join(home, ".local", "state", APP_NAME)
     import platformdirs  # other platforms: ask the library itself (slower, but correct)
 
     return platformdirs.user_state_dir(APP_NAME, appauthor=False)
+
+
+class StateRootUnknown(ValueError):
+    """No usable home to keep the state in, and no SESSION_KIT_HOME or XDG_STATE_HOME."""
+
+
+def user_home(env: Mapping[str, str]) -> str:
+    """`$HOME`, else (empty, `/` or relative: state would land in `/.local/…` or wherever the
+    process runs) the user's home from the password database; StateRootUnknown if neither."""
+    home = env.get("HOME", "")
+    if os.path.isabs(home) and home.strip("/"):
+        return home
+    try:
+        import pwd
+
+        home = pwd.getpwuid(os.getuid()).pw_dir
+    except (ImportError, KeyError, AttributeError):
+        home = ""
+    if os.path.isabs(home) and home.strip("/"):
+        return home
+    raise StateRootUnknown("HOME is empty or not absolute and the user has no home folder: set SESSION_KIT_HOME")
 
 
 def projects_root(root: str) -> str:
@@ -89,10 +110,55 @@ def find_scratch_dir(root: str, session_id: str) -> str | None:
     return best
 
 
-def ensure_dir(path: str) -> str:
-    """Create `path` (and parents) private to the user: 0700."""
-    os.makedirs(path, mode=0o700, exist_ok=True)
+class UnsafePath(ValueError):
+    """A folder in the state root is a symlink (planted, or left by someone): the kit does
+    not write through it, or its writes would land wherever the link points."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(f"{path} is a symlink inside the kit's state folder; nothing was written through it")
+        self.path = path
+
+
+def ensure_dir(path: str, *, root: str | None = None) -> str:
+    """Create `path` and any missing parent private to the user (0700 each, not only the last:
+    the state root holds project paths and session ids). With `root`, refuse (UnsafePath) a
+    symlink anywhere from below `root` down to `path`, before making anything and after."""
+    if root is not None:
+        check_no_symlink(root, path)
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
+    except FileNotFoundError:
+        parent = os.path.dirname(path)
+        if not parent or parent == path:
+            raise
+        ensure_dir(parent)
+        try:
+            os.mkdir(path, 0o700)
+        except FileExistsError:
+            pass
+    if root is not None:
+        check_no_symlink(root, path)
     return path
+
+
+def check_no_symlink(root: str, path: str) -> None:
+    """UnsafePath when a component of `path` below `root` is a symlink (the root itself may be
+    one: a person's choice)."""
+    relative = os.path.relpath(path, root)
+    if relative == os.curdir:
+        return
+    if relative.startswith(os.pardir):
+        raise UnsafePath(path)
+    current = root
+    for part in relative.split(os.sep):
+        current = os.path.join(current, part)
+        try:
+            if os.path.islink(current):
+                raise UnsafePath(current)
+        except OSError:
+            return  # not there (yet): nothing is written through it
 
 
 def atomic_write(path: str, data: bytes, *, mode: int = 0o600) -> None:
@@ -139,7 +205,7 @@ class locked:  # lower case: used like a function, `with locked(path):`
             self._other = filelock.FileLock(self.lock_path, timeout=self.timeout)
             self._other.acquire()
             return
-        fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
         deadline = time.monotonic() + self.timeout
         while True:
             try:
@@ -162,7 +228,8 @@ class locked:  # lower case: used like a function, `with locked(path):`
 
 def append_line(path: str, line: str) -> None:
     """Append one line in one write (O_APPEND keeps concurrent appends whole)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    # O_NOFOLLOW: a symlink planted in the log's place must not get the kit's lines.
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0), 0o600)
     try:
         os.write(fd, (line.rstrip("\n") + "\n").encode("utf-8", "replace"))
     finally:
@@ -171,7 +238,7 @@ def append_line(path: str, line: str) -> None:
 
 def log(root: str, message: str) -> str:
     """Append a timestamped line to the kit's hook log; returns the log's path."""
-    folder = ensure_dir(os.path.join(root, "logs"))
+    folder = ensure_dir(os.path.join(root, "logs"), root=root)
     path = os.path.join(folder, "hooks.log")
     stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime())
     append_line(path, f"{stamp}Z pid={os.getpid()} {message}")

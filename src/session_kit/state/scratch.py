@@ -34,6 +34,7 @@ SNAPSHOTS = "snapshots"
 PENDING_RESTORE = "restore-pending"  # set by PreCompact, cleared once the state is re-injected
 MAX_KEY_LENGTH = 200
 MAX_VALUE_BYTES = 1024 * 1024
+MAX_STATE_BYTES = 256 * MAX_VALUE_BYTES  # far past what `set` and `note` let in; bounds a read
 
 
 class ScratchError(ValueError):
@@ -42,6 +43,15 @@ class ScratchError(ValueError):
 
 class NoCurrentSession(ScratchError):
     """No session was named, and neither the environment nor the project's pointer names one."""
+
+
+class StateFileDamaged(ScratchError):
+    """`state.json` exists but cannot be read as work state. It is kept as it is and no
+    write replaces it: taking it for empty would lose every saved value and note."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"the work state in {path} cannot be read ({reason}); it was left as it was")
+        self.path = path
 
 
 def check_key(key: str) -> str:
@@ -67,7 +77,33 @@ def _read_json(path: str) -> object:
 
 
 def _dump(value: object) -> bytes:
-    return (fastjson.dumps(value, indent=1, sort_keys=True) + "\n").encode("utf-8", "surrogatepass")
+    # A value may hold lone surrogates: bytes that were not UTF-8 in an argument, a file name or
+    # stdin (Python's surrogateescape). `backslashreplace` writes each as the JSON escape `\udcXX`,
+    # so the file stays valid UTF-8 JSON and reads back to the very same string.
+    return (fastjson.dumps(value, indent=1, sort_keys=True) + "\n").encode("utf-8", "backslashreplace")
+
+
+def _read_state_file(path: str) -> dict | None:
+    """The parsed work state; None when there is no file; StateFileDamaged when there is one
+    that cannot be read as work state."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_STATE_BYTES + 1)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise StateFileDamaged(path, exc.strerror or type(exc).__name__) from None
+    if len(raw) > MAX_STATE_BYTES:
+        raise StateFileDamaged(path, f"larger than {MAX_STATE_BYTES} bytes")
+    try:
+        value = fastjson.loads(raw)
+    except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
+        raise StateFileDamaged(path, f"not JSON: {str(exc)[:80]}") from None
+    if not isinstance(value, dict):
+        raise StateFileDamaged(path, "not a JSON object")
+    if not isinstance(value.get("values", {}), dict) or not isinstance(value.get("notes", []), list):
+        raise StateFileDamaged(path, "`values` is not an object or `notes` not a list")
+    return value
 
 
 class SessionScratch:
@@ -106,9 +142,9 @@ class SessionScratch:
         return expected
 
     def create(self) -> SessionScratch:
-        state.ensure_dir(state.project_root(self.root, self.project_key))
-        state.ensure_dir(os.path.join(state.project_root(self.root, self.project_key), "sessions"))
-        state.ensure_dir(self.path)
+        """Make the dir exist (0700 down from the root); UnsafePath where a folder on the way
+        is a symlink, which writes would follow."""
+        state.ensure_dir(self.path, root=self.root)
         return self
 
     def exists(self) -> bool:
@@ -148,8 +184,9 @@ class SessionScratch:
 
     # --- work state ---
     def read_state(self) -> dict:
-        value = _read_json(self.file(STATE_FILE))
-        if not isinstance(value, dict):
+        """The work state; empty when there is none; StateFileDamaged when it cannot be read."""
+        value = _read_state_file(self.file(STATE_FILE))
+        if value is None:
             return empty_state()
         values = value.get("values")
         notes = value.get("notes")
@@ -195,13 +232,17 @@ class SessionScratch:
 
     # --- compaction ---
     def snapshot(self, reason: str) -> str | None:
-        """Copy the work state aside (PreCompact) and mark it for re-injection; None if empty."""
-        current = self.read_state()
-        folder = state.ensure_dir(self.file(SNAPSHOTS))
+        """Copy the work state aside (PreCompact) and mark it for re-injection."""
+        try:
+            data = _dump(self.read_state())
+        except StateFileDamaged:  # keep its bytes as they are: they may still be mended by hand
+            with open(self.file(STATE_FILE), "rb") as f:
+                data = f.read(MAX_STATE_BYTES)
+        folder = state.ensure_dir(self.file(SNAPSHOTS), root=self.root)
         stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + f"-{time.monotonic_ns() % 1_000_000:06d}"
         safe_reason = "".join(c for c in reason if c.isalnum())[:20] or "compact"
         path = os.path.join(folder, f"{stamp}-{safe_reason}.json")
-        state.atomic_write(path, _dump(current))
+        state.atomic_write(path, data)
         state.atomic_write(self.file(PENDING_RESTORE), (path + "\n").encode())
         return path
 
@@ -231,8 +272,11 @@ def scratch_of(
             raise NoCurrentSession("no session given, and no current session")
         session_id = found[0]
     sid = check_session_id(session_id)
-    exported = env.get("SESSION_KIT_SCRATCH", "").rstrip("/")
-    if exported and os.path.basename(exported) == sid:
+    exported = os.path.normpath(env.get("SESSION_KIT_SCRATCH", "") or ".")
+    # Taken only where the layout puts a scratch dir (`<root>/projects/<key>/sessions/<id>`):
+    # the variable cannot send the kit's writes outside the state root.
+    parts = os.path.relpath(exported, state.projects_root(root)).split(os.sep)
+    if len(parts) == 3 and parts[1] == "sessions" and parts[2] == sid and parts[0] not in (os.curdir, os.pardir):
         key = os.path.basename(os.path.dirname(os.path.dirname(exported)))
         return SessionScratch(root, key, sid, exported)
     return SessionScratch.for_session(sid, project_path=env.get("CLAUDE_PROJECT_DIR"), root=root)

@@ -12,6 +12,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from session_kit.redact import shown
+
 SUMMARY_LIMIT = 160
 
 AGENT = "Agent"
@@ -24,7 +26,9 @@ DEFAULT_AGENT_TYPE = "general-purpose"  # what the client runs when a spawning c
 
 
 def one_line(text: Any, limit: int = SUMMARY_LIMIT) -> str:
-    text = " ".join(str(text).split())
+    """The text as shown (redacted: before the cut, which would leave a secret's head), on
+    one line, cut to `limit` characters."""
+    text = " ".join(shown(str(text)).split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
