@@ -66,3 +66,17 @@ def test_a_missing_output_folder_is_one_line_and_writes_nothing(built: Built, tm
     result = invoke("view", built.current.session_id, "-o", str(tmp_path / "no" / "p.html"))
     assert result.exit_code == EXIT_USAGE and "no folder" in result.stderr
     assert not (tmp_path / "no").exists()
+
+
+def test_secrets_are_redacted_unless_no_redact(tmp_path: Path, claude_root: Path):
+    from tests.support.transcripts import Transcript
+
+    key = "sk-ant-api03-" + "Q" * 40
+    t = Transcript("5ec20000-0000-0000-0000-0000000000aa")
+    t.user(f"deploy with {key}")
+    t.bash(f"export KEY={key}", "ok")
+    t.write_session(claude_root)
+    shown = invoke("view", t.session_id, "--format", "md", "-o", "-")
+    assert shown.exit_code == 0 and key not in shown.stdout and "[REDACTED:" in shown.stdout
+    raw = invoke("view", t.session_id, "--format", "md", "-o", "-", "--no-redact")
+    assert raw.exit_code == 0 and key in raw.stdout

@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from session_kit import api
-from session_kit.cli.context import Kit, pass_kit, shared_options
+from session_kit.cli.context import Kit, no_redact_option, pass_kit, shared_options
 from session_kit.cli.output import emit_json, warn_skipped
 from session_kit.cli.session_arg import resolve, session_argument
 from session_kit.errors import EXIT_CODES_HELP, KitError
@@ -40,7 +40,7 @@ STDOUT = "-"
 @click.option("--open", "open_page", is_flag=True, help="Open the file written in the default browser.")
 @click.option("--thinking", is_flag=True, help="Include the model's thinking blocks (collapsed).")
 @click.option("--no-agents", is_flag=True, help="Leave out the session's subagents.")
-@click.option("--no-redact", is_flag=True, help="Keep secrets (keys, tokens, passwords) instead of redacting them.")
+@no_redact_option
 @shared_options
 @pass_kit
 def view(
@@ -51,7 +51,6 @@ def view(
     open_page: bool,
     thinking: bool,
     no_agents: bool,
-    no_redact: bool,
 ) -> None:
     """Look at a session: a page with a timeline (a lane per subagent) and the conversation.
 
@@ -64,7 +63,7 @@ def view(
     if to_stdout and (kit.as_json or open_page):
         raise KitError("--output - writes the page to stdout: it cannot go with --json or --open")
     ref = resolve(kit, session)
-    options = api.ViewOptions(thinking=thinking, redact=not no_redact, agents=not no_agents)
+    options = api.ViewOptions(thinking=thinking, redact=api.redaction_enabled(), agents=not no_agents)
     result = api.view_session(
         ref,
         fmt=output_format,
