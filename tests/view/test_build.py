@@ -6,10 +6,14 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
 from session_kit.sessions.resolve import resolve_session
 from session_kit.sessions.session import Session
+from session_kit.view import build as build_module
+from session_kit.view import timeline
 from session_kit.view.build import SMALL_CHARS, Cutter, ViewOptions, build_page
-from session_kit.view.model import MAIN, Call, Compaction, Message
+from session_kit.view.model import MAIN, Call, Compaction, Message, Note
 from tests.support.dialects import inline_1_0, legacy_2_0, subagents_2_1
 from tests.support.sessions import build, build_planned
 from tests.support.transcripts import Transcript
@@ -209,3 +213,47 @@ def test_2_1_agents_with_and_without_meta_workflow_agents_and_agents_whose_logs_
     # the one that failed before it could name its agent is keyed by its call, as the kit's agents are
     keys = {run.agent_id for run in Session(resolve_session(d.session.session_id, tmp_path)).agents}
     assert set(lanes) - {MAIN} == keys
+
+
+# --- a page stays small whatever the session ---------------------------------------------------
+
+
+def many_calls(root: Path, n: int, *, failing_every: int = 0) -> str:
+    t = Transcript("3a000000-0000-0000-0000-0000000000f1")
+    t.user("many calls")
+    for i in range(n):
+        if failing_every and i % failing_every == 0:
+            t.bash(f"false {i}", exit_code=1, stderr=f"FAIL-{i}")
+        else:
+            t.bash(f"echo {i}", f"{i}")
+    t.write_session(root)
+    return t.session_id
+
+
+def test_past_the_item_limits_only_requests_and_failures_stay_and_a_note_names_the_rest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setattr(build_module, "ITEMS_WHOLE", 20)
+    monkeypatch.setattr(build_module, "ITEMS_KEY", 5)
+    page = page_of(tmp_path, many_calls(tmp_path, 200, failing_every=25))
+    items = page.threads[0].items
+    calls = [i for i in items if isinstance(i, Call)]
+    failed_after = [c for c in calls[19:] if c.failed]
+    assert len(items) < 40 and len(failed_after) == 5  # 20 in full, then 5 failures only
+    notes = [i for i in items if isinstance(i, Note) and i.anchor]
+    assert notes and page.hidden_items == 201 - 20 - 5
+    # every call keeps its bar, and a bar of a left-out call leads to the note standing for it
+    assert sum(bar.count for bar in page.lanes[0].bars) == 200
+    anchors = {i.anchor for i in items if isinstance(i, (Call, Note))}
+    assert all(page.link(bar.call.anchor) in anchors for bar in page.lanes[0].bars)
+
+
+def test_a_lane_with_too_many_bars_draws_close_ones_of_one_status_together(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setattr(timeline, "LANE_BARS", 50)
+    monkeypatch.setattr(timeline, "PAGE_BARS", 60)
+    page = page_of(tmp_path, many_calls(tmp_path, 300, failing_every=100))
+    bars = page.lanes[0].bars
+    assert len(bars) <= 60 and sum(bar.count for bar in bars) == 300
+    assert sum(bar.count for bar in bars if bar.call.failed) == 3  # failures are never merged with successes

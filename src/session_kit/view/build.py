@@ -23,7 +23,7 @@ from session_kit.preprocess.convert import ConvertOptions, LogConverter
 from session_kit.preprocess.pipeline import claude_roots_of, holds_session
 from session_kit.preprocess.steps import STATUS_WARMUP, Reduction
 from session_kit.preprocess.units import Element, Omitted, Unit
-from session_kit.redact import Redactor
+from session_kit.redact import Redactor, showing_secrets
 from session_kit.sessions.store import SessionRef
 from session_kit.transcript.entries import parse_timestamp
 from session_kit.transcript.glance import glance
@@ -41,8 +41,14 @@ OUTPUT_LINES, OUTPUT_CHARS = 120, 6_000  # a tool result
 PARAM_CHARS = 2_000  # one tool parameter
 MESSAGE_CHARS = 20_000  # a message of the person or the assistant
 NOTE_CHARS = 500  # system entries, unknown entries and blocks
-PAGE_CHARS = 4_000_000
+PAGE_CHARS = 3_000_000
 SMALL_CHARS = 160
+# Items (messages, calls…) in full, in page order; past them only this many more of the ones
+# a person looks for (requests, failed calls, compactions), the rest named by a note. Every
+# call keeps its bar in the timeline.
+ITEMS_WHOLE = 3_000
+ITEMS_KEY = 1_500
+MAX_PARAMS = 24  # a call's input keys shown (the rest are counted)
 
 
 class Cutter:
@@ -102,6 +108,21 @@ class _Anchors:
     def compaction(self) -> str:
         self.compactions += 1
         return f"compaction-{self.compactions}"
+
+
+def _summary(name: str, params: Mapping[str, str]) -> str:
+    # The parameters were redacted with the rest of their unit (or the caller asked for them
+    # as written): redacting each summary again would cost more than the whole conversion.
+    with showing_secrets():
+        return summarize_input(name, params)
+
+
+def _shown_params(params: Mapping[str, str], cut: Cutter) -> tuple[tuple[str, Cut], ...]:
+    shown = [(key, cut(value, PARAM_CHARS)) for key, value in list(params.items())[:MAX_PARAMS]]
+    if len(params) > MAX_PARAMS:
+        more = f"{len(params) - MAX_PARAMS} more input keys not shown"
+        shown.append(("…", Cut(more, len(more), 1)))
+    return tuple(shown)
 
 
 class ThreadReader:
@@ -196,8 +217,8 @@ class ThreadReader:
             anchor=self.anchors.call(),
             tool_use_id=str(attrs.get("id") or ""),
             name=name,
-            summary=summarize_input(name, params),
-            params=tuple((key, self.cut(value, PARAM_CHARS)) for key, value in params.items()),
+            summary=_summary(name, params),
+            params=_shown_params(params, self.cut),
             started=time,
             ended=None,
             status="pending",
@@ -384,6 +405,7 @@ def _assemble(
     )
     order = {lane.key: index for index, lane in enumerate(lanes)}
     threads.sort(key=lambda t: order.get(t.key, len(order)))  # as the lanes: each agent under its parent
+    threads, moved, hidden = thin_threads(threads)
     return model.Page(
         card=card,
         lanes=lanes,
@@ -394,7 +416,63 @@ def _assemble(
         thinking=options.thinking,
         redacted=redactor is not None,
         cut_chars=cut.left_out,
+        hidden_items=hidden,
+        moved=moved,
     )
+
+
+def _is_key(item: Item) -> bool:
+    if isinstance(item, Call):
+        return item.failed
+    if isinstance(item, Message):
+        return item.kind in (None, model.KIND_COMMAND)
+    return isinstance(item, Compaction)
+
+
+class _LeftOut:
+    """Items left out of the page: each run of them becomes one note that links lead to."""
+
+    def __init__(self) -> None:
+        self.moved: dict[str, str] = {}
+        self.total = 0
+        self.notes = 0
+
+    def note(self, run: list[Item]) -> Note:
+        self.notes += 1
+        anchor = f"left-out-{self.notes}"
+        calls = sum(1 for i in run if isinstance(i, Call))
+        text = (
+            f"{len(run):,} items left out here to keep the page small ({calls:,} tool calls, none failed; "
+            "each still has its bar in the timeline). `session-kit events` lists every call."
+        )
+        self.moved.update((i.anchor, anchor) for i in run if isinstance(i, Call))
+        self.total += len(run)
+        return Note("left out", Cut(text, len(text), 1), None, anchor)
+
+
+def thin_threads(threads: list[Thread]) -> tuple[list[Thread], dict[str, str], int]:
+    """The threads within the page's item limits (`ITEMS_WHOLE`, `ITEMS_KEY`); the anchors
+    of left-out calls, mapped to the note standing for them; how many items were left out."""
+    seen = key_kept = 0
+    left = _LeftOut()
+    out: list[Thread] = []
+    for thread in threads:
+        items: list[Item] = []
+        run: list[Item] = []
+        for item in thread.items:
+            seen += 1
+            if seen <= ITEMS_WHOLE or (key_kept < ITEMS_KEY and _is_key(item)):
+                key_kept += seen > ITEMS_WHOLE
+                if run:
+                    items.append(left.note(run))
+                    run = []
+                items.append(item)
+            else:
+                run.append(item)
+        if run:
+            items.append(left.note(run))
+        out.append(replace(thread, items=tuple(items)) if left.total else thread)
+    return out, left.moved, left.total
 
 
 def _compactions(items: Iterable[Item]) -> list[Compaction]:

@@ -10,7 +10,8 @@ is `build`) or lay anything out (that is `html` and `markdown`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 
 MAIN = "main"  # the key of the main conversation's lane and thread
@@ -92,6 +93,7 @@ class Note:
     label: str
     text: Cut
     time: datetime | None
+    anchor: str | None = None  # where links to items left out of the page lead
 
 
 Item = Message | Call | Compaction | Note
@@ -131,11 +133,13 @@ class Thread:
 
 @dataclass(frozen=True, slots=True)
 class Bar:
-    """A call as drawn in a lane: from its start to its end (to the lane's end while pending)."""
+    """A call as drawn in a lane: from its start to its end (to the lane's end while pending);
+    or, in a crowded lane, neighbouring calls of one status together."""
 
-    call: Call
+    call: Call  # the first call it stands for
     x: float  # 0..1000 along the session's span
     width: float
+    count: int = 1  # calls of one status drawn as one bar where a lane has too many to tell apart
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +198,12 @@ class Page:
     thinking: bool  # thinking blocks were asked for
     redacted: bool
     cut_chars: int  # characters of text left out by the page's size limits
+    hidden_items: int = 0  # items left out of the conversation by the page's size limits
+    moved: Mapping[str, str] = field(default_factory=dict)  # a left-out call's anchor -> where it was
+
+    def link(self, anchor: str) -> str:
+        """Where a link to `anchor` leads: the item, or the note standing for it."""
+        return self.moved.get(anchor, anchor)
 
     def thread_anchor(self, key: str) -> str:
         """The element id of the thread of `key` (the top of the page when there is none)."""

@@ -11,6 +11,7 @@ ticks. Pure: no text, no format. Does not read anything (that is `build`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from session_kit.view.model import MAIN, Bar, Call, Card, Compaction, Lane, Thread, Tick, Tokens
@@ -20,6 +21,8 @@ MIN_WIDTH = 2.0  # of SCALE
 # Tick steps in seconds: the smallest giving at most MAX_TICKS intervals is used.
 _STEPS = (1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400)
 MAX_TICKS = 6
+LANE_BARS = 400  # past this many bars a lane's close neighbours are merged
+PAGE_BARS = 3000  # and past this many on the page, more of them, until it fits
 
 
 def duration_text(seconds: float) -> str:
@@ -86,7 +89,7 @@ def lay_out(
         thread = by_key[key]
         start, end = spans.get(key, (None, None))
         calls = [i for i in thread.items if isinstance(i, Call)]
-        bars = tuple(_bar(c, scale, end) for c in calls if c.started is not None and card.start is not None)
+        bars = [_bar(c, scale, end) for c in calls if c.started is not None and card.start is not None]
         span = None
         if start is not None and end is not None and card.start is not None:
             span = (scale.x(start), max(scale.x(end) - scale.x(start), MIN_WIDTH))
@@ -100,7 +103,7 @@ def lay_out(
                 start=start,
                 end=end,
                 tokens=tokens.get(key, Tokens()),
-                bars=bars,
+                bars=tuple(bars),
                 span=span,
                 failed=failed,
                 thread_anchor=thread.anchor,
@@ -108,7 +111,38 @@ def lay_out(
             )
         )
     rules = tuple((scale.x(c.time), c) for c in compactions if c.time is not None and card.start is not None)
-    return tuple(lanes), _ticks(scale), rules
+    return _thinned(lanes), _ticks(scale), rules
+
+
+def merge_close(bars: Sequence[Bar], gap: float) -> list[Bar]:
+    """Bars of one status that start within `gap` of the previous one's end drawn as one."""
+    out: list[Bar] = []
+    last: dict[str, int] = {}  # status -> index in `out` of its latest bar
+    for bar in bars:
+        status = bar.call.status
+        at = last.get(status)
+        if at is not None and bar.x <= out[at].x + out[at].width + gap:
+            kept = out[at]
+            end = max(kept.x + kept.width, bar.x + bar.width)
+            out[at] = Bar(kept.call, kept.x, round(end - kept.x, 2), kept.count + bar.count)
+            continue
+        last[status] = len(out)
+        out.append(bar)
+    return out
+
+
+def _thinned(lanes: list[Lane]) -> tuple[Lane, ...]:
+    """Lanes whose bars a page can hold: a lane past `LANE_BARS` has its neighbouring bars
+    merged; past `PAGE_BARS` in all, every lane's, with wider and wider gaps. A merged bar
+    still links to its first call; its count says how many it stands for."""
+    gap = 0.0
+    thinned = [
+        lane if len(lane.bars) <= LANE_BARS else replace(lane, bars=merge_close(lane.bars, gap)) for lane in lanes
+    ]
+    while sum(len(lane.bars) for lane in thinned) > PAGE_BARS and gap < SCALE:
+        gap = gap * 2 or MIN_WIDTH
+        thinned = [replace(lane, bars=merge_close(lane.bars, gap)) for lane in lanes]
+    return tuple(replace(lane, bars=tuple(lane.bars)) for lane in thinned)
 
 
 def _bar(call: Call, scale: _Scale, lane_end: datetime | None) -> Bar:
