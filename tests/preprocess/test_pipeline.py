@@ -399,3 +399,17 @@ def test_a_renamed_copy_is_converted_whole_and_a_sessions_own_file_drops_foreign
     filtered = run(resolve_session(t.session_id, claude_root), tmp_path / "b")
     assert kept.ok and "MINE: do it" in everything(kept) and "FOREIGN: other" in everything(kept)
     assert filtered.ok and "MINE: do it" in everything(filtered) and "FOREIGN: other" not in everything(filtered)
+
+
+def test_a_legacy_log_with_an_empty_agent_id_never_overwrites_the_sessions_own_part(tmp_path: Path, claude_root: Path):
+    t = conversation(Transcript(cwd="/work/empty-agent"))
+    ref = write(t, claude_root)
+    legacy = Transcript(t.session_id, cwd=t.cwd, agent_id="", start=t.clock)
+    legacy.user("the agent with no id")
+    legacy.say("its answer")
+    legacy.write(ref.project / "agent-.jsonl")
+    result = run(ref, tmp_path)
+    sources = sorted((d.source, d.path.name) for d in result.documents)
+    assert [s for s, _ in sources] == ["agent", "session"]
+    assert len({name for _, name in sources}) == 2
+    assert "Fix the parser please" in "".join(session_doc(result).itertext())

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import json
 import sys
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -20,6 +23,7 @@ from typing import Any
 import click
 
 from session_kit import api
+from session_kit.errors import Skipped
 
 JSON_VERSION = 2  # 2: kinds are the command names (see docs/json.md)
 
@@ -29,16 +33,71 @@ def emit_json(kind: str, payload: dict[str, Any], *, redact: bool = True) -> Non
     redacted (`redact=False`: for documents that carry no transcript text)."""
     document = {"version": JSON_VERSION, "kind": kind, **(api.shown_value(payload) if redact else payload)}
     # Compact on purpose: with `indent`, json falls back to its slow pure-Python encoder.
-    sys.stdout.write(json.dumps(document, ensure_ascii=False) + "\n")
+    try:
+        text = json.dumps(document, ensure_ascii=False, allow_nan=False)
+    except (ValueError, RecursionError):  # a value JSON cannot hold, copied from a transcript
+        text = json.dumps(json_safe(document), ensure_ascii=False, allow_nan=False)
+    sys.stdout.write(text + "\n")
+
+
+JSON_DEPTH = 100  # deeper values (a transcript's tool input nested for spite) are cut
+
+
+def json_safe(value: Any, depth: int = 0) -> Any:
+    """`value` with what valid JSON cannot hold made null (1e400, integers past 4,300 digits)
+    and anything nested deeper than JSON_DEPTH replaced by "…"."""
+    if isinstance(value, float):
+        return value if value - value == 0 else None  # inf - inf and nan - nan are nan
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if abs(value) < 10**4000 else None
+    if isinstance(value, (dict, list, tuple)):
+        if depth >= JSON_DEPTH:
+            return "…"
+        if isinstance(value, dict):
+            return {str(k): json_safe(v, depth + 1) for k, v in value.items()}
+        return [json_safe(v, depth + 1) for v in value]
+    return value
+
+
+@contextmanager
+def printable_run() -> Iterator[None]:
+    """Around a command: text out is valid whatever a transcript holds (lone surrogates
+    become U+FFFD: `api.TEXT_ERRORS`), and each file a read passed over (`Skipped`) is
+    one note on stderr."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors=api.TEXT_ERRORS)
+    with warnings.catch_warnings():
+        warnings.simplefilter("default", Skipped)  # each file once
+        shown = warnings.showwarning
+
+        def show(message: Warning | str, category: type[Warning], *args: Any, **kwargs: Any) -> None:
+            if issubclass(category, Skipped):
+                click.echo(f"session-kit: note: {message}", err=True)
+            else:
+                shown(message, category, *args, **kwargs)
+
+        warnings.showwarning = show
+        yield
 
 
 def local_time(value: datetime | None) -> str:
-    return value.astimezone().strftime("%Y-%m-%d %H:%M") if value else "-"
+    return _local(value, "%Y-%m-%d %H:%M")
 
 
 def clock(value: datetime | None) -> str:
     """A local time to the second (`local_time` stops at the minute)."""
-    return value.astimezone().strftime("%Y-%m-%d %H:%M:%S") if value else "-"
+    return _local(value, "%Y-%m-%d %H:%M:%S")
+
+
+def _local(value: datetime | None, form: str) -> str:
+    if value is None:
+        return "-"
+    try:
+        return value.astimezone().strftime(form)
+    except (OverflowError, ValueError, OSError):  # year 1 or 9999 has no local time east or west of UTC
+        return value.strftime(form + " %z")
 
 
 def human_duration(seconds: float | None) -> str:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from session_kit import __version__
+from session_kit.files import open_regular
 from session_kit.install import installer
 from session_kit.sessions.store import list_project_dirs, list_sessions
 from session_kit.state import root as state
@@ -33,7 +34,7 @@ def doctor_report(
     installed = installer.status(claude_root=claude_root, project=project, root=state_root)
     log_path = Path(state_root) / "logs" / "hooks.log"
     try:
-        with log_path.open(encoding="utf-8", errors="replace") as log:
+        with open_regular(log_path) as log:  # a FIFO or device in its place must not hang us
             hook_log_lines = sum(1 for _ in log)
     except OSError:
         hook_log_lines = 0
