@@ -80,3 +80,37 @@ def test_secrets_are_redacted_unless_no_redact(tmp_path: Path, claude_root: Path
     assert shown.exit_code == 0 and key not in shown.stdout and "[REDACTED:" in shown.stdout
     raw = invoke("view", t.session_id, "--format", "md", "-o", "-", "--no-redact")
     assert raw.exit_code == 0 and key in raw.stdout
+
+
+# --- hostile sessions (tests/support/hostile.py) ----------------------------------------------
+
+HOSTILE_ZONES = ("Pacific/Kiritimati", "Etc/GMT+12")  # year 1 and 9999 overflow there
+
+
+def test_every_hostile_session_gives_a_page_or_a_documented_error(tmp_path: Path, monkeypatch):
+    import time
+
+    from tests.support.hostile import build_corpus
+    from tests.support.pages import unclosed_tags
+
+    monkeypatch.setenv("TZ", HOSTILE_ZONES[0])
+    time.tzset()
+    try:
+        corpus = build_corpus(tmp_path / ".claude", traps=False)
+        for case in corpus.sessions:
+            for fmt in ("html", "md"):
+                out = tmp_path / f"{case}.{fmt}"
+                result = invoke(
+                    "view", case, "--claude-dir", str(corpus.root), "--format", fmt, "-o", str(out), "--json"
+                )
+                assert result.exit_code in {0, 2, 3, 4, 5, 6}, (case, fmt, result.stderr)
+                assert "Traceback" not in result.stderr
+                if result.exit_code == 0:
+                    json.loads(result.stdout)
+                    text = out.read_bytes().decode("utf-8")  # valid UTF-8, lone surrogates replaced
+                    assert len(text) < 1_000_000, (case, fmt, len(text))  # small input, small page
+                    if fmt == "html":
+                        assert unclosed_tags(text) == [], case
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()

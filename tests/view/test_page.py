@@ -4,7 +4,6 @@ written whole to the session's scratch dir by default."""
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ from session_kit.errors import KitError
 from session_kit.sessions.resolve import resolve_session
 from session_kit.view.page import default_view_path, view_session
 from session_kit.view.templates import fence
+from tests.support.pages import unclosed_tags
 from tests.support.sessions import build
 from tests.support.transcripts import Transcript
 
@@ -41,35 +41,13 @@ def test_the_page_asks_for_nothing_outside_itself(built, tmp_path: Path):
     assert "default-src 'none'" in html  # the browser refuses any request, too
 
 
-class _Tags(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.stack: list[str] = []
-        self.errors: list[str] = []
-        self.void = {"meta", "input", "br", "hr", "img", "link", "rect", "path", "line"}
-
-    def handle_starttag(self, tag, attrs):
-        if tag not in self.void:
-            self.stack.append(tag)
-
-    def handle_endtag(self, tag):
-        if tag in self.void:
-            return
-        if not self.stack or self.stack[-1] != tag:
-            self.errors.append(f"</{tag}> closes {self.stack[-1:]}")
-        else:
-            self.stack.pop()
-
-
 def test_every_tag_is_closed_in_order_and_markup_in_the_session_is_text(tmp_path: Path):
     t = Transcript("3a2b0000-0000-0000-0000-000000000001")
     t.user("<script>alert(1)</script> </details></section>")
     t.bash("echo '<b>x</b>'", "<img src=x onerror=alert(1)>")
     t.write_session(tmp_path)
     html = view_session(resolve_session(t.session_id, tmp_path), output=tmp_path / "p.html").path.read_text()
-    parser = _Tags()
-    parser.feed(html)
-    assert parser.errors == [] and parser.stack == []
+    assert unclosed_tags(html) == []
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "<img src=x" not in html
 
 

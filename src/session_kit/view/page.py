@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from session_kit.errors import KitError, NotFound
+from session_kit.preprocess.units import clean
 from session_kit.sessions.store import SessionRef
 from session_kit.transcript.reader import ReadStats
 from session_kit.view.build import ViewOptions, build_page
@@ -79,7 +80,9 @@ def render(
     from session_kit.view import templates
 
     text = templates.render_html(page) if fmt == FORMAT_HTML else templates.render_markdown(page)
-    return text, page, read, redactions
+    # The units' texts are clean already; names, ids and titles from the transcript may not be
+    # (a lone surrogate cannot be written as UTF-8): one pass over the whole page.
+    return clean(text), page, read, redactions
 
 
 def view_session(

@@ -27,7 +27,10 @@ def clock(value: datetime | None) -> str:
     """UTC to the second: the page must not depend on the reader's time zone."""
     if value is None:
         return "-"
-    return value.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    try:
+        return value.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    except (OverflowError, ValueError):  # year 1 east of UTC, or 9999 west of it, has no UTC form
+        return value.strftime("%Y-%m-%d %H:%M:%S %z")
 
 
 def seconds(value: float | None) -> str:

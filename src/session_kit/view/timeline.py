@@ -10,6 +10,7 @@ ticks. Pure: no text, no format. Does not read anything (that is `build`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -155,7 +156,11 @@ def _bar(call: Call, scale: _Scale, lane_end: datetime | None) -> Bar:
 def _ticks(scale: _Scale) -> tuple[Tick, ...]:
     if scale.start is None:
         return ()
-    step = next((s for s in _STEPS if scale.seconds / s <= MAX_TICKS), _STEPS[-1])
+    step = next((s for s in _STEPS if scale.seconds / s <= MAX_TICKS), None)
+    if step is None:  # weeks or millennia (hand-made times): a round number of days
+        days = scale.seconds / 86400 / MAX_TICKS
+        magnitude = 10 ** math.floor(math.log10(days))
+        step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= days) * 86400
     ticks = []
     at = 0
     while at <= scale.seconds:
