@@ -42,7 +42,7 @@ def test_json_describes_what_was_written(built: Built, tmp_path: Path):
     doc = json.loads(result.stdout)
     assert doc["kind"] == "view" and doc["path"] == str(out) and doc["format"] == "html"
     assert doc["lanes"] == 3 and doc["agents"] == 2 and doc["failures"] == 2
-    assert doc["bytes"] == out.stat().st_size
+    assert doc["bytes"] == out.stat().st_size and doc["left_out_items"] == 0 and doc["cut_chars"] == 0
 
 
 def test_stdout_with_json_is_a_usage_error(built: Built):

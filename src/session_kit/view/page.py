@@ -38,6 +38,7 @@ class ViewResult:
     failures: int
     agents: int
     cut_chars: int
+    left_out_items: int
     redactions: dict[str, int]
     read: ReadStats
 
@@ -53,6 +54,7 @@ class ViewResult:
             "failures": self.failures,
             "agents": self.agents,
             "cut_chars": self.cut_chars,
+            "left_out_items": self.left_out_items,
             "redactions": dict(sorted(self.redactions.items())),
             "read": self.read.as_dict(),
         }
@@ -114,6 +116,7 @@ def view_session(
         failures=card.failures,
         agents=card.agents,
         cut_chars=page.cut_chars,
+        left_out_items=page.hidden_items,
         redactions=redactions,
         read=read,
     )
