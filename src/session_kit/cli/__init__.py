@@ -11,6 +11,8 @@ imports click; commands hold no rules of their own (see each module's docstring)
     inside       debug-agent, plan, info, memory (what the slash commands show)
     preprocess   preprocess
     view         view
+    usage        usage (tokens and cost over the history), statusline
+    tokens       how tokens and cost read
     context      the shared options (--claude-dir, --json) and the object they fill
     session_arg  the SESSION argument and its --session alias
     output       JSON and text formatting
@@ -74,6 +76,14 @@ COMMANDS = {
     "show": Command("browse:show", "Summarise a session: requests, tools, failures, compactions, agents, tokens."),
     "view": Command(
         "view:view", "Look at a session: a page with a timeline (a lane per subagent) and the conversation."
+    ),
+    "usage": Command(
+        "usage:usage",
+        "Tokens and cost over the whole history, by day, week, month, project, session, model or agent.",
+    ),
+    "statusline": Command(
+        "usage:statusline",
+        "The client's status line: this session's id, tokens and cost, running subagents and compactions.",
     ),
     "uninstall": Command(
         "setup:uninstall", "Remove the kit's hooks and slash commands: the settings become what they were."

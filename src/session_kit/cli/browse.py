@@ -27,6 +27,7 @@ from session_kit.cli.output import (
     warn_skipped,
 )
 from session_kit.cli.session_arg import resolve, session_argument
+from session_kit.cli.tokens import agent_tokens, human_tokens, usage_lines
 from session_kit.errors import EXIT_CODES_HELP, KitError
 
 PROGRESS_AFTER_S = 1.0  # a search that ends sooner shows no progress line
@@ -60,33 +61,58 @@ def _sessions_of(kit: Kit, project_path: Path | None, all_projects: bool) -> lis
 @click.command(epilog=EXIT_CODES_HELP)
 @project_options("Sessions of every project.")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="At most N sessions (newest first).")
+@click.option(
+    "--tokens",
+    "with_tokens",
+    is_flag=True,
+    help="Add each session's tokens and cost (agents included): reads whole files, once, then the usage index.",
+)
 @no_redact_option
 @shared_options
 @pass_kit
-def sessions(kit: Kit, project_path: Path | None, all_projects: bool, limit: int | None) -> None:
+def sessions(kit: Kit, project_path: Path | None, all_projects: bool, limit: int | None, with_tokens: bool) -> None:
     """List sessions, newest first, with start, duration, branch, title (else the first
     prompt) and size.
 
-    Reads only the head and tail of each file, so it stays fast on large histories.
+    Reads only the head and tail of each file, so it stays fast on large histories; --tokens
+    adds tokens and cost, counted as `session-kit usage` counts them.
     """
     refs = _sessions_of(kit, project_path, all_projects)
     if limit is not None:
         refs = refs[:limit]
     rows = list(api.overviews(refs))
+    usage = _session_usage(kit) if with_tokens else None
     if kit.as_json:
-        emit_json("sessions", {"claude_root": str(kit.root), "sessions": [r.as_dict() for r in rows]})
+        listed = [r.as_dict() for r in rows]
+        if usage is not None:
+            for item in listed:
+                row = usage.get(item["id"])
+                item["tokens"] = row.tokens.total.as_dict() if row else None
+                item["cost"] = row.cost.as_dict() if row else None
+        emit_json("sessions", {"claude_root": str(kit.root), "sessions": listed})
         return
     if not rows:
         click.echo("No sessions.")
         return
+    extra = f"  {'TOKENS':>8}  {'COST':>9}" if usage is not None else ""
     click.echo(
-        f"{'SESSION':<36}  {'START':<16}  {'DURATION':>8}  {'SIZE':>7}  {'AGENTS':>6}  {'BRANCH':<16}  TITLE / FIRST PROMPT"
+        f"{'SESSION':<36}  {'START':<16}  {'DURATION':>8}  {'SIZE':>7}  {'AGENTS':>6}{extra}  {'BRANCH':<16}  TITLE / FIRST PROMPT"
     )
     for r in rows:
+        if usage is not None:
+            row = usage.get(r.ref.id)
+            tokens = human_tokens(row.tokens.total.tokens) if row else "-"
+            extra = f"  {tokens:>8}  {row.cost.display() if row else '-':>9}"
         click.echo(
             f"{r.ref.id:<36}  {local_time(r.start):<16}  {human_duration(r.duration_s):>8}  "
-            f"{human_size(r.ref.size):>7}  {r.agents:>6}  {clip(r.branch, 16):<16}  {clip(r.title or r.first_prompt, 60)}"
+            f"{human_size(r.ref.size):>7}  {r.agents:>6}{extra}  {clip(r.branch, 16):<16}  {clip(r.title or r.first_prompt, 60)}"
         )
+
+
+def _session_usage(kit: Kit) -> dict:
+    """Each session's usage row (agents included), by session id."""
+    report = api.usage_report(str(kit.root), api.load_prices(), by="session", state_root=api.state_root())
+    return {row.key: row for row in report.rows}
 
 
 @click.command(epilog=EXIT_CODES_HELP)
@@ -112,11 +138,8 @@ def show(kit: Kit, session: str) -> None:
     click.echo(f"  time:      {local_time(r.start)} → {local_time(r.end)} ({human_duration(r.duration_s)})")
     types = ", ".join(f"{k} {v}" for k, v in r.entry_types.items())
     click.echo(f"  entries:   {sum(r.entry_types.values())} ({types})")
-    t = r.tokens
-    click.echo(
-        f"  tokens:    {t['total']} (input {t['input']}, output {t['output']}, cache write "
-        f"{t['cache_creation']}, cache read {t['cache_read']}; {t['messages']} API messages)"
-    )
+    for line in usage_lines(r.usage):
+        click.echo(line)
     click.echo(f"Requests ({len(r.requests)}):")
     for req in r.requests:
         click.echo(f"  {local_time(req.timestamp)}  {clip(req.text, 100)}")
@@ -136,7 +159,7 @@ def show(kit: Kit, session: str) -> None:
     for agent in r.agents:
         click.echo(
             f"  {agent.agent_id}  [{agent.agent_type or '?'}] {clip(agent.description, 50)}  "
-            f"{len(agent.calls)} calls, {agent_status(agent, error_chars=60)}"
+            f"{len(agent.calls)} calls, {agent_status(agent, error_chars=60)}, {agent_tokens(r.usage, agent.agent_id)}"
         )
 
 

@@ -264,7 +264,8 @@ class _AgentRead:
 
 
 def _tokens(tally: TokenTally) -> Tokens:
-    return Tokens(tally.input, tally.output, tally.cache_creation, tally.cache_read)
+    usage = tally.summary().total
+    return Tokens(usage.input, usage.output, usage.cache_write, usage.cache_read)
 
 
 def _label(agent_type: str | None, description: str | None, redactor: Redactor | None) -> str:
