@@ -174,6 +174,9 @@ def test_screenshots_light_and_dark_desktop_and_phone(browser, pages, scheme: st
     try:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         shot = SCREENSHOTS / f"{scheme}-{device}.png"
+        # Items off screen are laid out only near the viewport (content-visibility): a
+        # full-page picture needs them all drawn.
+        page.add_style_tag(content="#conversation .item { content-visibility: visible; }")
         page.screenshot(path=str(shot), full_page=True)
         background = page.evaluate("getComputedStyle(document.body).backgroundColor")
         assert (background == "rgb(255, 255, 255)") == (scheme == "light")
