@@ -26,7 +26,8 @@ import click
 from session_kit import __version__
 from session_kit.cli.context import Kit
 from session_kit.cli.errors import reported_errors
-from session_kit.errors import EXIT_CODES_HELP
+from session_kit.cli.helptext import exit_codes
+from session_kit.errors import EXIT_AMBIGUOUS, EXIT_BAD_FILE, EXIT_DRIFT, EXIT_NOT_FOUND, EXIT_NOTHING_TO_DO
 
 __all__ = ["main"]
 
@@ -68,7 +69,7 @@ COMMANDS = {
     ),
     "sessions": Command(
         "browse:sessions",
-        "List sessions, newest first, with start, duration, branch, title (else the first prompt) and size.",
+        "List sessions, latest activity first, with last activity, duration, size, agents, branch, title (else the first prompt).",
     ),
     "show": Command("browse:show", "Summarise a session: requests, tools, failures, compactions, agents, tokens."),
     "uninstall": Command(
@@ -107,10 +108,28 @@ class KitGroup(click.Group):
             return super().invoke(ctx)
 
 
+EPILOG = (
+    "\b\nExamples:\n"
+    "  session-kit sessions --all --since 7d\n"
+    "  session-kit show 3f2a\n"
+    "  session-kit search 'Traceback' --all\n"
+    "  session-kit COMMAND --help          # each command's options and examples\n"
+    "\n"
+    "\b\nShell completion (click's), one line in your shell's start-up file:\n"
+    '  bash, ~/.bashrc:  eval "$(_SESSION_KIT_COMPLETE=bash_source session-kit)"\n'
+    '  zsh, ~/.zshrc:    eval "$(_SESSION_KIT_COMPLETE=zsh_source session-kit)"\n'
+    "  fish, ~/.config/fish/completions/session-kit.fish:\n"
+    "                    _SESSION_KIT_COMPLETE=fish_source session-kit | source\n\n"
+    "Colour: on a terminal only; NO_COLOR or TERM=dumb turn it off, FORCE_COLOR on. Times are UTC.\n\n"
+    + exit_codes((EXIT_NOT_FOUND, EXIT_AMBIGUOUS, EXIT_BAD_FILE, EXIT_NOTHING_TO_DO, EXIT_DRIFT))
+)
+
+
 @click.group(
     cls=KitGroup,
     context_settings=CONTEXT,
-    epilog=EXIT_CODES_HELP,
+    invoke_without_command=True,
+    epilog=EPILOG,
     help=(
         "Inspect Claude Code sessions: list, summarise, trace tool calls and search them.\n\n"
         "Commands about one session (show, events, debug-agent, plan, info, preprocess) take it "
@@ -124,3 +143,6 @@ class KitGroup(click.Group):
 @click.pass_context
 def main(ctx: click.Context) -> None:
     ctx.obj = Kit()  # the shared options of the command fill it in
+    if ctx.invoked_subcommand is None:  # `session-kit` alone: the help, and no error (as gh, uv)
+        click.echo(ctx.get_help())
+        ctx.exit(0)

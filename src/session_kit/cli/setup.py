@@ -13,14 +13,25 @@ import click
 
 from session_kit import __version__, api
 from session_kit.cli.context import Kit, pass_kit, shared_options
+from session_kit.cli.helptext import epilog
 from session_kit.cli.output import emit_json, visible
-from session_kit.errors import EXIT_CODES_HELP, EXIT_DRIFT, KitError, NotFound
+from session_kit.errors import EXIT_BAD_FILE, EXIT_DRIFT, EXIT_INTERNAL, EXIT_NOT_FOUND, KitError, NotFound
 
 SCOPE_CHOICE = click.Choice(api.SCOPES)
 DRY_RUN_HELP = "Say what would change; change nothing."
 
 
-@click.command(epilog=EXIT_CODES_HELP)
+@click.command(
+    epilog=epilog(
+        "session-kit doctor",
+        "session-kit doctor --transcripts --strict   # in CI: fail on transcript types the kit does not know",
+        codes=(EXIT_NOT_FOUND, EXIT_DRIFT),
+        meaning={
+            EXIT_INTERNAL: "the kit is not installed, or something dangles (or an internal error)",
+            EXIT_NOT_FOUND: "--transcripts: no Claude root",
+        },
+    )
+)
 @click.option(
     "--transcripts",
     is_flag=True,
@@ -98,14 +109,22 @@ def _print_doctor(report: dict) -> None:
         click.echo(f"Hook log: {report['hook_log_lines']} problem lines in {report['hook_log']}")
 
 
-@click.command(epilog=EXIT_CODES_HELP)
-@click.option(
-    "--scope",
-    type=SCOPE_CHOICE,
-    default=api.SCOPE_USER,
-    show_default=True,
-    help="user: ~/.claude/settings.json; project: .claude/settings.json; local: .claude/settings.local.json.",
+SCOPE_HELP = (
+    "user: ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR's); project: ./.claude/settings.json; "
+    "local: ./.claude/settings.local.json (both in the current directory)."
 )
+SETUP_CODES = (EXIT_BAD_FILE,)
+
+
+@click.command(
+    epilog=epilog(
+        "session-kit install                 # for you, in every project",
+        "session-kit install --scope local   # only in this project, only for you",
+        "session-kit install --dry-run --json",
+        codes=SETUP_CODES,
+    )
+)
+@click.option("--scope", type=SCOPE_CHOICE, default=api.SCOPE_USER, show_default=True, help=SCOPE_HELP)
 @click.option("--dry-run", is_flag=True, help=DRY_RUN_HELP)
 @shared_options
 @pass_kit
@@ -121,8 +140,20 @@ def install(kit: Kit, scope: str, dry_run: bool) -> None:
     _report(kit, result, verb="install")
 
 
-@click.command(epilog=EXIT_CODES_HELP)
-@click.option("--scope", type=SCOPE_CHOICE, default=api.SCOPE_USER, show_default=True)
+@click.command(
+    epilog=epilog(
+        "session-kit uninstall",
+        "session-kit uninstall --scope project --dry-run",
+        codes=SETUP_CODES,
+    )
+)
+@click.option(
+    "--scope",
+    type=SCOPE_CHOICE,
+    default=api.SCOPE_USER,
+    show_default=True,
+    help="The settings file to take the kit out of (as for install). " + SCOPE_HELP,
+)
 @click.option("--dry-run", is_flag=True, help=DRY_RUN_HELP)
 @shared_options
 @pass_kit
