@@ -24,6 +24,7 @@ _HOMES = {
     "encode_project_dir": "session_kit.claude.encoding",
     "SCOPES": "session_kit.claude.settings",
     "SCOPE_USER": "session_kit.claude.settings",
+    "SCOPE_PROJECT": "session_kit.claude.settings",
     # sessions on disk
     "SessionRef": "session_kit.sessions.store",
     "AgentLogRef": "session_kit.sessions.store",
@@ -130,7 +131,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.claude.encoding import encode_project_dir
     from session_kit.claude.paths import claude_root
-    from session_kit.claude.settings import SCOPE_USER, SCOPES
+    from session_kit.claude.settings import SCOPE_PROJECT, SCOPE_USER, SCOPES
     from session_kit.errors import Ambiguous, InvalidOptions, KitError, NotFound
     from session_kit.install.installer import InstallResult, install, uninstall
     from session_kit.install.installer import status as install_status

@@ -37,6 +37,7 @@ FLAGS = {
     "prefix": "--prefix",
     "filtering": "--no-filtering",
     "format": "--format",
+    "scope": "--scope",
 }
 
 

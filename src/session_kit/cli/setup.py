@@ -87,6 +87,19 @@ def _doctor_transcripts(kit: Kit, *, strict: bool) -> None:
         sys.exit(EXIT_DRIFT)
 
 
+def _advice(item: dict) -> str:
+    """What to run for a scope that is not current: advice that works (install refuses an
+    invalid file, exit 5, and the project scope, exit 2)."""
+    if item["error"]:
+        return f"cannot be read: fix {item['settings_path']} (it is not valid JSON), then run `session-kit install`"
+    if item["scope"] == api.SCOPE_PROJECT:
+        return (
+            "in the project's shared settings, with this machine's paths: run `session-kit uninstall --scope project`, "
+            "then `session-kit install --scope local`"
+        )
+    return "OUTDATED or incomplete (run `session-kit install`)"
+
+
 def _print_doctor(report: dict) -> None:
     click.echo(f"session-kit {__version__} ({sys.executable})")
     missing = "" if report["claude_root_exists"] else "  (missing: Claude Code has not run here yet)"
@@ -97,7 +110,8 @@ def _print_doctor(report: dict) -> None:
         click.echo("Installed:   nothing (run `session-kit install`)")
     for item in report["installed"]:
         hooks = ", ".join(sorted(item["hooks"])) or "no hooks"
-        current = "current" if item["current"] else "OUTDATED or incomplete (run `session-kit install`)"
+        fine = item["current"] and not item["error"] and item["scope"] != api.SCOPE_PROJECT
+        current = "current" if fine else _advice(item)
         click.echo(f"Installed ({item['scope']}): {item['settings_path']}: {hooks}; {current}")
         if item["commands"]:
             click.echo(f"  slash commands: {', '.join('/' + c for c in item['commands'])}")
