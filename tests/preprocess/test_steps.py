@@ -242,3 +242,12 @@ def test_a_very_deep_traceback_is_kept_bounded_with_its_head_and_its_innermost_f
     kept = "\n".join(p for p in pruned.pieces if isinstance(p, str))
     assert kept.count('File "/work/app/rec.py"') <= steps.ERROR_BLOCK_LINES
     assert "Traceback (most recent call last):" in kept and "line 999, in f\n    f()\nRecursionError" in kept
+
+
+def test_the_reduction_line_adds_up_with_the_conversion_and_says_added_characters_plainly():
+    reduction = Reduction(input_chars=1000, output_chars=300)
+    reduction.count(steps.STEP_NOISE, 700, 7)
+    reduction.count(steps.STEP_REDACTION, -120)  # markers longer than the secrets they replace
+    line = reduction.describe()
+    assert "--" not in line and "redaction +120" in line and "conversion -120" in line
+    assert 1000 - 700 + 120 - 120 == 300

@@ -50,7 +50,13 @@ from session_kit.errors import EXIT_AMBIGUOUS, EXIT_BAD_FILE, EXIT_NOT_FOUND, EX
     help="Folder for the documents (default: the session's scratch dir).",
 )
 @click.option("--prefix", default="session", show_default=True, help="Files are PREFIX-SESSIONID-partN.xml.")
-@click.option("--stdout", "to_stdout", is_flag=True, help="Write one document (agents inside) to stdout instead.")
+@click.option(
+    "--stdout",
+    "to_stdout",
+    is_flag=True,
+    help="Write one document (agents inside) to stdout instead of files; one document, so not with "
+    "--max-tokens (parts go to files: --output-dir), --prefix or --distill.",
+)
 @click.option(
     "--format",
     "output_format",

@@ -112,10 +112,18 @@ class Reduction:
         }
 
     def describe(self) -> str:
-        """One line for humans."""
+        """One line for humans that adds up: input, minus what each step removed (`+N`: a step
+        that added, such as redaction markers longer than their secrets), minus the conversion
+        (JSON envelope out, XML markup in), is the output."""
         ratio = f" ({self.output_chars / self.input_chars:.1%})" if self.input_chars else ""
-        parts = [f"{name} -{t.chars:,}" for name, t in self.steps.items() if t.chars or t.entries]
+        parts = [f"{name} {_signed(-t.chars)}" for name, t in self.steps.items() if t.chars or t.entries]
+        parts.append(f"conversion {_signed(-self.conversion)}")
         return f"{self.input_chars:,} chars in, {self.output_chars:,} out{ratio}; " + ", ".join(parts)
+
+
+def _signed(chars: int) -> str:
+    """`-1,200` for characters removed, `+120` for characters added."""
+    return f"+{chars:,}" if chars > 0 else f"-{-chars:,}"
 
 
 # --- empty and warmup sessions ----------------------------------------------------------------
@@ -308,6 +316,27 @@ def _cut_lines(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
     return "\n".join(cut(line, limit) if len(line) > limit else line for line in text.split("\n"))
+
+
+# --- client boilerplate -------------------------------------------------------------------------
+
+_ASYNC_LAUNCH = "Async agent launched successfully"
+_AGENT_ID = re.compile(r"agentId: ([\w-]+)")
+_REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>\s*", re.DOTALL)
+
+
+def shorter_boilerplate(text: str) -> str | None:
+    """What is left of a tool result the client writes for the model alone (the ~900-character
+    instructions of an async agent launch): one line naming the agent; None for any other text."""
+    if not text.lstrip().startswith(_ASYNC_LAUNCH):
+        return None
+    found = _AGENT_ID.search(text)
+    return "Async agent launched" + (f" (agentId {found.group(1)})" if found else "") + "; it runs in the background."
+
+
+def without_reminders(text: str) -> str:
+    """A user text without the client's `<system-reminder>` metadata (dates, file states)."""
+    return _REMINDER.sub("", text) if "<system-reminder>" in text else text
 
 
 ERROR_BLOCK_LINES = 60  # lines of one error block kept: its head and its innermost frames
