@@ -116,6 +116,12 @@ def preprocess(
         for path in result.paths:
             click.echo(str(path))
         click.echo(f"session-kit: {result.reduction.describe()}", err=True)
+        for distilled in result.distilled:
+            if not distilled.well_formed:
+                click.echo(
+                    f"session-kit: warning: {distilled.path} is not well-formed XML (kept as the model wrote it)",
+                    err=True,
+                )
         if result.redactions:
             redacted = ", ".join(f"{kind} {n}" for kind, n in sorted(result.redactions.items()))
             click.echo(f"session-kit: redacted {redacted}", err=True)
