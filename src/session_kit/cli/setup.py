@@ -14,7 +14,7 @@ import click
 from session_kit import __version__, api
 from session_kit.cli.context import Kit, pass_kit, shared_options
 from session_kit.cli.helptext import epilog
-from session_kit.cli.output import emit_json, visible
+from session_kit.cli.output import FAILURE, echo, emit_json, paint, visible
 from session_kit.errors import EXIT_BAD_FILE, EXIT_DRIFT, EXIT_INTERNAL, EXIT_NOT_FOUND, KitError, NotFound
 
 SCOPE_CHOICE = click.Choice(api.SCOPES)
@@ -119,6 +119,10 @@ def _print_doctor(report: dict) -> None:
             click.echo(f"  problem: {item['error']}")
         for what in item["dangling"]:
             click.echo(f"  dangling: {what} (run `session-kit install` to repoint, or `session-kit uninstall`)")
+    for where in report["plugin"]:
+        click.echo(f"Plugin:      {where}")
+    for warning in report["warnings"]:
+        echo(paint(f"Warning: {warning}", FAILURE))
     if report["hook_log_lines"]:
         click.echo(f"Hook log: {report['hook_log_lines']} problem lines in {report['hook_log']}")
 
