@@ -19,13 +19,14 @@ imports click; commands hold no rules of their own (see each module's docstring)
 from __future__ import annotations
 
 import importlib
-from typing import NamedTuple
+import sys
+from typing import Any, NamedTuple
 
 import click
 
 from session_kit import __version__
 from session_kit.cli.context import Kit
-from session_kit.cli.errors import reported_errors
+from session_kit.cli.errors import reported_errors, usage_error
 from session_kit.cli.helptext import exit_codes
 from session_kit.errors import EXIT_AMBIGUOUS, EXIT_BAD_FILE, EXIT_DRIFT, EXIT_NOT_FOUND, EXIT_NOTHING_TO_DO
 
@@ -106,6 +107,22 @@ class KitGroup(click.Group):
     def invoke(self, ctx: click.Context) -> object:
         with reported_errors(ctx):
             return super().invoke(ctx)
+
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        """click's standalone run, with its usage errors in the kit's one-line style."""
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            code = super().main(*args, standalone_mode=False, **kwargs)
+        except click.UsageError as exc:
+            sys.exit(usage_error(exc))
+        except click.ClickException as exc:
+            click.echo(f"session-kit: {exc.format_message()}", err=True)
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("session-kit: aborted", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)  # click's Exit comes back as its code
 
 
 EPILOG = (

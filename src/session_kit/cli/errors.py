@@ -52,6 +52,13 @@ def worded(error: KitError) -> str:
     return error.message
 
 
+def usage_error(error: click.UsageError) -> int:
+    """A usage error as every other error: one line, `session-kit: …`, with where to look; 2."""
+    where = error.ctx.command_path if error.ctx is not None else "session-kit"
+    click.echo(f"session-kit: {error.format_message().rstrip('.')} (see `{where} --help`)", err=True)
+    return error.exit_code
+
+
 @contextmanager
 def reported_errors(ctx: click.Context) -> Iterator[None]:
     """Around a command: a KitError becomes one line and its exit code; a bug one line and 1."""
