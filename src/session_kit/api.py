@@ -104,6 +104,8 @@ _HOMES = {
     "shown_value": "session_kit.redact",
     "showing_secrets": "session_kit.redact",
     "redaction_enabled": "session_kit.redact",
+    # reading and writing files
+    "TEXT_ERRORS": "session_kit.files",
     # errors
     "KitError": "session_kit.errors",
     "NotFound": "session_kit.errors",
@@ -133,6 +135,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.claude.paths import claude_root
     from session_kit.claude.settings import SCOPE_PROJECT, SCOPE_USER, SCOPES
     from session_kit.errors import Ambiguous, InvalidOptions, KitError, NotFound
+    from session_kit.files import TEXT_ERRORS
     from session_kit.install.installer import InstallResult, install, uninstall
     from session_kit.install.installer import status as install_status
     from session_kit.preprocess import PreprocessOptions, PreprocessResult, preprocess_session

@@ -5,7 +5,8 @@ ambiguous prefix, options that do not go together, a file the kit must not chang
 carries the facts (the path, the candidates, the option names) and a message in the
 library's words; a message never names a command-line flag: the CLI words those (it maps
 option names to flags and adds hints, in `cli.errors`). Anything else escaping the core is a
-bug, reported by the CLI as `internal error` with exit code 1.
+bug, reported by the CLI as `internal error` with exit code 1. `Skipped` is the warning
+for what a read passed over and went on without.
 """
 
 from __future__ import annotations
@@ -41,6 +42,11 @@ EXIT_CODES_HELP = (
     "6 nothing to preprocess (an empty or warmup session; nothing written); "
     "7 doctor --transcripts --strict: types the kit does not know were found."
 )
+
+
+class Skipped(UserWarning):
+    """Not an error: a file or folder a read went past because it cannot be read (the message
+    says which and why); the read goes on without it. The CLI prints each as one line."""
 
 
 class KitError(Exception):
@@ -107,3 +113,10 @@ class NoScratchDir(KitError):
     def __init__(self, session_id: str, reason: str) -> None:
         super().__init__(f"no scratch dir for session {session_id!r} ({reason})")
         self.session_id = session_id
+
+
+def cannot_read(path: object, error: OSError) -> KitError:
+    """The error for a file the user named that cannot be read: NotFound when it is gone."""
+    if isinstance(error, FileNotFoundError):
+        return NotFound(f"{path} is gone")
+    return KitError(f"cannot read {path}: {error.strerror or error}")

@@ -120,3 +120,28 @@ def test_a_summary_cut_inside_a_url_still_loses_its_password(leaky):
     [psql] = [c for c in doc["events"] if c["name"] == "Bash" and "psql" in c["summary"]]
     assert psql["summary"].endswith("…")  # the cut falls after the password
     assert "[REDACTED:url-password]" in psql["summary"]
+
+
+@pytest.mark.parametrize("zone", ["Pacific/Kiritimati", "Etc/GMT+12"])
+def test_times_at_the_ends_of_the_calendar_print_in_any_time_zone(zone: str, monkeypatch: pytest.MonkeyPatch):
+    import time
+    from datetime import datetime, timezone
+
+    from session_kit.cli.output import clock, local_time
+
+    monkeypatch.setenv("TZ", zone)
+    time.tzset()
+    try:
+        for moment in (datetime.min.replace(tzinfo=timezone.utc), datetime.max.replace(tzinfo=timezone.utc)):
+            assert local_time(moment).strip() and clock(moment).strip()
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+def test_json_output_never_holds_infinity_or_an_unprintable_integer(capsys: pytest.CaptureFixture[str]):
+    from session_kit.cli.output import emit_json
+
+    emit_json("events", {"input": {"n": float("inf"), "m": float("nan"), "big": 10**4299 * 11, "ok": 1.5}})
+    document = json.loads(capsys.readouterr().out, parse_constant=lambda name: pytest.fail(f"{name} in JSON"))
+    assert document["input"] == {"n": None, "m": None, "big": None, "ok": 1.5}

@@ -419,3 +419,17 @@ def test_a_system_reminder_in_a_user_turn_is_dropped_and_the_prompt_kept(tmp_pat
     t.say("Done.")
     text = everything(run(write(t, claude_root), tmp_path))
     assert "Fix the parser please" in text and "system-reminder" not in text and "meta meta" not in text
+
+
+def test_a_legacy_log_with_an_empty_agent_id_never_overwrites_the_sessions_own_part(tmp_path: Path, claude_root: Path):
+    t = conversation(Transcript(cwd="/work/empty-agent"))
+    ref = write(t, claude_root)
+    legacy = Transcript(t.session_id, cwd=t.cwd, agent_id="", start=t.clock)
+    legacy.user("the agent with no id")
+    legacy.say("its answer")
+    legacy.write(ref.project / "agent-.jsonl")
+    result = run(ref, tmp_path)
+    sources = sorted((d.source, d.path.name) for d in result.documents)
+    assert [s for s, _ in sources] == ["agent", "session"]
+    assert len({name for _, name in sources}) == 2
+    assert "Fix the parser please" in "".join(session_doc(result).itertext())

@@ -78,3 +78,19 @@ def test_a_legacy_agent_takes_type_and_description_from_its_task_call(legacy: Se
 def test_a_2025_summary_is_the_title_not_a_compaction(legacy: SessionReport):
     assert legacy.compactions == ()
     assert legacy.title == "Earlier: explored the repo"
+
+
+def test_a_file_copied_into_itself_counts_each_request_and_compaction_once(claude_root: Path):
+    from session_kit.sessions.store import session_ref_from_path
+    from tests.support.transcripts import Transcript
+
+    t = Transcript()
+    t.user("the one request")
+    t.bash("ls", "a")
+    t.compact("compacted once")
+    path = t.write_session(claude_root)
+    path.write_text(t.text() * 3)  # resumed or copied: the same entries, the same uuids
+    report = session_report(session_ref_from_path(path))
+    assert [r.text for r in report.requests] == ["the one request"]
+    assert len(report.compactions) == 1 and len(report.calls) == 1
+    assert report.read.repeated == 2 * len(t.lines)

@@ -168,3 +168,20 @@ def test_showing_secrets_reaches_every_worker(tmp_path: Path, workers: int):
 def test_a_hit_inside_a_secret_is_reported_with_the_marker_not_the_secret(tmp_path: Path):
     [hit] = search(secret_sessions(tmp_path)[:1], Query("Xk3j9dQ2"), workers=1)
     assert "Xk3j9dQ2" not in hit.snippet and "[REDACTED:anthropic-api-key]" in hit.snippet
+
+
+def test_a_limited_search_of_a_file_gives_at_most_that_many_hits_in_line_order(tmp_path: Path):
+    t = Transcript()
+    for n in range(50):
+        t.user(f"needle number {n}")
+    path = t.write(tmp_path / "s.jsonl")
+    hits = search_file(SearchTarget(path, t.session_id), Query("needle"), limit=5)
+    assert [h.snippet for h in hits] == [f"needle number {n}" for n in range(5)]
+
+
+def test_a_file_copied_into_itself_gives_each_hit_once(tmp_path: Path):
+    t = Transcript()
+    t.user("a unique needle")
+    path = tmp_path / "s.jsonl"
+    path.write_text(t.text() * 3)
+    assert len(search_file(SearchTarget(path, t.session_id), Query("needle"))) == 1

@@ -174,3 +174,29 @@ def test_agents_whose_logs_are_gone_are_known_from_their_calls(claude_root: Path
     assert (runs[by_text].agent_id, runs[by_text].agent_type) == ("7e7e7000", "general-purpose")
     assert runs[pending].agent_id == pending and runs[pending].end is None
     assert not any(r.log_found for r in runs.values())
+
+
+def test_a_meta_file_nested_1000_deep_is_no_meta_and_the_agent_is_still_read(claude_root: Path):
+    parent = Transcript(cwd="/work/deep")
+    parent.user("go")
+    parent.write_session(claude_root)
+    agent = Transcript(parent.session_id, cwd=parent.cwd, agent_id="adeep")
+    agent.user("the deep agent's task")
+    agent.say("done")
+    path = agent.write_subagent(claude_root, parent, meta={})
+    path.with_name("agent-adeep.meta.json").write_text('{"a":' * 1000 + "1" + "}" * 1000)
+    [run] = agent_runs(claude_root, parent.session_id)
+    assert run.agent_id == "adeep" and run.prompt == "the deep agent's task" and run.agent_type is None
+
+
+def test_an_agent_log_repeated_into_itself_has_each_call_once(claude_root: Path):
+    parent = Transcript(cwd="/work/rep")
+    parent.user("go")
+    parent.write_session(claude_root)
+    agent = Transcript(parent.session_id, cwd=parent.cwd, agent_id="arep")
+    agent.user("task")
+    agent.bash("false", exit_code=1, stderr="no")
+    path = agent.write_subagent(claude_root, parent, meta={})
+    path.write_text(agent.text() * 3)
+    [run] = agent_runs(claude_root, parent.session_id)
+    assert len(run.calls) == 1 and len(run.failures) == 1

@@ -103,3 +103,78 @@ def test_a_named_file_that_holds_no_entries_is_not_a_transcript(tmp_path: Path):
     empty = tmp_path / "new.jsonl"
     empty.write_text("")
     assert session_ref_from_path(empty).id == "new"  # a session just started
+
+
+# --- what is not a session, and what cannot be read ------------------------------------------
+
+
+def test_a_fifo_or_a_folder_named_like_a_session_is_no_session_and_is_named_as_skipped(claude_root: Path):
+    import os
+    import warnings
+
+    from session_kit.errors import Skipped
+
+    t = make_session(claude_root, "real-one")
+    project = claude_root / "projects" / encode_project_dir(t.cwd)
+    os.mkfifo(project / "pipe.jsonl")
+    (project / "folder.jsonl").mkdir()
+    (project / "loop.jsonl").symlink_to(project / "loop.jsonl")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        listed = [s.id for s in list_sessions(project)]
+    assert listed == ["real-one"]
+    notes = [str(w.message) for w in caught if issubclass(w.category, Skipped)]
+    assert any("pipe.jsonl: not a regular file" in n for n in notes)
+    assert any("loop.jsonl" in n for n in notes)
+
+
+def test_an_unreadable_project_is_skipped_and_named_while_every_other_is_listed(claude_root: Path, monkeypatch):
+    import os
+    import warnings
+
+    from session_kit.errors import Skipped
+
+    make_session(claude_root, "readable", cwd="/work/a")
+    make_session(claude_root, "locked-away", cwd="/work/b")
+    locked = str(claude_root / "projects" / encode_project_dir("/work/b"))
+    scandir = os.scandir
+
+    def refusing(path=".", *args):
+        if os.fspath(path) == locked:
+            raise PermissionError(13, "Permission denied", locked)
+        return scandir(path, *args)
+
+    monkeypatch.setattr(os, "scandir", refusing)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        listed = [s.id for s in list_all_sessions(claude_root)]
+    assert listed == ["readable"]
+    assert [str(w.message) for w in caught if issubclass(w.category, Skipped)] == [
+        f"skipped {locked}: Permission denied"
+    ]
+
+
+def test_a_folder_or_fifo_named_like_an_agent_log_is_no_agent(claude_root: Path):
+    import os
+
+    import pytest
+
+    from session_kit.errors import Skipped
+
+    t = make_session(claude_root, "with-agents")
+    project = claude_root / "projects" / encode_project_dir(t.cwd)
+    (project / "agent-x.jsonl").mkdir()
+    os.mkfifo(project / "agent-pipe.jsonl")
+    subagents = project / "with-agents" / "subagents"
+    subagents.mkdir(parents=True)
+    (subagents / "agent-adir.jsonl").mkdir()
+    os.mkfifo(subagents / "agent-apipe.jsonl")
+    ref = list_sessions(project)[0]
+    with pytest.warns(Skipped) as said:
+        assert find_agent_logs(ref) == []
+    assert {Path(str(w.message).split(": ")[0].removeprefix("skipped ")).name for w in said} == {
+        "agent-x.jsonl",
+        "agent-pipe.jsonl",
+        "agent-adir.jsonl",
+        "agent-apipe.jsonl",
+    }

@@ -86,3 +86,37 @@ def test_agent_calls_learn_the_agent_they_spawned(tmp_path: Path):
     t.tool_result(call, [{"type": "text", "text": "done"}], extra={"agentId": "a1b2", "status": "completed"})
     [c] = calls_of(t, tmp_path)
     assert c.spawned_agent_id == "a1b2" and c.agent_id is None and c.summary == "[Plan] plan it"
+
+
+# --- hostile tool output ---------------------------------------------------------------------
+
+
+def test_an_exit_code_of_more_digits_than_python_prints_is_no_exit_code_and_no_crash(tmp_path: Path):
+    t = Transcript()
+    call = t.tool_use("Bash", {"command": "x"})
+    t.tool_result(call, "Exit code " + "9" * 4301 + "\nboom", is_error=True)
+    [c] = calls_of(t, tmp_path)
+    assert c.failed and c.exit_code is None
+
+
+def test_seven_uses_of_one_id_are_seven_calls_paired_in_order_so_no_failure_is_hidden(tmp_path: Path):
+    t = Transcript()
+    for n in range(7):
+        t.tool_use("Bash", {"command": f"step {n}"}, call_id="toolu_same")
+        if n in (2, 5):
+            t.tool_result("toolu_same", f"Exit code {n}\nstep {n} failed", is_error=True)
+        else:
+            t.tool_result("toolu_same", f"step {n} ok")
+    calls = calls_of(t, tmp_path)
+    assert [c.summary for c in calls] == [f"step {n}" for n in range(7)]
+    assert [(c.summary, c.exit_code, c.error) for c in calls if c.failed] == [
+        ("step 2", 2, "step 2 failed"),
+        ("step 5", 5, "step 5 failed"),
+    ]
+
+
+def test_a_tool_name_that_is_not_a_string_is_named_as_unknown(tmp_path: Path):
+    t = Transcript()
+    t.assistant({"type": "tool_use", "id": "toolu_obj", "name": {"x": 1}, "input": {"command": "x"}})
+    [c] = calls_of(t, tmp_path)
+    assert c.name == "?"

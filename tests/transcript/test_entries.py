@@ -222,3 +222,20 @@ def test_a_warmup_prompt_or_a_lone_greeting_is_a_warmup(tmp_path: Path):
         is_warmup_conversation(list(read_entries(t.write(tmp_path / f"{t.agent_id}.jsonl"))))
         for t in (warm, greet, work, idle)
     ] == [True, True, False, False]
+
+
+def test_an_entry_repeated_with_its_uuid_is_read_once_and_the_repeats_are_counted(tmp_path: Path):
+    t = Transcript()
+    t.user("once")
+    t.say("answer")
+    path = tmp_path / "s.jsonl"
+    path.write_text(t.text() * 3)
+    stats = ReadStats()
+    entries = list(read_entries(path, stats))
+    assert [e.text for e in entries] == ["once", "answer"]
+    assert stats.repeated == 4 and stats.as_dict()["repeated"] == 4
+    assert "4 repeated" in (stats.describe() or "")
+
+
+def test_a_numeric_time_past_a_floats_range_is_no_time():
+    assert parse_timestamp(10**400) is None and parse_timestamp(-(10**400)) is None

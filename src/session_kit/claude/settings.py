@@ -13,11 +13,14 @@ import json
 from pathlib import Path
 
 from session_kit.claude import paths
+from session_kit.files import read_small
 
 SCOPE_USER = "user"
 SCOPE_PROJECT = "project"
 SCOPE_LOCAL = "local"
 SCOPES = (SCOPE_USER, SCOPE_PROJECT, SCOPE_LOCAL)
+# A settings file is a few kB; reading stops here (a link to /dev/zero never ends).
+MAX_SETTINGS_BYTES = 4 * 1024 * 1024
 
 
 def settings_path(scope: str, claude_root: Path, project: Path) -> Path:
@@ -40,7 +43,7 @@ def read_setting(path: Path, key: str) -> object:
     """`key` of the settings file at `path`, or None when the file is missing, invalid or
     lacks it (the client would not use it either)."""
     try:
-        value = json.loads(path.read_bytes())
+        value = json.loads(read_small(path, MAX_SETTINGS_BYTES))
     except (OSError, ValueError, RecursionError):
         return None
     return value.get(key) if isinstance(value, dict) else None

@@ -105,7 +105,9 @@ class KitGroup(click.Group):
             formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context) -> object:
-        with reported_errors(ctx):
+        from session_kit.cli.output import printable_run  # every command prints; --help alone does not
+
+        with reported_errors(ctx), printable_run():
             return super().invoke(ctx)
 
     def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:

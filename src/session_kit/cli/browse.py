@@ -312,7 +312,7 @@ def search(
     targets = list(api.session_targets(refs, orphans_of=projects))
     progress = _progress_printer() if sys.stderr.isatty() and not kit.as_json else None
     hits: list[api.SearchHit] = []
-    for hit in api.search(targets, api.Query(query), tool=tool_name, progress=progress):
+    for hit in api.search(targets, api.Query(query), tool=tool_name, progress=progress, limit=limit):
         hits.append(hit)
         if limit is not None and len(hits) >= limit:
             break

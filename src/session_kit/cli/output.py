@@ -20,7 +20,9 @@ import os
 import re
 import shutil
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -29,6 +31,7 @@ from typing import Any
 import click
 
 from session_kit import api
+from session_kit.errors import Skipped
 
 JSON_VERSION = 2  # 2: kinds are the command names (see docs/json.md)
 
@@ -40,7 +43,53 @@ def emit_json(kind: str, payload: dict[str, Any], *, redact: bool = True) -> Non
     # Compact for programs on purpose: with `indent`, json falls back to its slow pure-Python
     # encoder; a person at a terminal gets it indented (as `gh` and `uv` do).
     indent = 2 if _isatty(sys.stdout) else None
-    sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=indent) + "\n")
+    try:
+        text = json.dumps(document, ensure_ascii=False, allow_nan=False, indent=indent)
+    except (ValueError, RecursionError):  # a value JSON cannot hold, copied from a transcript
+        text = json.dumps(json_safe(document), ensure_ascii=False, allow_nan=False, indent=indent)
+    sys.stdout.write(text + "\n")
+
+
+JSON_DEPTH = 100  # deeper values (a transcript's tool input nested for spite) are cut
+
+
+def json_safe(value: Any, depth: int = 0) -> Any:
+    """`value` with what valid JSON cannot hold made null (1e400, integers past 4,300 digits)
+    and anything nested deeper than JSON_DEPTH replaced by "…"."""
+    if isinstance(value, float):
+        return value if value - value == 0 else None  # inf - inf and nan - nan are nan
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if abs(value) < 10**4000 else None
+    if isinstance(value, (dict, list, tuple)):
+        if depth >= JSON_DEPTH:
+            return "…"
+        if isinstance(value, dict):
+            return {str(k): json_safe(v, depth + 1) for k, v in value.items()}
+        return [json_safe(v, depth + 1) for v in value]
+    return value
+
+
+@contextmanager
+def printable_run() -> Iterator[None]:
+    """Around a command: text out is valid whatever a transcript holds (lone surrogates
+    become U+FFFD: `api.TEXT_ERRORS`), and each file a read passed over (`Skipped`) is
+    one note on stderr."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors=api.TEXT_ERRORS)
+    with warnings.catch_warnings():
+        warnings.simplefilter("default", Skipped)  # each file once
+        shown = warnings.showwarning
+
+        def show(message: Warning | str, category: type[Warning], *args: Any, **kwargs: Any) -> None:
+            if issubclass(category, Skipped):
+                click.echo(f"session-kit: note: {message}", err=True)
+            else:
+                shown(message, category, *args, **kwargs)
+
+        warnings.showwarning = show
+        yield
 
 
 TIME_FORMAT = "%Y-%m-%d %H:%M:%SZ"  # UTC, as --json gives times (docs/json.md)
@@ -49,7 +98,12 @@ TIME_WIDTH = len("2026-01-01 00:00:00Z")
 
 def local_time(value: datetime | None) -> str:
     """A time as every text output shows it: UTC to the second, with `Z` (the zone of --json)."""
-    return value.astimezone(timezone.utc).strftime(TIME_FORMAT) if value else "-"
+    if value is None:
+        return "-"
+    try:
+        return value.astimezone(timezone.utc).strftime(TIME_FORMAT)
+    except (OverflowError, ValueError, OSError):  # year 1 or 9999 east or west of UTC has no UTC time
+        return value.strftime("%Y-%m-%d %H:%M:%S %z")
 
 
 clock = local_time  # the name the session commands use

@@ -25,6 +25,7 @@ from typing import Any
 from session_kit.claude.settings import SCOPE_PROJECT, SCOPES, commands_dir
 from session_kit.claude.settings import settings_path as scope_settings_path
 from session_kit.errors import BadFile, InvalidOptions, KitError
+from session_kit.files import read_small
 from session_kit.install.settings import (
     EVENTS,
     SettingsError,
@@ -186,9 +187,8 @@ def _marked(text: str) -> str:
 
 def is_kit_command(path: Path) -> bool:
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            head = f.read(4096)
-    except OSError:
+        head = read_small(path, 4096).decode("utf-8", "replace")
+    except OSError:  # unreadable, or a FIFO or device named like a command
         return False
     return COMMAND_MARKER in head
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from session_kit.memory.record import read_plan_file
 from session_kit.memory.text import (
     answer_head,
+    call_key,
     error_lines,
     exit_code_of,
     person_request,
@@ -27,7 +28,7 @@ from session_kit.state import fastjson
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable
 
 
 MAX_REQUEST = 6000
@@ -222,7 +223,7 @@ class Fold:
             call = {"tool": name, "key": "Bash: " + " ".join(command.split()), "line": self.line, "at": at}
             call["command"] = clip(command, 2000)
         else:
-            key = _call_key(name, tool_input)
+            key = call_key(name, tool_input)
             # a file tool's key is its path: no secret's shape, and there are many of them
             call = {"tool": name, "key": key if name in PATH_KEYED else redact(key), "line": self.line, "at": at}
         if name in PATH_KEYED:
@@ -489,16 +490,3 @@ def clip(text: str, limit: int) -> str:
 
 def _clip_tail(text: str, limit: int) -> str:
     return text if len(text) <= limit else f"[cut: {len(text)} chars] …" + text[-limit:]
-
-
-def _call_key(name: str, tool_input: Mapping) -> str:
-    """What makes two calls 'the same command': a later success of it fixes a failure."""
-    if name == "Bash":
-        return "Bash: " + " ".join(str(tool_input.get("command") or "").split())
-    path = tool_input.get("file_path") or tool_input.get("notebook_path") or tool_input.get("path")
-    if isinstance(path, str):
-        return f"{name}: {path}"
-    for field in ("pattern", "url", "query", "skill", "description"):
-        if isinstance(tool_input.get(field), str):
-            return f"{name}: {tool_input[field][:300]}"
-    return name

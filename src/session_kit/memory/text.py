@@ -153,3 +153,16 @@ def answer_head(text: str) -> str:
     elif text.startswith("Async agent launched"):
         return ""
     return " ".join(text.split())
+
+
+def call_key(name: str, tool_input: dict) -> str:
+    """What makes two calls 'the same command': a later success of it fixes a failure."""
+    if name == "Bash":
+        return "Bash: " + " ".join(str(tool_input.get("command") or "").split())
+    path = tool_input.get("file_path") or tool_input.get("notebook_path") or tool_input.get("path")
+    if isinstance(path, str):
+        return f"{name}: {path}"
+    for field in ("pattern", "url", "query", "skill", "description"):
+        if isinstance(tool_input.get(field), str):
+            return f"{name}: {tool_input[field][:300]}"
+    return name

@@ -29,6 +29,7 @@ from session_kit.transcript.entries import (
     KIND_USER,
     Entry,
     ToolResult,
+    count_value,
     prompt_display,
 )
 from session_kit.transcript.tools import AGENT_TOOLS, summarize_input
@@ -200,7 +201,7 @@ class UnitBuilder:
                 "line": entry.line,
                 "time": _time(entry),
                 "trigger": trigger if isinstance(trigger, str) else None,
-                "pre_tokens": pre if isinstance(pre, int) else None,
+                "pre_tokens": count_value(pre),
             }
             return Element("compact_boundary", attributes)
         subtype, level, content = raw.get("subtype"), raw.get("level"), raw.get("content")

@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any
 
-from session_kit.errors import KitError, NoScratchDir, NotFound
+from session_kit.errors import KitError, NoScratchDir, cannot_read
 from session_kit.preprocess import steps
 from session_kit.preprocess.agents import AgentsInStartOrder, LinkedAgent, inline_agents
 from session_kit.preprocess.convert import ConvertOptions, LogConverter
@@ -258,9 +258,7 @@ def holds_session(path: Path, session_id: str) -> bool:
 
 
 def _unreadable(ref: SessionRef, exc: OSError) -> KitError:
-    if isinstance(exc, FileNotFoundError):
-        return NotFound(f"the transcript {ref.path} is gone")
-    return KitError(f"cannot read {ref.path}: {exc.strerror or exc}")
+    return cannot_read(f"the transcript {ref.path}", exc)
 
 
 def _agent_info(agent: LinkedAgent, status: str, reason: str | None) -> AgentInfo:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import IO, Any, Protocol
 
 from session_kit.errors import KitError
+from session_kit.files import TEXT_ERRORS
 from session_kit.preprocess.render.base import Renderer
 from session_kit.preprocess.result import DocumentInfo
 
@@ -60,7 +61,8 @@ class Sink(Protocol):
 
 
 def stream_base(prefix: str, session_id: str, agent_id: str | None = None) -> str:
-    return f"{prefix}-{session_id}" + (f"-agent-{agent_id}" if agent_id else "")
+    # `is not None`: a legacy `agent-.jsonl` has the empty id, and must not take the session's name.
+    return f"{prefix}-{session_id}" + (f"-agent-{agent_id}" if agent_id is not None else "")
 
 
 def part_name(base: str, part: int, extension: str = "xml") -> str:
@@ -124,7 +126,7 @@ class PartWriter:
         number = len(self.parts) + 1
         final = self.directory / part_name(self.base, number, self.renderer.extension)
         temp = self.directory / f".{final.name}.{os.getpid()}.tmp"
-        self._file = open(temp, "w", encoding="utf-8", newline="\n")  # noqa: SIM115 - open until the part is finished
+        self._file = open(temp, "w", encoding="utf-8", errors=TEXT_ERRORS, newline="\n")  # noqa: SIM115 - open until the part is finished
         self._temps.append((temp, final))
         head = self.renderer.open(self.root, {**self.attributes(), "part": number})
         self._file.write(head)
@@ -137,7 +139,7 @@ class PartWriter:
         self._chars += len(self._close)
         self._file.close()
         self._file = None
-        source = "agent" if self.agent_id else "session"
+        source = "agent" if self.agent_id is not None else "session"
         number = len(self.parts) + 1
         self.parts.append(DocumentInfo(self._temps[-1][1], source, self.agent_id, number, self._chars, self._entries))
 
@@ -249,7 +251,9 @@ class UnitSpool:
     def __init__(self) -> None:
         import tempfile  # only `--stdout` needs it
 
-        self._file: IO[str] = tempfile.SpooledTemporaryFile(max_size=SPOOL_MEMORY, mode="w+", encoding="utf-8")  # noqa: SIM115 - closed by close()
+        self._file: IO[str] = tempfile.SpooledTemporaryFile(  # noqa: SIM115 - closed by close()
+            max_size=SPOOL_MEMORY, mode="w+", encoding="utf-8", errors=TEXT_ERRORS
+        )
         self.chars = 0
         self.entries = 0
 

@@ -19,6 +19,7 @@ from typing import Any
 from session_kit import __version__
 from session_kit.claude.settings import SCOPES
 from session_kit.errors import KitError
+from session_kit.files import open_regular, read_small
 from session_kit.install import installer
 from session_kit.sessions.store import list_project_dirs, list_sessions
 from session_kit.state import root as state
@@ -56,9 +57,8 @@ def plugin_routes(*, claude_root: Path, project: Path, env: Mapping[str, str]) -
         if os.path.basename(folder.rstrip(os.sep)) != "bin":
             continue
         root = os.path.dirname(folder.rstrip(os.sep))
-        try:
-            with open(os.path.join(root, ".claude-plugin", "plugin.json"), encoding="utf-8") as fh:
-                name = json.load(fh).get("name")
+        try:  # a regular file, and small: a FIFO in its place must not hang doctor
+            name = json.loads(read_small(os.path.join(root, ".claude-plugin", "plugin.json"), 64 * 1024)).get("name")
         except (OSError, ValueError, AttributeError):
             continue
         if name == PLUGIN_NAME:
@@ -83,7 +83,7 @@ def doctor_report(
     installed = installer.status(claude_root=claude_root, project=project, root=state_root)
     log_path = Path(state_root) / "logs" / "hooks.log"
     try:
-        with log_path.open(encoding="utf-8", errors="replace") as log:
+        with open_regular(log_path) as log:  # a FIFO or device in its place must not hang us
             hook_log_lines = sum(1 for _ in log)
     except OSError:
         hook_log_lines = 0

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from session_kit.claude.settings import plan_dirs
+from session_kit.files import open_regular
 from session_kit.sessions.agents import AGENT_FAILED, AGENT_OK
 from session_kit.sessions.session import Session
 from session_kit.sessions.store import SessionRef
@@ -273,10 +274,10 @@ def _plan_files(scan: PlanScan, root: Path, agent_ids: Iterable[str], agents_wro
 
 def _read_plan_file(path: Path) -> tuple[str, datetime] | None:
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             mtime = datetime.fromtimestamp(os.fstat(f.fileno()).st_mtime, tz=timezone.utc)
             data = f.read(MAX_PLAN_BYTES)
-    except OSError:  # not there (most candidates), a folder, or unreadable
+    except OSError:  # not there (most candidates), a folder, a FIFO or device, or unreadable
         return None
     return data.decode("utf-8", "replace"), mtime
 

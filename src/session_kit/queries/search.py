@@ -13,11 +13,12 @@ import json
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from session_kit.files import open_regular, reason, skipped
 from session_kit.redact import shown
 from session_kit.sessions.store import AgentLogs, SessionRef, orphan_agent_logs
 from session_kit.transcript.blockscan import BLOCK, all_lines, candidate_lines, first_block
@@ -93,36 +94,44 @@ def snippet(text: str, at: int, length: int) -> str:
     return ("…" if start > 0 else "") + piece + ("…" if end < len(text) else "")
 
 
-def _fields(entry: Entry, tool_names: Mapping[str, str]) -> Iterator[tuple[str, str | None, str]]:
-    """(where, tool, text) of every searchable piece of an entry."""
+def _fields(entry: Entry) -> Iterator[tuple[str, str | None, str | None, str]]:
+    """(where, tool, id of the call whose tool is still to be named, text) of every searchable
+    piece of an entry: a tool output's tool is known only from its use, found later."""
     if entry.kind == KIND_SUMMARY:
-        yield WHERE_SUMMARY, None, entry.summary_text or ""
+        yield WHERE_SUMMARY, None, None, entry.summary_text or ""
         return
     for result in entry.tool_results:
-        yield WHERE_TOOL_OUTPUT, tool_names.get(result.tool_use_id), result.text
+        yield WHERE_TOOL_OUTPUT, None, result.tool_use_id, result.text
     if entry.kind not in (KIND_USER, KIND_ASSISTANT):
         return
     where = WHERE_SUMMARY if entry.is_compact_summary else entry.kind
     for block in entry.blocks:
         kind = block.get("type")
         if kind == "text":
-            yield where, None, str(block.get("text", ""))
+            yield where, None, None, str(block.get("text", ""))
         elif kind == "tool_use":
             tool_input = block.get("input")
+            name = block.get("name")
             if isinstance(tool_input, Mapping):
                 for value in tool_input.values():
-                    yield (
-                        WHERE_TOOL_INPUT,
-                        str(block.get("name", "?")),
-                        (value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)),
-                    )
+                    yield WHERE_TOOL_INPUT, name if isinstance(name, str) else "?", None, _as_text(value)
+
+
+def _as_text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (ValueError, RecursionError):  # 1e400, an int past 4,300 digits, absurd nesting
+        return ""
 
 
 def _hits_in_entry(
-    entry: Entry, query: Query, target: SearchTarget, *, tool_names: Mapping[str, str], tool: str | None
-) -> Iterator[SearchHit]:
-    for where, tool_name, text in _fields(entry, tool_names):
-        if tool is not None and (tool_name or "").lower() != tool.lower():
+    entry: Entry, query: Query, target: SearchTarget, *, tool: str | None
+) -> Iterator[tuple[SearchHit, str | None]]:
+    """Each hit, with the id of the call whose tool names it (None: named already)."""
+    for where, tool_name, call_id, text in _fields(entry):
+        if tool is not None and call_id is None and (tool_name or "").lower() != tool.lower():
             continue
         at = query.find(text)
         if at >= 0:
@@ -130,7 +139,7 @@ def _hits_in_entry(
             # piece of it. A hit inside a secret shows the marker that took its place.
             text = shown(text)
             at = max(0, min(query.find(text), len(text) - 1))
-            yield SearchHit(
+            hit = SearchHit(
                 target.session_id,
                 target.agent_id,
                 target.path,
@@ -140,6 +149,7 @@ def _hits_in_entry(
                 tool_name,
                 snippet(text, at, len(query.text)),
             )
+            yield hit, call_id
 
 
 def _tool_name_at(data: bytes, at: int, call_id: str, stats: ReadStats) -> tuple[str | None, int]:
@@ -198,24 +208,43 @@ def _tool_names_in_blocks(blocks: Iterable[bytes], wanted: Mapping[str, int], na
             break
 
 
-def search_file(target: SearchTarget, query: Query, *, tool: str | None = None) -> list[SearchHit]:
+def search_file(
+    target: SearchTarget, query: Query, *, tool: str | None = None, limit: int | None = None
+) -> list[SearchHit]:
+    """The hits in one file, in line order; with `limit`, at most that many, and the file is
+    read no further than the line that gave the last. Holds the hits (a snippet each), never
+    the entries; an entry repeated with its uuid (a resumed or copied file) is read once."""
     stats = ReadStats()
-    entries = []
+    found: list[tuple[SearchHit, str | None]] = []
+    kept = 0  # hits sure to be kept (their tool is known, or no tool was asked for)
+    seen: set[str] = set()
     names: dict[str, str] = {}
-    with open(target.path, "rb") as f:
+    with open_regular(target.path) as f:
         first, whole = first_block(f)
         blocks = file_blocks(f, first)
         lines = candidate_lines(blocks, query.needle) if query.needle is not None else all_lines(blocks)
         wanted: dict[str, int] = {}  # tool_use id -> offset of its result
         for line_no, offset, raw in lines:
             value = parse_line(raw, stats, line_no)
-            if value is not None:
-                entry = Entry.from_raw(line_no, value)
-                if entry.kind != KIND_NOISE:
-                    entries.append(entry)
-                    for result in entry.tool_results:
-                        wanted.setdefault(result.tool_use_id, offset)
-        if not entries:
+            if value is None:
+                continue
+            uuid = value.get("uuid")
+            if isinstance(uuid, str):
+                if uuid in seen:
+                    continue
+                seen.add(uuid)
+            entry = Entry.from_raw(line_no, value)
+            if entry.kind == KIND_NOISE:
+                continue
+            for hit, call_id in _hits_in_entry(entry, query, target, tool=tool):
+                found.append((hit, call_id))
+                if call_id is not None:
+                    wanted.setdefault(call_id, offset)
+                if call_id is None or tool is None:
+                    kept += 1
+            if limit is not None and kept >= limit:
+                break
+        if not found:
             return []
         if wanted:
             if whole:
@@ -224,9 +253,14 @@ def search_file(target: SearchTarget, query: Query, *, tool: str | None = None) 
                 f.seek(0)
                 _tool_names_in_blocks(file_blocks(f, f.read(BLOCK) + f.readline()), wanted, names)
     hits = []
-    for entry in entries:
-        hits.extend(_hits_in_entry(entry, query, target, tool_names=names, tool=tool))
-    return hits
+    for hit, call_id in found:
+        if call_id is not None:
+            name = names.get(call_id)
+            if tool is not None and (name or "").lower() != tool.lower():
+                continue
+            hit = replace(hit, tool=name)
+        hits.append(hit)
+    return hits[:limit] if limit is not None else hits
 
 
 def session_targets(refs: Iterable[SessionRef], *, orphans_of: Iterable[Path] = ()) -> Iterator[SearchTarget]:
@@ -263,20 +297,21 @@ def default_workers(targets: list[SearchTarget], env: Mapping[str, str] | None =
     return max(1, min(os.cpu_count() or 1, 4))
 
 
-def _search_chunk(job: tuple[list[SearchTarget], str, str | None]) -> list[SearchHit]:
-    targets, text, tool = job
+def _search_chunk(job: tuple[list[SearchTarget], str, str | None, int | None]) -> list[SearchHit]:
+    targets, text, tool, limit = job
     query = Query(text)
     hits: list[SearchHit] = []
     for target in targets:
-        hits.extend(_search_one(target, query, tool))
+        hits.extend(_search_one(target, query, tool, limit))
     return hits
 
 
-def _search_one(target: SearchTarget, query: Query, tool: str | None) -> list[SearchHit]:
+def _search_one(target: SearchTarget, query: Query, tool: str | None, limit: int | None) -> list[SearchHit]:
     try:
-        return search_file(target, query, tool=tool)
-    except OSError:
-        return []  # removed or unreadable while we searched: nothing to find there
+        return search_file(target, query, tool=tool, limit=limit)
+    except OSError as exc:  # removed, unreadable or not a regular file: say so, go on
+        skipped(target.path, reason(exc))
+        return []
 
 
 def search(
@@ -286,17 +321,19 @@ def search(
     tool: str | None = None,
     progress: Callable[[int, int], None] | None = None,
     workers: int | None = None,
+    limit: int | None = None,
 ) -> Iterator[SearchHit]:
     """Hits in the order of `targets`, then of lines; `progress(done, total)` as files finish.
 
     With several workers the files are searched in chunks by forked processes; the order of
-    the hits is the same.
+    the hits is the same. `limit`: the caller stops after that many, so no file needs to
+    give more (and none is read past its last one).
     """
     total = len(targets)
     workers = default_workers(targets) if workers is None else workers
     if workers <= 1:
         for done, target in enumerate(targets, 1):
-            yield from _search_one(target, query, tool)
+            yield from _search_one(target, query, tool, limit)
             if progress is not None:
                 progress(done, total)
         return
@@ -309,7 +346,7 @@ def search(
     executor = ProcessPoolExecutor(max_workers=workers, mp_context=context)
     try:
         done = 0
-        jobs = ((chunk, query.text, tool) for chunk in chunks)
+        jobs = ((chunk, query.text, tool, limit) for chunk in chunks)
         for chunk, hits in zip(chunks, executor.map(_search_chunk, jobs)):
             yield from hits
             done += len(chunk)

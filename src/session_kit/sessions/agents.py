@@ -1,12 +1,13 @@
 """Subagent runs of a session, linked to the tool uses that spawned them, nested as they ran.
 
 Owns: reading each agent log of a session (every layout, found by `store`; 2.0.x warmup logs
-kept apart), splitting the 1.0.x agents written inline in the session's own file
-(`isSidechain` threads, each from its `parentUuid: null` root) and tying each to its `Task`
-call by its prompt, the agents known only from their spawning call because their log is gone,
-each run's tool calls, final answer and outcome (failed: a tool call failed, or the agent ended
-in error — an API error as its last message, or a failed spawning call), and the one linker
-(`AgentLinker`)
+kept apart), streamed once (its calls and a few facts held, never its entries; a log that
+cannot be read is skipped and named), splitting the 1.0.x agents written inline in the
+session's own file (`isSidechain` threads, each from its `parentUuid: null` root) and tying
+each to its `Task` call by its prompt, the agents known only from their spawning call because
+their log is gone, each run's tool calls, final answer and outcome (failed: a tool call
+failed, or the agent ended in error — an API error as its last message, or a failed spawning
+call), and the one linker (`AgentLinker`)
 that ties a log to the `Agent`/`Task` tool use that spawned it, for every caller (this
 module's `session_agents`, and preprocessing, which links logs as it converts them).
 Spawning calls are looked for in the main conversation and in the other agents' logs, so an
@@ -21,6 +22,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from session_kit.files import reason, skipped
 from session_kit.sessions.store import (
     LAYOUT_INLINE,
     LAYOUT_MISSING,
@@ -29,11 +31,12 @@ from session_kit.sessions.store import (
     SessionRef,
     find_agent_logs,
 )
-from session_kit.transcript.calls import ToolCall, pair_tool_calls
+from session_kit.transcript.calls import ToolCall, ToolCallPairer
 from session_kit.transcript.entries import (
     KIND_ASSISTANT,
     KIND_USER,
     Entry,
+    count_value,
     format_timestamp,
     read_entries,
     seconds_between,
@@ -120,23 +123,35 @@ class AgentRun:
 
 
 def read_agent_run(log: AgentLogRef) -> AgentRun:
+    """The agent of `log`, its log streamed once. OSError when it cannot be read."""
     assert log.path is not None
     stats = ReadStats()
-    return run_from_entries(log, list(read_entries(log.path, stats)), skipped=stats.skipped)
+    return run_from_entries(log, read_entries(log.path, stats), stats=stats)
 
 
-def run_from_entries(log: AgentLogRef, entries: Sequence[Entry], *, skipped: int = 0) -> AgentRun:
-    """An agent's run from its conversation (its own log, or its inline thread)."""
-    calls = [replace(c, agent_id=log.agent_id) for c in pair_tool_calls(entries)]
-    stamps = [e.timestamp for e in entries if e.timestamp is not None]
-    prompt = next((e.text for e in entries if e.kind == KIND_USER and e.text.strip()), None)
-    final = None
-    model = None
+def run_from_entries(log: AgentLogRef, entries: Iterable[Entry], *, stats: ReadStats | None = None) -> AgentRun:
+    """An agent's run from its conversation (its own log, streamed, or its inline thread):
+    only its calls (their inputs, not their outputs) and a few facts are held, never the
+    entries."""
+    pairer = ToolCallPairer(keep_output=False)
+    start = end = None
+    prompt = final = model = None
+    last: Entry | None = None  # the last conversation entry: did the agent end in error?
     for entry in entries:
-        if entry.kind == KIND_ASSISTANT:
+        pairer.add(entry)
+        stamp = entry.timestamp
+        if stamp is not None:
+            start = stamp if start is None or stamp < start else start
+            end = stamp if end is None or stamp > end else end
+        if entry.kind == KIND_USER and prompt is None and entry.text.strip():
+            prompt = entry.text
+        elif entry.kind == KIND_ASSISTANT:
             model = model or entry.model
-            if entry.text.strip() and not entry.is_api_error:
+            if not entry.is_api_error and entry.text.strip():
                 final = entry.text
+        if entry.is_conversation and not entry.is_meta:
+            last = entry
+    calls = [replace(c, agent_id=log.agent_id) for c in pairer.calls()]
     meta = log.meta or {}
     depth = meta.get("spawnDepth")
     model_meta = meta.get("model")
@@ -146,21 +161,20 @@ def run_from_entries(log: AgentLogRef, entries: Sequence[Entry], *, skipped: int
         description=log.description,
         tool_use_id=log.tool_use_id,
         prompt=prompt,
-        start=min(stamps) if stamps else None,
-        end=max(stamps) if stamps else None,
+        start=start,
+        end=end,
         model=model_meta if isinstance(model_meta, str) else model,
         calls=tuple(calls),
         final_answer=final,
-        spawn_depth=depth if isinstance(depth, int) else None,
-        skipped_lines=skipped,
+        spawn_depth=count_value(depth),
+        skipped_lines=stats.skipped if stats is not None else 0,
         parent_agent_id=_str(meta.get("parentAgentId")),
-        error=_ending_error(entries),
+        error=_ending_error(last),
     )
 
 
-def _ending_error(entries: Sequence[Entry]) -> str | None:
+def _ending_error(last: Entry | None) -> str | None:
     """Why the agent's conversation ended in error, judged by its last conversation entry."""
-    last = next((e for e in reversed(entries) if e.is_conversation and not e.is_meta), None)
     if last is None:
         return None
     if last.kind == KIND_ASSISTANT and last.is_api_error:
@@ -335,9 +349,17 @@ def session_agents(
     session: SessionRef, parent_calls: Sequence[ToolCall], *, inline: Sequence[Entry] = ()
 ) -> list[AgentRun]:
     """The session's agent runs, linked to their spawning calls (the main conversation's
-    `parent_calls`, or another agent's), in start order: its agent logs (warmups left out),
-    its `inline` sidechain threads, and the agents whose logs are gone."""
-    runs = [read_agent_run(log) for log in find_agent_logs(session) if not log.warmup]
+    `parent_calls`, or another agent's), in start order: its agent logs (warmups left out; one
+    that cannot be read is skipped and named), its `inline` sidechain threads, and the agents
+    whose logs are gone."""
+    runs = []
+    for log in find_agent_logs(session):
+        if log.warmup:
+            continue
+        try:
+            runs.append(read_agent_run(log))
+        except OSError as exc:  # gone or unreadable since it was listed: the others still count
+            skipped(log.path, reason(exc))
     runs += tie_by_prompt(inline_runs(session, inline), parent_calls)
     return link_agents(
         runs, [*parent_calls, *(c for run in runs for c in run.calls)]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from session_kit.errors import cannot_read
 from session_kit.sessions.agents import AgentRun, session_agents, warmup_logs
 from session_kit.sessions.store import AgentLogRef, SessionRef
 from session_kit.transcript.calls import ToolCall, ToolCallPairer
@@ -38,7 +39,8 @@ class Session:
     def __init__(self, ref: SessionRef, *, keep_payload: bool = False) -> None:
         self.ref = ref
         self.read = ReadStats()  # what the scan met: skipped lines and why
-        self._pairer = ToolCallPairer(keep_payload=keep_payload)
+        # No view shows a call's output: holding every output would cost the file's size.
+        self._pairer = ToolCallPairer(keep_payload=keep_payload, keep_output=False)
         self._calls: list[ToolCall] | None = None
         self._agents: list[AgentRun] | None = None
         self._sidechains: list[Entry] = []
@@ -50,13 +52,16 @@ class Session:
         adders = [self._pairer.add, *(o.add for o in observers)]
         sidechains = self._sidechains
         main = False  # a main-conversation entry was seen
-        for entry in read_entries(self.ref.path, self.read):
-            if entry.is_sidechain:
-                sidechains.append(entry)
-                continue
-            main = main or entry.is_conversation
-            for add in adders:
-                add(entry)
+        try:
+            for entry in read_entries(self.ref.path, self.read):
+                if entry.is_sidechain:
+                    sidechains.append(entry)
+                    continue
+                main = main or entry.is_conversation
+                for add in adders:
+                    add(entry)
+        except OSError as exc:  # gone or unreadable since it was resolved
+            raise cannot_read(f"the transcript {self.ref.path}", exc) from None
         if sidechains and not main:
             for entry in sidechains:
                 for add in adders:

@@ -6,20 +6,26 @@ Owns: listing the project directories under the Claude root, the sessions of a p
 `<sid>/subagents/workflows/<run>/`; 2025: `agent-*.jsonl` beside the sessions, linked by
 `sessionId`), telling 2.0.x warmup logs apart, the agent logs whose session file is gone
 (orphans), finding a project for a folder and a session by id. Returns frozen values; never
-parses a whole transcript (a warmup log is small: only small ones are parsed). What a user typed is resolved in `resolve`; a
+parses a whole transcript (a warmup log is small: only small ones are parsed). Only regular
+files are sessions or agent logs: a FIFO, a device link, a folder or a symlink loop named like
+one, and a folder it cannot list, are passed over and named (`files.skipped`), so one of them
+never stops a listing of all. What a user typed is resolved in `resolve`; a
 session's overview is `overview`; reading a session is `session`.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from session_kit import files
 from session_kit.claude import paths
 from session_kit.errors import KitError, NoSessionsHere, NotFound
+from session_kit.files import read_small, reason, skipped
 from session_kit.state import fastjson
 from session_kit.state.ids import is_plain_id
 from session_kit.transcript.entries import Entry, is_warmup_conversation
@@ -81,11 +87,19 @@ def list_project_dirs(root: Path) -> list[Path]:
     base = paths.projects_dir(root)
     try:
         with os.scandir(base) as it:
-            return sorted(Path(e.path) for e in it if e.is_dir())
-    except FileNotFoundError:
+            return sorted(Path(e.path) for e in it if _is_dir(e))
+    except (FileNotFoundError, NotADirectoryError):
         return []
-    except NotADirectoryError:
+    except OSError as exc:  # unreadable: there is nothing to list, say so
+        skipped(base, reason(exc))
         return []
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:  # a symlink loop, or gone
+        return False
 
 
 def list_sessions(project: Path) -> list[SessionRef]:
@@ -96,15 +110,23 @@ def list_sessions(project: Path) -> list[SessionRef]:
         with os.scandir(project) as it:
             for e in it:
                 name = e.name
-                if e.is_dir():
+                if _is_dir(e):
                     folders.add(name)
                 elif name.endswith(SESSION_SUFFIX) and not name.startswith(AGENT_PREFIX):
                     try:
                         st = e.stat()
-                    except OSError:
-                        continue  # removed while we looked
+                    except OSError as exc:  # a symlink loop or a dangling link (or removed)
+                        if not isinstance(exc, FileNotFoundError) or e.is_symlink():
+                            skipped(e.path, reason(exc))
+                        continue
+                    if not stat.S_ISREG(st.st_mode):  # a FIFO or a device is no transcript
+                        skipped(e.path, "not a regular file")
+                        continue
                     files.append((name[: -len(SESSION_SUFFIX)], e.path, st))
     except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError as exc:  # an unreadable project: the others are still listed
+        skipped(project, reason(exc))
         return []
     found = [SessionRef(sid, Path(path), project, st.st_mtime, st.st_size, sid in folders) for sid, path, st in files]
     found.sort(key=lambda s: (s.mtime, s.id), reverse=True)
@@ -151,7 +173,7 @@ def session_ref_from_path(path: Path) -> SessionRef:
         raise NotFound(f"no such transcript file: {path}") from None
     except OSError as exc:
         raise KitError(f"cannot read {path}: {exc.strerror}") from None
-    if not path.is_file():
+    if not stat.S_ISREG(st.st_mode):
         raise KitError(f"not a transcript file: {path}")
     if st.st_size and not looks_like_transcript(path):
         raise NotFound(f"not a transcript (no JSON entries in its first lines): {path}")
@@ -179,9 +201,13 @@ def looks_like_transcript(path: Path) -> bool:
 
 def _read_meta(path: Path) -> Mapping[str, Any] | None:
     try:
-        with open(path, "rb") as f:
-            value = fastjson.loads(skip_bom(f.read(MAX_META_BYTES)))
-    except (OSError, ValueError, RecursionError):
+        value = fastjson.loads(skip_bom(read_small(path, MAX_META_BYTES)))
+    except FileNotFoundError:  # an agent without a meta file
+        return None
+    except OSError as exc:  # unreadable, or a FIFO or device named like one: never block on it
+        skipped(path, reason(exc))
+        return None
+    except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
         return None
     return value if isinstance(value, dict) else None
 
@@ -206,10 +232,16 @@ def _agent_logs_in(folder: Path, layout: str, *, with_meta: bool) -> list[AgentL
         names = os.listdir(folder)
     except (FileNotFoundError, NotADirectoryError):
         return []
+    except OSError as exc:  # unreadable: the session is still read, without these agents
+        skipped(folder, reason(exc))
+        return []
     found = []
     for name in sorted(names):
         if name.startswith(AGENT_PREFIX) and name.endswith(SESSION_SUFFIX):
             agent_id = name[len(AGENT_PREFIX) : -len(SESSION_SUFFIX)]
+            if not files.is_regular(folder / name):  # a folder, FIFO or loop named like a log
+                skipped(folder / name, "not a regular file")
+                continue
             meta = _read_meta(folder / f"{AGENT_PREFIX}{agent_id}.meta.json") if with_meta else None
             found.append(AgentLogRef(agent_id, folder / name, layout, meta))
     return found
@@ -235,8 +267,14 @@ def legacy_agent_index(project: Path) -> dict[str, list[Path]]:
         names = sorted(n for n in os.listdir(project) if n.startswith(AGENT_PREFIX) and n.endswith(SESSION_SUFFIX))
     except (FileNotFoundError, NotADirectoryError):
         return index
+    except OSError as exc:
+        skipped(project, reason(exc))
+        return index
     for name in names:
         path = project / name
+        if not files.is_regular(path):  # a folder, FIFO or loop named like a log
+            skipped(path, "not a regular file")
+            continue
         sid = first_field(path, b"sessionId")
         if sid:
             index.setdefault(sid, []).append(path)
@@ -279,14 +317,26 @@ def orphan_agent_logs(project: Path) -> list[tuple[str, AgentLogRef]]:
         for path in logs
     ]
     try:
-        folders = sorted(e.name for e in os.scandir(project) if e.is_dir() and e.name not in sessions)
-    except (FileNotFoundError, NotADirectoryError):
+        with os.scandir(project) as listing:
+            entries = list(listing)
+    except OSError as exc:  # gone, or cannot be listed: named once, the others go on
+        if not isinstance(exc, (FileNotFoundError, NotADirectoryError)):
+            skipped(project, reason(exc))
         return found
+    folders = sorted(e.name for e in entries if e.name not in sessions and _is_folder(e))
     for name in folders:
         if is_plain_id(name):
             gone = SessionRef(name, project / f"{name}{SESSION_SUFFIX}", project, 0.0, 0, True)
             found.extend((name, log) for log in current_layout_agents(gone, with_meta=False))
     return found
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    """A real folder (not a symlink loop or a link that cannot be followed)."""
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
 
 
 class AgentLogs:
@@ -353,6 +403,8 @@ def find_session_by_id(root: Path, session_id: str) -> SessionRef | None:
         try:
             st = candidate.stat()
         except OSError:
+            continue
+        if not stat.S_ISREG(st.st_mode):
             continue
         ref = SessionRef(session_id, candidate, project, st.st_mtime, st.st_size)
         if best is None or ref.mtime > best.mtime:

@@ -9,6 +9,7 @@ compactions are `compactions`, tokens `tokens`. Reads no files.
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -22,7 +23,9 @@ STATUS_ERROR = "error"
 STATUS_PENDING = "pending"  # no result (yet): the session was cut off or is still running
 CALL_STATUSES = (STATUS_OK, STATUS_ERROR, STATUS_PENDING)
 
-_EXIT_CODE = re.compile(r"^\s*Exit code (-?\d+)")
+# Tool output is anyone's text: a code of more digits than any exit code is no exit code (and
+# int() refuses strings past 4,300 digits).
+_EXIT_CODE = re.compile(r"^\s*Exit code (-?\d{1,20})(?!\d)")
 # The client wraps a whole result in it; the same text inside a command's output is output.
 _TOOL_USE_ERROR = re.compile(r"\s*<tool_use_error>(.*)</tool_use_error>\s*\Z", re.S)
 
@@ -115,45 +118,54 @@ def _agent_id_of(extra: Any, text: str) -> str | None:
 class ToolCallPairer:
     """Pairs tool uses with results while entries stream past, holding only the calls.
 
-    With `keep_payload=False` a call keeps neither its input nor its output text (only the
-    summary and the error), so a long session can be summarised in little memory.
+    Every use is a call, even one whose id an earlier use had (repeated entries are dropped
+    before, by uuid: `entries.UniqueEntries`); a result goes to the oldest use of its id still
+    waiting for one, so uses that share an id are paired in order and none of their failures
+    is hidden. With `keep_payload=False` a call keeps neither its input nor its output text
+    (only the summary and the error), so a long session can be summarised in little memory;
+    `keep_output=False` drops the output text alone (no view shows it).
     """
 
-    def __init__(self, *, keep_payload: bool = True) -> None:
-        self._calls: dict[str, ToolCall] = {}
+    def __init__(self, *, keep_payload: bool = True, keep_output: bool | None = None) -> None:
+        self._calls: list[ToolCall] = []
+        self._waiting: dict[str, deque[int]] = {}  # id -> indexes in `_calls` still without a result
         self._keep = keep_payload
+        self._keep_output = keep_payload if keep_output is None else keep_output
 
     def add(self, entry: Entry) -> None:
         calls = self._calls
         for block in entry.tool_uses:
             call_id = block.get("id")
-            if not isinstance(call_id, str) or call_id in calls:
-                continue  # the client repeats lines on resume: a use counts once
-            name = str(block.get("name", "?"))
+            if not isinstance(call_id, str):
+                continue
+            name = block.get("name")
+            name = name if isinstance(name, str) else "?"
             tool_input = block.get("input")
             tool_input = tool_input if isinstance(tool_input, Mapping) else {}
-            calls[call_id] = ToolCall(
-                id=call_id,
-                name=name,
-                # Agent calls keep their input: linking agents needs their type and prompt.
-                input=tool_input if self._keep or spawns_agent(name) else {},
-                summary=summarize_input(name, tool_input),
-                line=entry.line,
-                started=entry.timestamp,
-                is_sidechain=entry.is_sidechain,
+            self._waiting.setdefault(call_id, deque()).append(len(calls))
+            calls.append(
+                ToolCall(
+                    id=call_id,
+                    name=name,
+                    # Agent calls keep their input: linking agents needs their type and prompt.
+                    input=tool_input if self._keep or spawns_agent(name) else {},
+                    summary=summarize_input(name, tool_input),
+                    line=entry.line,
+                    started=entry.timestamp,
+                    is_sidechain=entry.is_sidechain,
+                )
             )
         for result in entry.tool_results:
-            call = calls.get(result.tool_use_id)
-            if call is None or call.result_line is not None:
-                continue  # its use is not in this stream, or this is a repeat
+            waiting = self._waiting.get(result.tool_use_id)
+            if not waiting:
+                continue  # its use is not in this stream, or every use of the id has its result
+            at = waiting.popleft()
             status, exit_code, error = result_outcome(result)
-            calls[result.tool_use_id] = _with_result(
-                call, entry, result, status, exit_code, error, keep_output=self._keep
-            )
+            calls[at] = _with_result(calls[at], entry, result, status, exit_code, error, keep_output=self._keep_output)
 
     def calls(self) -> list[ToolCall]:
-        """Every tool use seen, in order of use (dicts keep insertion order)."""
-        return list(self._calls.values())
+        """Every tool use seen, in order of use."""
+        return list(self._calls)
 
 
 def pair_tool_calls(entries: Iterable[Entry], *, keep_payload: bool = True) -> list[ToolCall]:

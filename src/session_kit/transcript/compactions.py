@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from session_kit.transcript.entries import KIND_SUMMARY, KIND_TOOL_RESULT, Entry, format_timestamp
+from session_kit.transcript.entries import KIND_SUMMARY, KIND_TOOL_RESULT, Entry, count_value, format_timestamp
 
 DIALECT_CURRENT = "current"  # compact_boundary + isCompactSummary
 DIALECT_2025 = "2025"  # a `summary` entry, read as a compaction in seed-dialect files only
@@ -57,7 +57,7 @@ def find_compactions(entries: Iterable[Entry], *, seed_dialect: bool = False) ->
                     line=entry.line,
                     timestamp=entry.timestamp,
                     trigger=meta.get("trigger") if isinstance(meta.get("trigger"), str) else None,
-                    pre_tokens=pre if isinstance(pre, int) else None,
+                    pre_tokens=count_value(pre),
                 )
             )
             pending = len(found) - 1

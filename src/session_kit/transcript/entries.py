@@ -77,6 +77,18 @@ _KNOWN_KINDS = {
 KNOWN_ENTRY_TYPES = frozenset(_KNOWN_KINDS) | NOISE_TYPES
 
 
+# Counts a transcript records (tokens, depths) are far below this; anything larger is noise an
+# attacker wrote, and past 4,300 digits Python cannot even print it.
+MAX_COUNT = 10**15
+
+
+def count_value(value: Any) -> int | None:
+    """A count field's value: an int from 0 to MAX_COUNT (not a bool), else None."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_COUNT:
+        return value
+    return None
+
+
 def parse_timestamp(value: Any) -> datetime | None:
     """ISO-8601 strings (with `Z`) and Unix seconds (int or float) to an aware datetime."""
     if isinstance(value, str) and value:
@@ -87,8 +99,8 @@ def parse_timestamp(value: Any) -> datetime | None:
             return None
         return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        seconds = value / 1000.0 if value > 1e11 else float(value)  # milliseconds, too
-        try:
+        try:  # an int past a float's range overflows here already
+            seconds = value / 1000.0 if value > 1e11 else float(value)  # milliseconds, too
             return datetime.fromtimestamp(seconds, tz=timezone.utc)
         except (OverflowError, OSError, ValueError):
             return None
@@ -427,9 +439,19 @@ def is_person_request(entry: Entry) -> bool:
 
 
 def read_entries(path: str | os.PathLike[str], stats: ReadStats | None = None) -> Iterator[Entry]:
-    """Stream the entries of a transcript file."""
+    """Stream the entries of a transcript file, each once: an entry whose `uuid` an earlier
+    line had is a repeat (a file resumed or copied into itself) and is dropped, counted in
+    `stats.repeated`."""
+    stats = stats if stats is not None else ReadStats()
     from_raw = Entry.from_raw
+    seen: set[str] = set()
     for line, raw in iter_records(path, stats):
+        uuid = raw.get("uuid")
+        if isinstance(uuid, str):
+            if uuid in seen:
+                stats.repeated += 1
+                continue
+            seen.add(uuid)
         yield from_raw(line, raw)
 
 

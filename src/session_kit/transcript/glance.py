@@ -18,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from session_kit.files import open_fd, open_regular
 from session_kit.state import fastjson
 from session_kit.transcript.entries import Entry
 from session_kit.transcript.reader import loads_line, skip_bom
@@ -49,8 +50,8 @@ def glance(path: str | os.PathLike[str], size: int) -> Glance:
     try:
         # Raw descriptor reads: for thousands of files, a buffered file object per file costs
         # more than the few kilobytes read from each.
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:  # removed or unreadable since it was listed
+        fd = open_fd(path)
+    except OSError:  # removed, unreadable or not a regular file since it was listed
         return Glance(None, None, None, None, None)
     try:
         start, prompt, cwd, branch = head_facts(FdReader(fd), titles)
@@ -107,8 +108,8 @@ def file_holds(fd: int, needle: bytes) -> bool:
 def head_lines(path: Path, *, limit: int = HEAD_LIMIT) -> Iterable[bytes]:
     """Complete lines from the start of a file, read in growing steps up to `limit` bytes."""
     try:
-        f = open(path, "rb")  # noqa: SIM115 - closed by the `with` below, once open succeeded
-    except OSError:
+        f = open_regular(path)
+    except OSError:  # unreadable, or not a regular file (a FIFO would block)
         return
     with f:
         yield from lines_from(f, limit)

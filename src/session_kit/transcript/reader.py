@@ -5,7 +5,8 @@ at a time, never holding more than one line in memory, and the one byte-order-ma
 (`skip_bom`) every byte-level reader of the kit applies (`glance` for heads and tails,
 `blockscan` for search, `preprocess.noise` over these spans). Blank lines, malformed JSON,
 non-object values, invalid UTF-8, a byte-order mark, overlong lines and a half-written last
-line (the client may still be writing the file) are survived and counted in `ReadStats`. Does not interpret the
+line (the client may still be writing the file) are survived and counted in `ReadStats`; only
+regular files are opened (`files.open_regular`: a FIFO would block, `/dev/zero` never end). Does not interpret the
 objects; that is `entries`.
 """
 
@@ -16,6 +17,8 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
+
+from session_kit.files import open_regular
 
 BOM = b"\xef\xbb\xbf"
 # A line longer than this is skipped (and counted), not parsed: it bounds memory per line.
@@ -56,6 +59,7 @@ class ReadStats:
     invalid_utf8: int = 0
     oversized: int = 0
     partial_tail: bool = False
+    repeated: int = 0  # entries dropped as repeats of an earlier one (same uuid): `entries.read_entries`
     malformed_lines: list[int] = field(default_factory=list)
 
     @property
@@ -72,6 +76,7 @@ class ReadStats:
             "invalid_utf8": self.invalid_utf8,
             "oversized": self.oversized,
             "partial_tail": self.partial_tail,
+            "repeated": self.repeated,
             "skipped": self.skipped,
         }
 
@@ -88,6 +93,8 @@ class ReadStats:
             parts.append("a half-written last line")
         if self.invalid_utf8:
             parts.append(f"{self.invalid_utf8} with invalid UTF-8 (repaired)")
+        if self.repeated:
+            parts.append(f"{self.repeated} repeated (read once)")
         return ", ".join(parts) if parts else None
 
 
@@ -147,7 +154,8 @@ def iter_line_spans(
     """
     stats = stats if stats is not None else ReadStats()
     line_no = 0
-    with open(path, "rb", buffering=0) as f:
+    # Regular files only: a FIFO named like a transcript would block, /dev/zero never end.
+    with open_regular(path, buffering=0) as f:
         if start:
             f.seek(start)
         carry = b""  # the beginning of a line the previous block cut off
@@ -227,7 +235,7 @@ def iter_records(
 
 def read_head(path: str | os.PathLike[str], max_bytes: int) -> list[dict]:
     """The JSON objects among the complete lines of the first `max_bytes` of the file."""
-    with open(path, "rb") as f:
+    with open_regular(path) as f:
         data = f.read(max_bytes)
         at_eof = len(data) < max_bytes
     data = skip_bom(data)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from session_kit.transcript.entries import KIND_ASSISTANT, Entry
+from session_kit.transcript.entries import KIND_ASSISTANT, Entry, count_value
 
 
 @dataclass(slots=True)
@@ -51,4 +51,4 @@ class TokenTally:
 
 
 def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+    return count_value(value) or 0

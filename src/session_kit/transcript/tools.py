@@ -28,7 +28,10 @@ DEFAULT_AGENT_TYPE = "general-purpose"  # what the client runs when a spawning c
 def one_line(text: Any, limit: int = SUMMARY_LIMIT) -> str:
     """The text as shown (redacted: before the cut, which would leave a secret's head), on
     one line, cut to `limit` characters."""
-    text = " ".join(shown(str(text)).split())
+    try:
+        text = " ".join(shown(str(text)).split())
+    except (ValueError, RecursionError):  # an int past 4,300 digits, or nesting past the stack
+        text = f"({type(text).__name__} too large to show)"
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
