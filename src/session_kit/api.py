@@ -74,6 +74,19 @@ _HOMES = {
     "drift_report": "session_kit.queries.drift",
     "root_source": "session_kit.queries.doctor",
     "ROOT_FROM_OPTION": "session_kit.queries.doctor",
+    # tokens and cost
+    "TokenUsage": "session_kit.transcript.tokens",
+    "Usage": "session_kit.transcript.tokens",
+    "PriceTable": "session_kit.usage.prices",
+    "load_prices": "session_kit.usage.prices",
+    "bundled_prices_date": "session_kit.usage.pricerows:bundled_date",
+    "SessionUsage": "session_kit.usage.breakdown",
+    "UsageReport": "session_kit.usage.history",
+    "usage_report": "session_kit.usage.history",
+    "parse_day": "session_kit.usage.history",
+    "USAGE_BY": "session_kit.usage.history:BY",
+    "statusline_main": "session_kit.usage.statusline:main",
+    "STATUSLINE_SCRIPT": "session_kit.usage.statusline:SCRIPT",
     # preprocessing
     "PreprocessOptions": "session_kit.preprocess",
     "PreprocessResult": "session_kit.preprocess",
@@ -183,3 +196,11 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.transcript.calls import STATUS_ERROR, STATUS_OK, STATUS_PENDING, ToolCall
     from session_kit.transcript.entries import Entry, read_entries
     from session_kit.transcript.reader import ReadStats
+    from session_kit.transcript.tokens import TokenUsage, Usage
+    from session_kit.usage.breakdown import SessionUsage
+    from session_kit.usage.history import BY as USAGE_BY
+    from session_kit.usage.history import UsageReport, parse_day, usage_report
+    from session_kit.usage.pricerows import bundled_date as bundled_prices_date
+    from session_kit.usage.prices import PriceTable, load_prices
+    from session_kit.usage.statusline import SCRIPT as STATUSLINE_SCRIPT
+    from session_kit.usage.statusline import main as statusline_main

@@ -224,6 +224,7 @@ class Exchange:
     turn: int | None = None
     reply: list[Block] | None = None
     status: int = 200
+    usage: dict[str, Any] | None = None  # what the fake answered: message id, input and final output tokens
 
     @property
     def messages(self) -> list[Mapping[str, Any]]:
@@ -349,7 +350,6 @@ def _sse_events(message_id: str, model: str, blocks: list[Block], input_tokens: 
         },
     )
     yield "ping", {"type": "ping"}
-    output_tokens = 1
     for index, block in enumerate(blocks):
         kind = block["type"]
         if kind == "text":
@@ -372,7 +372,6 @@ def _sse_events(message_id: str, model: str, blocks: list[Block], input_tokens: 
             ]
         else:
             raise ValueError(f"unsupported block type {kind!r}")
-        output_tokens += max(1, len(json.dumps(block)) // 4)
         yield "content_block_start", {"type": "content_block_start", "index": index, "content_block": start}
         for delta in deltas:
             yield "content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta}
@@ -382,10 +381,15 @@ def _sse_events(message_id: str, model: str, blocks: list[Block], input_tokens: 
         {
             "type": "message_delta",
             "delta": {"stop_reason": stop, "stop_sequence": None},
-            "usage": {"output_tokens": output_tokens},
+            "usage": {"output_tokens": output_tokens(blocks)},
         },
     )
     yield "message_stop", {"type": "message_stop"}
+
+
+def output_tokens(blocks: list[Block]) -> int:
+    """The final `output_tokens` of a streamed reply (`message_start` says 1)."""
+    return 1 + sum(max(1, len(json.dumps(block)) // 4) for block in blocks)
 
 
 class FakeMessagesAPI:
@@ -552,7 +556,13 @@ class _Handler(BaseHTTPRequestHandler):
         model = str(body.get("model") or "claude-fake")
         message_id = f"msg_fake{uuid.uuid4().hex[:20]}"
         input_tokens = max(1, len(json.dumps(body)) // 4)
-        if not body.get("stream"):
+        streamed = bool(body.get("stream"))
+        exchange.usage = {
+            "message_id": message_id,
+            "input_tokens": input_tokens,
+            "output_tokens": output_tokens(blocks) if streamed else 10,
+        }
+        if not streamed:
             stop = "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
             self._send_json(
                 200,

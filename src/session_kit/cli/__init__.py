@@ -10,6 +10,8 @@ imports click; commands hold no rules of their own (see each module's docstring)
     browse       sessions, show, events, search
     inside       debug-agent, plan, info, memory (what the slash commands show)
     preprocess   preprocess
+    usage        usage (tokens and cost over the history), statusline
+    tokens       how tokens and cost read
     context      the shared options (--claude-dir, --json) and the object they fill
     session_arg  the SESSION argument and its --session alias
     output       JSON and text formatting
@@ -73,6 +75,14 @@ COMMANDS = {
         "List sessions, latest activity first, with last activity, duration, size, agents, branch, title (else the first prompt).",
     ),
     "show": Command("browse:show", "Summarise a session: requests, tools, failures, compactions, agents, tokens."),
+    "usage": Command(
+        "usage:usage",
+        "Tokens and cost over the whole history, by day, week, month, project, session, model or agent.",
+    ),
+    "statusline": Command(
+        "usage:statusline",
+        "The client's status line: this session's id, tokens and cost, running subagents and compactions.",
+    ),
     "uninstall": Command(
         "setup:uninstall", "Remove the kit's hooks and slash commands: the settings become what they were."
     ),

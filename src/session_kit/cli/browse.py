@@ -39,6 +39,7 @@ from session_kit.cli.output import (
 )
 from session_kit.cli.session_arg import resolve, session_argument
 from session_kit.cli.timespan import When
+from session_kit.cli.tokens import agent_tokens, human_tokens, usage_lines
 from session_kit.errors import EXIT_AMBIGUOUS, EXIT_NOT_FOUND, KitError
 
 PROGRESS_AFTER_S = 1.0  # a search that ends sooner shows no progress line
@@ -93,6 +94,12 @@ def _last_activity(row: api.SessionOverview) -> datetime:
 )
 @click.option("--until", type=When(), default=None, help="Only sessions that began at or before WHEN.")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="At most N sessions (the latest active).")
+@click.option(
+    "--tokens",
+    "with_tokens",
+    is_flag=True,
+    help="Add each session's tokens and cost (agents included): reads whole files, once, then the usage index.",
+)
 @no_redact_option
 @shared_options
 @pass_kit
@@ -103,6 +110,7 @@ def sessions(
     since: datetime | None,
     until: datetime | None,
     limit: int | None,
+    with_tokens: bool,
 ) -> None:
     """List sessions, latest activity first, with last activity, duration, size, agents,
     branch, title (else the first prompt).
@@ -111,7 +119,8 @@ def sessions(
     changes), in UTC like --json. Warmup sessions of 2.0.x clients are marked `(warmup)`. Rows
     fit the terminal: the title is cut, and on a narrow one the AGENTS, BRANCH, SIZE and
     DURATION columns are left out in that order; ids are never cut. Reads only the head and
-    tail of each file, so it stays fast on large histories.
+    tail of each file, so it stays fast on large histories; --tokens adds tokens and cost,
+    counted as `session-kit usage` counts them.
     """
     refs = _sessions_of(kit, project_path, all_projects)
     rows = sorted(api.overviews(refs), key=_last_activity, reverse=True)
@@ -121,8 +130,15 @@ def sessions(
         rows = [r for r in rows if (r.start or _last_activity(r)) <= until]
     if limit is not None:
         rows = rows[:limit]
+    usage = _session_usage(kit) if with_tokens else None
     if kit.as_json:
-        emit_json("sessions", {"claude_root": str(kit.root), "sessions": [r.as_dict() for r in rows]})
+        listed = [r.as_dict() for r in rows]
+        if usage is not None:
+            for item in listed:
+                row = usage.get(item["id"])
+                item["tokens"] = row.tokens.total.as_dict() if row else None
+                item["cost"] = row.cost.as_dict() if row else None
+        emit_json("sessions", {"claude_root": str(kit.root), "sessions": listed})
         return
     if not rows:
         click.echo("No sessions.")
@@ -133,6 +149,7 @@ def sessions(
         Column("DURATION", right=True, drop=4),
         Column("SIZE", right=True, drop=3),
         Column("AGENTS", right=True, drop=1),
+        *([Column("TOKENS", right=True), Column("COST", right=True)] if usage is not None else []),
         Column("BRANCH", drop=2, cap=16),
         *([Column("PROJECT", cap=40)] if all_projects else []),
         Column("TITLE / FIRST PROMPT", flex=True),
@@ -144,6 +161,7 @@ def sessions(
             human_duration(r.duration_s),
             human_size(r.ref.size),
             str(r.agents),
+            *(_usage_cells(usage.get(r.ref.id)) if usage is not None else []),
             clip(r.branch, None) or "-",
             *([clip(r.cwd or r.ref.project.name, None)] if all_projects else []),
             _title(r),
@@ -152,6 +170,18 @@ def sessions(
     ]
     for line in table(columns, cells, width=terminal_width()):
         click.echo(line)
+
+
+def _usage_cells(row: object | None) -> list[str]:
+    if row is None:
+        return ["-", "-"]
+    return [human_tokens(row.tokens.total.tokens), row.cost.display()]  # type: ignore[attr-defined]
+
+
+def _session_usage(kit: Kit) -> dict:
+    """Each session's usage row (agents included), by session id."""
+    report = api.usage_report(str(kit.root), api.load_prices(), by="session", state_root=api.state_root())
+    return {row.key: row for row in report.rows}
 
 
 def _title(row: api.SessionOverview) -> str:
@@ -198,11 +228,8 @@ def show(kit: Kit, session: str, full: bool) -> None:
     click.echo(f"  time:      {local_time(r.start)} → {local_time(r.end)} ({human_duration(r.duration_s)})")
     types = ", ".join(f"{k} {v}" for k, v in r.entry_types.items())
     click.echo(f"  entries:   {sum(r.entry_types.values())} ({types})")
-    t = r.tokens
-    click.echo(
-        f"  tokens:    {t['total']} (input {t['input']}, output {t['output']}, cache write "
-        f"{t['cache_creation']}, cache read {t['cache_read']}; {t['messages']} API messages)"
-    )
+    for line in usage_lines(r.usage):
+        click.echo(line)
     click.echo(f"Requests ({len(r.requests)}):")
     requests, more = capped(r.requests, full=full, limit=SHOW_LIMIT)
     for req in requests:
@@ -232,7 +259,8 @@ def show(kit: Kit, session: str, full: bool) -> None:
         status = agent_status(agent, error_chars=60)
         echo(
             f"  {agent.agent_id}  [{agent.agent_type or '?'}] {clip(agent.description, 50)}  "
-            f"{plural(len(agent.calls), 'call')}, {paint(status, FAILURE) if agent.failed else status}"
+            f"{plural(len(agent.calls), 'call')}, {paint(status, FAILURE) if agent.failed else status}, "
+            f"{agent_tokens(r.usage, agent.agent_id)}"
         )
     _more(more)
 

@@ -30,6 +30,7 @@ from session_kit.cli.output import (
     warn_skipped,
 )
 from session_kit.cli.session_arg import chosen_session, resolve, session_alias_option, session_argument
+from session_kit.cli.tokens import agent_tokens, usage_lines
 from session_kit.errors import EXIT_AMBIGUOUS, EXIT_NOT_FOUND
 
 SESSION_CODES = (EXIT_NOT_FOUND, EXIT_AMBIGUOUS)  # none or several sessions (or agents) match
@@ -153,6 +154,7 @@ def _print_agent(report: api.AgentReport, node: api.AgentNode, *, detail: bool, 
         f"{inner}ran {clock(run.start)} → {clock(run.end)} ({human_duration(run.duration_s)}), "
         f"model {run.model or '-'}, spawned by {spawned}" + (f" ({run.tool_use_id})" if run.tool_use_id else "")
     )
+    click.echo(f"{inner}tokens: {agent_tokens(report.usage, run.agent_id)}")
     if not run.log_found:
         click.echo(f"{inner}log: not found (known from its spawning call and result)")
     elif detail:
@@ -297,6 +299,8 @@ def info(kit: Kit, session: str, full: bool) -> None:
     else:
         click.echo(f"  scratch dir: {ws.path}" + ("" if ws.exists else " (not created yet)"))
     click.echo(f"  time:        {clock(r.start)} → {clock(r.end)} ({human_duration(r.duration_s)})")
+    for line in usage_lines(r.usage):
+        click.echo(line.replace("  tokens:    ", "  tokens:      ", 1))
     click.echo(f"  compactions: {len(r.compactions)}")
     for comp in r.compactions:
         trigger = f" ({comp.trigger})" if comp.trigger else ""
@@ -310,7 +314,7 @@ def info(kit: Kit, session: str, full: bool) -> None:
         nested = f" (in {agent.parent_agent_id})" if agent.parent_agent_id else ""
         click.echo(
             f"    {agent.agent_id}  [{agent.agent_type or '?'}] {clip(agent.description, 50)}{nested}  "
-            f"{agent_status(agent, error_chars=80)}"
+            f"{agent_status(agent, error_chars=80)}, {agent_tokens(r.usage, agent.agent_id)}"
         )
     latest = card.plans[-1] if card.plans else None
     if latest is None:

@@ -17,6 +17,9 @@ from session_kit.sessions.session import Session
 from session_kit.sessions.store import AgentLogRef, SessionRef
 from session_kit.transcript.calls import ToolCall, calls_of_tool
 from session_kit.transcript.reader import ReadStats
+from session_kit.transcript.tokens import TokenUsage
+from session_kit.usage.breakdown import AgentResultUsage, SessionUsage, session_usage
+from session_kit.usage.prices import load_prices
 
 AGENT_FILE_PREFIX = "agent-"  # an agent id may be given as its log's name
 
@@ -136,6 +139,7 @@ class AgentReport:
     selection: AgentSelection
     tool: str | None
     read: ReadStats
+    usage: SessionUsage | None = None  # each agent's tokens and cost, nested agents rolled up
     warmups: tuple[AgentLogRef, ...] = ()  # 2.0.x warmup logs: shown apart, never agents
 
     def calls(self, node: AgentNode) -> list[ToolCall]:
@@ -146,6 +150,8 @@ class AgentReport:
         for node in self.selection.shown:
             item = node.as_dict()
             item["calls"] = [c.as_dict() for c in self.calls(node)]
+            agent_usage = self.usage.of_agent(node.run.agent_id) if self.usage is not None else None
+            item["usage"] = agent_usage.as_dict(self.usage.prices) if agent_usage and self.usage else None
             shown.append(item)
         others = [
             {k: n.run.as_dict(calls=False)[k] for k in ("agent_id", "type", "description", "parent_agent_id", "status")}
@@ -173,5 +179,8 @@ def debug_agents(
 ) -> AgentReport:
     """The session's agents as `select_agents` picks them (see there)."""
     session = Session(ref, keep_payload=True)
+    results = AgentResultUsage()  # what the results of agents without a log say they used
+    session.scan(results)
     picked = select_agents(session.agents, agent=agent, all_agents=all_agents, agent_type=agent_type, tool=tool)
-    return AgentReport(ref, picked, tool, session.read, tuple(session.warmups))
+    usage = session_usage(TokenUsage(), session.agents, results.by_agent, load_prices())
+    return AgentReport(ref, picked, tool, session.read, usage=usage, warmups=tuple(session.warmups))

@@ -66,6 +66,7 @@ class SessionInfo:
             "plans": len(self.plans),
             "latest_plan": latest.as_dict() if latest else None,
             "work_state": self.work_state.as_dict() if self.work_state else None,
+            "usage": r.usage.as_dict() if r.usage is not None else None,
             "read": r.read.as_dict(),
         }
 

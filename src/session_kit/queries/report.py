@@ -2,8 +2,8 @@
 
 Owns: the report's observer (`ReportCollector`: entry types, the person's requests, cwd,
 branch (the first recorded, as `sessions` lists them), client version, title, compactions
-and tokens, once per API message id) and the report it
-makes with the session's calls and agents. Holds only small facts, never the entries; a
+and tokens, once per API message id) and the report it makes with the session's calls and
+agents, their tokens and cost (`usage.breakdown`). Holds only small facts, never the entries; a
 query that needs more from the same pass gives its own observer to the same `Session.scan`.
 """
 
@@ -31,6 +31,8 @@ from session_kit.transcript.entries import (
 from session_kit.transcript.reader import ReadStats
 from session_kit.transcript.titles import TitleScan
 from session_kit.transcript.tokens import TokenTally
+from session_kit.usage.breakdown import AgentResultUsage, SessionUsage, session_usage
+from session_kit.usage.prices import PriceTable, load_prices
 
 REQUEST_PREVIEW = 300
 
@@ -58,9 +60,10 @@ class SessionReport:
     calls: tuple[ToolCall, ...]
     compactions: tuple[Compaction, ...]
     agents: tuple[AgentRun, ...]
-    tokens: dict[str, int]
+    tokens: dict[str, Any]  # the session's own file, once per API message
     read: ReadStats
     title: str | None = None
+    usage: SessionUsage | None = None  # the file and its agents, with cost
 
     @property
     def failures(self) -> tuple[ToolCall, ...]:
@@ -95,6 +98,7 @@ class SessionReport:
             "compactions": [c.as_dict() for c in self.compactions],
             "agents": [a.as_dict(calls=False) for a in self.agents],
             "tokens": self.tokens,
+            "usage": self.usage.as_dict() if self.usage is not None else None,
             "read": self.read.as_dict(),
         }
 
@@ -107,6 +111,7 @@ class ReportCollector:
         self.types: Counter[str] = Counter()
         self.requests: list[UserRequest] = []
         self.tokens = TokenTally()
+        self.agent_results = AgentResultUsage()
         self.start: datetime | None = None
         self.end: datetime | None = None
         self.cwd = self.branch = self.version = None
@@ -129,14 +134,25 @@ class ReportCollector:
         self.branch = self.branch or entry.git_branch
         self.version = entry.version or self.version
         self.seed_dialect = self.seed_dialect or is_seed_dialect(entry)
-        self.tokens.add(entry)
+        if not entry.is_sidechain:  # a 1.0.x inline agent's lines are its own (`AgentRun.tokens`)
+            self.tokens.add(entry)
+        self.agent_results.add(entry)
         if entry.is_compact_boundary or entry.is_compact_summary or entry.kind == KIND_SUMMARY:
             self.compaction_entries.append(entry)
         elif (text := request_text(entry)) is not None:
             text = " ".join(shown(text).split())  # redacted before the cut
             self.requests.append(UserRequest(entry.line, entry.timestamp, text[:REQUEST_PREVIEW]))
 
-    def report(self, session: Session, *, with_agents: bool = True) -> SessionReport:
+    def report(self, session: Session, *, with_agents: bool = True, prices: PriceTable | None = None) -> SessionReport:
+        agents = tuple(session.agents) if with_agents else ()
+        summary = self.tokens.summary()
+        usage = session_usage(
+            summary,
+            agents,
+            self.agent_results.by_agent if with_agents else {},
+            prices or load_prices(),
+            warmups=session.warmups if with_agents else (),
+        )
         return SessionReport(
             ref=session.ref,
             start=self.start,
@@ -148,10 +164,11 @@ class ReportCollector:
             requests=tuple(self.requests),
             calls=tuple(session.calls),
             compactions=tuple(find_compactions(self.compaction_entries, seed_dialect=self.seed_dialect)),
-            agents=tuple(session.agents) if with_agents else (),
-            tokens=self.tokens.as_dict(),
+            agents=agents,
+            tokens=summary.as_dict(),
             read=session.read,
             title=self.titles.title,
+            usage=usage,
         )
 
 

@@ -43,6 +43,7 @@ from session_kit.transcript.entries import (
     time_order,
 )
 from session_kit.transcript.reader import ReadStats
+from session_kit.transcript.tokens import TokenTally, TokenUsage
 from session_kit.transcript.tools import agent_spawn, spawns_agent
 
 AGENT_OK = "ok"
@@ -69,6 +70,7 @@ class AgentRun:
     skipped_lines: int
     parent_agent_id: str | None = None  # the agent that spawned this one; None: the main conversation
     error: str | None = None  # why the agent ended in error (API error, interruption, failed spawn)
+    tokens: TokenUsage = TokenUsage()  # its own log's usage, once per API message
 
     @property
     def agent_id(self) -> str:
@@ -114,6 +116,7 @@ class AgentRun:
             "tool_calls": len(self.calls),
             "failures": len(self.failures),
             "spawn_depth": self.spawn_depth,
+            "tokens": self.tokens.total.as_dict(),
         }
         if calls:
             out["prompt"] = self.prompt
@@ -137,8 +140,10 @@ def run_from_entries(log: AgentLogRef, entries: Iterable[Entry], *, stats: ReadS
     start = end = None
     prompt = final = model = None
     last: Entry | None = None  # the last conversation entry: did the agent end in error?
+    tally = TokenTally()
     for entry in entries:
         pairer.add(entry)
+        tally.add(entry)
         stamp = entry.timestamp
         if stamp is not None:
             start = stamp if start is None or stamp < start else start
@@ -170,6 +175,7 @@ def run_from_entries(log: AgentLogRef, entries: Iterable[Entry], *, stats: ReadS
         skipped_lines=stats.skipped if stats is not None else 0,
         parent_agent_id=_str(meta.get("parentAgentId")),
         error=_ending_error(last),
+        tokens=tally.summary(),
     )
 
 

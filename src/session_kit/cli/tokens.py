@@ -1,0 +1,67 @@
+"""How tokens and cost read on the terminal, for every command that prints them.
+
+Owns: the words and number formats of a `SessionUsage` (`show`, `info`, `debug-agent`) and
+of one `Usage`. Does not count or price: that is the core's (`usage`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def human_tokens(n: int) -> str:
+    """`950`, `12.3k`, `4.56M`."""
+    if n < 1000:
+        return str(n)
+    if n < 1_000_000:
+        return f"{n / 1000:.1f}k"
+    return f"{n / 1_000_000:.2f}M"
+
+
+def usage_text(tokens: Any, cost: Any) -> str:
+    """One usage (a `Usage`) and its `Cost` in a line."""
+    return (
+        f"{tokens.tokens} tokens, {cost.display()} (input {tokens.input}, output {tokens.output}, "
+        f"cache read {tokens.cache_read}, cache write 5m {tokens.cache_write_5m} / 1h {tokens.cache_write_1h}"
+        + (f", web search {tokens.web_search}" if tokens.web_search else "")
+        + f"; {tokens.messages} API messages)"
+    )
+
+
+def usage_lines(usage: Any) -> list[str]:
+    """The `tokens:` lines of `show` and `info`: the session's total, its own and its agents'."""
+    if usage is None:
+        return []
+    prices = usage.prices
+    lines = [f"  tokens:    {usage_text(usage.total.total, usage.cost)}"]
+    if usage.agents:
+        lines.append(f"    main:    {usage_text(usage.main.total, prices.cost(usage.main))}")
+        for agent in usage.agents:
+            where = {
+                "agent_result": " (no log: the client's figure from its Agent result)",
+                "unknown": " (no log, and its result records no usage)",
+            }.get(agent.source, "")
+            lines.append(
+                f"    agent {agent.agent_id[:12]}: {usage_text(agent.own.total, prices.cost(agent.own))}{where}"
+            )
+    if len(usage.total.by_model) > 1:
+        models = "; ".join(
+            f"{model} {human_tokens(u.tokens)}, {prices.cost(usage.total.of_model(model)).display()}"
+            for model, u in usage.total.by_model
+        )
+        lines.append(f"    by model: {models}")
+    unknown = usage.cost.unknown_models
+    if unknown:
+        lines.append(f"    no price for {', '.join(unknown)}: left out of the cost")
+    lines.append(f"    prices of {prices.date}" + (f" ({prices.override})" if prices.override else ""))
+    return lines
+
+
+def agent_tokens(usage: Any, agent_id: str) -> str:
+    """`12.3k tokens, $0.04` for one agent, its nested agents included."""
+    agent = usage.of_agent(agent_id) if usage is not None else None
+    if agent is None:
+        return "tokens unknown"
+    total = agent.with_nested
+    nested = " with its agents" if total != agent.own else ""
+    return f"{human_tokens(total.total.tokens)} tokens{nested}, {usage.prices.cost(total).display()}"

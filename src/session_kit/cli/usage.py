@@ -1,0 +1,119 @@
+"""`usage` and `statusline`: tokens and cost over the whole history, and live in the client.
+
+Owns: the commands' options, `usage`'s table and `statusline --setting`. Does not count: the
+report (reading, the index, grouping, prices) is `usage.history`'s, the status line
+`usage.statusline`'s; how tokens read is `cli.tokens`'.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from datetime import date
+
+import click
+
+from session_kit import api
+from session_kit.cli.context import Kit, pass_kit, shared_options
+from session_kit.cli.helptext import epilog
+from session_kit.cli.output import emit_json
+from session_kit.cli.tokens import human_tokens
+from session_kit.errors import KitError
+
+
+def _day(_ctx: click.Context, param: click.Parameter, value: str | None) -> date | None:
+    if value is None:
+        return None
+    try:
+        return api.parse_day(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a date (YYYY-MM-DD or YYYYMMDD)", param=param) from None
+
+
+@click.command(
+    epilog=epilog(
+        "session-kit usage                          # tokens and cost by day",
+        "session-kit usage --by model --since 2026-11-01",
+        "session-kit usage --by session --json | jq '.total'",
+    )
+)
+@click.option("--since", callback=_day, metavar="DATE", help="From this local date on (YYYY-MM-DD).")
+@click.option("--until", callback=_day, metavar="DATE", help="Up to this local date, included.")
+@click.option(
+    "--by",
+    type=click.Choice(["day", "week", "month", "project", "session", "model", "agent"]),
+    default="day",
+    show_default=True,
+    help="How to group the rows (agent: the main conversations, and agents by type).",
+)
+@click.option("--no-index", is_flag=True, help="Read every transcript; neither use nor update the kit's index.")
+@shared_options
+@pass_kit
+def usage(kit: Kit, since: date | None, until: date | None, by: str, no_index: bool) -> None:
+    """Tokens and cost over the whole history, by day, week, month, project, session, model or agent.
+
+    Every session and agent log of the Claude root is counted: once per API message (the last
+    line of a message written as several; a message repeated by a resumed or copied file counts
+    once), input, output, cache read and cache writes by tier (5-minute, 1-hour), per model.
+    Agents whose log is missing count with the usage their Agent result reports.
+
+    Cost comes from the price table bundled with the kit (dated {date}; the date of the table
+    used is printed and in --json), or from $SESSION_KIT_PRICES / prices.json in the kit's state dir when there is one. A model
+    with no price is named and left out of the cost, never priced at zero. An index in the
+    kit's state dir keeps what each file held, so later runs read only changed files.
+    """
+    if since and until and since > until:
+        raise KitError("--since is after --until")
+    prices = api.load_prices()
+    report = api.usage_report(
+        str(kit.root), prices, by=by, since=since, until=until, state_root=None if no_index else api.state_root()
+    )
+    if kit.as_json:
+        emit_json("usage", {"claude_root": str(kit.root), **report.as_dict()})
+        return
+    if not report.rows:
+        click.echo(f"No usage in {report.files} transcripts under {kit.root}.")
+        return
+    width = max(12, *(len(r.key) for r in report.rows))
+    head = f"{by.upper():<{width}}  {'SESSIONS':>8}  {'INPUT':>8}  {'OUTPUT':>8}  {'CACHE R':>8}  {'CACHE W':>8}  {'TOTAL':>8}  {'COST':>10}"
+    click.echo(head)
+    for row in (*report.rows, report.total):
+        t = row.tokens.total
+        click.echo(
+            f"{row.key:<{width}}  {row.sessions:>8}  {human_tokens(t.input):>8}  {human_tokens(t.output):>8}  "
+            f"{human_tokens(t.cache_read):>8}  {human_tokens(t.cache_write):>8}  {human_tokens(t.tokens):>8}  "
+            f"{row.cost.display():>10}"
+        )
+    unknown = report.total.cost.unknown_models
+    if unknown:
+        click.echo(f"No price for {', '.join(unknown)}: their tokens are counted, not priced.")
+    if report.duplicates:
+        click.echo(f"{report.duplicates} messages repeated by resumed or copied files were counted once.")
+    click.echo(f"Prices of {prices.date}" + (f" from {prices.override}" if prices.override else " (bundled)") + ".")
+
+
+# The bundled table's date, in the help (read when this module loads: only when a command runs).
+usage.help = (usage.help or "").replace("{date}", api.bundled_prices_date())
+
+
+@click.command(
+    epilog=epilog(
+        "session-kit statusline --setting     # the settings.json entry to paste",
+        "session-kit statusline < event.json  # the line for the session the client's JSON names",
+    )
+)
+@click.option("--setting", is_flag=True, help="Print the settings.json entry that runs the fast script, and exit.")
+def statusline(setting: bool) -> None:
+    """The client's status line: this session's id, tokens and cost, running subagents and compactions.
+
+    The client runs the status-line command with JSON on stdin (session_id, transcript_path,
+    cwd, model…) after each turn. Set it in settings.json (user or project; a plugin cannot
+    set the main status line) to the script this prints with --setting: it starts without
+    click or the rest of the kit and reads only what the transcript gained since its last run
+    (the offset is kept in the session's scratch dir). This command does the same, slower.
+    """
+    if setting:
+        command = f"python3 -I -S {shlex.quote(api.STATUSLINE_SCRIPT)}"
+        click.echo(json.dumps({"statusLine": {"type": "command", "command": command, "padding": 0}}, indent=2))
+        return
+    raise SystemExit(api.statusline_main())

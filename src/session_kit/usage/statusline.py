@@ -1,0 +1,274 @@
+"""The client's status line: `python3 -I -S .../usage/statusline_main.py`, JSON on stdin.
+
+Prints one line for the session it is run in: its id prefix, tokens and cost so far (its own
+transcript and its agents' logs, each API message once, the last line of a message kept),
+the subagents still running (an `Agent`/`Task` call with no result yet, or an agent launched
+in the background whose log was written in the last minute) and the compactions.
+
+Owns: reading the status-line input, the running count it keeps in the session's scratch
+dir (`statusline.json`: per file the offset already counted, per API message its usage), and
+the line. Fast because each run reads only what the client appended since the last one; a
+file that shrank or was replaced is counted again. Imports only the standard library's
+smallest modules, `state`, `transcript.usagefields` and `usage.pricerows`: no `json`, no
+`dataclasses` (a test lists what it loads). Never fails the client: on any fault it prints
+what it can (at least the id prefix) and exits 0. Does not use click, the CLI or the entry
+model: the accounting it shares is `transcript.usagefields` and `usage.pricerows`.
+
+Set it in settings.json (a plugin cannot set the main status line):
+
+    {"statusLine": {"type": "command",
+                    "command": "python3 -I -S <site-packages>/session_kit/usage/statusline_main.py"}}
+
+`session-kit statusline --setting` prints the exact entry for this installation.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+
+from session_kit.state import fastjson
+from session_kit.state import root as state
+from session_kit.state.ids import check_session_id
+from session_kit.state.scratch import SessionScratch
+from session_kit.transcript.usagefields import assistant_usage, message_key
+from session_kit.usage import pricerows
+
+# What the client runs: a short script (a script is compiled on every run; this module is not).
+SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "statusline_main.py")
+STATE_FILE = "statusline.json"
+STATE_VERSION = 1
+MAX_STDIN = 1 << 20
+RECENT_S = 60.0  # a background agent whose log was written this recently is running
+_SPAWNING = ("Agent", "Task")
+
+
+def _read_input(stream) -> dict:
+    data = stream.read(MAX_STDIN)
+    if isinstance(data, bytes):
+        data = data.decode("utf-8", "replace")
+    try:
+        value = fastjson.loads(data) if data.strip() else {}
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _agent_logs(transcript: str, session_id: str) -> list:
+    folder = os.path.join(os.path.dirname(transcript), session_id, "subagents")
+    found = []
+    for dirpath, dirnames, names in os.walk(folder):
+        dirnames.sort()
+        found.extend(os.path.join(dirpath, n) for n in sorted(names) if n.startswith("agent-") and n.endswith(".jsonl"))
+    return found
+
+
+def _count_file(path: str, seen: dict, main: bool) -> dict:
+    """Read `path` from the offset `seen` holds on; returns the file's new record."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return seen
+    record = seen
+    if not record or record.get("ino") != st.st_ino or record.get("offset", 0) > st.st_size:
+        record = {"ino": st.st_ino, "offset": 0, "messages": {}, "pending": [], "background": [], "compactions": 0}
+    offset = record["offset"]
+    if offset == st.st_size:
+        return record
+    messages, pending, background = record["messages"], set(record["pending"]), set(record["background"])
+    compactions = record["compactions"]
+    counted = offset
+    try:
+        with _open_regular(path) as f:
+            f.seek(offset)
+            for line in f:  # a buffer at a time: memory stays bounded by the longest line
+                if not line.endswith(b"\n"):
+                    break  # a half-written line: read it whole next time
+                counted += len(line)
+                compactions += _count_line(line, messages, pending, background, main=main, at=counted)
+    except OSError:
+        pass
+    record.update(
+        offset=counted,
+        pending=sorted(pending),
+        background=sorted(background),
+        compactions=compactions,
+    )
+    return record
+
+
+def _count_line(line: bytes, messages: dict, pending: set, background: set, *, main: bool, at: int) -> int:
+    """Count one complete line; returns 1 for a compaction boundary, else 0."""
+    usage_line = b'"usage"' in line and b'"assistant"' in line
+    spawn_line = main and (b'"tool_use"' in line or b'"tool_result"' in line)
+    compact_line = main and b'"compact_boundary"' in line
+    if not (usage_line or spawn_line or compact_line):
+        return 0
+    try:
+        raw = fastjson.loads(line.decode("utf-8", "replace"))
+    except ValueError:
+        return 0
+    if not isinstance(raw, dict):
+        return 0
+    found = assistant_usage(raw) if usage_line else None
+    if found is not None:
+        key = message_key(raw) or f"line-at:{at}"
+        messages[key] = [found[0], *found[1]]  # the message's last line wins
+    if spawn_line:
+        _track_agents(raw, pending, background)
+    return int(compact_line and raw.get("type") == "system" and raw.get("subtype") == "compact_boundary")
+
+
+def _track_agents(raw: dict, pending: set, background: set) -> None:
+    message = raw.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(content, list):
+        return
+    for block in content:
+        if not isinstance(block, dict):
+            continue
+        if block.get("type") == "tool_use" and block.get("name") in _SPAWNING and isinstance(block.get("id"), str):
+            pending.add(block["id"])
+        elif block.get("type") == "tool_result" and block.get("tool_use_id") in pending:
+            pending.discard(block["tool_use_id"])
+            extra = raw.get("toolUseResult")
+            if (
+                isinstance(extra, dict)
+                and extra.get("status") == "async_launched"
+                and isinstance(extra.get("agentId"), str)
+            ):
+                background.add(extra["agentId"])
+
+
+def _open_regular(path: str):
+    """The regular file at `path` (OSError for a FIFO or a device: one would block, the other
+    never end); `files.open_regular`'s rule without its imports (`typing`)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path}: not a regular file")
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _tokens(n: int) -> str:
+    if n < 1000:
+        return str(n)
+    if n < 1_000_000:
+        return f"{n / 1000:.1f}k"
+    return f"{n / 1_000_000:.2f}M"
+
+
+def _cost(per_model: dict, root: str) -> str:
+    try:
+        rows = pricerows.read_rows(pricerows.read_table(pricerows.BUNDLED))
+        override = pricerows.override_path(dict(os.environ), root)
+        if override:
+            rows.update(pricerows.read_rows(pricerows.read_table(override)))
+    except (OSError, ValueError):
+        return "$?"
+    usd, unknown = 0.0, False
+    for model, fields in per_model.items():
+        row = pricerows.find_row(rows, model)
+        if row is None:
+            unknown = unknown or any(fields[:5])
+            continue
+        usd += pricerows.cost_of(row, fields)
+    if unknown and usd == 0:
+        return "$?"
+    return f"${usd:,.2f}" + ("+" if unknown else "")
+
+
+def status_line(event: dict, *, root: str | None = None) -> str:
+    """The line for the session `event` names (the client's status-line input)."""
+    session_id = event.get("session_id")
+    transcript = event.get("transcript_path")
+    if not isinstance(session_id, str) or not isinstance(transcript, str):
+        return "session-kit: no session"
+    check_session_id(session_id)
+    root = root or state.state_root()
+    cwd = event.get("cwd") if isinstance(event.get("cwd"), str) else None
+    scratch = SessionScratch.for_session(session_id, project_path=cwd, root=root).create()
+    cache_path = scratch.file(STATE_FILE)
+    try:
+        with open(cache_path, "rb") as f:
+            cache = fastjson.loads(f.read().decode("utf-8"))
+    except (OSError, ValueError):
+        cache = {}
+    if (
+        not isinstance(cache, dict)
+        or cache.get("version") != STATE_VERSION
+        or cache.get("transcript") != transcript
+        or not isinstance(cache.get("files"), dict)
+    ):
+        cache = {"version": STATE_VERSION, "transcript": transcript, "files": {}}
+    files = cache["files"]
+    paths = [transcript, *_agent_logs(transcript, session_id)]
+    changed = False
+    for path in paths:
+        before = files.get(path)
+        old_offset = before.get("offset") if isinstance(before, dict) else None
+        try:
+            files[path] = _count_file(path, before if isinstance(before, dict) else {}, main=path == transcript)
+        except (TypeError, ValueError, KeyError, AttributeError):
+            files[path] = _count_file(path, {}, main=path == transcript)  # a damaged record: count again
+        changed = changed or files[path].get("offset") != old_offset
+    if changed:
+        state.atomic_write(cache_path, fastjson.dumps(cache).encode("utf-8"))
+    per_model: dict = {}
+    seen: set = set()
+    for path in paths:
+        for key, (model, *fields) in files.get(path, {}).get("messages", {}).items():
+            if key in seen:
+                continue
+            seen.add(key)
+            total = per_model.setdefault(model, [0] * len(fields))
+            for i, v in enumerate(fields):
+                total[i] += v
+    tokens = sum(sum(f[:5]) for f in per_model.values())
+    main = files.get(transcript) or {}
+    running = len(main.get("pending", ())) + _background_running(main.get("background", ()), transcript, session_id)
+    compactions = main.get("compactions", 0)
+    parts = [session_id[:8], f"{_tokens(tokens)} tok", _cost(per_model, root)]
+    if running:
+        parts.append(f"{running} agent{'s' if running != 1 else ''} running")
+    if compactions:
+        parts.append(f"{compactions} compaction{'s' if compactions != 1 else ''}")
+    return " · ".join(parts)
+
+
+def _background_running(agent_ids, transcript: str, session_id: str) -> int:
+    import time
+
+    now = time.time()
+    folder = os.path.join(os.path.dirname(transcript), session_id, "subagents")
+    count = 0
+    for agent_id in agent_ids:
+        try:
+            if now - os.stat(os.path.join(folder, f"agent-{agent_id}.jsonl")).st_mtime < RECENT_S:
+                count += 1
+        except OSError:
+            continue
+    return count
+
+
+def main(stdin=None, stdout=None) -> int:
+    stdin = stdin if stdin is not None else sys.stdin.buffer
+    stdout = stdout if stdout is not None else sys.stdout
+    event: dict = {}
+    try:
+        event = _read_input(stdin)
+        line = status_line(event)
+    except Exception as exc:  # a status line must never fail the client
+        sid = event.get("session_id") if isinstance(event, dict) else None
+        line = (sid[:8] if isinstance(sid, str) else "session-kit") + " · usage unavailable"
+        try:
+            state.log(state.state_root(), f"statusline: {type(exc).__name__}: {exc}")
+        except Exception:  # logging is best effort here
+            pass
+        sys.stderr.write(f"session-kit statusline: {type(exc).__name__}\n")
+    stdout.write(line + "\n")
+    return 0

@@ -1,0 +1,205 @@
+"""The status line: this session's tokens and cost so far, its running agents and its
+compactions; each run reads only what the transcript gained; it never fails the client."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from session_kit.queries.report import session_report
+from session_kit.sessions.store import find_session_by_id
+from session_kit.state.root import state_root
+from session_kit.usage.statusline import SCRIPT, STATE_FILE, status_line
+from tests.support.transcripts import Transcript
+
+REAL = Path(__file__).resolve().parents[1] / "fixtures" / "real"
+REAL_ID = "266f5872-b716-4df1-b42b-7ca857a257ae"
+
+
+def event(t: Transcript, path: Path) -> dict:
+    return {"session_id": t.session_id, "transcript_path": str(path), "cwd": t.cwd, "model": {"id": "claude-opus-5-5"}}
+
+
+def run_script(stdin: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    env = {"SESSION_KIT_HOME": str(tmp_path / "state"), "HOME": str(tmp_path)}
+    return subprocess.run(
+        [sys.executable, "-I", "-S", SCRIPT], input=stdin, capture_output=True, text=True, env=env, timeout=30
+    )
+
+
+def opus(t: Transcript, output: int, *blocks: dict) -> list[dict]:
+    lines = t.assistant(
+        *(blocks or ({"type": "text", "text": "x"},)), usage={"input_tokens": 100, "output_tokens": output}
+    )
+    for line in lines:
+        line["message"]["model"] = "claude-opus-5-5"
+    return lines
+
+
+def test_the_line_shows_the_id_prefix_tokens_cost_and_compactions_of_a_real_client_session():
+    path = REAL / "projects" / "-tmp-real-fixture-project" / f"{REAL_ID}.jsonl"
+    line = status_line({"session_id": REAL_ID, "transcript_path": str(path), "cwd": "/tmp/x"})
+    total = session_report(find_session_by_id(REAL, REAL_ID)).usage.total.total.tokens
+    assert line == f"266f5872 · {total / 1000:.1f}k tok · $0.68 · 1 compaction"
+
+
+def test_a_second_run_counts_only_what_was_appended(tmp_path: Path):
+    t = Transcript()
+    t.user("go")
+    opus(t, 10)
+    path = t.write(tmp_path / "s.jsonl")
+    assert " · 110 tok · " in status_line(event(t, path))
+    opus(t, 20)
+    path.write_text(t.text())
+    assert " · 230 tok · " in status_line(event(t, path))
+    [cache] = Path(state_root()).glob(f"projects/*/sessions/{t.session_id}/{STATE_FILE}")
+    files = json.loads(cache.read_text())["files"]
+    assert files[str(path)]["offset"] == path.stat().st_size
+
+
+def test_a_message_split_across_two_runs_counts_its_last_line_once(tmp_path: Path):
+    t = Transcript()
+    first, last = opus(t, 1, {"type": "text", "text": "a"}, {"type": "text", "text": "b"})
+    last["message"]["usage"] = {"input_tokens": 100, "output_tokens": 800}
+    path = tmp_path / "s.jsonl"
+    path.write_text(json.dumps(first) + "\n")
+    assert " · 101 tok · " in status_line(event(t, path))
+    path.write_text(json.dumps(first) + "\n" + json.dumps(last) + "\n")
+    assert " · 900 tok · " in status_line(event(t, path))
+
+
+def test_a_half_written_last_line_waits_for_the_next_run(tmp_path: Path):
+    t = Transcript()
+    opus(t, 10)
+    path = t.write(tmp_path / "s.jsonl", tail=b'{"type":"assistant","message":{"usage":{"output_tok')
+    assert " · 110 tok · " in status_line(event(t, path))
+
+
+def test_subagents_logs_count_and_running_agents_are_shown(tmp_path: Path):
+    root = tmp_path / "claude"
+    t = Transcript()
+    t.user("go")
+    call = t.tool_use("Agent", {"prompt": "look"})
+    path = t.write_session(root)
+    a = Transcript(t.session_id, agent_id="ag1")
+    opus(a, 7)
+    a.write_subagent(root, t)
+    line = status_line(event(t, path))
+    assert "1 agent running" in line and " · 1.2k tok · " in line  # 1115 (the builder's usage) + 107
+    t.tool_result(call, "done", extra={"agentId": "ag1", "status": "completed"})
+    path.write_text(t.text())
+    assert "running" not in status_line(event(t, path))
+
+
+def test_a_replaced_or_shortened_transcript_is_counted_again(tmp_path: Path):
+    t = Transcript()
+    opus(t, 10)
+    opus(t, 10)
+    path = t.write(tmp_path / "s.jsonl")
+    assert " · 220 tok · " in status_line(event(t, path))
+    t.lines = t.lines[:1]
+    path.unlink()
+    t.write(path)
+    assert " · 110 tok · " in status_line(event(t, path))
+
+
+def test_an_unpriced_model_shows_a_question_mark_not_zero(tmp_path: Path):
+    t = Transcript()
+    t.say("x")  # the builder's `claude-test`
+    path = t.write(tmp_path / "s.jsonl")
+    assert status_line(event(t, path)).endswith("· $?")
+
+
+@pytest.mark.parametrize("stdin", ["", "not json", "[1, 2]", '{"session_id": "../../etc", "transcript_path": "/x"}'])
+def test_bad_input_prints_a_line_and_exits_0_without_a_traceback(stdin: str, tmp_path: Path):
+    proc = run_script(stdin, tmp_path)
+    assert proc.returncode == 0 and proc.stdout.strip() and "Traceback" not in proc.stderr
+
+
+def test_the_script_runs_as_the_client_runs_it(tmp_path: Path):
+    t = Transcript()
+    opus(t, 10)
+    path = t.write(tmp_path / "s.jsonl")
+    proc = run_script(json.dumps(event(t, path)), tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == f"{t.session_id[:8]} · 110 tok · $0.00\n"
+
+
+def test_the_script_loads_neither_json_nor_dataclasses_nor_typing(tmp_path: Path):
+    t = Transcript()
+    opus(t, 10)
+    path = t.write(tmp_path / "s.jsonl")
+    env = {"SESSION_KIT_HOME": str(tmp_path / "state"), "HOME": str(tmp_path)}
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-I", "-S", SCRIPT],
+        input=json.dumps(event(t, path)),
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=30,
+    )
+    assert proc.returncode == 0 and " · 110 tok · " in proc.stdout
+    loaded = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
+    assert {"json", "dataclasses", "typing", "re", "click"} & loaded == set()
+    assert {
+        "session_kit.transcript.tokens",
+        "session_kit.transcript.entries",
+        "session_kit.usage.prices",
+    } & loaded == set()
+
+
+def test_main_writes_one_line(tmp_path: Path):
+    from session_kit.usage.statusline import main
+
+    out = io.StringIO()
+    assert main(io.BytesIO(b"{}"), out) == 0
+    assert out.getvalue() == "session-kit: no session\n"
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        '{"version": 1, "transcript": "%s", "files": []}',
+        '{"version": 1, "transcript": "%s", "files": {"%s": 7}}',
+        "\x00",
+    ],
+)
+def test_a_damaged_count_file_is_counted_again_not_trusted(tmp_path: Path, damage: str):
+    t = Transcript()
+    opus(t, 10)
+    path = t.write(tmp_path / "s.jsonl")
+    assert " · 110 tok · " in status_line(event(t, path))
+    [cache] = Path(state_root()).glob(f"projects/*/sessions/{t.session_id}/{STATE_FILE}")
+    cache.write_text(damage.replace("%s", str(path)))
+    assert " · 110 tok · " in status_line(event(t, path))
+
+
+def test_an_agent_launched_in_the_background_runs_while_its_log_is_being_written(tmp_path: Path):
+    import os
+
+    root = tmp_path / "claude"
+    t = Transcript()
+    call = t.tool_use("Agent", {"prompt": "look", "run_in_background": True})
+    t.tool_result(call, "launched", extra={"agentId": "bg1", "status": "async_launched"})
+    path = t.write_session(root)
+    a = Transcript(t.session_id, agent_id="bg1")
+    opus(a, 7)
+    log = a.write_subagent(root, t)
+    assert "1 agent running" in status_line(event(t, path))
+    os.utime(log, (log.stat().st_atime, log.stat().st_mtime - 600))  # quiet for ten minutes: done
+    assert "running" not in status_line(event(t, path))
+
+
+def test_a_fifo_as_transcript_path_prints_a_line_without_waiting(tmp_path: Path):
+    import os
+
+    fifo = tmp_path / "s.jsonl"
+    os.mkfifo(fifo)
+    t = Transcript()
+    proc = run_script(json.dumps(event(t, fifo)), tmp_path)
+    assert proc.returncode == 0 and proc.stdout.startswith(t.session_id[:8])
