@@ -11,6 +11,9 @@ from pathlib import Path
 
 import pytest
 
+# One Chromium for every browser test (the view's and the end-to-end one), started on first use.
+from tests.support.browser import browser  # noqa: F401  (a fixture, used by name)
+
 
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:

@@ -93,6 +93,11 @@ _HOMES = {
     "preprocess_session": "session_kit.preprocess",
     "FORMATS": "session_kit.preprocess.render.base",
     "DEFAULT_FORMAT": "session_kit.preprocess.render.base",
+    # looking at a session
+    "ViewOptions": "session_kit.view.build",
+    "ViewResult": "session_kit.view.page",
+    "VIEW_FORMATS": "session_kit.view.page",
+    "view_session": "session_kit.view.page",
     # installing into Claude Code
     "InstallResult": "session_kit.install.installer",
     "install": "session_kit.install.installer",
@@ -204,3 +209,5 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.usage.prices import PriceTable, load_prices
     from session_kit.usage.statusline import SCRIPT as STATUSLINE_SCRIPT
     from session_kit.usage.statusline import main as statusline_main
+    from session_kit.view.build import ViewOptions
+    from session_kit.view.page import VIEW_FORMATS, ViewResult, view_session

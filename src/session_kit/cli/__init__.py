@@ -10,6 +10,7 @@ imports click; commands hold no rules of their own (see each module's docstring)
     browse       sessions, show, events, search
     inside       debug-agent, plan, info, memory (what the slash commands show)
     preprocess   preprocess
+    view         view
     usage        usage (tokens and cost over the history), statusline
     tokens       how tokens and cost read
     context      the shared options (--claude-dir, --json) and the object they fill
@@ -75,6 +76,9 @@ COMMANDS = {
         "List sessions, latest activity first, with last activity, duration, size, agents, branch, title (else the first prompt).",
     ),
     "show": Command("browse:show", "Summarise a session: requests, tools, failures, compactions, agents, tokens."),
+    "view": Command(
+        "view:view", "Look at a session: a page with a timeline (a lane per subagent) and the conversation."
+    ),
     "usage": Command(
         "usage:usage",
         "Tokens and cost over the whole history, by day, week, month, project, session, model or agent.",
@@ -161,7 +165,7 @@ EPILOG = (
     epilog=EPILOG,
     help=(
         "Inspect Claude Code sessions: list, summarise, trace tool calls and search them.\n\n"
-        "Commands about one session (show, events, debug-agent, plan, info, preprocess) take it "
+        "Commands about one session (show, events, debug-agent, plan, info, preprocess, view) take it "
         "as SESSION, or as --session SESSION; without either, the current one. A SESSION is a "
         "full id, a unique id prefix, a path to a .jsonl file, or `current` (the session in "
         "$SESSION_CONTEXT or $CLAUDE_CODE_SESSION_ID, else the one the kit's hooks last recorded "

@@ -2,9 +2,9 @@
 
 Owns: the order of the steps on each line (noise by raw type, unreadable lines, the session
 filter, the split of a 1.0.x file's inline agents from its main conversation, then the
-content steps in `elements`), grouping the lines an assistant message is
-written as into one entry, the cwd and branch of the log, and redacting the units' texts in
-batches (one pass over ~64 KB of joined text costs far less than a pass over each). Yields
+content steps in `elements`), grouping the lines an assistant message is written as into one
+entry, the log's cwd, branch, client version and token usage, and redacting the units' texts
+in batches (one pass over ~64 KB of joined text costs far less than a pass over each). Yields
 format-neutral units (`units.Unit`), one per entry, and never holds more than a batch. Does
 not render a format (that is `render/`), decide where documents start and end (that is
 `sinks`) or which files are read (that is `pipeline`).
@@ -88,7 +88,10 @@ class LogConverter:
                     continue
                 if facts.cwd is None and entry.cwd:
                     facts.cwd, facts.branch = entry.cwd, entry.git_branch
+                if facts.version is None:
+                    facts.version = entry.version
                 if entry.kind == KIND_ASSISTANT:
+                    facts.tokens.add(entry)
                     message_id = entry.message_id
                     if group and message_id is not None and message_id == group_id:
                         group.append(entry)

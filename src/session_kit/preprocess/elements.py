@@ -21,7 +21,7 @@ from typing import Any
 from session_kit.preprocess import steps
 from session_kit.preprocess.units import Child, Element, Omitted
 from session_kit.redact import Redactor, is_secret_name, marker
-from session_kit.transcript.calls import STATUS_ERROR, ToolCall, result_outcome
+from session_kit.transcript.calls import STATUS_ERROR, ToolCall, result_outcome, spawned_agent_of
 from session_kit.transcript.entries import (
     KIND_SUMMARY,
     KIND_SYSTEM,
@@ -32,6 +32,7 @@ from session_kit.transcript.entries import (
     count_value,
     prompt_display,
 )
+from session_kit.transcript.tokens import TokenTally
 from session_kit.transcript.tools import AGENT_TOOLS, summarize_input
 
 _LOCAL_OUTPUT = ("<local-command-stdout>", "<local-command-stderr>")
@@ -58,6 +59,8 @@ class LogFacts:
     cwd: str | None = None
     branch: str | None = None
     spawn_calls: dict[str, ToolCall] = field(default_factory=dict)  # Agent/Task calls, by id
+    version: str | None = None  # the client version of the log's first entry that names one
+    tokens: TokenTally = field(default_factory=TokenTally)  # usage, once per API message
 
 
 def _time(entry: Entry) -> str | None:
@@ -304,10 +307,7 @@ class UnitBuilder:
         status, exit_code, error = result_outcome(result)
         agent_id = None
         if name in AGENT_TOOLS:
-            extra = result.extra
-            found = extra.get("agentId") if isinstance(extra, Mapping) else None
-            if isinstance(found, str):
-                agent_id = found
+            agent_id = spawned_agent_of(result.extra, text)
             call = self.facts.spawn_calls.get(call_id)
             if call is not None and call.result_line is None:
                 self.facts.spawn_calls[call_id] = replace(

@@ -106,7 +106,8 @@ def result_outcome(result: ToolResult) -> tuple[str, int | None, str | None]:
 _AGENT_ID_LINE = re.compile(r"^agentId: ([A-Za-z0-9_-]+)", re.M)
 
 
-def _agent_id_of(extra: Any, text: str) -> str | None:
+def spawned_agent_of(extra: Any, text: str) -> str | None:
+    """The agent a spawning call's result names (`toolUseResult.agentId`, else its text)."""
     if isinstance(extra, Mapping):
         value = extra.get("agentId")
         if isinstance(value, str) and value:
@@ -194,7 +195,7 @@ def _with_result(
         error=error,
         output=result.text if keep_output else "",
         result_line=entry.line,
-        spawned_agent_id=_agent_id_of(result.extra, result.text) if spawns_agent(call.name) else None,
+        spawned_agent_id=spawned_agent_of(result.extra, result.text) if spawns_agent(call.name) else None,
     )
 
 

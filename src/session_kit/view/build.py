@@ -1,0 +1,480 @@
+"""A session and its agents as a page model, read through the format-neutral units.
+
+Owns: reading the main transcript and each agent log once, through preprocessing's converter
+(`preprocess.convert`: noise dropped by raw type, texts cleaned and redacted in batches; no
+content steps, so every call stays), and turning the units into the page model (`model`):
+each call's start (its assistant message's time) and end (its result's time), the threads,
+the agents' lanes nested under the call (or the meta file's parent) that spawned them, agents
+named by a spawning call whose log is missing, the header card, and the size limits (`Cutter`)
+that keep a page small whatever the input. Does not lay anything out (that is `html` and
+`markdown`) or write files (that is `page`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from session_kit.preprocess.agents import AgentsInStartOrder, LinkedAgent, inline_agents
+from session_kit.preprocess.convert import ConvertOptions, LogConverter
+from session_kit.preprocess.pipeline import claude_roots_of, holds_session
+from session_kit.preprocess.steps import STATUS_WARMUP, Reduction
+from session_kit.preprocess.units import Element, Omitted, Unit
+from session_kit.redact import Redactor, showing_secrets
+from session_kit.sessions.store import SessionRef
+from session_kit.transcript.entries import parse_timestamp
+from session_kit.transcript.glance import glance
+from session_kit.transcript.reader import ReadStats
+from session_kit.transcript.tokens import TokenTally
+from session_kit.transcript.tools import AGENT_TOOLS, agent_spawn, summarize_input
+from session_kit.view import model
+from session_kit.view.model import MAIN, Call, Compaction, Cut, Item, Message, Note, Thread, Tokens
+from session_kit.view.timeline import lay_out
+
+# Size limits. A page stays small whatever the session: each text is cut to its limit (its
+# full size is shown), and once PAGE_CHARS of text are on the page every later text keeps
+# only SMALL_CHARS, so a page holds at most about PAGE_CHARS + SMALL_CHARS per item.
+OUTPUT_LINES, OUTPUT_CHARS = 120, 6_000  # a tool result
+PARAM_CHARS = 2_000  # one tool parameter
+MESSAGE_CHARS = 20_000  # a message of the person or the assistant
+NOTE_CHARS = 500  # system entries, unknown entries and blocks
+PAGE_CHARS = 3_000_000
+SMALL_CHARS = 160
+# Items (messages, calls…) in full, in page order; past them only this many more of the ones
+# a person looks for (requests, failed calls, compactions), the rest named by a note. Every
+# call keeps its bar in the timeline.
+ITEMS_WHOLE = 3_000
+ITEMS_KEY = 1_500
+MAX_PARAMS = 24  # a call's input keys shown (the rest are counted)
+
+
+class Cutter:
+    """Cuts texts to their limit and keeps the page's total under its budget."""
+
+    def __init__(self, page_chars: int = PAGE_CHARS) -> None:
+        self.page_chars = page_chars
+        self.kept = 0
+        self.left_out = 0
+
+    def __call__(self, text: str, limit: int, *, max_lines: int | None = None) -> Cut:
+        lines = text.count("\n") + 1 if text else 0
+        if self.kept >= self.page_chars:
+            limit = min(limit, SMALL_CHARS)
+        kept = text
+        if max_lines is not None and lines > max_lines:
+            kept = "\n".join(kept.split("\n", max_lines)[:max_lines])
+        if len(kept) > limit:
+            kept = kept[:limit]
+        self.kept += len(kept)
+        self.left_out += len(text) - len(kept)
+        return Cut(kept, len(text), lines)
+
+
+@dataclass(frozen=True, slots=True)
+class ViewOptions:
+    thinking: bool = False  # show the model's thinking blocks (collapsed)
+    redact: bool = True
+    agents: bool = True
+
+
+def _texts(element: Element) -> str:
+    parts: list[str] = []
+    for child in element.children or ():
+        if isinstance(child, str):
+            parts.append(child)
+        elif isinstance(child, Omitted):
+            parts.append(f"[… {child.lines} lines omitted …]")
+    return "\n".join(parts)
+
+
+def _time(attrs: Mapping[str, Any] | None) -> datetime | None:
+    return parse_timestamp(attrs.get("time")) if attrs else None
+
+
+class _Anchors:
+    """Element ids in page order: the same input gives the same ids."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.compactions = 0
+
+    def call(self) -> str:
+        self.calls += 1
+        return f"call-{self.calls}"
+
+    def compaction(self) -> str:
+        self.compactions += 1
+        return f"compaction-{self.compactions}"
+
+
+def _summary(name: str, params: Mapping[str, str]) -> str:
+    # The parameters were redacted with the rest of their unit (or the caller asked for them
+    # as written): redacting each summary again would cost more than the whole conversion.
+    with showing_secrets():
+        return summarize_input(name, params)
+
+
+def _shown_params(params: Mapping[str, str], cut: Cutter) -> tuple[tuple[str, Cut], ...]:
+    shown = [(key, cut(value, PARAM_CHARS)) for key, value in list(params.items())[:MAX_PARAMS]]
+    if len(params) > MAX_PARAMS:
+        more = f"{len(params) - MAX_PARAMS} more input keys not shown"
+        shown.append(("…", Cut(more, len(more), 1)))
+    return tuple(shown)
+
+
+class ThreadReader:
+    """Turns one log's units into a thread's items, pairing calls with their results."""
+
+    def __init__(self, key: str, *, cut: Cutter, anchors: _Anchors) -> None:
+        self.key = key
+        self.cut = cut
+        self.anchors = anchors
+        self.items: list[Item] = []
+        self._calls: dict[str, int] = {}  # tool_use_id -> index in items
+        self.first: datetime | None = None
+        self.last: datetime | None = None
+
+    def _saw(self, time: datetime | None) -> None:
+        if time is None:
+            return
+        if self.first is None or time < self.first:
+            self.first = time
+        if self.last is None or time > self.last:
+            self.last = time
+
+    def calls(self) -> list[Call]:
+        return [self.items[i] for i in self._calls.values()]  # type: ignore[misc]
+
+    def add(self, unit: Unit) -> None:
+        for element in unit:
+            time = _time(element.attrs)
+            self._saw(time)
+            handler = getattr(self, "_" + element.name, None)
+            if handler is not None:
+                handler(element, time)
+            else:
+                self._note(element.attrs.get("type") if element.attrs else None, element, time)
+
+    def _note(self, label: object, element: Element, time: datetime | None) -> None:
+        name = label if isinstance(label, str) and label else element.name
+        self.items.append(Note(name, self.cut(_texts(element), NOTE_CHARS), time))
+
+    def _entry(self, element: Element, time: datetime | None) -> None:
+        self._note((element.attrs or {}).get("type"), element, time)
+
+    def _system(self, element: Element, time: datetime | None) -> None:
+        self._note((element.attrs or {}).get("subtype") or "system", element, time)
+
+    def _summary(self, element: Element, time: datetime | None) -> None:
+        pass  # a `summary` line is a title (`transcript.titles`), never conversation
+
+    def _compact_boundary(self, element: Element, time: datetime | None) -> None:
+        attrs = element.attrs or {}
+        self.items.append(Compaction(self.anchors.compaction(), time, attrs.get("trigger"), attrs.get("pre_tokens")))
+
+    def _compact_summary(self, element: Element, time: datetime | None) -> None:
+        self.items.append(Message(model.KIND_SUMMARY, self.cut(_texts(element), MESSAGE_CHARS), time))
+
+    def _user(self, element: Element, time: datetime | None) -> None:
+        texts, images = [], 0
+        for child in element.children or ():
+            if isinstance(child, str):
+                texts.append(child)
+            elif isinstance(child, Element) and child.name == "image":
+                images += 1
+            elif isinstance(child, Element):
+                self._note(child.attrs.get("type") if child.attrs else None, child, time)
+        kind = (element.attrs or {}).get("kind")
+        self.items.append(Message(kind, self.cut("\n\n".join(texts), MESSAGE_CHARS), time, images))
+
+    def _assistant(self, element: Element, time: datetime | None) -> None:
+        for child in element.children or ():
+            if not isinstance(child, Element):
+                continue
+            name = child.name
+            if name == "text":
+                self.items.append(Message(model.KIND_ASSISTANT, self.cut(_texts(child), MESSAGE_CHARS), time))
+            elif name == "thinking":
+                self.items.append(Message(model.KIND_THINKING, self.cut(_texts(child), MESSAGE_CHARS), time))
+            elif name == "tool_use":
+                self._tool_use(child, time)
+            elif name == "image":
+                self.items.append(Message(model.KIND_ASSISTANT, Cut("", 0, 0), time, images=1))
+            else:
+                self._note((child.attrs or {}).get("type"), child, time)
+
+    def _tool_use(self, element: Element, time: datetime | None) -> None:
+        attrs = element.attrs or {}
+        name = str(attrs.get("name") or "?")
+        params = {}
+        for child in element.children or ():
+            if isinstance(child, Element) and child.attrs:
+                params[str(child.attrs.get("name"))] = _texts(child)
+        call = Call(
+            anchor=self.anchors.call(),
+            tool_use_id=str(attrs.get("id") or ""),
+            name=name,
+            summary=_summary(name, params),
+            params=_shown_params(params, self.cut),
+            started=time,
+            ended=None,
+            status="pending",
+            exit_code=None,
+            output=None,
+            lane=self.key,
+        )
+        if call.tool_use_id and call.tool_use_id not in self._calls:
+            self._calls[call.tool_use_id] = len(self.items)
+        self.items.append(call)
+
+    def _tool_result(self, element: Element, time: datetime | None) -> None:
+        attrs = element.attrs or {}
+        index = self._calls.get(str(attrs.get("tool_use_id") or ""))
+        text = _texts(element)
+        if index is None:  # a result whose call is not in this log
+            self.items.append(Note("tool result", self.cut(text, NOTE_CHARS), time))
+            return
+        call = self.items[index]
+        assert isinstance(call, Call)
+        if call.output is not None:
+            return  # the client repeats lines on resume: a result counts once
+        lines = attrs.get("lines")
+        output = self.cut(text, OUTPUT_CHARS, max_lines=OUTPUT_LINES)
+        if isinstance(lines, int) and lines > output.lines:
+            output = replace(output, lines=lines)
+        self.items[index] = replace(
+            call,
+            ended=time,
+            status="error" if attrs.get("status") == "error" else "ok",
+            exit_code=attrs.get("exit_code"),
+            output=output,
+            spawned=attrs.get("agent_id") if call.name in AGENT_TOOLS else None,
+        )
+
+
+@dataclass(slots=True)
+class _AgentRead:
+    agent: LinkedAgent
+    reader: ThreadReader
+    tokens: Tokens
+    parent: str
+
+
+def _tokens(tally: TokenTally) -> Tokens:
+    usage = tally.summary().total
+    return Tokens(usage.input, usage.output, usage.cache_write, usage.cache_read)
+
+
+def _label(agent_type: str | None, description: str | None, redactor: Redactor | None) -> str:
+    if description and redactor is not None:
+        description = redactor(description)  # model-written text, like any other
+    return " · ".join(p for p in (agent_type or "agent", description) if p)
+
+
+def build_page(ref: SessionRef, options: ViewOptions | None = None) -> tuple[model.Page, ReadStats, dict[str, int]]:
+    """The page model of a session; with what reading met and the redactions made."""
+    options = options or ViewOptions()
+    redactor = Redactor() if options.redact else None
+    read, reduction, cut, anchors = ReadStats(), Reduction(), Cutter(), _Anchors()
+
+    inline = inline_agents(ref.path) if options.agents else {}
+    # As preprocessing: other sessions' entries are dropped only from a file that has its own.
+    own = ref.id if holds_session(ref.path, ref.id) else None
+
+    def converter(path: Path, agent_id: str | None, *, thread: frozenset[str] | None = None) -> LogConverter:
+        convert = ConvertOptions(
+            session_id=own,
+            skip_sidechains=agent_id is None and bool(inline),
+            thread=thread,
+            filtering=False,
+            thinking=options.thinking,
+            claude_roots=claude_roots_of(ref),
+            agent_id=agent_id,
+        )
+        # An inline agent's lines were read (and counted) with the session's file already.
+        stats = read if thread is None else ReadStats()
+        return LogConverter(path, convert, reduction=reduction, read=stats, redactor=redactor)
+
+    main_conv = converter(ref.path, None)
+    main = ThreadReader(MAIN, cut=cut, anchors=anchors)
+    for unit in main_conv.units():
+        main.add(unit)
+    owner = {c.tool_use_id: MAIN for c in main.calls()}
+    agents: list[_AgentRead] = []
+    if options.agents:
+        logs = AgentsInStartOrder(ref, main_conv.facts.spawn_calls.values(), inline=inline)
+        for agent in logs:
+            if agent.log.path is None:
+                continue  # no log: the lane comes from its spawning call (`_assemble`)
+            conv = converter(agent.log.path, agent.agent_id, thread=agent.thread)
+            reader = ThreadReader(agent.agent_id, cut=cut, anchors=anchors)
+            try:
+                for unit in conv.units():
+                    reader.add(unit)
+            except OSError as exc:  # removed or unreadable since it was listed
+                reader.items.append(Note("unreadable", Cut(str(exc.strerror or exc), 0, 0), None))
+            logs.add_calls(conv.facts.spawn_calls.values())
+            if conv.facts.check.verdict(agent=True)[0] == STATUS_WARMUP:
+                continue  # a warmup log (2.0.28–2.0.44) is not an agent of the conversation
+            meta_parent = (agent.log.meta or {}).get("parentAgentId")
+            parent = owner.get(agent.tool_use_id or "") or (meta_parent if isinstance(meta_parent, str) else MAIN)
+            for call in reader.calls():
+                owner.setdefault(call.tool_use_id, agent.agent_id)
+            agents.append(_AgentRead(agent, reader, _tokens(conv.facts.tokens), parent))
+    return (
+        _assemble(ref, options, main, main_conv, agents, redactor, cut),
+        read,
+        dict(redactor.counts) if redactor else {},
+    )
+
+
+def _assemble(
+    ref: SessionRef,
+    options: ViewOptions,
+    main: ThreadReader,
+    main_conv: LogConverter,
+    agents: list[_AgentRead],
+    redactor: Redactor | None,
+    cut: Cutter,
+) -> model.Page:
+    known = {a.agent.agent_id for a in agents}
+    by_call = {a.agent.tool_use_id: a.agent.agent_id for a in agents if a.agent.tool_use_id}
+    readers = [main, *(a.reader for a in agents)]
+    # Each spawning call points at its agent's thread; agents whose log is missing get a lane.
+    spawns: dict[str, Call] = {}
+    missing: list[tuple[Call, str]] = []
+    for reader in readers:
+        for index, item in enumerate(reader.items):
+            if not isinstance(item, Call) or item.name not in AGENT_TOOLS:
+                continue
+            target = by_call.get(item.tool_use_id) or (item.spawned if item.spawned in known else None)
+            if target is None:
+                target = item.spawned or item.tool_use_id  # the key `sessions.agents.missing_run` gives it
+                missing.append((item, target))
+            item = replace(item, spawned=target)
+            reader.items[index] = item
+            spawns[target] = item
+    threads = [Thread(MAIN, "thread-main", "Main conversation", tuple(main.items))]
+    for number, read in enumerate(agents, 1):
+        agent = read.agent
+        threads.append(
+            Thread(
+                agent.agent_id,
+                f"agent-{number}",
+                _label(agent.agent_type, agent.description, redactor),
+                tuple(read.reader.items),
+                spawned_by=spawns.get(agent.agent_id),
+            )
+        )
+    offset = len(threads)
+    for number, (call, key) in enumerate(missing, offset):
+        asked = agent_spawn({k: v.text for k, v in call.params})
+        label = _label(asked.agent_type, asked.description, None)  # params are redacted already
+        threads.append(Thread(key, f"agent-{number}", label, (), spawned_by=call, missing_log=True))
+    all_calls = [i for r in readers for i in r.items if isinstance(i, Call)]
+    tokens = {MAIN: _tokens(main_conv.facts.tokens), **{a.agent.agent_id: a.tokens for a in agents}}
+    parents = {a.agent.agent_id: a.parent for a in agents}
+    parents.update({key: call.lane for call, key in missing})
+    spans = {r.key: (r.first, r.last) for r in readers}
+    for call, key in missing:
+        spans[key] = (call.started, call.ended)
+    title = glance(ref.path, ref.size).title  # the client's title lines, as `sessions` lists them
+    if title and redactor is not None:
+        title = redactor(title)  # model-written text, like any other
+    times = [t for span in spans.values() for t in span if t is not None]
+    card = model.Card(
+        session_id=ref.id,
+        project=ref.project.name,
+        cwd=main_conv.facts.cwd,
+        branch=main_conv.facts.branch,
+        title=title,
+        start=min(times) if times else None,
+        end=max(times) if times else None,
+        version=main_conv.facts.version,
+        tokens=sum(tokens.values(), Tokens()),
+        compactions=sum(1 for r in readers for i in r.items if isinstance(i, Compaction)),
+        failures=sum(1 for c in all_calls if c.failed),
+        calls=len(all_calls),
+        agents=len(threads) - 1,
+        missing_logs=len(missing),
+    )
+    lanes, ticks, rules = lay_out(
+        card, threads, parents=parents, spans=spans, tokens=tokens, compactions=_compactions(main.items)
+    )
+    order = {lane.key: index for index, lane in enumerate(lanes)}
+    threads.sort(key=lambda t: order.get(t.key, len(order)))  # as the lanes: each agent under its parent
+    threads, moved, hidden = thin_threads(threads)
+    return model.Page(
+        card=card,
+        lanes=lanes,
+        ticks=ticks,
+        rules=rules,
+        threads=tuple(threads),
+        tools=tuple(sorted({c.name for c in all_calls})),
+        thinking=options.thinking,
+        redacted=redactor is not None,
+        cut_chars=cut.left_out,
+        hidden_items=hidden,
+        moved=moved,
+    )
+
+
+def _is_key(item: Item) -> bool:
+    if isinstance(item, Call):
+        return item.failed
+    if isinstance(item, Message):
+        return item.kind in (None, model.KIND_COMMAND)
+    return isinstance(item, Compaction)
+
+
+class _LeftOut:
+    """Items left out of the page: each run of them becomes one note that links lead to."""
+
+    def __init__(self) -> None:
+        self.moved: dict[str, str] = {}
+        self.total = 0
+        self.notes = 0
+
+    def note(self, run: list[Item]) -> Note:
+        self.notes += 1
+        anchor = f"left-out-{self.notes}"
+        calls = sum(1 for i in run if isinstance(i, Call))
+        text = (
+            f"{len(run):,} items left out here to keep the page small ({calls:,} tool calls, none failed; "
+            "each still has its bar in the timeline). `session-kit events` lists every call."
+        )
+        self.moved.update((i.anchor, anchor) for i in run if isinstance(i, Call))
+        self.total += len(run)
+        return Note("left out", Cut(text, len(text), 1), None, anchor)
+
+
+def thin_threads(threads: list[Thread]) -> tuple[list[Thread], dict[str, str], int]:
+    """The threads within the page's item limits (`ITEMS_WHOLE`, `ITEMS_KEY`); the anchors
+    of left-out calls, mapped to the note standing for them; how many items were left out."""
+    seen = key_kept = 0
+    left = _LeftOut()
+    out: list[Thread] = []
+    for thread in threads:
+        items: list[Item] = []
+        run: list[Item] = []
+        for item in thread.items:
+            seen += 1
+            if seen <= ITEMS_WHOLE or (key_kept < ITEMS_KEY and _is_key(item)):
+                key_kept += seen > ITEMS_WHOLE
+                if run:
+                    items.append(left.note(run))
+                    run = []
+                items.append(item)
+            else:
+                run.append(item)
+        if run:
+            items.append(left.note(run))
+        out.append(replace(thread, items=tuple(items)) if left.total else thread)
+    return out, left.moved, left.total
+
+
+def _compactions(items: Iterable[Item]) -> list[Compaction]:
+    return [i for i in items if isinstance(i, Compaction)]
