@@ -8,8 +8,11 @@
 # Like pipx and uv: the kit lives in its own virtual environment
 # ($SESSION_KIT_VENV, default ${XDG_DATA_HOME:-~/.local/share}/claude-session-kit/venv) and a
 # launcher goes to ${SESSION_KIT_BIN:-~/.local/bin}/session-kit. Claude Code's root is
-# $CLAUDE_CONFIG_DIR, else ~/.claude; extra arguments go to `session-kit install`
-# (e.g. --scope project).
+# $CLAUDE_CONFIG_DIR, else ~/.claude; extra arguments go to `session-kit install`. For one
+# project only, run it from that project's folder:
+#   cd ~/code/myproject && ~/src/claude-session-kit/install.sh --scope local
+# (the project scope is refused: its settings file is committed, the hooks' paths are yours
+# alone; share the kit with a team as a plugin instead).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 data_home=${XDG_DATA_HOME:-$HOME/.local/share}
@@ -39,8 +42,21 @@ uninstall() {
 
 case "${1:-}" in
     --uninstall) shift; uninstall "$@"; exit 0 ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    # the header comment, up to the first line that is not one
+    -h|--help) sed -n '2,$p' "$0" | sed '/^[^#]/,$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
+
+# A project scope writes into the current folder's .claude/: from the kit's own checkout that
+# would install the kit into itself.
+for arg in "$@"; do
+    case "$arg" in
+        local|project|--scope=local|--scope=project)
+            if [ "$(pwd -P)" = "$(cd "$here" && pwd -P)" ]; then
+                say "run it from your project's folder: cd /path/to/project && $here/install.sh $*"
+                exit 2
+            fi ;;
+    esac
+done
 
 if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; then
     say "needs Python 3.10 or newer as '$python' (set PYTHON=/path/to/python3)"

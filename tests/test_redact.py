@@ -231,3 +231,20 @@ def test_a_value_is_redacted_string_by_string_and_a_secrets_name_hides_its_value
         "list": ["ok", None, "x\x00 password=[REDACTED:password]"],
         "api_key": "[REDACTED:secret]",
     }
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'TOKEN="x"',
+        'export API_TOKEN="changeme"',
+        'password="placeholder"',
+        "SECRET=your-secret-here",
+        'api_key: "<your-api-key>"',
+        "password=example",
+        'TOKEN="dummy"',
+        "password=********",
+    ],
+)
+def test_placeholder_values_are_not_redacted(text: str):
+    assert redact_text(text) == text

@@ -24,6 +24,7 @@ _HOMES = {
     "encode_project_dir": "session_kit.claude.encoding",
     "SCOPES": "session_kit.claude.settings",
     "SCOPE_USER": "session_kit.claude.settings",
+    "SCOPE_PROJECT": "session_kit.claude.settings",
     # sessions on disk
     "SessionRef": "session_kit.sessions.store",
     "AgentLogRef": "session_kit.sessions.store",
@@ -163,7 +164,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.archive.store import archive_dir
     from session_kit.claude.encoding import encode_project_dir
     from session_kit.claude.paths import claude_root
-    from session_kit.claude.settings import SCOPE_USER, SCOPES
+    from session_kit.claude.settings import SCOPE_PROJECT, SCOPE_USER, SCOPES
     from session_kit.errors import Ambiguous, InvalidOptions, KitError, NotFound
     from session_kit.files import TEXT_ERRORS
     from session_kit.index.query import Filters as SearchFilters

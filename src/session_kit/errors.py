@@ -22,6 +22,18 @@ EXIT_BAD_FILE = 5
 EXIT_NOTHING_TO_DO = 6  # preprocess: the session is empty or a warmup, nothing was written
 EXIT_DRIFT = 7  # doctor --transcripts --strict: transcripts hold types the kit does not know
 
+# What each code means, for the help of the commands that can end with it.
+EXIT_MEANINGS = {
+    EXIT_OK: "ok",
+    EXIT_INTERNAL: "internal error",
+    EXIT_USAGE: "usage error (bad option or argument)",
+    EXIT_NOT_FOUND: "not found (no such session, project or Claude root)",
+    EXIT_AMBIGUOUS: "ambiguous session prefix (the candidates are listed)",
+    EXIT_BAD_FILE: "a file the kit must change is not valid (it is left as it was)",
+    EXIT_NOTHING_TO_DO: "nothing to preprocess (an empty or warmup session; nothing written)",
+    EXIT_DRIFT: "--strict: types the kit does not know were found",
+}
+
 EXIT_CODES_HELP = (
     "Exit codes: 0 ok; 1 internal error; 2 usage error (bad option or argument); "
     "3 not found (no such session, project or Claude root); "

@@ -110,6 +110,12 @@ _TYPE_WORDS = frozenset(
         "env",
     ]
 )
+# Values written in docs and examples in a secret's place (`TOKEN="changeme"`,
+# `SECRET=your-secret-here`): redacting them hides what a reader needs and protects nothing.
+_PLACEHOLDER_WORDS = frozenset(
+    ["changeme", "change-me", "change_me", "placeholder", "example", "dummy", "fake", "sample", "test", "foo", "bar"]
+)
+_PLACEHOLDER = re.compile(r"your[-_][\w-]*|<[^<>]*>|(?:x+|\*+|\.+)", re.IGNORECASE)
 _CODE = re.compile(r"[\w.]*[(\[]|[~.]?/")
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 
@@ -120,6 +126,8 @@ def _is_value(value: str) -> bool:
     bare = value.strip("'\"")
     return not (
         bare.lower() in _TYPE_WORDS
+        or bare.lower() in _PLACEHOLDER_WORDS
+        or _PLACEHOLDER.fullmatch(bare) is not None
         or _CODE.match(bare) is not None
         or (_DOTTED.fullmatch(bare) is not None and not _has_digit(bare))
         or bare.isdigit()

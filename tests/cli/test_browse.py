@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 
 from tests.support.cli import invoke, invoke_json
+from tests.support.transcripts import Transcript
 
 
 def test_sessions_all_lists_every_project_with_each_sessions_overview(built):
@@ -142,3 +145,84 @@ def test_show_prints_a_compactions_summary_without_the_clients_framing():
     text = invoke("show", "266f", "--claude-dir", str(real)).stdout
     assert "(manual)  SCENARIO-SUMMARY: the session ran Bash" in text
     assert "This session is being continued" not in text
+
+
+def _dated(root: Path, sid: str, day: int, *, prompt: str = "do it", mtime: float | None = None) -> None:
+    t = Transcript(sid, start=datetime(2026, 11, day, 9, 0, 0, tzinfo=timezone.utc))
+    t.user(prompt)
+    t.say("ok")
+    path = t.write_session(root)
+    if mtime is not None:
+        os.utime(path, (mtime, mtime))
+
+
+OLD = "01d00000-0000-0000-0000-000000000001"
+NEW = "0e100000-0000-0000-0000-000000000002"
+
+
+def test_sessions_are_sorted_by_last_activity_not_by_file_mtime(claude_root: Path):
+    # a plain copy gave the old session the newest mtime
+    _dated(claude_root, NEW, 20, mtime=1_000_000_000)
+    _dated(claude_root, OLD, 2, mtime=2_000_000_000)
+    doc = invoke_json("sessions", "--all")
+    assert [s["id"] for s in doc["sessions"]] == [NEW, OLD]
+    out = invoke("sessions", "--all").stdout.splitlines()
+    assert out[0].startswith("SESSION") and "LAST ACTIVE" in out[0]
+    assert out[1].startswith(f"{NEW}  2026-11-20 09:00:02Z")
+
+
+def test_sessions_since_and_until_choose_by_time(claude_root: Path):
+    _dated(claude_root, NEW, 20)
+    _dated(claude_root, OLD, 2)
+    assert [s["id"] for s in invoke_json("sessions", "--all", "--since", "2026-11-10")["sessions"]] == [NEW]
+    assert [s["id"] for s in invoke_json("sessions", "--all", "--until", "2026-11-10")["sessions"]] == [OLD]
+    bad = invoke("sessions", "--all", "--since", "last tuesday")
+    assert bad.exit_code == 2 and "'last tuesday' is not a date" in bad.stderr
+
+
+def test_sessions_all_has_a_project_column_and_a_project_listing_has_none(claude_root: Path):
+    _dated(claude_root, NEW, 20)
+    assert "PROJECT" in invoke("sessions", "--all").stdout.splitlines()[0]
+    assert "PROJECT" not in invoke("sessions", "--project", "/work/proj").stdout.splitlines()[0]
+
+
+def test_sessions_rows_fit_the_terminal_cutting_the_prompt_never_the_id(claude_root: Path):
+    _dated(claude_root, NEW, 20, prompt="a long prompt " * 20)
+    for width in (80, 120):
+        lines = invoke("sessions", "--all", env={"COLUMNS": str(width)}).stdout.splitlines()
+        assert all(len(line) <= width for line in lines), (width, lines)
+        assert lines[1].startswith(NEW) and "a long" in lines[1] and lines[1].endswith("…")
+
+
+def test_sessions_columns_stay_aligned_whatever_the_values(claude_root: Path):
+    _dated(claude_root, NEW, 20)
+    _dated(claude_root, OLD, 2, prompt="x")
+    header, *rows = invoke("sessions", "--all", env={"COLUMNS": "200"}).stdout.splitlines()
+    title_at = header.index("TITLE")
+    assert all(row[title_at - 2 : title_at] == "  " and row[title_at] != " " for row in rows)
+
+
+def test_sessions_marks_a_warmup_session(claude_root: Path):
+    _dated(claude_root, NEW, 20, prompt="Warmup")
+    assert invoke("sessions", "--all").stdout.splitlines()[1].endswith("(warmup)")
+
+
+def test_show_caps_its_lists_with_a_count_of_the_rest_and_full_lists_all(claude_root: Path):
+    t = Transcript(NEW)
+    for n in range(30):
+        t.user(f"request number {n}")
+        t.say("ok")
+    t.write_session(claude_root)
+    capped = invoke("show", NEW).stdout
+    assert "Requests (30):" in capped and "request number 19" in capped and "request number 20" not in capped
+    assert "  … and 10 more (--full lists all)\n" in capped
+    full = invoke("show", NEW, "--full").stdout
+    assert "request number 29" in full and "more (--full" not in full
+
+
+def test_show_says_one_call_not_one_calls(claude_root: Path):
+    t = Transcript(NEW)
+    t.user("go")
+    t.bash("true", "")
+    t.write_session(claude_root)
+    assert "Tools (1 call): Bash 1" in invoke("show", NEW).stdout

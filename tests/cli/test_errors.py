@@ -115,3 +115,23 @@ def test_no_usable_home_is_one_line_and_a_usage_error(monkeypatch):
     monkeypatch.setattr(pwd, "getpwuid", lambda uid: NoHome())
     result = invoke("scratch", "path", "--session", "s1", env={"HOME": ""})
     assert result.exit_code == 2 and "SESSION_KIT_HOME" in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_a_usage_error_is_one_line_in_the_kits_style_with_where_to_look():
+    result = invoke("sessions", "--limit", "0")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("session-kit: Invalid value for '--limit'")
+    assert result.stderr.endswith("(see `session-kit sessions --help`)\n") and result.stderr.count("\n") == 1
+
+
+def test_an_unknown_option_is_one_line_in_the_kits_style():
+    result = invoke("show", "--nosuch")
+    assert (
+        result.exit_code == 2
+        and result.stderr == "session-kit: No such option '--nosuch' (see `session-kit show --help`)\n"
+    )
+
+
+def test_the_real_entry_point_exits_2_on_a_usage_error():
+    proc = run("sessions", "--since", "not-a-date")
+    assert proc.returncode == 2 and proc.stderr.startswith("session-kit: Invalid value for '--since'")

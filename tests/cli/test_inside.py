@@ -258,3 +258,13 @@ def test_memory_with_capture_off_says_so(monkeypatch):
     monkeypatch.setenv("SESSION_KIT_MEMORY", "off")
     result = invoke("memory", "266f", "--claude-dir", str(REAL))
     assert "Memory capture is off (env)" in result.stdout and "SCENARIO-START" not in result.stdout
+
+
+def test_debug_agent_type_shows_the_agent_of_that_type_even_when_it_did_not_fail(planned):
+    out = invoke("debug-agent", "--type", "Plan", "--session", planned.alpha.session_id).stdout
+    assert out.split("\n\n")[1].startswith(f"{planned.plan_agent}  [Plan] Design it")
+
+
+def test_debug_agent_keeps_the_lines_of_a_multi_line_answer_indented(built):
+    out = invoke("debug-agent", "--all", "--session", built.current.session_id).stdout
+    assert "\n  answer:\n    1. Do A\n    2. Do B\n" in out

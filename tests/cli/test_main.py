@@ -58,3 +58,56 @@ def test_python_dash_m_runs_the_group():
         [sys.executable, "-m", "session_kit", "--version"], capture_output=True, text=True, timeout=60
     )
     assert proc.returncode == 0 and proc.stdout == f"session-kit, version {__version__}\n"
+
+
+def test_session_kit_alone_prints_the_help_and_exits_0():
+    proc = run()
+    assert proc.returncode == 0 and proc.stdout.startswith("Usage: session-kit") and proc.stderr == ""
+
+
+def test_group_help_documents_shell_completion_for_bash_zsh_and_fish():
+    out = invoke("--help").stdout
+    for shell in ("bash", "zsh", "fish"):
+        assert f"_SESSION_KIT_COMPLETE={shell}_source session-kit" in out
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_every_commands_help_has_examples_of_itself(name):
+    out = invoke(name, "--help").stdout
+    examples = out.split("Examples:\n")[1].split("\n\n")[0].splitlines()
+    assert examples and all(line.strip().startswith(f"session-kit {name}") for line in examples)
+
+
+@pytest.mark.parametrize(
+    ("name", "absent"),
+    [
+        ("sessions", ("4 ambiguous", "6 nothing", "7 ")),
+        ("search", ("4 ambiguous", "6 nothing")),
+        ("show", ("6 nothing", "7 ")),
+        ("install", ("3 not found", "4 ambiguous", "6 nothing", "7 ")),
+        ("uninstall", ("3 not found", "4 ambiguous", "6 nothing", "7 ")),
+        ("doctor", ("4 ambiguous", "6 nothing")),
+    ],
+)
+def test_a_commands_exit_codes_are_only_those_it_can_end_with(name, absent):
+    paragraph = " ".join(invoke(name, "--help").stdout.split("Exit codes:")[1].split())
+    assert paragraph.startswith("0 ok; 1 ")
+    assert not [code for code in absent if f"; {code}" in paragraph], paragraph
+
+
+def test_preprocess_help_names_exit_6_and_doctor_help_exit_7():
+    assert "6 nothing to preprocess" in " ".join(invoke("preprocess", "--help").stdout.split())
+    assert "7 --strict" in " ".join(invoke("doctor", "--help").stdout.split())
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_every_option_of_every_command_is_described(name):
+    command = main.get_command(click.Context(main), name)
+    commands = [command, *getattr(command, "commands", {}).values()]
+    undescribed = [
+        f"{c.name} {p.opts[0]}"
+        for c in commands
+        for p in c.params
+        if isinstance(p, click.Option) and not p.help and p.opts[0] not in ("--help", "-h")
+    ]
+    assert undescribed == []

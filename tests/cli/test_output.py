@@ -145,3 +145,21 @@ def test_json_output_never_holds_infinity_or_an_unprintable_integer(capsys: pyte
     emit_json("events", {"input": {"n": float("inf"), "m": float("nan"), "big": 10**4299 * 11, "ok": 1.5}})
     document = json.loads(capsys.readouterr().out, parse_constant=lambda name: pytest.fail(f"{name} in JSON"))
     assert document["input"] == {"n": None, "m": None, "big": None, "ok": 1.5}
+
+
+def test_plurals_agree_with_their_count():
+    from session_kit.cli.output import plural
+
+    assert (plural(1, "call"), plural(2, "call"), plural(0, "call")) == ("1 call", "2 calls", "0 calls")
+    assert plural(1, "entry", "entries") == "1 entry" and plural(3, "entry", "entries") == "3 entries"
+
+
+def test_one_api_message_is_not_messages():
+    from types import SimpleNamespace
+
+    from session_kit.cli.tokens import usage_text
+
+    tokens = SimpleNamespace(
+        tokens=10, input=5, output=5, cache_read=0, cache_write_5m=0, cache_write_1h=0, web_search=0, messages=1
+    )
+    assert usage_text(tokens, SimpleNamespace(display=lambda: "$0.01")).endswith("; 1 API message)")

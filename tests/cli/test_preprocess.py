@@ -152,3 +152,61 @@ def test_preprocessing_loads_neither_click_nor_what_only_distill_needs():
         json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
     )
     assert not {"click", "subprocess", "hashlib", "tempfile"} & loaded
+
+
+def fake_client(tmp_path: Path, answer: str) -> Path:
+    """A stand-in for `claude -p` that leaves what the real one leaves: a project folder for its
+    cwd in the Claude root; it records its arguments and cwd, and prints `answer`."""
+    fake = tmp_path / "claude"
+    fake.write_text(
+        textwrap.dedent(f"""\
+        #!{sys.executable}
+        import json, os, re, sys
+        sys.stdin.read()
+        cwd = os.getcwd()
+        root = os.environ["CLAUDE_CONFIG_DIR"]
+        os.makedirs(os.path.join(root, "projects", re.sub("[^A-Za-z0-9]", "-", cwd)), exist_ok=True)
+        with open({str(tmp_path / "calls.jsonl")!r}, "a") as f:
+            f.write(json.dumps({{"argv": sys.argv[1:], "cwd": cwd}}) + "\\n")
+        print({answer!r})
+    """)
+    )
+    fake.chmod(0o755)
+    return fake
+
+
+def test_distill_runs_the_child_without_hooks_and_leaves_nothing_in_the_claude_root(tmp_path: Path, claude_root):
+    fake = fake_client(tmp_path, "<session/>")
+    before = sorted(p.name for p in (claude_root / "projects").iterdir())
+    out = tmp_path / "out"
+    result = preprocess(
+        REAL_ID,
+        "--claude-dir",
+        str(REAL),
+        "--output-dir",
+        str(out),
+        "--no-agents",
+        "--distill",
+        env={"SESSION_KIT_CLAUDE": str(fake)},
+    )
+    assert result.exit_code == 0, result.stderr
+    (call,) = [json.loads(line) for line in (tmp_path / "calls.jsonl").read_text().splitlines()]
+    argv = call["argv"]
+    assert json.loads(argv[argv.index("--settings") + 1]) == {"disableAllHooks": True}
+    assert not call["cwd"].startswith(str(out)) and not Path(call["cwd"]).exists()
+    assert sorted(p.name for p in (claude_root / "projects").iterdir()) == before
+
+
+def test_a_distilled_file_that_is_not_well_formed_is_reported(tmp_path: Path, claude_root):
+    fake = fake_client(tmp_path, "<session><unclosed></session>")
+    result = preprocess(
+        REAL_ID,
+        "--claude-dir",
+        str(REAL),
+        "--output-dir",
+        str(tmp_path / "out"),
+        "--no-agents",
+        "--distill",
+        env={"SESSION_KIT_CLAUDE": str(fake)},
+    )
+    assert result.exit_code == 0 and "part1.distilled.xml is not well-formed XML" in result.stderr

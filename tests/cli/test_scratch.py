@@ -10,8 +10,54 @@ from pathlib import Path
 import pytest
 
 from tests.support.cli import EXE, invoke, invoke_json
+from tests.support.sessions import make_session
 
 SID = "5c7a0000-0000-0000-0000-000000000001"
+
+
+@pytest.fixture(autouse=True)
+def known_session(claude_root: Path) -> Path:
+    """SID has a transcript: `--session SID` names a session the kit can find."""
+    make_session(claude_root, SID)
+    return claude_root
+
+
+def test_a_session_prefix_resolves_to_the_full_id():
+    invoke("scratch", "set", "step", "three", "--session", SID)
+    got = invoke("scratch", "get", "step", "--session", SID[:8])
+    assert got.exit_code == 0 and got.stdout == "three\n"
+
+
+def test_an_ambiguous_prefix_is_refused_with_the_candidates(claude_root: Path):
+    make_session(claude_root, "5c7a0000-0000-0000-0000-000000000002")
+    result = invoke("scratch", "show", "--session", "5c7a")
+    assert result.exit_code == 4 and "matches 2 sessions" in result.stderr
+
+
+def test_an_unknown_session_is_refused_and_nothing_is_saved():
+    result = invoke("scratch", "set", "step", "three", "--session", "deadbeef-typo")
+    assert result.exit_code == 3
+    assert result.stderr == (
+        "session-kit: no session matches 'deadbeef-typo' (no transcript, no scratch dir); "
+        "--create starts a scratch dir for it\n"
+    )
+    assert not list(Path(os.environ["SESSION_KIT_HOME"]).rglob("deadbeef-typo"))
+
+
+def test_show_of_an_unknown_session_is_refused_not_shown_empty():
+    assert invoke("scratch", "show", "--session", "deadbeef-typo").exit_code == 3
+
+
+def test_create_saves_into_a_session_the_kit_does_not_know_yet():
+    assert invoke("scratch", "set", "k", "v", "--session", "brand-new", "--create").exit_code == 0
+    assert invoke("scratch", "get", "k", "--session", "brand-new").stdout == "v\n"
+
+
+def test_a_session_with_a_scratch_dir_but_no_transcript_yet_is_known():
+    # the SessionStart hook makes the dir before the client writes the transcript
+    exported = Path(os.environ["SESSION_KIT_HOME"]) / "projects" / "-p" / "sessions" / "fresh-session"
+    exported.mkdir(parents=True)
+    assert invoke("scratch", "set", "k", "v", "--session", "fresh-session").exit_code == 0
 
 
 def test_set_then_get_gives_the_value_back():
@@ -93,7 +139,7 @@ def test_show_text_lists_values_and_notes():
 
 def test_list_shows_every_scratch_dir_with_its_counts():
     invoke("scratch", "set", "a", "1", "--session", SID)
-    invoke("scratch", "note", "n", "--session", "other-0001")
+    invoke("scratch", "note", "n", "--session", "other-0001", "--create")
     doc = invoke_json("scratch", "list")
     counts = {s["session_id"]: (s["values"], s["notes"]) for s in doc["sessions"]}
     assert doc["kind"] == "scratch-list" and counts == {SID: (1, 0), "other-0001": (0, 1)}

@@ -50,3 +50,20 @@ def test_uninstall_after_install_removes_the_hooks(claude_root: Path):
     invoke("install")
     doc = invoke_json("uninstall")
     assert doc["changed"] is True and doc["hooks"] == {}
+
+
+def test_doctor_on_an_invalid_settings_file_advises_what_works_not_install(claude_root: Path):
+    (claude_root / "settings.json").write_text('{"hooks": ')
+    out = invoke("doctor").stdout
+    assert "(run `session-kit install`)" not in out
+    assert f"fix {claude_root / 'settings.json'} (it is not valid JSON), then run `session-kit install`" in out
+    assert invoke("install").exit_code == 5  # why install alone is not the advice
+
+
+def test_doctor_on_a_project_scope_install_advises_moving_it_to_the_local_scope(tmp_path: Path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert invoke("install", "--scope", "local").exit_code == 0
+    shared = tmp_path / ".claude" / "settings.json"
+    shared.write_text((tmp_path / ".claude" / "settings.local.json").read_text())  # an older kit's install
+    out = invoke("doctor").stdout
+    assert "`session-kit uninstall --scope project`" in out and "--scope local" in out

@@ -109,3 +109,32 @@ def test_the_slash_command_preprocesses_the_running_session(claude: Claude):
     assert document.get("id") == first.session_id
     assert "E2E-PREPROCESS" in ET.tostring(document, encoding="unicode")
     assert "Read each printed document" in prompt or "read every printed document" in prompt
+
+
+def test_distill_with_the_kit_installed_leaves_no_trace_of_its_child(claude: Claude, claude_binary: Path, tmp_path):
+    # The kit's hooks in the user's settings: the `claude -p` child must not fire them.
+    assert kit(claude, "install").returncode == 0
+    run = a_session(claude)
+    state = claude.home.root / "kit"
+    projects = claude.home.config_dir / "projects"
+
+    def traces() -> tuple[list[str], list[str], list[str]]:
+        scratch = sorted(str(p.relative_to(state)) for p in state.glob("projects/*/sessions/*"))
+        pointers = sorted(p.read_text() for p in state.glob("projects/*/current-session-id"))
+        return scratch, pointers, sorted(p.name for p in projects.iterdir())
+
+    before = traces()
+    proc = kit(
+        claude,
+        "preprocess",
+        run.session_id,
+        "--output-dir",
+        str(tmp_path / "pre"),
+        "--distill",
+        "--json",
+        env={"SESSION_KIT_CLAUDE": str(claude_binary)},
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["distilled"][0]["well_formed"]
+    assert claude.fake.requests_containing("When in doubt, keep it.")
+    assert traces() == before

@@ -57,10 +57,9 @@ def broken_settings(claude_root: Path) -> tuple[Path, bytes, subprocess.Complete
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    """A project with the kit installed in its shared and its local scope."""
+    """A project with the kit installed in its local scope."""
     project = tmp_path / "proj"
     project.mkdir()
-    assert run("install", "--scope", "project", cwd=project).returncode == 0
     assert run("install", "--scope", "local", cwd=project).returncode == 0
     return project
 
@@ -142,8 +141,18 @@ def test_invalid_settings_are_named_in_one_line_without_a_traceback(broken_setti
     assert proc.stderr.count("\n") == 1 and "not valid JSON" in proc.stderr and "Traceback" not in proc.stderr
 
 
-def test_the_project_scope_writes_the_projects_shared_settings(project: Path):
-    assert "PreCompact" in json.loads((project / ".claude" / "settings.json").read_text())["hooks"]
+def test_the_project_scope_is_refused_since_teams_commit_its_file_and_its_paths_are_this_machines(project: Path):
+    proc = run("install", "--scope", "project", cwd=project)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "teams commit" in proc.stderr and "--scope local" in proc.stderr and "plugin" in proc.stderr
+    assert not (project / ".claude" / "settings.json").exists()
+
+
+def test_uninstall_still_takes_the_kit_out_of_the_project_scope(project: Path):
+    shared = project / ".claude" / "settings.json"
+    shared.write_text((project / ".claude" / "settings.local.json").read_text())  # an older install's
+    assert run("uninstall", "--scope", "project", cwd=project).returncode == 0
+    assert "PreCompact" not in shared.read_text()
 
 
 def test_the_local_scope_writes_the_projects_local_settings(project: Path):

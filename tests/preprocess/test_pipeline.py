@@ -401,6 +401,26 @@ def test_a_renamed_copy_is_converted_whole_and_a_sessions_own_file_drops_foreign
     assert filtered.ok and "MINE: do it" in everything(filtered) and "FOREIGN: other" not in everything(filtered)
 
 
+def test_client_boilerplate_is_dropped_like_noise_keeping_the_agent_id(tmp_path: Path):
+    result = run(resolve_session(REAL_ID, REAL), tmp_path)
+    text = everything(result)
+    assert "Async agent launched successfully" not in text and "never quote or paste" not in text
+    assert "Async agent launched (agentId a2ca1db92956813a7)" in text
+    assert "<system-reminder>" not in text and "&lt;system-reminder&gt;" not in text
+
+
+def test_a_system_reminder_in_a_user_turn_is_dropped_and_the_prompt_kept(tmp_path: Path, claude_root: Path):
+    t = Transcript()
+    t.user(
+        "<system-reminder>\nThe date is 2026-11-20. " + "meta " * 100 + "\n</system-reminder>\nFix the parser please"
+    )
+    t.say("Looking at it.")
+    t.bash("make test", "all good")
+    t.say("Done.")
+    text = everything(run(write(t, claude_root), tmp_path))
+    assert "Fix the parser please" in text and "system-reminder" not in text and "meta meta" not in text
+
+
 def test_a_legacy_log_with_an_empty_agent_id_never_overwrites_the_sessions_own_part(tmp_path: Path, claude_root: Path):
     t = conversation(Transcript(cwd="/work/empty-agent"))
     ref = write(t, claude_root)

@@ -162,3 +162,92 @@ def test_reduction_balances_in_out_and_steps():
     assert [s["step"] for s in data["steps"]] == list(steps.STEPS)
     assert {"step": "noise", "entries": 7, "chars": 700} in data["steps"]
     assert "noise -700" in reduction.describe()
+
+
+# --- error blocks: a traceback's frames are kept with it -------------------------------------
+
+
+def _kept(lines: list[str]) -> str:
+    pruned = prune_output("\n".join(lines) + "\n")
+    return "\n".join(p for p in pruned.pieces if isinstance(p, str))
+
+
+FILLER = [f"collected item {i}" for i in range(40)]
+
+
+def test_a_python_traceback_keeps_every_frame_between_traceback_and_the_exception():
+    block = [
+        "Traceback (most recent call last):",
+        '  File "/work/app/main.py", line 12, in <module>',
+        "    run()",
+        '  File "/work/app/core.py", line 40, in run',
+        "    parse(data)",
+        "ValueError: bad input",
+    ]
+    kept = _kept([*FILLER, *block, *FILLER])
+    assert "\n".join(block) in kept
+
+
+def test_a_node_stack_keeps_its_at_lines():
+    block = [
+        "TypeError: x is not a function",
+        "    at run (/app/index.js:3:5)",
+        "    at Object.<anonymous> (/app/index.js:9:1)",
+    ]
+    assert "\n".join(block) in _kept([*FILLER, *block, *FILLER])
+
+
+def test_a_java_stack_keeps_its_at_and_caused_by_lines():
+    block = [
+        'Exception in thread "main" java.lang.IllegalStateException: boom',
+        "\tat com.example.App.run(App.java:10)",
+        "\tat com.example.App.main(App.java:5)",
+        "Caused by: java.io.IOException: disk",
+        "\tat com.example.Io.read(Io.java:7)",
+        "\t... 2 more",
+    ]
+    assert "\n".join(block) in _kept([*FILLER, *block, *FILLER])
+
+
+def test_a_go_panic_keeps_its_goroutine_frames():
+    block = [
+        "panic: runtime error: index out of range [3] with length 3",
+        "",
+        "goroutine 1 [running]:",
+        "main.lookup(...)",
+        "\t/work/app/main.go:12 +0x1d",
+        "main.main()",
+        "\t/work/app/main.go:7 +0x25",
+    ]
+    assert "\n".join(block) in _kept([*FILLER, *block, *FILLER])
+
+
+def test_a_rust_panic_keeps_its_backtrace():
+    block = [
+        "thread 'main' panicked at src/main.rs:4:5:",
+        "attempt to divide by zero",
+        "stack backtrace:",
+        "   0: rust_begin_unwind",
+        "   1: app::main",
+        "             at ./src/main.rs:4:5",
+        "note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.",
+    ]
+    assert "\n".join(block) in _kept([*FILLER, *block, *FILLER])
+
+
+def test_a_very_deep_traceback_is_kept_bounded_with_its_head_and_its_innermost_frames():
+    frames = [f'  File "/work/app/rec.py", line {i}, in f\n    f()' for i in range(1000)]
+    block = ["Traceback (most recent call last):", *"\n".join(frames).split("\n"), "RecursionError: too deep"]
+    pruned = prune_output("\n".join([*FILLER, *block, *FILLER]) + "\n")
+    kept = "\n".join(p for p in pruned.pieces if isinstance(p, str))
+    assert kept.count('File "/work/app/rec.py"') <= steps.ERROR_BLOCK_LINES
+    assert "Traceback (most recent call last):" in kept and "line 999, in f\n    f()\nRecursionError" in kept
+
+
+def test_the_reduction_line_adds_up_with_the_conversion_and_says_added_characters_plainly():
+    reduction = Reduction(input_chars=1000, output_chars=300)
+    reduction.count(steps.STEP_NOISE, 700, 7)
+    reduction.count(steps.STEP_REDACTION, -120)  # markers longer than the secrets they replace
+    line = reduction.describe()
+    assert "--" not in line and "redaction +120" in line and "conversion -120" in line
+    assert 1000 - 700 + 120 - 120 == 300

@@ -90,6 +90,11 @@ def test_agents_are_picked_by_a_tool_they_called(planned):
     assert shown(select_agents(runs, all_agents=True, tool="agent")) == [p.outer_agent]
 
 
-def test_picking_by_tool_keeps_the_failed_only_default(planned):
+def test_picking_by_tool_selects_among_every_agent_not_only_the_failed(planned):
     p, runs = planned
-    assert shown(select_agents(runs, tool="bash")) == [p.outer_agent, p.inner_agent]
+    assert shown(select_agents(runs, tool="agent")) == [p.outer_agent]
+
+
+def test_picking_by_type_selects_an_agent_that_did_not_fail(planned):
+    p, runs = planned
+    assert shown(select_agents(runs, agent_type="Plan")) == [p.plan_agent]

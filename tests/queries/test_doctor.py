@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from session_kit.install import installer
@@ -43,3 +44,42 @@ def test_the_root_comes_from_the_option_then_the_environment_then_the_default():
     assert root_source(True, {"CLAUDE_CONFIG_DIR": "/x"}) == ROOT_FROM_OPTION
     assert root_source(False, {"CLAUDE_CONFIG_DIR": "/x"}) == ROOT_FROM_ENV
     assert root_source(False, {}) == ROOT_DEFAULT
+
+
+def _both_routes(claude_root: Path, tmp_path: Path) -> str:
+    state = str(tmp_path / "s")
+    installer.install(scope="user", claude_root=claude_root, project=tmp_path, root=state)
+    settings = json.loads((claude_root / "settings.json").read_text())
+    settings["enabledPlugins"] = {"session-kit@session-kit": True}
+    (claude_root / "settings.json").write_text(json.dumps(settings))
+    return state
+
+
+def test_both_the_installed_hooks_and_the_enabled_plugin_are_warned_about(claude_root: Path, tmp_path: Path):
+    state = _both_routes(claude_root, tmp_path)
+    report = doctor_report(
+        claude_root=claude_root, root_source=ROOT_DEFAULT, project=tmp_path, state_root=state, env={}
+    )
+    assert report["plugin"] == [f"enabled in {claude_root / 'settings.json'} (session-kit@session-kit)"]
+    (warning,) = report["warnings"]
+    assert "runs twice" in warning and "introduced twice" in warning
+
+
+def test_a_plugin_running_this_session_is_seen_from_its_bin_on_path(claude_root: Path, tmp_path: Path):
+    state = str(tmp_path / "s")
+    installer.install(scope="user", claude_root=claude_root, project=tmp_path, root=state)
+    repo = Path(__file__).parents[2]
+    env = {"PATH": f"/usr/bin:{repo / 'bin'}"}
+    report = doctor_report(
+        claude_root=claude_root, root_source=ROOT_DEFAULT, project=tmp_path, state_root=state, env=env
+    )
+    assert report["plugin"] == [f"its bin/ is on PATH: {repo}"] and report["warnings"]
+
+
+def test_the_plugin_alone_or_the_install_alone_is_no_warning(claude_root: Path, tmp_path: Path):
+    state = str(tmp_path / "s")
+    installer.install(scope="user", claude_root=claude_root, project=tmp_path, root=state)
+    report = doctor_report(
+        claude_root=claude_root, root_source=ROOT_DEFAULT, project=tmp_path, state_root=state, env={}
+    )
+    assert report["plugin"] == [] and report["warnings"] == []

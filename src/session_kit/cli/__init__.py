@@ -23,14 +23,16 @@ imports click; commands hold no rules of their own (see each module's docstring)
 from __future__ import annotations
 
 import importlib
-from typing import NamedTuple
+import sys
+from typing import Any, NamedTuple
 
 import click
 
 from session_kit import __version__
 from session_kit.cli.context import Kit
-from session_kit.cli.errors import reported_errors
-from session_kit.errors import EXIT_CODES_HELP
+from session_kit.cli.errors import reported_errors, usage_error
+from session_kit.cli.helptext import exit_codes
+from session_kit.errors import EXIT_AMBIGUOUS, EXIT_BAD_FILE, EXIT_DRIFT, EXIT_NOT_FOUND, EXIT_NOTHING_TO_DO
 
 __all__ = ["main"]
 
@@ -82,7 +84,7 @@ COMMANDS = {
     ),
     "sessions": Command(
         "browse:sessions",
-        "List sessions, newest first, with start, duration, branch, title (else the first prompt) and size.",
+        "List sessions, latest activity first, with last activity, duration, size, agents, branch, title (else the first prompt).",
     ),
     "show": Command("browse:show", "Summarise a session: requests, tools, failures, compactions, agents, tokens."),
     "view": Command(
@@ -133,11 +135,45 @@ class KitGroup(click.Group):
         with reported_errors(ctx), printable_run():
             return super().invoke(ctx)
 
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        """click's standalone run, with its usage errors in the kit's one-line style."""
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            code = super().main(*args, standalone_mode=False, **kwargs)
+        except click.UsageError as exc:
+            sys.exit(usage_error(exc))
+        except click.ClickException as exc:
+            click.echo(f"session-kit: {exc.format_message()}", err=True)
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("session-kit: aborted", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)  # click's Exit comes back as its code
+
+
+EPILOG = (
+    "\b\nExamples:\n"
+    "  session-kit sessions --all --since 7d\n"
+    "  session-kit show 3f2a\n"
+    "  session-kit search 'Traceback' --all\n"
+    "  session-kit COMMAND --help          # each command's options and examples\n"
+    "\n"
+    "\b\nShell completion (click's), one line in your shell's start-up file:\n"
+    '  bash, ~/.bashrc:  eval "$(_SESSION_KIT_COMPLETE=bash_source session-kit)"\n'
+    '  zsh, ~/.zshrc:    eval "$(_SESSION_KIT_COMPLETE=zsh_source session-kit)"\n'
+    "  fish, ~/.config/fish/completions/session-kit.fish:\n"
+    "                    _SESSION_KIT_COMPLETE=fish_source session-kit | source\n\n"
+    "Colour: on a terminal only; NO_COLOR or TERM=dumb turn it off, FORCE_COLOR on. Times are UTC.\n\n"
+    + exit_codes((EXIT_NOT_FOUND, EXIT_AMBIGUOUS, EXIT_BAD_FILE, EXIT_NOTHING_TO_DO, EXIT_DRIFT))
+)
+
 
 @click.group(
     cls=KitGroup,
     context_settings=CONTEXT,
-    epilog=EXIT_CODES_HELP,
+    invoke_without_command=True,
+    epilog=EPILOG,
     help=(
         "Inspect Claude Code sessions: list, summarise, trace tool calls and search them.\n\n"
         "Commands about one session (show, events, debug-agent, plan, info, preprocess, view) take it "
@@ -151,3 +187,6 @@ class KitGroup(click.Group):
 @click.pass_context
 def main(ctx: click.Context) -> None:
     ctx.obj = Kit()  # the shared options of the command fill it in
+    if ctx.invoked_subcommand is None:  # `session-kit` alone: the help, and no error (as gh, uv)
+        click.echo(ctx.get_help())
+        ctx.exit(0)

@@ -10,25 +10,37 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from datetime import datetime, timezone
 from pathlib import Path
 
 import click
 
 from session_kit import api
 from session_kit.cli.context import Kit, no_redact_option, pass_kit, shared_options
+from session_kit.cli.helptext import epilog
 from session_kit.cli.outcomes import agent_status, call_outcome
 from session_kit.cli.output import (
+    FAILURE,
+    Column,
+    capped,
     clip,
+    echo,
     emit_json,
+    highlight,
     human_duration,
     human_size,
     local_time,
+    paint,
+    plural,
     summary_text,
+    table,
+    terminal_width,
     warn_skipped,
 )
 from session_kit.cli.session_arg import resolve, session_argument
+from session_kit.cli.timespan import When
 from session_kit.cli.tokens import agent_tokens, human_tokens, usage_lines
-from session_kit.errors import EXIT_CODES_HELP, KitError
+from session_kit.errors import EXIT_AMBIGUOUS, EXIT_NOT_FOUND, KitError
 
 PROGRESS_AFTER_S = 1.0  # a search that ends sooner shows no progress line
 
@@ -58,9 +70,30 @@ def _sessions_of(kit: Kit, project_path: Path | None, all_projects: bool) -> lis
     return api.sessions_in_scope(kit.root, project_path=project_path, all_projects=all_projects)
 
 
-@click.command(epilog=EXIT_CODES_HELP)
-@project_options("Sessions of every project.")
-@click.option("--limit", type=click.IntRange(min=1), default=None, help="At most N sessions (newest first).")
+SESSION_CODES = (EXIT_NOT_FOUND, EXIT_AMBIGUOUS)  # a command about one session: none or several match
+WARMUP_PROMPT = "warmup"  # 2.0.x clients started sessions of their own with this prompt
+
+
+def _last_activity(row: api.SessionOverview) -> datetime:
+    """The last time written in the transcript, else (no time in its tail) the file's mtime."""
+    return row.end or datetime.fromtimestamp(row.ref.mtime, timezone.utc)
+
+
+@click.command(
+    epilog=epilog(
+        "session-kit sessions                      # this project's sessions",
+        "session-kit sessions --all --since 7d     # every project, active in the last week",
+        "session-kit sessions --until 2026-11-01 --limit 5",
+        "session-kit sessions --json | jq -r '.sessions[].id'",
+        codes=(EXIT_NOT_FOUND,),
+    )
+)
+@project_options("Sessions of every project (adds a PROJECT column).")
+@click.option(
+    "--since", type=When(), default=None, help="Only sessions active at or after WHEN (a date, or an age: 7d, 12h)."
+)
+@click.option("--until", type=When(), default=None, help="Only sessions that began at or before WHEN.")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="At most N sessions (the latest active).")
 @click.option(
     "--tokens",
     "with_tokens",
@@ -70,17 +103,33 @@ def _sessions_of(kit: Kit, project_path: Path | None, all_projects: bool) -> lis
 @no_redact_option
 @shared_options
 @pass_kit
-def sessions(kit: Kit, project_path: Path | None, all_projects: bool, limit: int | None, with_tokens: bool) -> None:
-    """List sessions, newest first, with start, duration, branch, title (else the first
-    prompt) and size.
+def sessions(
+    kit: Kit,
+    project_path: Path | None,
+    all_projects: bool,
+    since: datetime | None,
+    until: datetime | None,
+    limit: int | None,
+    with_tokens: bool,
+) -> None:
+    """List sessions, latest activity first, with last activity, duration, size, agents,
+    branch, title (else the first prompt).
 
-    Reads only the head and tail of each file, so it stays fast on large histories; --tokens
-    adds tokens and cost, counted as `session-kit usage` counts them.
+    LAST ACTIVE is the last time written in the transcript (not the file's mtime, which a copy
+    changes), in UTC like --json. Warmup sessions of 2.0.x clients are marked `(warmup)`. Rows
+    fit the terminal: the title is cut, and on a narrow one the AGENTS, BRANCH, SIZE and
+    DURATION columns are left out in that order; ids are never cut. Reads only the head and
+    tail of each file, so it stays fast on large histories; --tokens adds tokens and cost,
+    counted as `session-kit usage` counts them.
     """
     refs = _sessions_of(kit, project_path, all_projects)
+    rows = sorted(api.overviews(refs), key=_last_activity, reverse=True)
+    if since is not None:
+        rows = [r for r in rows if _last_activity(r) >= since]
+    if until is not None:
+        rows = [r for r in rows if (r.start or _last_activity(r)) <= until]
     if limit is not None:
-        refs = refs[:limit]
-    rows = list(api.overviews(refs))
+        rows = rows[:limit]
     usage = _session_usage(kit) if with_tokens else None
     if kit.as_json:
         listed = [r.as_dict() for r in rows]
@@ -94,19 +143,39 @@ def sessions(kit: Kit, project_path: Path | None, all_projects: bool, limit: int
     if not rows:
         click.echo("No sessions.")
         return
-    extra = f"  {'TOKENS':>8}  {'COST':>9}" if usage is not None else ""
-    click.echo(
-        f"{'SESSION':<36}  {'START':<16}  {'DURATION':>8}  {'SIZE':>7}  {'AGENTS':>6}{extra}  {'BRANCH':<16}  TITLE / FIRST PROMPT"
-    )
-    for r in rows:
-        if usage is not None:
-            row = usage.get(r.ref.id)
-            tokens = human_tokens(row.tokens.total.tokens) if row else "-"
-            extra = f"  {tokens:>8}  {row.cost.display() if row else '-':>9}"
-        click.echo(
-            f"{r.ref.id:<36}  {local_time(r.start):<16}  {human_duration(r.duration_s):>8}  "
-            f"{human_size(r.ref.size):>7}  {r.agents:>6}{extra}  {clip(r.branch, 16):<16}  {clip(r.title or r.first_prompt, 60)}"
-        )
+    columns = [
+        Column("SESSION"),
+        Column("LAST ACTIVE"),
+        Column("DURATION", right=True, drop=4),
+        Column("SIZE", right=True, drop=3),
+        Column("AGENTS", right=True, drop=1),
+        *([Column("TOKENS", right=True), Column("COST", right=True)] if usage is not None else []),
+        Column("BRANCH", drop=2, cap=16),
+        *([Column("PROJECT", cap=40)] if all_projects else []),
+        Column("TITLE / FIRST PROMPT", flex=True),
+    ]
+    cells = [
+        [
+            r.ref.id,
+            local_time(_last_activity(r)),
+            human_duration(r.duration_s),
+            human_size(r.ref.size),
+            str(r.agents),
+            *(_usage_cells(usage.get(r.ref.id)) if usage is not None else []),
+            clip(r.branch, None) or "-",
+            *([clip(r.cwd or r.ref.project.name, None)] if all_projects else []),
+            _title(r),
+        ]
+        for r in rows
+    ]
+    for line in table(columns, cells, width=terminal_width()):
+        click.echo(line)
+
+
+def _usage_cells(row: object | None) -> list[str]:
+    if row is None:
+        return ["-", "-"]
+    return [human_tokens(row.tokens.total.tokens), row.cost.display()]  # type: ignore[attr-defined]
 
 
 def _session_usage(kit: Kit) -> dict:
@@ -115,15 +184,36 @@ def _session_usage(kit: Kit) -> dict:
     return {row.key: row for row in report.rows}
 
 
-@click.command(epilog=EXIT_CODES_HELP)
+def _title(row: api.SessionOverview) -> str:
+    prompt = clip(row.title or row.first_prompt, 2000)
+    if not row.title and (row.first_prompt or "").strip().lower() == WARMUP_PROMPT:
+        return "(warmup)"
+    return prompt
+
+
+SHOW_LIMIT = 20  # items of each list `show` prints without --full
+
+
+@click.command(
+    epilog=epilog(
+        "session-kit show                 # the current session",
+        "session-kit show 3f2a            # a session by id prefix",
+        "session-kit show ~/old.jsonl --full",
+        codes=SESSION_CODES,
+    )
+)
 @session_argument
+@click.option(
+    "--full", is_flag=True, help=f"Every item of each list (by default the first {SHOW_LIMIT} and a count of the rest)."
+)
 @no_redact_option
 @shared_options
 @pass_kit
-def show(kit: Kit, session: str) -> None:
+def show(kit: Kit, session: str, full: bool) -> None:
     """Summarise a session: requests, tools, failures, compactions, agents, tokens.
 
-    SESSION defaults to `current`; `--session` is the same.
+    SESSION defaults to `current`; `--session` is the same. Each list shows its first
+    items and how many more there are; --full lists all (--json always has all).
     """
     r = api.session_report(resolve(kit, session))
     if kit.as_json:
@@ -141,29 +231,52 @@ def show(kit: Kit, session: str) -> None:
     for line in usage_lines(r.usage):
         click.echo(line)
     click.echo(f"Requests ({len(r.requests)}):")
-    for req in r.requests:
+    requests, more = capped(r.requests, full=full, limit=SHOW_LIMIT)
+    for req in requests:
         click.echo(f"  {local_time(req.timestamp)}  {clip(req.text, 100)}")
+    _more(more)
     tools = ", ".join(f"{k} {v}" for k, v in r.tools.items()) or "none"
-    click.echo(f"Tools ({len(r.calls)} calls): {tools}")
+    click.echo(f"Tools ({plural(len(r.calls), 'call')}): {tools}")
     click.echo(f"Failures ({len(r.failures)}):")
-    for call in r.failures:
+    failures, more = capped(r.failures, full=full, limit=SHOW_LIMIT)
+    for call in failures:
         code = f" exit {call.exit_code}" if call.exit_code is not None else ""
-        click.echo(f"  line {call.line}  {call.name}{code}: {clip(call.summary, 60)} — {clip(call.error, 100)}")
+        echo(
+            f"  line {call.line}  {paint(call.name + code, FAILURE)}: {clip(call.summary, 60)} — {clip(call.error, 100)}"
+        )
+    _more(more)
     click.echo(f"Compactions ({len(r.compactions)}):")
-    for comp in r.compactions:
+    compactions, more = capped(r.compactions, full=full, limit=SHOW_LIMIT)
+    for comp in compactions:
         trigger = f" ({comp.trigger})" if comp.trigger else ""
         click.echo(
             f"  line {comp.line}  {local_time(comp.timestamp)}{trigger}  {clip(summary_text(comp.summary), 100)}"
         )
+    _more(more)
     click.echo(f"Agents ({len(r.agents)}):")
-    for agent in r.agents:
-        click.echo(
+    agents, more = capped(r.agents, full=full, limit=SHOW_LIMIT)
+    for agent in agents:
+        status = agent_status(agent, error_chars=60)
+        echo(
             f"  {agent.agent_id}  [{agent.agent_type or '?'}] {clip(agent.description, 50)}  "
-            f"{len(agent.calls)} calls, {agent_status(agent, error_chars=60)}, {agent_tokens(r.usage, agent.agent_id)}"
+            f"{plural(len(agent.calls), 'call')}, {paint(status, FAILURE) if agent.failed else status}, "
+            f"{agent_tokens(r.usage, agent.agent_id)}"
         )
+    _more(more)
 
 
-@click.command(epilog=EXIT_CODES_HELP)
+def _more(line: str | None) -> None:
+    if line:
+        click.echo(f"  {line}")
+
+
+@click.command(
+    epilog=epilog(
+        "session-kit events --errors             # the failed calls of the current session",
+        "session-kit events 3f2a --tool Bash --main-only",
+        codes=SESSION_CODES,
+    )
+)
 @session_argument
 @click.option("--errors", "errors_only", is_flag=True, help="Only failed calls.")
 @click.option("--tool", "tool_name", default=None, help="Only calls of this tool (case-insensitive).")
@@ -189,12 +302,22 @@ def events(kit: Kit, session: str, errors_only: bool, tool_name: str | None, mai
     for c in timeline.calls:
         took, mark, code = call_outcome(c)
         where = f"[{c.agent_id[:8]}] " if c.agent_id else ""
-        click.echo(f"{local_time(c.started)}  {took:>7}  {mark:<4}{code}  {where}{c.name:<12} {clip(c.summary, 90)}")
+        outcome = f"{mark:<4}{code}"
+        echo(
+            f"{local_time(c.started)}  {took:>7}  {paint(outcome, FAILURE) if c.failed else outcome}  "
+            f"{where}{c.name:<12} {clip(c.summary, 90)}"
+        )
         if c.failed and c.error:
-            click.echo(f"{'':>27}└ {clip(c.error, 110)}")
+            echo(f"{'':>31}└ {paint(clip(c.error, 110), FAILURE)}")
 
 
-@click.command(epilog=EXIT_CODES_HELP)
+@click.command(
+    epilog=epilog(
+        "session-kit search 'ModuleNotFoundError'          # this project's sessions",
+        "session-kit search --all --tool Bash 'pytest -x' --limit 20",
+        codes=(EXIT_NOT_FOUND,),
+    )
+)
 @click.argument("query")
 @project_options("Search every project.")
 @click.option("--tool", "tool_name", default=None, help="Only inputs and outputs of this tool.")
@@ -233,8 +356,8 @@ def search(
         who = h.session_id + (f"/{h.agent_id}" if h.agent_id else "")
         tool = f" {h.tool}" if h.tool else ""
         click.echo(f"{who}:{h.line}  {local_time(h.timestamp)}  {h.where}{tool}")
-        click.echo(f"    {h.snippet}")
-    click.echo(f"{len(hits)} hits in {len(targets)} files.")
+        echo(f"    {highlight(h.snippet, query)}")
+    click.echo(f"{plural(len(hits), 'hit')} in {plural(len(targets), 'file')}.")
 
 
 def _progress_printer() -> Callable[[int, int], None]:

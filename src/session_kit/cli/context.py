@@ -20,6 +20,9 @@ from session_kit import api
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+# Installed with the package (a link to the repository's docs/ in a checkout): help points here.
+JSON_DOC = Path(__file__).parent.parent / "docs" / "json.md"
+
 
 @dataclass(slots=True)
 class Kit:
@@ -51,7 +54,7 @@ def json_option(func: F) -> F:
         is_flag=True,
         expose_value=False,
         callback=_into_kit("as_json"),
-        help="Print JSON (see docs/json.md).",
+        help=f"Print JSON (indented on a terminal); its shapes: {JSON_DOC}",
     )(func)
 
 

@@ -37,6 +37,7 @@ FLAGS = {
     "prefix": "--prefix",
     "filtering": "--no-filtering",
     "format": "--format",
+    "scope": "--scope",
 }
 
 
@@ -49,6 +50,13 @@ def worded(error: KitError) -> str:
     if isinstance(error, NoScratchDir):
         return f"{error.message}; give --output-dir"
     return error.message
+
+
+def usage_error(error: click.UsageError) -> int:
+    """A usage error as every other error: one line, `session-kit: …`, with where to look; 2."""
+    where = error.ctx.command_path if error.ctx is not None else "session-kit"
+    click.echo(f"session-kit: {error.format_message().rstrip('.')} (see `{where} --help`)", err=True)
+    return error.exit_code
 
 
 @contextmanager

@@ -12,14 +12,18 @@ import click
 
 from session_kit import api
 from session_kit.cli.context import Kit, no_redact_option, pass_kit, shared_options
+from session_kit.cli.helptext import epilog
 from session_kit.cli.outcomes import agent_status, call_outcome
 from session_kit.cli.output import (
+    FAILURE,
     as_is,
     clip,
     clock,
+    echo,
     emit_json,
     human_duration,
     human_size,
+    paint,
     plural,
     summary_text,
     visible,
@@ -27,7 +31,9 @@ from session_kit.cli.output import (
 )
 from session_kit.cli.session_arg import chosen_session, resolve, session_alias_option, session_argument
 from session_kit.cli.tokens import agent_tokens, usage_lines
-from session_kit.errors import EXIT_CODES_HELP
+from session_kit.errors import EXIT_AMBIGUOUS, EXIT_NOT_FOUND
+
+SESSION_CODES = (EXIT_NOT_FOUND, EXIT_AMBIGUOUS)  # none or several sessions (or agents) match
 
 ERROR_LIMIT = 500  # characters of an error shown in a list of agents (--full: all)
 DETAIL_ERROR_LIMIT = 2000  # … and for one agent shown in detail
@@ -52,13 +58,25 @@ def session_and_agent(first: str | None, second: str | None, session_option: str
     return chosen_session(first, session_option), second
 
 
-@click.command("debug-agent", epilog=EXIT_CODES_HELP)
+@click.command(
+    "debug-agent",
+    epilog=epilog(
+        "session-kit debug-agent                   # the failed agents of the current session",
+        "session-kit debug-agent --type Plan       # the Plan agents, failed or not",
+        "session-kit debug-agent 3f2a a91c --full  # one agent of a session, in detail",
+        codes=SESSION_CODES,
+    ),
+)
 @click.argument("first", required=False, metavar="[SESSION]")
 @click.argument("second", required=False, metavar="[AGENT]")
 @session_alias_option
 @click.option("--all", "all_agents", is_flag=True, help="Every agent, not only the failed ones.")
-@click.option("--type", "agent_type", default=None, help="Only agents of this type (Plan, general-purpose…).")
-@click.option("--tool", "tool_name", default=None, help="Only agents that called this tool, and only those calls.")
+@click.option(
+    "--type", "agent_type", default=None, help="The agents of this type (Plan, general-purpose…), failed or not."
+)
+@click.option(
+    "--tool", "tool_name", default=None, help="The agents that called this tool, failed or not, and only those calls."
+)
 @click.option("--full", is_flag=True, help="Errors, prompts and answers whole, never cut.")
 @no_redact_option
 @shared_options
@@ -126,7 +144,11 @@ def _print_agent(report: api.AgentReport, node: api.AgentNode, *, detail: bool, 
     pad = "  " * node.depth
     inner = pad + "  "
     # the head line; the error itself is printed under it
-    click.echo(f"{pad}{run.agent_id}  [{run.agent_type or '?'}] {clip(run.description, 70)}  {agent_status(run)}")
+    status = agent_status(run)
+    echo(
+        f"{pad}{run.agent_id}  [{run.agent_type or '?'}] {clip(run.description, 70)}  "
+        + (paint(status, FAILURE) if run.failed else status)
+    )
     spawned = f"agent {run.parent_agent_id}" if run.parent_agent_id else "the main conversation"
     click.echo(
         f"{inner}ran {clock(run.start)} → {clock(run.end)} ({human_duration(run.duration_s)}), "
@@ -143,7 +165,7 @@ def _print_agent(report: api.AgentReport, node: api.AgentNode, *, detail: bool, 
         for line in as_is(run.prompt, None if full else DETAIL_ERROR_LIMIT, inner + "  "):
             click.echo(line)
     else:
-        click.echo(f"{inner}asked: {visible(clip(run.prompt, UNCUT if full else TEXT_LIMIT))}")
+        _labelled(inner, "asked", run.prompt, None if full else TEXT_LIMIT)
     limit = None if full else (DETAIL_ERROR_LIMIT if detail else ERROR_LIMIT)
     if run.ended_in_error:
         click.echo(f"{inner}ended in error:")
@@ -156,7 +178,8 @@ def _print_agent(report: api.AgentReport, node: api.AgentNode, *, detail: bool, 
     click.echo(f"{inner}tool calls{what}: {len(calls)} ({len(failed)} failed)" + (":" if listed else ""))
     for c in listed:
         took, mark, code = call_outcome(c)
-        click.echo(f"{inner}  {mark}{code}  {c.name}  {took}  {visible(c.summary)}")
+        outcome = f"{mark}{code}"
+        echo(f"{inner}  {paint(outcome, FAILURE) if c.failed else outcome}  {c.name}  {took}  {visible(c.summary)}")
         if c.failed and c.error:
             for line in as_is(c.error, limit, inner + "      "):
                 click.echo(line)
@@ -165,13 +188,30 @@ def _print_agent(report: api.AgentReport, node: api.AgentNode, *, detail: bool, 
         for line in as_is(run.final_answer or "(none)", None, inner + "  "):
             click.echo(line)
     else:
-        click.echo(f"{inner}answer: {visible(clip(run.final_answer, UNCUT if full else TEXT_LIMIT)) or '(none)'}")
+        _labelled(inner, "answer", run.final_answer or "(none)", None if full else TEXT_LIMIT)
+
+
+def _labelled(indent: str, label: str, text: str | None, limit: int | None) -> None:
+    """`label: text` on one line; a text of several lines under its label, each line indented."""
+    lines = as_is(text, limit, indent + "  ")
+    if len(lines) == 1:
+        click.echo(f"{indent}{label}: {lines[0].strip()}")
+        return
+    click.echo(f"{indent}{label}:")
+    for line in lines:
+        click.echo(line)
 
 
 # --- plan ------------------------------------------------------------------------------------
 
 
-@click.command(epilog=EXIT_CODES_HELP)
+@click.command(
+    epilog=epilog(
+        "session-kit plan              # the current session's latest plan",
+        "session-kit plan 3f2a --all   # every plan of a session, oldest first",
+        codes=SESSION_CODES,
+    )
+)
 @session_argument
 @click.option("--all", "all_plans", is_flag=True, help="Every plan of the session, oldest first.")
 @no_redact_option
@@ -223,7 +263,13 @@ def plan(kit: Kit, session: str, all_plans: bool) -> None:
 # --- info ------------------------------------------------------------------------------------
 
 
-@click.command(epilog=EXIT_CODES_HELP)
+@click.command(
+    epilog=epilog(
+        "session-kit info                # the current session's card",
+        "session-kit info 3f2a --full    # with whole compaction summaries",
+        codes=SESSION_CODES,
+    )
+)
 @session_argument
 @click.option("--full", is_flag=True, help="Compaction summaries whole, never cut.")
 @no_redact_option
@@ -288,7 +334,13 @@ def info(kit: Kit, session: str, full: bool) -> None:
 # --- memory ----------------------------------------------------------------------------------
 
 
-@click.command(epilog=EXIT_CODES_HELP)
+@click.command(
+    epilog=epilog(
+        "session-kit memory              # what would come back after a compaction",
+        "session-kit memory --whole      # the whole memory, not cut to the context limit",
+        codes=SESSION_CODES,
+    )
+)
 @session_argument
 @click.option("--whole", is_flag=True, help="The whole memory, not the block cut to the context limit.")
 @click.option("--saved", is_flag=True, help="Only what the hooks saved; do not read what the transcript gained since.")

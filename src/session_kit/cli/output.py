@@ -1,7 +1,11 @@
 """How the command line prints: JSON documents and the pieces of its text output.
 
-Owns: the `--json` envelope (`version`, `kind`: the command's name; see docs/json.md), times,
-durations and sizes as the text outputs show them, cutting and cleaning text for a terminal,
+Owns: the `--json` envelope (`version`, `kind`: the command's name; see docs/json.md; indented
+on a terminal), times (UTC to the second, with `Z`: the zone `--json` uses), durations and sizes
+as the text outputs show them, plurals, colour (when it is on: `NO_COLOR`, `TERM=dumb` and pipes
+turn it off, `FORCE_COLOR` on), tables whose columns stay aligned and fit the terminal (the
+flexible column is cut, never an id), capped lists with a count of the rest, cutting and
+cleaning text for a terminal,
 redacting secrets in both (through `api.shown`: before anything is cut; `--no-redact` turns
 it off for a command),
 the outcome of a tool call and the status of an agent in one short string, and the note about
@@ -12,11 +16,15 @@ core made.
 from __future__ import annotations
 
 import json
+import os
+import re
+import shutil
 import sys
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -32,11 +40,13 @@ def emit_json(kind: str, payload: dict[str, Any], *, redact: bool = True) -> Non
     """One JSON document on stdout: `{"version": 2, "kind": kind, **payload}`, its strings
     redacted (`redact=False`: for documents that carry no transcript text)."""
     document = {"version": JSON_VERSION, "kind": kind, **(api.shown_value(payload) if redact else payload)}
-    # Compact on purpose: with `indent`, json falls back to its slow pure-Python encoder.
+    # Compact for programs on purpose: with `indent`, json falls back to its slow pure-Python
+    # encoder; a person at a terminal gets it indented (as `gh` and `uv` do).
+    indent = 2 if _isatty(sys.stdout) else None
     try:
-        text = json.dumps(document, ensure_ascii=False, allow_nan=False)
+        text = json.dumps(document, ensure_ascii=False, allow_nan=False, indent=indent)
     except (ValueError, RecursionError):  # a value JSON cannot hold, copied from a transcript
-        text = json.dumps(json_safe(document), ensure_ascii=False, allow_nan=False)
+        text = json.dumps(json_safe(document), ensure_ascii=False, allow_nan=False, indent=indent)
     sys.stdout.write(text + "\n")
 
 
@@ -82,22 +92,135 @@ def printable_run() -> Iterator[None]:
         yield
 
 
+TIME_FORMAT = "%Y-%m-%d %H:%M:%SZ"  # UTC, as --json gives times (docs/json.md)
+TIME_WIDTH = len("2026-01-01 00:00:00Z")
+
+
 def local_time(value: datetime | None) -> str:
-    return _local(value, "%Y-%m-%d %H:%M")
-
-
-def clock(value: datetime | None) -> str:
-    """A local time to the second (`local_time` stops at the minute)."""
-    return _local(value, "%Y-%m-%d %H:%M:%S")
-
-
-def _local(value: datetime | None, form: str) -> str:
+    """A time as every text output shows it: UTC to the second, with `Z` (the zone of --json)."""
     if value is None:
         return "-"
     try:
-        return value.astimezone().strftime(form)
-    except (OverflowError, ValueError, OSError):  # year 1 or 9999 has no local time east or west of UTC
-        return value.strftime(form + " %z")
+        return value.astimezone(timezone.utc).strftime(TIME_FORMAT)
+    except (OverflowError, ValueError, OSError):  # year 1 or 9999 east or west of UTC has no UTC time
+        return value.strftime("%Y-%m-%d %H:%M:%S %z")
+
+
+clock = local_time  # the name the session commands use
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def colour_on(stream: Any = None) -> bool:
+    """Whether to colour what goes to `stream` (stdout): never with `NO_COLOR` set (no-color.org)
+    or `TERM=dumb`, unless `FORCE_COLOR` is set (then even into a pipe); else on a terminal only."""
+    env = os.environ
+    if env.get("NO_COLOR"):
+        return False
+    if env.get("FORCE_COLOR"):
+        return True
+    if env.get("TERM") == "dumb":
+        return False
+    return _isatty(sys.stdout if stream is None else stream)
+
+
+FAILURE = {"fg": "red", "bold": True}
+MATCH = {"fg": "yellow", "bold": True}
+HEADER = {"bold": True}
+
+
+def paint(text: str, style: dict[str, Any]) -> str:
+    """`text` in `style` when colour is on, else as it is."""
+    return click.style(text, **style) if colour_on() else text
+
+
+def echo(line: str = "") -> None:
+    """A line on stdout; colour kept only where `colour_on` says so (click would drop it in a
+    pipe even with FORCE_COLOR)."""
+    click.echo(line, color=colour_on())
+
+
+def highlight(text: str, needle: str) -> str:
+    """Every case-insensitive occurrence of `needle` in `text` painted as a match."""
+    if not needle or not colour_on():
+        return text
+    return re.sub(re.escape(needle), lambda m: click.style(m.group(0), **MATCH), text, flags=re.IGNORECASE)
+
+
+def terminal_width() -> int | None:
+    """Columns to fit rows into: `$COLUMNS`, else the terminal's; None into a pipe (no cut)."""
+    if os.environ.get("COLUMNS", "").isdigit():
+        return int(os.environ["COLUMNS"])
+    if not _isatty(sys.stdout):
+        return None
+    return shutil.get_terminal_size().columns
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """A table's column: `flex` takes the width the others leave (and is cut to fit it);
+    `drop` (1 first) leaves a column out when the terminal is too narrow for every column."""
+
+    header: str
+    right: bool = False
+    flex: bool = False
+    drop: int = 0  # 0: always shown
+    cap: int | None = None  # at most this wide
+
+
+FLEX_MIN = 24  # the flexible column (a title, a prompt) gets at least this much before columns drop
+FLEX_FLOOR = 8  # … and never less than this
+FLEX_CAP = 80  # … and at most this much where there is no terminal width to fit
+
+
+def table(columns: Sequence[Column], rows: Sequence[Sequence[str]], *, width: int | None = None) -> list[str]:
+    """`rows` under `columns`' headers, each column as wide as its widest cell, two spaces apart;
+    within `width` (a terminal's), columns marked `drop` are left out, lowest first, until the
+    flexible one has room, and that one is cut."""
+    keep = list(range(len(columns)))
+    # cells come shown (redacted, cleaned) already: the table only cuts them
+    cells = [[_cut(cell, columns[i].cap) for i, cell in enumerate(row)] for row in rows]
+
+    def natural(i: int) -> int:
+        return max([len(columns[i].header), *(len(r[i]) for r in cells)])
+
+    def fixed(kept: list[int]) -> int:
+        return sum(natural(i) + 2 for i in kept if not columns[i].flex)
+
+    if width is not None:
+        for i in sorted((i for i in keep if columns[i].drop), key=lambda i: columns[i].drop):
+            if width - fixed(keep) >= FLEX_MIN:
+                break
+            keep.remove(i)
+    # with every droppable column gone, the flexible one still fits the terminal, however narrow
+    room = max(FLEX_FLOOR, width - fixed(keep)) if width is not None else FLEX_CAP
+    widths = {i: min(natural(i), room) if columns[i].flex else natural(i) for i in keep}
+    out = []
+    for row in [[c.header for c in columns], *cells]:
+        parts = []
+        for i in keep:
+            cell = _cut(row[i], widths[i]) if columns[i].flex else row[i]
+            last = i == keep[-1]
+            parts.append(cell.rjust(widths[i]) if columns[i].right else (cell if last else cell.ljust(widths[i])))
+        out.append("  ".join(parts).rstrip())
+    return out
+
+
+def _cut(text: str, limit: int | None) -> str:
+    return text if limit is None or len(text) <= limit else text[: max(0, limit - 1)] + "…"
+
+
+def capped(items: Sequence[Any], *, full: bool, limit: int) -> tuple[Sequence[Any], str | None]:
+    """The first `limit` items (all with `full`), and the line that says how many more there are."""
+    if full or len(items) <= limit:
+        return items, None
+    rest = len(items) - limit
+    return items[:limit], f"… and {rest} more (--full lists all)"
 
 
 def human_duration(seconds: float | None) -> str:
@@ -120,10 +243,10 @@ def human_size(size: int) -> str:
     return f"{size}B"
 
 
-def clip(text: str | None, limit: int) -> str:
+def clip(text: str | None, limit: int | None) -> str:
     """The text redacted, on one line (whitespace runs made one space), cut to `limit` characters."""
     text = " ".join(api.shown(text or "").split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return text if limit is None or len(text) <= limit else text[: max(0, limit - 1)] + "…"
 
 
 _CONTROL = {c: f"\\x{c:02x}" for c in (*range(0, 9), *range(11, 32), 127)}
@@ -156,9 +279,9 @@ def warn_skipped(stats: api.ReadStats, path: Path) -> None:
         click.echo(f"session-kit: note: {path.name}: skipped {described}", err=True)
 
 
-def plural(count: int, noun: str) -> str:
-    """`1 other agent`, `3 other agents`."""
-    return f"{count} {noun}{'s' if count != 1 else ''}"
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """`1 other agent`, `3 other agents`; `many` where adding an `s` is wrong (`1 entry`, `2 entries`)."""
+    return f"{count} {noun if count == 1 else (many or noun + 's')}"
 
 
 def summary_text(summary: str | None) -> str:

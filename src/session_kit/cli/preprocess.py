@@ -14,12 +14,21 @@ import click
 
 from session_kit import api
 from session_kit.cli.context import Kit, no_redact_option, pass_kit, shared_options
+from session_kit.cli.helptext import epilog
 from session_kit.cli.output import emit_json, warn_skipped
 from session_kit.cli.session_arg import resolve, session_argument
-from session_kit.errors import EXIT_CODES_HELP, EXIT_NOTHING_TO_DO, KitError
+from session_kit.errors import EXIT_AMBIGUOUS, EXIT_BAD_FILE, EXIT_NOT_FOUND, EXIT_NOTHING_TO_DO, KitError
 
 
-@click.command(epilog=EXIT_CODES_HELP)
+@click.command(
+    epilog=epilog(
+        "session-kit preprocess                      # the current session, into its scratch dir",
+        "session-kit preprocess 3f2a --max-tokens 50000 --output-dir ./out",
+        "session-kit preprocess --stdout --no-agents | llm -s 'What went wrong?'",
+        codes=(EXIT_NOT_FOUND, EXIT_AMBIGUOUS, EXIT_BAD_FILE, EXIT_NOTHING_TO_DO),
+        meaning={EXIT_BAD_FILE: "the output folder is not safe to write into"},
+    )
+)
 @session_argument
 @click.option("--no-agents", is_flag=True, help="Leave out the session's subagents.")
 @click.option(
@@ -41,7 +50,13 @@ from session_kit.errors import EXIT_CODES_HELP, EXIT_NOTHING_TO_DO, KitError
     help="Folder for the documents (default: the session's scratch dir).",
 )
 @click.option("--prefix", default="session", show_default=True, help="Files are PREFIX-SESSIONID-partN.xml.")
-@click.option("--stdout", "to_stdout", is_flag=True, help="Write one document (agents inside) to stdout instead.")
+@click.option(
+    "--stdout",
+    "to_stdout",
+    is_flag=True,
+    help="Write one document (agents inside) to stdout instead of files; one document, so not with "
+    "--max-tokens (parts go to files: --output-dir), --prefix or --distill.",
+)
 @click.option(
     "--format",
     "output_format",
@@ -101,6 +116,12 @@ def preprocess(
         for path in result.paths:
             click.echo(str(path))
         click.echo(f"session-kit: {result.reduction.describe()}", err=True)
+        for distilled in result.distilled:
+            if not distilled.well_formed:
+                click.echo(
+                    f"session-kit: warning: {distilled.path} is not well-formed XML (kept as the model wrote it)",
+                    err=True,
+                )
         if result.redactions:
             redacted = ", ".join(f"{kind} {n}" for kind, n in sorted(result.redactions.items()))
             click.echo(f"session-kit: redacted {redacted}", err=True)

@@ -1,9 +1,11 @@
 """`scratch …`: the session's scratch directory and its work state, from the command line.
 
-Owns: the scratch subcommands' options and output, and wording the scratch errors. Which
-directory a session has, which session is current, what a valid key is and what cleaning may
-remove are `state.scratch`'s and `state.current`'s. Imports neither transcripts nor queries:
-these commands run inside sessions, often.
+Owns: the scratch subcommands' options and output, wording the scratch errors, and what a
+`--session` may name here: an id with a scratch dir, else what `sessions.resolve` resolves (an
+id prefix, a path), else nothing (refused, exit 3) unless `--create`. Which directory a session
+has, which session is current, what a valid key is and what cleaning may remove are
+`state.scratch`'s and `state.current`'s. Loads transcripts' code only to resolve a `--session`
+that has no scratch dir: these commands run inside sessions, often.
 """
 
 from __future__ import annotations
@@ -11,34 +13,57 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import TypeVar
 
 import click
 
 from session_kit import api
 from session_kit.cli.context import Kit, json_option, pass_kit
-from session_kit.cli.output import emit_json
-from session_kit.errors import EXIT_CODES_HELP, BadFile, KitError, NotFound
+from session_kit.cli.helptext import epilog
+from session_kit.cli.output import emit_json, local_time
+from session_kit.errors import EXIT_AMBIGUOUS, EXIT_BAD_FILE, EXIT_NOT_FOUND, BadFile, KitError, NotFound
 
 F = TypeVar("F", bound=Callable[..., object])
 DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 
 
-@click.group(epilog=EXIT_CODES_HELP)
+@click.group(
+    epilog=epilog(
+        'session-kit scratch set current-task "step 3 of 5: the parser"',
+        'session-kit scratch note "tests/test_parser.py is flaky"',
+        "session-kit scratch show --session 3f2a",
+        "session-kit scratch clean --older-than 30d --dry-run",
+        codes=(EXIT_NOT_FOUND, EXIT_AMBIGUOUS, EXIT_BAD_FILE),
+        meaning={
+            EXIT_NOT_FOUND: "no such session (or no value under that key)",
+            EXIT_BAD_FILE: "the state file is damaged or a folder is a symlink (left as it was)",
+        },
+    )
+)
 def scratch() -> None:
     """The session's scratch directory and its work state (values and notes).
 
-    The session is --session, else $SESSION_CONTEXT / $CLAUDE_CODE_SESSION_ID (the kit's
-    hooks export them), else the current project's `current-session-id` pointer. The work
-    state is put back into the model's context after a compaction.
+    The session is --session (an id, a unique id prefix or a transcript's path, resolved as
+    every command resolves a SESSION; an unknown one is refused unless --create), else
+    $SESSION_CONTEXT / $CLAUDE_CODE_SESSION_ID (the kit's hooks export them), else the
+    current project's `current-session-id` pointer. The work state is put back into the
+    model's context after a compaction.
     """
 
 
 def session_id_option(func: F) -> F:
-    return click.option("--session", "session_id", default=None, help="Session id (default: from the environment).")(
-        func
-    )
+    func = click.option(
+        "--create",
+        is_flag=True,
+        help="With --session: start a scratch dir for a session the kit does not know (no transcript yet).",
+    )(func)
+    return click.option(
+        "--session",
+        "session_id",
+        default=None,
+        help="Session id, unique id prefix or transcript path (default: the current session).",
+    )(func)
 
 
 @contextmanager
@@ -56,9 +81,26 @@ def _scratch_errors() -> Iterator[None]:
         raise KitError(str(exc)) from None
 
 
-def _scratch(session_id: str | None) -> api.SessionScratch:
+def _scratch(session_id: str | None, *, create: bool = False) -> api.SessionScratch:
+    """The scratch dir `--session` names: refused when it names no session (a typo must not
+    save into a made-up one), unless `create`."""
     with _scratch_errors():
-        return api.scratch_of(session_id)
+        if session_id is None:
+            return api.scratch_of(None)
+        if not session_id.endswith(".jsonl"):
+            exact = api.scratch_of(session_id)  # refuses an id that cannot name a dir
+            # a dir the SessionStart hook made: the session exists, its transcript maybe not yet
+            if exact.exists() or create:
+                return exact
+        try:
+            ref = api.resolve_session(session_id, api.claude_root())
+        except NotFound:
+            if create:  # a path that names no transcript
+                raise
+            raise NotFound(
+                f"no session matches {session_id!r} (no transcript, no scratch dir); --create starts a scratch dir for it"
+            ) from None
+        return api.scratch_of(ref.id)
 
 
 def _read_input(value: str) -> str:
@@ -87,10 +129,10 @@ def _echo(text: str) -> None:
 
 @scratch.command("path")
 @session_id_option
-def scratch_path(session_id: str | None) -> None:
+def scratch_path(session_id: str | None, create: bool) -> None:
     """Print the scratch directory (created if missing)."""
     with _scratch_errors():
-        path = _scratch(session_id).create().path
+        path = _scratch(session_id, create=create).create().path
     click.echo(path)
 
 
@@ -98,10 +140,10 @@ def scratch_path(session_id: str | None) -> None:
 @click.argument("key")
 @click.argument("value")
 @session_id_option
-def scratch_set(key: str, value: str, session_id: str | None) -> None:
+def scratch_set(key: str, value: str, session_id: str | None, create: bool) -> None:
     """Save VALUE under KEY (`-` reads the value from stdin)."""
     value = _read_input(value)
-    s = _scratch(session_id)
+    s = _scratch(session_id, create=create)
     with _scratch_errors():
         s.set(key, value)
     click.echo(f"saved {key} ({len(value)} chars) in {s.path}")
@@ -110,10 +152,10 @@ def scratch_set(key: str, value: str, session_id: str | None) -> None:
 @scratch.command("get")
 @click.argument("key")
 @session_id_option
-def scratch_get(key: str, session_id: str | None) -> None:
+def scratch_get(key: str, session_id: str | None, create: bool) -> None:
     """Print the value saved under KEY (exit 3 when there is none)."""
     with _scratch_errors():
-        value = _scratch(session_id).get(key)
+        value = _scratch(session_id, create=create).get(key)
     if value is None:
         raise NotFound(f"no value saved under {key!r}")
     _echo(value)
@@ -122,10 +164,10 @@ def scratch_get(key: str, session_id: str | None) -> None:
 @scratch.command("unset")
 @click.argument("key")
 @session_id_option
-def scratch_unset(key: str, session_id: str | None) -> None:
+def scratch_unset(key: str, session_id: str | None, create: bool) -> None:
     """Forget the value saved under KEY."""
     with _scratch_errors():
-        found = _scratch(session_id).unset(key)
+        found = _scratch(session_id, create=create).unset(key)
     if not found:
         raise NotFound(f"no value saved under {key!r}")
 
@@ -133,10 +175,10 @@ def scratch_unset(key: str, session_id: str | None) -> None:
 @scratch.command("note")
 @click.argument("text")
 @session_id_option
-def scratch_note(text: str, session_id: str | None) -> None:
+def scratch_note(text: str, session_id: str | None, create: bool) -> None:
     """Append a timestamped note (`-` reads it from stdin)."""
     text = _read_input(text)
-    s = _scratch(session_id)
+    s = _scratch(session_id, create=create)
     with _scratch_errors():
         s.note(text)
     click.echo(f"noted in {s.path}")
@@ -146,9 +188,9 @@ def scratch_note(text: str, session_id: str | None) -> None:
 @session_id_option
 @json_option
 @pass_kit
-def scratch_show(kit: Kit, session_id: str | None) -> None:
+def scratch_show(kit: Kit, session_id: str | None, create: bool) -> None:
     """The work state: values and notes."""
-    s = _scratch(session_id)
+    s = _scratch(session_id, create=create)
     with _scratch_errors():
         current = s.read_state()
     if kit.as_json:
@@ -172,7 +214,7 @@ def scratch_list(kit: Kit) -> None:
     if not rows:
         click.echo(f"No scratch directories under {root}.")
     for r in rows:
-        when = datetime.fromtimestamp(r["last_activity"]).strftime("%Y-%m-%d %H:%M")
+        when = local_time(datetime.fromtimestamp(r["last_activity"], timezone.utc))
         click.echo(f"{r['session_id']:<36}  {when}  {r['values']:>3} values  {r['notes']:>3} notes  {r['project']}")
 
 

@@ -13,14 +13,25 @@ import click
 
 from session_kit import __version__, api
 from session_kit.cli.context import Kit, pass_kit, shared_options
-from session_kit.cli.output import emit_json, visible
-from session_kit.errors import EXIT_CODES_HELP, EXIT_DRIFT, KitError, NotFound
+from session_kit.cli.helptext import epilog
+from session_kit.cli.output import FAILURE, echo, emit_json, paint, visible
+from session_kit.errors import EXIT_BAD_FILE, EXIT_DRIFT, EXIT_INTERNAL, EXIT_NOT_FOUND, KitError, NotFound
 
 SCOPE_CHOICE = click.Choice(api.SCOPES)
 DRY_RUN_HELP = "Say what would change; change nothing."
 
 
-@click.command(epilog=EXIT_CODES_HELP)
+@click.command(
+    epilog=epilog(
+        "session-kit doctor",
+        "session-kit doctor --transcripts --strict   # in CI: fail on transcript types the kit does not know",
+        codes=(EXIT_NOT_FOUND, EXIT_DRIFT),
+        meaning={
+            EXIT_INTERNAL: "the kit is not installed, or something dangles (or an internal error)",
+            EXIT_NOT_FOUND: "--transcripts: no Claude root",
+        },
+    )
+)
 @click.option(
     "--transcripts",
     is_flag=True,
@@ -76,6 +87,19 @@ def _doctor_transcripts(kit: Kit, *, strict: bool) -> None:
         sys.exit(EXIT_DRIFT)
 
 
+def _advice(item: dict) -> str:
+    """What to run for a scope that is not current: advice that works (install refuses an
+    invalid file, exit 5, and the project scope, exit 2)."""
+    if item["error"]:
+        return f"cannot be read: fix {item['settings_path']} (it is not valid JSON), then run `session-kit install`"
+    if item["scope"] == api.SCOPE_PROJECT:
+        return (
+            "in the project's shared settings, with this machine's paths: run `session-kit uninstall --scope project`, "
+            "then `session-kit install --scope local`"
+        )
+    return "OUTDATED or incomplete (run `session-kit install`)"
+
+
 def _print_doctor(report: dict) -> None:
     click.echo(f"session-kit {__version__} ({sys.executable})")
     missing = "" if report["claude_root_exists"] else "  (missing: Claude Code has not run here yet)"
@@ -86,7 +110,8 @@ def _print_doctor(report: dict) -> None:
         click.echo("Installed:   nothing (run `session-kit install`)")
     for item in report["installed"]:
         hooks = ", ".join(sorted(item["hooks"])) or "no hooks"
-        current = "current" if item["current"] else "OUTDATED or incomplete (run `session-kit install`)"
+        fine = item["current"] and not item["error"] and item["scope"] != api.SCOPE_PROJECT
+        current = "current" if fine else _advice(item)
         click.echo(f"Installed ({item['scope']}): {item['settings_path']}: {hooks}; {current}")
         if item["commands"]:
             click.echo(f"  slash commands: {', '.join('/' + c for c in item['commands'])}")
@@ -94,6 +119,10 @@ def _print_doctor(report: dict) -> None:
             click.echo(f"  problem: {item['error']}")
         for what in item["dangling"]:
             click.echo(f"  dangling: {what} (run `session-kit install` to repoint, or `session-kit uninstall`)")
+    for where in report["plugin"]:
+        click.echo(f"Plugin:      {where}")
+    for warning in report["warnings"]:
+        echo(paint(f"Warning: {warning}", FAILURE))
     if report["hook_log_lines"]:
         click.echo(f"Hook log: {report['hook_log_lines']} problem lines in {report['hook_log']}")
     _print_archive(report["archive"])
@@ -114,14 +143,22 @@ def _print_archive(archive: dict) -> None:
         )
 
 
-@click.command(epilog=EXIT_CODES_HELP)
-@click.option(
-    "--scope",
-    type=SCOPE_CHOICE,
-    default=api.SCOPE_USER,
-    show_default=True,
-    help="user: ~/.claude/settings.json; project: .claude/settings.json; local: .claude/settings.local.json.",
+SCOPE_HELP = (
+    "user: ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR's); project: ./.claude/settings.json; "
+    "local: ./.claude/settings.local.json (both in the current directory)."
 )
+SETUP_CODES = (EXIT_BAD_FILE,)
+
+
+@click.command(
+    epilog=epilog(
+        "session-kit install                 # for you, in every project",
+        "session-kit install --scope local   # only in this project, only for you",
+        "session-kit install --dry-run --json",
+        codes=SETUP_CODES,
+    )
+)
+@click.option("--scope", type=SCOPE_CHOICE, default=api.SCOPE_USER, show_default=True, help=SCOPE_HELP)
 @click.option("--dry-run", is_flag=True, help=DRY_RUN_HELP)
 @shared_options
 @pass_kit
@@ -137,8 +174,20 @@ def install(kit: Kit, scope: str, dry_run: bool) -> None:
     _report(kit, result, verb="install")
 
 
-@click.command(epilog=EXIT_CODES_HELP)
-@click.option("--scope", type=SCOPE_CHOICE, default=api.SCOPE_USER, show_default=True)
+@click.command(
+    epilog=epilog(
+        "session-kit uninstall",
+        "session-kit uninstall --scope project --dry-run",
+        codes=SETUP_CODES,
+    )
+)
+@click.option(
+    "--scope",
+    type=SCOPE_CHOICE,
+    default=api.SCOPE_USER,
+    show_default=True,
+    help="The settings file to take the kit out of (as for install). " + SCOPE_HELP,
+)
 @click.option("--dry-run", is_flag=True, help=DRY_RUN_HELP)
 @shared_options
 @pass_kit

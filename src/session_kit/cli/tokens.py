@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from session_kit.cli.output import plural
+
 
 def human_tokens(n: int) -> str:
     """`950`, `12.3k`, `4.56M`."""
@@ -24,7 +26,7 @@ def usage_text(tokens: Any, cost: Any) -> str:
         f"{tokens.tokens} tokens, {cost.display()} (input {tokens.input}, output {tokens.output}, "
         f"cache read {tokens.cache_read}, cache write 5m {tokens.cache_write_5m} / 1h {tokens.cache_write_1h}"
         + (f", web search {tokens.web_search}" if tokens.web_search else "")
-        + f"; {tokens.messages} API messages)"
+        + f"; {plural(tokens.messages, 'API message')})"
     )
 
 

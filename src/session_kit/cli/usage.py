@@ -15,9 +15,10 @@ import click
 
 from session_kit import api
 from session_kit.cli.context import Kit, pass_kit, shared_options
+from session_kit.cli.helptext import epilog
 from session_kit.cli.output import emit_json
 from session_kit.cli.tokens import human_tokens
-from session_kit.errors import EXIT_CODES_HELP, KitError
+from session_kit.errors import KitError
 
 
 def _day(_ctx: click.Context, param: click.Parameter, value: str | None) -> date | None:
@@ -29,7 +30,13 @@ def _day(_ctx: click.Context, param: click.Parameter, value: str | None) -> date
         raise click.BadParameter(f"{value!r} is not a date (YYYY-MM-DD or YYYYMMDD)", param=param) from None
 
 
-@click.command(epilog=EXIT_CODES_HELP)
+@click.command(
+    epilog=epilog(
+        "session-kit usage                          # tokens and cost by day",
+        "session-kit usage --by model --since 2026-11-01",
+        "session-kit usage --by session --json | jq '.total'",
+    )
+)
 @click.option("--since", callback=_day, metavar="DATE", help="From this local date on (YYYY-MM-DD).")
 @click.option("--until", callback=_day, metavar="DATE", help="Up to this local date, included.")
 @click.option(
@@ -89,7 +96,12 @@ def usage(kit: Kit, since: date | None, until: date | None, by: str, no_index: b
 usage.help = (usage.help or "").replace("{date}", api.bundled_prices_date())
 
 
-@click.command(epilog=EXIT_CODES_HELP)
+@click.command(
+    epilog=epilog(
+        "session-kit statusline --setting     # the settings.json entry to paste",
+        "session-kit statusline < event.json  # the line for the session the client's JSON names",
+    )
+)
 @click.option("--setting", is_flag=True, help="Print the settings.json entry that runs the fast script, and exit.")
 def statusline(setting: bool) -> None:
     """The client's status line: this session's id, tokens and cost, running subagents and compactions.

@@ -14,14 +14,22 @@ import click
 
 from session_kit import api
 from session_kit.cli.context import Kit, no_redact_option, pass_kit, shared_options
+from session_kit.cli.helptext import epilog
 from session_kit.cli.output import emit_json, warn_skipped
 from session_kit.cli.session_arg import resolve, session_argument
-from session_kit.errors import EXIT_CODES_HELP, KitError
+from session_kit.errors import EXIT_AMBIGUOUS, EXIT_NOT_FOUND, KitError
 
 STDOUT = "-"
 
 
-@click.command(epilog=EXIT_CODES_HELP)
+@click.command(
+    epilog=epilog(
+        "session-kit view --open                 # the current session's page, in the browser",
+        "session-kit view 3f2a --format md -o -  # the conversation as Markdown, on stdout",
+        "session-kit view 3f2a --no-agents -o page.html",
+        codes=(EXIT_NOT_FOUND, EXIT_AMBIGUOUS),
+    )
+)
 @session_argument
 @click.option(
     "--format",

@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from session_kit.claude.settings import SCOPES, commands_dir
+from session_kit.claude.settings import SCOPE_PROJECT, SCOPES, commands_dir
 from session_kit.claude.settings import settings_path as scope_settings_path
-from session_kit.errors import BadFile, KitError
+from session_kit.errors import BadFile, InvalidOptions, KitError
 from session_kit.files import read_small
 from session_kit.install.settings import (
     EVENTS,
@@ -267,6 +267,17 @@ def _cleanup_temp_files(path: Path, target: Path) -> None:
 def install(
     *, scope: str, claude_root: Path, project: Path, dry_run: bool = False, root: str | None = None
 ) -> InstallResult:
+    """The kit's hooks and slash commands into `scope`'s settings. The project scope is refused:
+    its file is the one teams commit, and the hooks name this machine's interpreter and state
+    by absolute path, which would break every other person's sessions."""
+    if scope == SCOPE_PROJECT:
+        interpreter = sys.executable.replace("{", "{{").replace("}", "}}")
+        raise InvalidOptions(
+            "{} project is refused: .claude/settings.json is the file teams commit, and the kit's hooks "
+            f"run this machine's interpreter by absolute path ({interpreter}); use {{}} local "
+            "(.claude/settings.local.json, yours alone) or load the kit as a plugin (see the README)",
+            ("scope", "scope"),
+        )
     root = root or state.state_root()
     path = settings_path(scope, claude_root, project)
     state.ensure_dir(root)

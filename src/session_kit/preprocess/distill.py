@@ -2,19 +2,26 @@
 
 Owns: finding the Claude Code client (`SESSION_KIT_CLAUDE`, else `claude` on PATH), running
 `claude -p` on one document (given on stdin; the client's own auth is used; no tools, no
-saved session) with a conservative "when in doubt, keep it" instruction, and writing the
-answer beside the document as `<name>.distilled.xml`. Does not produce the documents.
+saved session, no hooks: the kit's own hooks must not fire in the child and record a session
+of it) in a temporary folder whose project folder in the Claude root is removed afterwards,
+with a conservative "when in doubt, keep it" instruction, and writing the answer beside the
+document as `<name>.distilled.xml`. Does not produce the documents.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from session_kit.claude.encoding import encode_project_dir
 from session_kit.errors import KitError, NotFound
 
+# The child is a text transform: no hook of anyone's (the kit's would make phantom scratch dirs
+# and move the project's current-session pointer), whatever the user and project settings say.
+CHILD_SETTINGS = json.dumps({"disableAllHooks": True})
 DEFAULT_MODEL = "haiku"
 TIMEOUT_S = 600.0
 ENV_BINARY = "SESSION_KIT_CLAUDE"
@@ -97,24 +104,28 @@ def distill_document(
         "--no-session-persistence",
         "--tools",
         "",
+        "--settings",
+        CHILD_SETTINGS,
     ]
-    import subprocess  # only here: importing it costs every other command
+    import subprocess  # only here: importing them costs every other command
+    import tempfile
 
-    with open(document, "rb") as stdin:
-        try:
-            done = subprocess.run(
-                argv,
-                stdin=stdin,
-                capture_output=True,
-                timeout=timeout,
-                cwd=document.parent,
-                env=dict(os.environ if env is None else env),
-                check=False,
-            )
-        except subprocess.TimeoutExpired:
-            raise KitError(f"distilling: claude -p took longer than {timeout:.0f}s on {document.name}") from None
-        except OSError as exc:
-            raise KitError(f"distilling: cannot run {binary}: {exc.strerror}") from None
+    environ = dict(os.environ if env is None else env)
+    # A folder of its own: the client makes a project folder in the Claude root for its cwd
+    # even without saving the session; that folder is removed with this one.
+    workdir = tempfile.mkdtemp(prefix="session-kit-distill-")
+    try:
+        with open(document, "rb") as stdin:
+            try:
+                done = subprocess.run(
+                    argv, stdin=stdin, capture_output=True, timeout=timeout, cwd=workdir, env=environ, check=False
+                )
+            except subprocess.TimeoutExpired:
+                raise KitError(f"distilling: claude -p took longer than {timeout:.0f}s on {document.name}") from None
+            except OSError as exc:
+                raise KitError(f"distilling: cannot run {binary}: {exc.strerror}") from None
+    finally:
+        _remove_child_traces(workdir, environ)
     if done.returncode != 0:
         detail = (
             done.stderr.decode("utf-8", "replace").strip().splitlines()
@@ -128,6 +139,20 @@ def distill_document(
     temp.write_text(text, encoding="utf-8")
     os.replace(temp, target)
     return Distilled(document, target, len(text), _well_formed(text))
+
+
+def _remove_child_traces(workdir: str, env: Mapping[str, str]) -> None:
+    """The temporary folder, and the project folder the child made for it in the Claude root
+    (with what it wrote there: its transcript, if it kept one)."""
+    import shutil
+
+    configured = env.get("CLAUDE_CONFIG_DIR")
+    home = env.get("HOME")
+    root = Path(configured).expanduser() if configured else (Path(home) / ".claude" if home else None)
+    if root is not None:
+        for cwd in {workdir, os.path.realpath(workdir)}:
+            shutil.rmtree(root / "projects" / encode_project_dir(cwd), ignore_errors=True)
+    shutil.rmtree(workdir, ignore_errors=True)
 
 
 def _strip_fences(text: str) -> str:

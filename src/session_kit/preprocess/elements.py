@@ -221,7 +221,12 @@ class UnitBuilder:
     def _user(self, entry: Entry) -> list[Element] | None:
         attributes = {"line": entry.line, "time": _time(entry)}
         if entry.is_compact_summary:
-            return [self._text_element("compact_summary", attributes, entry.text)]
+            text = entry.text
+            if self.options.filtering:
+                bare = steps.without_reminders(text)
+                self.reduction.count(steps.STEP_NOISE, len(text) - len(bare), 0)
+                text = bare
+            return [self._text_element("compact_summary", attributes, text)]
         elements: list[Element] = []
         user: Element | None = None  # the open `<user>`; its kind is known once its text is
         kind: str | None = None
@@ -244,6 +249,11 @@ class UnitBuilder:
                 continue
             if block_type == "text":
                 text = str(block.get("text") or "")
+                if self.options.filtering:
+                    bare = steps.without_reminders(text)
+                    if bare is not text:
+                        self.reduction.count(steps.STEP_NOISE, len(text) - len(bare))
+                        text = bare
                 if not text.strip():
                     continue
             elif block_type is None or not isinstance(block_type, str):
@@ -313,6 +323,10 @@ class UnitBuilder:
         children: list[Child]
         lines = None
         if self.options.filtering:
+            short = steps.shorter_boilerplate(text)
+            if short is not None:
+                self.reduction.count(steps.STEP_NOISE, len(text) - len(short))
+                text = short
             pruned = steps.prune_output(text)
             kept = pruned.text_chars
             if kept != len(text):

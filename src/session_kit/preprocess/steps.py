@@ -112,10 +112,18 @@ class Reduction:
         }
 
     def describe(self) -> str:
-        """One line for humans."""
+        """One line for humans that adds up: input, minus what each step removed (`+N`: a step
+        that added, such as redaction markers longer than their secrets), minus the conversion
+        (JSON envelope out, XML markup in), is the output."""
         ratio = f" ({self.output_chars / self.input_chars:.1%})" if self.input_chars else ""
-        parts = [f"{name} -{t.chars:,}" for name, t in self.steps.items() if t.chars or t.entries]
+        parts = [f"{name} {_signed(-t.chars)}" for name, t in self.steps.items() if t.chars or t.entries]
+        parts.append(f"conversion {_signed(-self.conversion)}")
         return f"{self.input_chars:,} chars in, {self.output_chars:,} out{ratio}; " + ", ".join(parts)
+
+
+def _signed(chars: int) -> str:
+    """`-1,200` for characters removed, `+120` for characters added."""
+    return f"+{chars:,}" if chars > 0 else f"-{-chars:,}"
 
 
 # --- empty and warmup sessions ----------------------------------------------------------------
@@ -310,6 +318,84 @@ def _cut_lines(text: str, limit: int) -> str:
     return "\n".join(cut(line, limit) if len(line) > limit else line for line in text.split("\n"))
 
 
+# --- client boilerplate -------------------------------------------------------------------------
+
+_ASYNC_LAUNCH = "Async agent launched successfully"
+_AGENT_ID = re.compile(r"agentId: ([\w-]+)")
+_REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>\s*", re.DOTALL)
+
+
+def shorter_boilerplate(text: str) -> str | None:
+    """What is left of a tool result the client writes for the model alone (the ~900-character
+    instructions of an async agent launch): one line naming the agent; None for any other text."""
+    if not text.lstrip().startswith(_ASYNC_LAUNCH):
+        return None
+    found = _AGENT_ID.search(text)
+    return "Async agent launched" + (f" (agentId {found.group(1)})" if found else "") + "; it runs in the background."
+
+
+def without_reminders(text: str) -> str:
+    """A user text without the client's `<system-reminder>` metadata (dates, file states)."""
+    return _REMINDER.sub("", text) if "<system-reminder>" in text else text
+
+
+ERROR_BLOCK_LINES = 60  # lines of one error block kept: its head and its innermost frames
+ERROR_BLOCK_HEAD = 12
+# Where a block of frames starts (Python, Go, Rust, Java) and the lines that continue one
+# (indented frames, Node/Java `at` lines, `Caused by:`, Go's function lines, Rust's notes).
+_BLOCK_MARKERS = ("Traceback (", "panic: ", "goroutine ", "panicked at", "Exception in thread", "\tat ", "    at ")
+_PY_START = re.compile(r"^\s*Traceback \(most recent call last\):")
+_OTHER_START = re.compile(r"^(panic: |goroutine \d+ \[|thread '.*' panicked at |Exception in thread )")
+_STACK_LINE = re.compile(r"^(\s+at \S|\s*\.\.\. \d+ more|Caused by: |\s*\d+: |stack backtrace:|note: )")
+_GO_FRAME = re.compile(r"^(\S+\(.*\)$|created by |goroutine \d+ \[)")
+
+
+def _error_block_spans(rest: str) -> list[tuple[int, int]]:
+    """The line spans of the error blocks in `rest` (a traceback and its frames, in Python,
+    Node, Go, Rust or Java), each bounded to ERROR_BLOCK_LINES: its head and its last lines
+    (a Python traceback's innermost frames and the exception)."""
+    if not any(marker in rest for marker in _BLOCK_MARKERS):
+        return []  # the usual case: no per-line work
+    starts, at = [], 0
+    lines = rest.split("\n")
+    for line in lines:
+        starts.append(at)
+        at += len(line) + 1
+    keep: list[int] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if _PY_START.match(line):
+            j = i + 1
+            while j < len(lines) and lines[j][:1] in (" ", "\t"):
+                j += 1
+            if j > i + 1 and j < len(lines) and lines[j].strip():
+                j += 1  # the exception line that ends the frames
+            end = j
+        elif _OTHER_START.match(line) or (_STACK_LINE.match(lines[i + 1]) if i + 1 < len(lines) else False):
+            j = i + 1
+            blank_ok = line.startswith("panic: ")  # Go: a blank line before the goroutine dump
+            while j < len(lines):
+                nxt = lines[j]
+                if not nxt.strip():
+                    if not blank_ok:
+                        break
+                    blank_ok = False
+                elif not (nxt[:1] in (" ", "\t") or _STACK_LINE.match(nxt) or _GO_FRAME.match(nxt) or j == i + 1):
+                    break
+                j += 1
+            end = j
+        else:
+            i += 1
+            continue
+        block = list(range(i, end))
+        if len(block) > ERROR_BLOCK_LINES:
+            block = block[:ERROR_BLOCK_HEAD] + block[-(ERROR_BLOCK_LINES - ERROR_BLOCK_HEAD) :]
+        keep.extend(block)
+        i = max(end, i + 1)
+    return [(starts[n], starts[n] + len(lines[n])) for n in keep]
+
+
 def prune_output(
     text: str,
     *,
@@ -317,7 +403,8 @@ def prune_output(
     line_limit: int = LINE_LIMIT,
     words: tuple[str, ...] = ERROR_WORDS,
 ) -> PrunedOutput:
-    """The first `head_lines` lines, then only lines holding an error word; long lines cut."""
+    """The first `head_lines` lines, then only error blocks (a traceback with its frames,
+    bounded) and lines holding an error word; long lines cut."""
     if text.endswith("\n"):
         text = text[:-1]
     lines = text.count("\n") + 1
@@ -329,7 +416,7 @@ def prune_output(
     head = text[:end]
     rest = text[end + 1 :]
     low = rest.lower()
-    spans: list[tuple[int, int]] = []
+    spans: list[tuple[int, int]] = _error_block_spans(rest)
     for word in words:
         i = low.find(word)
         while i >= 0:

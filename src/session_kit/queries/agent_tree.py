@@ -103,8 +103,9 @@ def select_agents(
     agent_type: str | None = None,
     tool: str | None = None,
 ) -> AgentSelection:
-    """One agent (`agent`: an id prefix), every agent (`all_agents`), or else the failed ones;
-    only of `agent_type` and only those that called `tool` (both case-insensitive) when given."""
+    """One agent (`agent`: an id prefix); else those of `agent_type` and those that called
+    `tool` (both case-insensitive), among all agents, failed or not; else every agent
+    (`all_agents`) or the failed ones."""
     tree = agent_tree(runs)
     chosen_id = find_agent(runs, agent).agent_id if agent else None
 
@@ -116,7 +117,8 @@ def select_agents(
             return False
         if tool and not calls_of_tool(run.calls, tool):
             return False
-        return all_agents or run.failed
+        # a filter chooses among all agents: `--type Plan` must show the Plan agent that worked
+        return all_agents or run.failed or bool(agent_type or tool)
 
     shown = tuple(n for n in tree if wanted(n))
     picked = {n.run.agent_id for n in shown}

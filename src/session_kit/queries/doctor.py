@@ -2,19 +2,25 @@
 installed and whether it is current. What `doctor` prints.
 
 Owns: putting the report together from the Claude root (`sessions.store`), the kit's state
-root and hook log (`state`), the install status (`install.installer`) and the archive's
-(`queries.history`). Does not print.
+root and hook log (`state`), the install status (`install.installer`), whether the kit
+also runs as a plugin (enabled in a settings file, or its `bin/` on PATH inside a session),
+with a warning when both routes are active, and the archive's (`queries.history`). Does not
+print.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from session_kit import __version__
-from session_kit.files import open_regular
+from session_kit.claude.settings import SCOPES
+from session_kit.errors import KitError
+from session_kit.files import open_regular, read_small
 from session_kit.install import installer
 from session_kit.queries.history import archive_status
 from session_kit.sessions.store import list_project_dirs, list_sessions
@@ -25,11 +31,54 @@ ROOT_FROM_ENV = "CLAUDE_CONFIG_DIR"
 ROOT_DEFAULT = "default"
 
 
+PLUGIN_NAME = "session-kit"  # .claude-plugin/plugin.json's name
+TWO_ROUTES = (
+    "the kit is both installed (hooks in {settings}) and active as a plugin: every hook runs twice "
+    "and the model is introduced twice; keep one: `session-kit uninstall` or disable the plugin"
+)
+
+
+def plugin_routes(*, claude_root: Path, project: Path, env: Mapping[str, str]) -> list[str]:
+    """Where the kit runs as a plugin: enabled in a settings file, or (inside a session) a
+    plugin's `bin/` on PATH, which its SessionStart hook put there."""
+    found = []
+    for scope in SCOPES:
+        path = installer.settings_path(scope, claude_root, project)
+        try:
+            settings, _ = installer.load_settings(path, settle=False)
+        except KitError:
+            continue
+        enabled = settings.get("enabledPlugins")
+        if isinstance(enabled, dict):
+            found += [
+                f"enabled in {path} ({name})"
+                for name, on in enabled.items()
+                if on is True and isinstance(name, str) and name.split("@")[0] == PLUGIN_NAME
+            ]
+    for folder in env.get("PATH", "").split(os.pathsep):
+        if os.path.basename(folder.rstrip(os.sep)) != "bin":
+            continue
+        root = os.path.dirname(folder.rstrip(os.sep))
+        try:  # a regular file, and small: a FIFO in its place must not hang doctor
+            name = json.loads(read_small(os.path.join(root, ".claude-plugin", "plugin.json"), 64 * 1024)).get("name")
+        except (OSError, ValueError, AttributeError):
+            continue
+        if name == PLUGIN_NAME:
+            found.append(f"its bin/ is on PATH: {root}")
+    return found
+
+
 def doctor_report(
-    *, claude_root: Path, root_source: str, project: Path, state_root: str | None = None
+    *,
+    claude_root: Path,
+    root_source: str,
+    project: Path,
+    state_root: str | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The report as a JSON-ready dict; `ok` is true when the kit is installed and current
     for the user or for `project`."""
+    env = os.environ if env is None else env
     state_root = state_root or state.state_root()
     projects = list_project_dirs(claude_root)
     sessions = sum(len(list_sessions(p)) for p in projects)
@@ -40,6 +89,9 @@ def doctor_report(
             hook_log_lines = sum(1 for _ in log)
     except OSError:
         hook_log_lines = 0
+    plugin = plugin_routes(claude_root=claude_root, project=project, env=env)
+    with_hooks = [item["settings_path"] for item in installed if item["hooks"]]
+    warnings = [TWO_ROUTES.format(settings=", ".join(with_hooks))] if plugin and with_hooks else []
     return {
         "kit_version": __version__,
         "python": sys.executable,
@@ -54,6 +106,8 @@ def doctor_report(
         "hook_log": str(log_path),
         "hook_log_lines": hook_log_lines,
         "archive": archive_status(claude_root, state_root, project),
+        "plugin": plugin,
+        "warnings": warnings,
         "ok": any(item["current"] for item in installed) and not any(item["dangling"] for item in installed),
     }
 

@@ -1,0 +1,59 @@
+"""The plugin's `bin/session-kit`: an installed kit of the same version is used at once,
+instead of building a second environment on first use."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+from session_kit import __version__
+
+REPO = Path(__file__).parents[2]
+BIN = REPO / "bin" / "session-kit"
+
+
+def fake_kit(venv: Path, version: str) -> Path:
+    """An installed kit's environment: an interpreter that says it ran, and the package's files."""
+    python = venv / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text('#!/bin/sh\necho "REUSED $0 $*"\n')
+    python.chmod(0o755)
+    package = venv / "lib" / "python3.11" / "site-packages" / "session_kit"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(f'"""doc"""\n\n__version__ = "{version}"\n')
+    return python
+
+
+def plugin_command(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    environ = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": os.environ["HOME"],
+        "CLAUDE_PLUGIN_DATA": str(tmp_path / "plugin-data"),
+        "SESSION_KIT_PYTHON": "/bin/false",  # building an environment fails at once
+        **env,
+    }
+    return subprocess.run([str(BIN), "--version"], capture_output=True, text=True, env=environ, timeout=60)
+
+
+def test_the_install_sh_environment_of_the_same_version_is_used(tmp_path: Path):
+    python = fake_kit(tmp_path / "venv", __version__)
+    proc = plugin_command(tmp_path, SESSION_KIT_VENV=str(tmp_path / "venv"))
+    assert proc.stdout == f"REUSED {python} -m session_kit --version\n" and "first use" not in proc.stderr
+    assert not (tmp_path / "plugin-data" / "venv").exists()
+
+
+def test_a_session_kit_on_path_of_the_same_version_is_used(tmp_path: Path):
+    python = fake_kit(tmp_path / "pipx-venv", __version__)
+    scripts = tmp_path / "scripts"
+    scripts.mkdir()
+    (scripts / "session-kit").write_text(f"#!{python}\nimport sys\n")
+    (scripts / "session-kit").chmod(0o755)
+    proc = plugin_command(tmp_path, PATH=f"{scripts}:/usr/bin:/bin", SESSION_KIT_VENV=str(tmp_path / "none"))
+    assert proc.stdout == f"REUSED {python} -m session_kit --version\n"
+
+
+def test_an_installed_kit_of_another_version_is_not_used(tmp_path: Path):
+    fake_kit(tmp_path / "venv", "0.0.0-other")
+    proc = plugin_command(tmp_path, SESSION_KIT_VENV=str(tmp_path / "venv"))
+    assert "REUSED" not in proc.stdout and proc.returncode == 1 and "could not prepare" in proc.stderr
