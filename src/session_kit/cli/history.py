@@ -19,13 +19,20 @@ import click
 from session_kit import api
 from session_kit.cli.browse import project_options
 from session_kit.cli.context import Kit, no_redact_option, pass_kit, shared_options
+from session_kit.cli.helptext import epilog
 from session_kit.cli.output import clip, emit_json, local_time
-from session_kit.errors import EXIT_CODES_HELP, KitError
+from session_kit.errors import KitError
 
 PROGRESS_EVERY_S = 0.2
 
 
-@click.command(epilog=EXIT_CODES_HELP)
+@click.command(
+    epilog=epilog(
+        "session-kit archive                     # copy what was added since the last copy",
+        "session-kit archive --prune             # and drop what the retention settings let go",
+        codes=(3, 5),
+    )
+)
 @click.option("--prune", is_flag=True, help="Also drop archived sessions the retention settings let go.")
 @shared_options
 @pass_kit
@@ -67,7 +74,12 @@ def _progress() -> Callable[[int, int], None]:
     return show
 
 
-@click.command(epilog=EXIT_CODES_HELP)
+@click.command(
+    epilog=epilog(
+        "session-kit restore 3f2a                # then: cd <project> && claude --resume <id>",
+        codes=(3, 4),
+    )
+)
 @click.argument("session")
 @shared_options
 @pass_kit
@@ -112,7 +124,14 @@ def _iso_day(value: str | None, name: str) -> str | None:
     return parsed.strftime("%Y-%m-%dT%H:%M:%S") if parsed.tzinfo is None else parsed.isoformat()
 
 
-@click.command(epilog=EXIT_CODES_HELP)
+@click.command(
+    epilog=epilog(
+        "session-kit search 'parser crash' --all",
+        "session-kit search pytest --errors --since 2026-01-01 --tool Bash",
+        "session-kit search ENTINEL_FAIL --all --scan   # any substring, every transcript read",
+        codes=(3,),
+    )
+)
 @click.argument("query")
 @project_options("Search every project.")
 @click.option("--tool", "tool_name", default=None, help="Only inputs and outputs of this tool.")
@@ -209,7 +228,13 @@ def _when(stamp: str | None) -> str:
         return stamp
 
 
-@click.command(epilog=EXIT_CODES_HELP)
+@click.command(
+    epilog=epilog(
+        "session-kit export --output-dir history/ --source laptop",
+        "session-kit export --output-dir history/ --format parquet",
+        codes=(3,),
+    )
+)
 @click.option(
     "--output-dir",
     "output_dir",
@@ -217,7 +242,14 @@ def _when(stamp: str | None) -> str:
     required=True,
     help="Folder to write sessions, texts, calls and agents into (one file per table).",
 )
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "parquet"]), default="jsonl", show_default=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["jsonl", "parquet"]),
+    default="jsonl",
+    show_default=True,
+    help="JSON Lines, or Parquet (needs the parquet extra).",
+)
 @click.option(
     "--source", default=None, help="A name for this machine or runner, on every row (default: the host name)."
 )
