@@ -20,7 +20,7 @@ from session_kit import api
 from session_kit.cli.browse import project_options
 from session_kit.cli.context import Kit, no_redact_option, pass_kit, shared_options
 from session_kit.cli.helptext import epilog
-from session_kit.cli.output import clip, emit_json, local_time
+from session_kit.cli.output import clip, echo, emit_json, highlight, local_time
 from session_kit.errors import KitError
 
 PROGRESS_EVERY_S = 0.2
@@ -211,7 +211,7 @@ def search(
         failed = " (failed)" if h.status == "error" else ""
         title = f"  {clip(api.shown(h.title), 60)}" if h.title else ""
         click.echo(f"{who}:{h.line}  {_when(h.timestamp)}  {h.where}{tool}{failed}{title}")
-        click.echo(f"    {api.shown(h.snippet)}")
+        echo(f"    {highlight(api.shown(h.snippet), query)}")
         click.echo(f"    resume: {h.resume}")
     more = f" of {found.total}" if found.total > len(found.hits) else ""
     click.echo(f"{len(found.hits)}{more} hits (best first).")
