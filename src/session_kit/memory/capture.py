@@ -4,7 +4,8 @@ Owns: reading a transcript from where the last capture stopped (whole lines only
 half-written last line waits for the next capture; a file shorter than before was replaced
 and is read again), with bounded memory (a line past `MAX_LINE` is skipped, never held); the
 capture of one session (or of one of its agents) under the memory file's lock, here or in a
-child process the hooks do not wait for; and keeping the client's compaction summary. What each line means is `fold`'s. Standard library only.
+child process the hooks do not wait for (`state.detach`); and keeping the client's
+compaction summary. What each line means is `fold`'s. Standard library only.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import os
 from session_kit.memory import record
 from session_kit.memory.record import read_plan_file
 from session_kit.memory.text import redact
+from session_kit.state.detach import in_child
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -137,33 +139,13 @@ def capture_in_background(
     lock = record.locked(path)
     lock.__enter__()
     try:
-        pid = os.fork() if hasattr(os, "fork") else None
-    except OSError:
-        pid = None
-    if pid is None:  # no fork here: capture in this process, holding the lock already taken
-        try:
-            _capture_held(path, transcript_path, settings, session_id, summary, trigger, log=log)
-        finally:
-            lock.__exit__(None, None, None)
-        return False
-    if pid:
-        lock.__exit__(None, None, None)  # the child's copy keeps the lock until it is done
-        return True
-    code = 0
-    try:
-        os.setsid()  # not ended with the hook's process group, nor by a hang-up
-        null = os.open(os.devnull, os.O_RDWR)
-        for fd in (0, 1, 2):  # the client reads the hook's output until every copy is closed
-            os.dup2(null, fd)
-        _capture_held(path, transcript_path, settings, session_id, summary, trigger, log=log)
-    except BaseException as exc:  # the child must end here, whatever happens
-        code = 1
-        try:
-            log(f"memory capture in the background failed: {type(exc).__name__}: {exc}")
-        except BaseException:
-            pass
-    finally:
-        os._exit(code)
+        return in_child(
+            lambda: _capture_held(path, transcript_path, settings, session_id, summary, trigger, log=log),
+            log=log,
+            what="memory capture",
+        )
+    finally:  # here: the capture is done, or the child's copy of the lock holds it until it is
+        lock.__exit__(None, None, None)
 
 
 def _capture_held(
