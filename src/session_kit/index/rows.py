@@ -14,7 +14,7 @@ import sqlite3
 from session_kit.files import TEXT_ERRORS
 from session_kit.index.files import IndexFile
 from session_kit.queries.search import _fields as searchable_fields
-from session_kit.redact import SEPARATOR, Redactor, redact
+from session_kit.redact import redact, redact_many
 from session_kit.transcript.calls import result_outcome
 from session_kit.transcript.entries import (
     KIND_ASSISTANT,
@@ -98,7 +98,7 @@ _TITLE_RANK = {TYPE_CUSTOM: 3, TYPE_AI: 2}
 
 class FileRows:
     """The rows one update of one file adds, gathered and then written in one go: the texts
-    redacted in one pass (`redact.Redactor.many`), inserted with `executemany`, and the FTS5
+    redacted in one pass (`redact.redact_many`), inserted with `executemany`, and the FTS5
     index filled from them with one statement. Tool calls used and answered within the batch
     are paired in memory; a result whose use an earlier update indexed updates that row."""
 
@@ -173,7 +173,7 @@ class FileRows:
         pieces = [t[5] for t in self.texts]
         pieces += [c[1] for c in self.calls.values()] + [c[4] or "" for c in self.calls.values()]
         pieces += [r[3] or "" for r in self.results]
-        clean = iter(_redact_all(pieces))
+        clean = iter(redact_many(pieces))
         for row in self.texts:
             row[5] = next(clean)
         for call in self.calls.values():
@@ -223,20 +223,6 @@ class FileRows:
             ):
                 found[call_id] = (row_id, started, tool)
         return found
-
-
-def _redact_all(texts: list[str]) -> list[str]:
-    """Each text redacted (always: the index never holds a secret), in one pass where they
-    hold no NUL (the separator the batch uses)."""
-    redactor = Redactor()
-    out = list(texts)
-    batch = [i for i, text in enumerate(texts) if SEPARATOR not in text]
-    for i, text in zip(batch, redactor.many([texts[i] for i in batch]) if batch else []):
-        out[i] = text
-    for i, text in enumerate(texts):
-        if SEPARATOR in text:
-            out[i] = redactor(text)
-    return out
 
 
 def _int(value: object) -> int:
