@@ -22,6 +22,7 @@ from typing import Any
 
 from session_kit.errors import BadFile
 from session_kit.state import fastjson
+from session_kit.state.root import write_temp
 
 MAX_SETTINGS_BYTES = 16 * 1024 * 1024
 SETTLE_S = 0.5  # a blank settings file is trusted once it has not changed for this long
@@ -162,14 +163,8 @@ def replace_if_unchanged(path: Path, data: bytes, seen: SettingsRead, *, mode: i
     editor's save is never dropped. Elsewhere a plain `os.replace` follows the check.
     """
     target = write_target(path)
-    folder = str(target.parent)
-    tmp = os.path.join(folder, f".{target.name}.{os.getpid()}.{time.monotonic_ns()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    tmp = write_temp(str(target), data, mode=mode)
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
         if seen.raw is None:  # there was no file: create it only if it is still absent
             try:
                 os.link(tmp, target)

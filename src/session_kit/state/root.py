@@ -161,8 +161,9 @@ def check_no_symlink(root: str, path: str) -> None:
             return  # not there (yet): nothing is written through it
 
 
-def atomic_write(path: str, data: bytes, *, mode: int = 0o600) -> None:
-    """Write all of `data` to `path` or nothing: a temp file in the same folder, then replace."""
+def write_temp(path: str, data: bytes, *, mode: int = 0o600) -> str:
+    """All of `data`, written and synced to a new temp file beside `path`
+    (`.<name>.<pid>.<n>.tmp`), whose path is returned; nothing is left behind on a failure."""
     folder = os.path.dirname(path) or "."
     tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.{time.monotonic_ns()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
@@ -171,6 +172,19 @@ def atomic_write(path: str, data: bytes, *, mode: int = 0o600) -> None:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return tmp
+
+
+def atomic_write(path: str, data: bytes, *, mode: int = 0o600) -> None:
+    """Write all of `data` to `path` or nothing: a temp file in the same folder, then replace."""
+    tmp = write_temp(path, data, mode=mode)
+    try:
         os.replace(tmp, path)
     except BaseException:
         try:
