@@ -13,7 +13,6 @@ import sqlite3
 
 from session_kit.files import TEXT_ERRORS
 from session_kit.index.files import IndexFile
-from session_kit.queries.search import _fields as searchable_fields
 from session_kit.redact import redact, redact_many
 from session_kit.transcript.calls import result_outcome
 from session_kit.transcript.entries import (
@@ -25,6 +24,7 @@ from session_kit.transcript.entries import (
     request_text,
     seconds_between,
 )
+from session_kit.transcript.searchable import searchable_fields
 from session_kit.transcript.titles import TYPE_AI, TYPE_CUSTOM, title_line
 from session_kit.transcript.tools import summarize_input
 

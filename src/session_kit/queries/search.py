@@ -4,7 +4,8 @@ Owns: finding a query in user and assistant messages, tool inputs and tool outpu
 sessions and their agent logs (those whose session file is gone included), with time, tool and a context snippet for each hit. Speed
 comes from never parsing a line that cannot match: the raw bytes are scanned for the query
 (as it appears inside JSON) first, and only lines that hold it are parsed and checked, so
-noise entries and non-matching lines cost a byte scan, as they would for grep.
+noise entries and non-matching lines cost a byte scan, as they would for grep. What of an
+entry is searchable is `transcript.searchable`'s (the index takes the same rule).
 """
 
 from __future__ import annotations
@@ -23,16 +24,12 @@ from session_kit.redact import shown
 from session_kit.sessions.store import AgentLogs, SessionRef, orphan_agent_logs
 from session_kit.transcript.blockscan import BLOCK, all_lines, candidate_lines, first_block
 from session_kit.transcript.blockscan import blocks as file_blocks
-from session_kit.transcript.entries import KIND_ASSISTANT, KIND_NOISE, KIND_SUMMARY, KIND_USER, Entry, format_timestamp
+from session_kit.transcript.entries import KIND_NOISE, Entry, format_timestamp
 from session_kit.transcript.reader import ReadStats, parse_line
+from session_kit.transcript.searchable import searchable_fields
 
 SNIPPET_RADIUS = 60
 # Where in an entry a hit is.
-WHERE_USER = KIND_USER
-WHERE_ASSISTANT = KIND_ASSISTANT
-WHERE_TOOL_INPUT = "tool_input"
-WHERE_TOOL_OUTPUT = "tool_output"
-WHERE_SUMMARY = "summary"
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,43 +91,11 @@ def snippet(text: str, at: int, length: int) -> str:
     return ("…" if start > 0 else "") + piece + ("…" if end < len(text) else "")
 
 
-def _fields(entry: Entry) -> Iterator[tuple[str, str | None, str | None, str]]:
-    """(where, tool, id of the call whose tool is still to be named, text) of every searchable
-    piece of an entry: a tool output's tool is known only from its use, found later."""
-    if entry.kind == KIND_SUMMARY:
-        yield WHERE_SUMMARY, None, None, entry.summary_text or ""
-        return
-    for result in entry.tool_results:
-        yield WHERE_TOOL_OUTPUT, None, result.tool_use_id, result.text
-    if entry.kind not in (KIND_USER, KIND_ASSISTANT):
-        return
-    where = WHERE_SUMMARY if entry.is_compact_summary else entry.kind
-    for block in entry.blocks:
-        kind = block.get("type")
-        if kind == "text":
-            yield where, None, None, str(block.get("text", ""))
-        elif kind == "tool_use":
-            tool_input = block.get("input")
-            name = block.get("name")
-            if isinstance(tool_input, Mapping):
-                for value in tool_input.values():
-                    yield WHERE_TOOL_INPUT, name if isinstance(name, str) else "?", None, _as_text(value)
-
-
-def _as_text(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (ValueError, RecursionError):  # 1e400, an int past 4,300 digits, absurd nesting
-        return ""
-
-
 def _hits_in_entry(
     entry: Entry, query: Query, target: SearchTarget, *, tool: str | None
 ) -> Iterator[tuple[SearchHit, str | None]]:
     """Each hit, with the id of the call whose tool names it (None: named already)."""
-    for where, tool_name, call_id, text in _fields(entry):
+    for where, tool_name, call_id, text in searchable_fields(entry):
         if tool is not None and call_id is None and (tool_name or "").lower() != tool.lower():
             continue
         at = query.find(text)

@@ -11,6 +11,7 @@
 - `calls`        tool uses paired with their results; call statuses.
 - `compactions`  compaction boundaries and summaries. `tokens`: usage once per API message.
 - `titles`       a session's title (`summary`, `custom-title`, `ai-title` lines).
+- `searchable`   what of an entry can be searched, and where it stands (scan and index).
 
 Imports nothing from `sessions`, `queries`, `preprocess`, `install`, `hooks` or `cli`.
 """
