@@ -176,3 +176,14 @@ def test_session_kit_scratch_inside_the_state_root_is_used_as_it_is(tmp_path: Pa
     root = str(tmp_path / "state")
     inside = os.path.join(root, "projects", "some-key", "sessions", "s1")
     assert scratch_of("s1", root=root, env={"SESSION_KIT_SCRATCH": inside}).path == inside
+
+
+def test_an_atomic_write_syncs_its_bytes_unless_told_it_need_not(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    synced: list[int] = []
+    real = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real(fd)))
+    state.atomic_write(str(tmp_path / "kept"), b"kept")
+    assert len(synced) == 1
+    state.atomic_write(str(tmp_path / "hint"), b"hint", sync=False)
+    assert len(synced) == 1
+    assert (tmp_path / "hint").read_bytes() == b"hint" and not list(tmp_path.glob(".*.tmp"))

@@ -206,7 +206,7 @@ def session_start(event: Mapping, env: Mapping[str, str], root: str) -> str:
         if os.path.exists(mark):
             os.unlink(mark)
     else:
-        state.atomic_write(mark, b"CLAUDE_ENV_FILE was absent at session start\n")
+        state.atomic_write(mark, b"CLAUDE_ENV_FILE was absent at session start\n", sync=False)
     parts = []
     first_time = sum(meta.get("sources", {}).values()) == 1
     if source in ("startup", "clear", "compact") or first_time:
@@ -229,7 +229,7 @@ def user_prompt_submit(event: Mapping, env: Mapping[str, str], root: str) -> str
         scratch.create()
         scratch.point_here()
         scratch.record_start(source="prompt", transcript_path=None, cwd=None, env_file=False)
-        state.atomic_write(scratch.file(NO_ENV_FILE_MARK), b"no SessionStart seen\n")
+        state.atomic_write(scratch.file(NO_ENV_FILE_MARK), b"no SessionStart seen\n", sync=False)
         parts.append(_intro(scratch, env_file=False))
     elif os.path.exists(scratch.file(NO_ENV_FILE_MARK)):
         parts.append(f"session-kit: session id {session_id}; scratch dir {scratch.path}.")

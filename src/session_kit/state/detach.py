@@ -32,6 +32,12 @@ def in_child(work: Callable[[], object], *, log: Callable[[str], object], what: 
     code = 0
     try:
         os.setsid()
+        # Behind the client and the hook that is still exiting: on 2 busy cores a child at the
+        # same priority made the hook itself ~10 ms slower (SessionEnd 1.33x python -c pass).
+        try:
+            os.nice(10)
+        except OSError:  # not allowed here: the work runs all the same
+            pass
         null = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(null, fd)

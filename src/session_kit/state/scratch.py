@@ -156,7 +156,10 @@ class SessionScratch:
     # --- pointer ---
     def point_here(self) -> None:
         """Make this session the project's current one (`current-session-id`)."""
-        state.atomic_write(state.pointer_path(self.root, self.project_key), (self.session_id + "\n").encode())
+        # Unsynced: a hint every start rewrites (a lost one falls back to the newest session).
+        state.atomic_write(
+            state.pointer_path(self.root, self.project_key), (self.session_id + "\n").encode(), sync=False
+        )
 
     # --- session record ---
     def meta(self) -> dict:
@@ -179,7 +182,7 @@ class SessionScratch:
             sources[source] = int(sources.get(source, 0)) + 1
             meta["sources"] = sources
             meta["env_file"] = env_file
-            state.atomic_write(self.file(META_FILE), _dump(meta))
+            state.atomic_write(self.file(META_FILE), _dump(meta), sync=False)  # bookkeeping, see point_here
         return meta
 
     # --- work state ---
@@ -242,8 +245,10 @@ class SessionScratch:
         stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + f"-{time.monotonic_ns() % 1_000_000:06d}"
         safe_reason = "".join(c for c in reason if c.isalnum())[:20] or "compact"
         path = os.path.join(folder, f"{stamp}-{safe_reason}.json")
-        state.atomic_write(path, data)
-        state.atomic_write(self.file(PENDING_RESTORE), (path + "\n").encode())
+        # Unsynced, both: the snapshot is a copy of the state file, which is synced when it is
+        # written and is what a restore reads; the mark only makes a resumed start restore too.
+        state.atomic_write(path, data, sync=False)
+        state.atomic_write(self.file(PENDING_RESTORE), (path + "\n").encode(), sync=False)
         return path
 
     def take_pending_restore(self) -> bool:

@@ -1,0 +1,50 @@
+"""Work handed to a detached child: it runs, and behind the process that handed it over."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from session_kit.state.detach import in_child
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork: the work runs in the caller")
+
+
+def wait_for(path: Path, timeout: float = 10.0) -> str:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            text = path.read_text()
+        except FileNotFoundError:
+            text = ""
+        if text.endswith("\n"):
+            return text
+        time.sleep(0.01)
+    raise AssertionError(f"the child never wrote {path}")
+
+
+def test_the_work_runs_in_a_child_and_the_caller_goes_on_at_once(tmp_path: Path):
+    out = tmp_path / "out"
+    handed_over = in_child(lambda: out.write_text(f"{os.getpid()}\n"), log=print, what="test")
+    assert handed_over is True
+    assert int(wait_for(out)) != os.getpid()
+
+
+def test_the_child_runs_at_a_lower_priority_than_the_hook(tmp_path: Path):
+    """Two busy cores: a child at the hook's own priority slowed the hook's exit by ~10 ms."""
+    out = tmp_path / "nice"
+    in_child(lambda: out.write_text(f"{os.nice(0)}\n"), log=print, what="test")
+    assert int(wait_for(out)) > os.nice(0)
+
+
+def test_a_failing_work_is_logged_by_the_child_and_never_reaches_the_caller(tmp_path: Path):
+    log = tmp_path / "log"
+
+    def fail() -> None:
+        raise RuntimeError("boom")
+
+    assert in_child(fail, log=lambda line: log.write_text(line + "\n"), what="the test work") is True
+    assert wait_for(log) == "the test work in the background failed: RuntimeError: boom\n"
