@@ -8,6 +8,10 @@ import json
 import subprocess
 import sys
 
+import pytest
+
+from session_kit.cli import COMMANDS
+
 HEAVY = ("session_kit.queries", "session_kit.sessions", "session_kit.preprocess", "session_kit.transcript")
 
 
@@ -58,3 +62,57 @@ def test_a_command_loads_its_own_module_only():
 def test_listing_and_summarising_load_no_process_pool():
     modules = loaded_after("import session_kit.cli.browse")
     assert not {m for m in modules if m.startswith(("multiprocessing", "concurrent"))}
+
+
+def test_version_loads_neither_a_command_nor_the_shared_options():
+    modules = loaded_after(run_main("--version"))
+    assert {m for m in modules if m.startswith("session_kit")} <= {
+        "session_kit",
+        "session_kit.api",  # the lazy face: loads nothing until a name is used
+        "session_kit.cli",
+        "session_kit.cli.errors",
+        "session_kit.cli.helptext",
+        "session_kit.errors",
+    }
+    assert not {"pathlib", "dataclasses"} & modules
+
+
+# What no read command needs on a small session: each costs a start-up milliseconds (measured
+# with -X importtime here: shutil with bz2 and lzma ~3 ms, tempfile with random ~3 ms).
+NEVER_ON_A_READ = {
+    "shutil",
+    "bz2",
+    "lzma",
+    "tempfile",
+    "random",
+    "shlex",
+    "subprocess",
+    "multiprocessing",
+    "concurrent.futures",
+    "sqlite3",
+    "jinja2",
+}
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("show", "{sid}"),
+        ("show", "{sid}", "--json"),
+        ("info", "{sid}"),
+        ("events", "{sid}"),
+        ("plan", "{sid}", "--all"),
+        ("debug-agent", "{sid}", "--all"),
+        ("memory", "{sid}"),
+        ("preprocess", "{sid}", "--stdout"),
+        ("sessions", "--all"),
+        ("search", "needle", "--all", "--scan"),
+        ("usage",),
+    ],
+    ids=lambda argv: " ".join(a for a in argv if a != "{sid}"),
+)
+def test_a_read_command_on_a_small_session_loads_nothing_it_does_not_use(built, argv: tuple[str, ...]):
+    args = [a.format(sid=built.current.session_id) for a in argv]
+    modules = loaded_after(run_main(*args, "--claude-dir", str(built.root)))
+    assert f"session_kit.cli.{COMMANDS[argv[0]].target.partition(':')[0]}" in modules  # the command ran
+    assert NEVER_ON_A_READ & modules == set()

@@ -186,3 +186,39 @@ def test_a_failed_finish_leaves_no_temporary_file_of_any_section(tmp_path: Path,
     with pytest.raises(KitError, match="cannot write"):
         sink.finish()
     assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+@pytest.mark.parametrize("limit", [10**9, 64])
+def test_a_spool_gives_back_what_it_kept_whether_it_stayed_in_memory_or_spilled_to_disk(
+    monkeypatch: pytest.MonkeyPatch, limit: int
+):
+    from session_kit.preprocess import sinks
+
+    monkeypatch.setattr(sinks, "SPOOL_MEMORY", limit)
+    texts = ["<a>one</a>\n", "two\r\nthree\rfour\n", "lone \udc80 surrogate\n", "é" * 100 + "\n"]
+    spool = sinks.UnitSpool()
+    for text in texts:
+        spool.add(text)
+    out = io.StringIO()
+    spool.copy_to(out)
+    spool.close()
+    # What tempfile.SpooledTemporaryFile gave back, newlines and unencodable text included.
+    with tempfile.SpooledTemporaryFile(
+        max_size=limit, mode="w+", encoding="utf-8", errors=sinks.TEXT_ERRORS
+    ) as reference:
+        for text in texts:
+            reference.write(text)
+        reference.seek(0)
+        assert out.getvalue() == reference.read()
+    assert spool.chars == sum(map(len, texts)) and spool.entries == len(texts)
+
+
+def test_a_small_spool_loads_no_tempfile():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nfrom session_kit.preprocess.sinks import UnitSpool\n"
+        "s = UnitSpool(); s.add('x' * 1000); s.close()\nprint('tempfile' in sys.modules)"
+    )
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False\n"

@@ -29,7 +29,6 @@ from typing import Any, NamedTuple
 import click
 
 from session_kit import __version__
-from session_kit.cli.context import Kit
 from session_kit.cli.errors import reported_errors, usage_error
 from session_kit.cli.helptext import exit_codes
 from session_kit.errors import EXIT_AMBIGUOUS, EXIT_BAD_FILE, EXIT_DRIFT, EXIT_NOT_FOUND, EXIT_NOTHING_TO_DO
@@ -186,6 +185,8 @@ EPILOG = (
 @click.version_option(__version__, prog_name="session-kit")
 @click.pass_context
 def main(ctx: click.Context) -> None:
+    from session_kit.cli.context import Kit  # here: `--version` and `--help` never need it
+
     ctx.obj = Kit()  # the shared options of the command fill it in
     if ctx.invoked_subcommand is None:  # `session-kit` alone: the help, and no error (as gh, uv)
         click.echo(ctx.get_help())

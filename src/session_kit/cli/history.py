@@ -8,7 +8,6 @@ members, manifests, 0700/0600) is `archive.store`'s; which files and the retenti
 
 from __future__ import annotations
 
-import shlex
 import sys
 import time
 from collections.abc import Callable
@@ -107,6 +106,8 @@ def restore(kit: Kit, session: str) -> None:
     if restored.transcript:
         click.echo(f"  {restored.transcript}")
         cwd = api.session_cwd(restored.transcript)
+        import shlex  # here, not at the top: no other line of the command needs it
+
         where = f"cd {shlex.quote(cwd)} && " if cwd else ""
         click.echo(f"Resume it: {where}claude --resume {restored.session_id}")
 

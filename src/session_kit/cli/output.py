@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import sys
 import warnings
 from collections.abc import Iterator, Sequence
@@ -158,7 +157,13 @@ def terminal_width() -> int | None:
         return int(os.environ["COLUMNS"])
     if not _isatty(sys.stdout):
         return None
-    return shutil.get_terminal_size().columns
+    # As shutil.get_terminal_size, without importing shutil (and bz2, lzma, fnmatch with it:
+    # ~3 ms of every command's start).
+    try:
+        columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+    except (AttributeError, ValueError, OSError):
+        columns = 0
+    return columns or 80
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,6 @@ report (reading, the index, grouping, prices) is `usage.history`'s, the status l
 from __future__ import annotations
 
 import json
-import shlex
 from datetime import date
 
 import click
@@ -113,6 +112,8 @@ def statusline(setting: bool) -> None:
     (the offset is kept in the session's scratch dir). This command does the same, slower.
     """
     if setting:
+        import shlex  # here, not at the top: no other line of the command needs it
+
         command = f"python3 -I -S {shlex.quote(api.STATUSLINE_SCRIPT)}"
         click.echo(json.dumps({"statusLine": {"type": "command", "command": command, "padding": 0}}, indent=2))
         return

@@ -15,6 +15,7 @@ heads and feet).
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -249,11 +250,11 @@ class UnitSpool:
     is known whether they are wanted."""
 
     def __init__(self) -> None:
-        import tempfile  # only `--stdout` needs it
-
-        self._file: IO[str] = tempfile.SpooledTemporaryFile(  # noqa: SIM115 - closed by close()
-            max_size=SPOOL_MEMORY, mode="w+", encoding="utf-8", errors=TEXT_ERRORS
-        )
+        # In memory first, as tempfile.SpooledTemporaryFile keeps it (the same text wrapper, so
+        # the same newlines and encoding errors): `tempfile`, with `random` and `shutil`, costs
+        # a small session's `--stdout` ~3 ms to import, and is needed only past SPOOL_MEMORY.
+        self._file: IO[str] = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors=TEXT_ERRORS)
+        self._in_memory = True
         self.chars = 0
         self.entries = 0
 
@@ -261,6 +262,15 @@ class UnitSpool:
         self._file.write(text)
         self.chars += len(text)
         self.entries += 1
+        if self._in_memory and self.chars > SPOOL_MEMORY:
+            self._to_disk()
+
+    def _to_disk(self) -> None:
+        import tempfile
+
+        spilled = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors=TEXT_ERRORS)  # noqa: SIM115 - closed by close()
+        spilled.buffer.write(self._file.detach().getvalue())  # type: ignore[attr-defined]
+        self._file, self._in_memory = spilled, False
 
     def copy_to(self, out: IO[str]) -> None:
         self._file.seek(0)
