@@ -116,3 +116,11 @@ def test_a_read_command_on_a_small_session_loads_nothing_it_does_not_use(built, 
     modules = loaded_after(run_main(*args, "--claude-dir", str(built.root)))
     assert f"session_kit.cli.{COMMANDS[argv[0]].target.partition(':')[0]}" in modules  # the command ran
     assert NEVER_ON_A_READ & modules == set()
+
+
+def test_preprocess_without_distill_loads_no_distiller(built):
+    modules = loaded_after(
+        run_main("preprocess", built.current.session_id, "--stdout", "--claude-dir", str(built.root))
+    )
+    assert "session_kit.preprocess.pipeline" in modules
+    assert "session_kit.preprocess.distill" not in modules

@@ -18,11 +18,11 @@ from pathlib import Path
 
 from session_kit.claude.encoding import encode_project_dir
 from session_kit.errors import KitError, NotFound
+from session_kit.preprocess.result import DEFAULT_MODEL
 
 # The child is a text transform: no hook of anyone's (the kit's would make phantom scratch dirs
 # and move the project's current-session pointer), whatever the user and project settings say.
 CHILD_SETTINGS = json.dumps({"disableAllHooks": True})
-DEFAULT_MODEL = "haiku"
 TIMEOUT_S = 600.0
 ENV_BINARY = "SESSION_KIT_CLAUDE"
 

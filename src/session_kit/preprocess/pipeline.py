@@ -21,7 +21,6 @@ from session_kit.errors import KitError, NoScratchDir, cannot_read
 from session_kit.preprocess import steps
 from session_kit.preprocess.agents import AgentsInStartOrder, LinkedAgent, inline_agents
 from session_kit.preprocess.convert import ConvertOptions, LogConverter
-from session_kit.preprocess.distill import Distilled
 from session_kit.preprocess.render.base import renderer_for
 from session_kit.preprocess.result import (
     CHARS_PER_TOKEN,
@@ -36,6 +35,10 @@ from session_kit.redact import Redactor
 from session_kit.sessions.store import SessionRef
 from session_kit.transcript.glance import file_holds
 from session_kit.transcript.reader import ReadStats
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the distiller is loaded only by a run that distills
+    from session_kit.preprocess.distill import Distilled
 
 # --- where things go -----------------------------------------------------------------------------
 

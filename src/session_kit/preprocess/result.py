@@ -14,13 +14,17 @@ from typing import Any
 
 from session_kit.errors import InvalidOptions
 from session_kit.preprocess import steps
-from session_kit.preprocess.distill import DEFAULT_MODEL, Distilled
 from session_kit.preprocess.render.base import DEFAULT_FORMAT, FORMATS
 from session_kit.sessions.store import SessionRef
 from session_kit.state.ids import is_plain_id
 from session_kit.transcript.reader import ReadStats
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the distiller is loaded only by a run that distills (`preprocess.distill`)
+    from session_kit.preprocess.distill import Distilled
+
 CHARS_PER_TOKEN = 4
+DEFAULT_MODEL = "haiku"  # of `--distill`
 DEFAULT_PREFIX = "session"
 STATUS_UNREADABLE = "unreadable"  # an agent log that vanished or cannot be read
 MIN_TOKENS = 100
