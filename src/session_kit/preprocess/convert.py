@@ -53,9 +53,7 @@ class LogConverter:
         self._pending_chars = 0
         # The batch being redacted: (units, bounds, texts, joined as read, joined cleaned).
         self._in_flight: tuple[list[Unit], list[int], list[str], str, str] | None = None
-        self.batches = (
-            BatchRedactor(redactor, parallel=parallel_redaction(path)) if redactor is not None else None
-        )
+        self.batches = BatchRedactor(redactor, parallel=parallel_redaction(path)) if redactor is not None else None
 
     @property
     def facts(self) -> LogFacts:
@@ -83,7 +81,7 @@ class LogConverter:
                 if thread is not None:
                     if entry.uuid not in thread:
                         continue  # the main conversation's, or another agent's: converted there
-                elif skip_sidechains and entry.is_sidechain:
+                elif entry.is_sidechain and skip_sidechains is not None and skip_sidechains():
                     continue  # an inline agent's: converted in its own section
                 if entry.kind == KIND_NOISE:
                     noise.entries += 1

@@ -14,7 +14,7 @@ the renderers).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -43,7 +43,9 @@ _IMAGE = Element("image")  # no attributes, no content: shared by every unit
 @dataclass(frozen=True, slots=True)
 class ConvertOptions:
     session_id: str | None  # entries that name another session are dropped; None: none are
-    skip_sidechains: bool = False  # the main section of a 1.0.x file: its inline agents go apart
+    # The main section of a 1.0.x file: asked at its first sidechain entry whether its inline
+    # agents go apart (`agents.InlineAgents.apart`); None: sidechain entries stay in.
+    skip_sidechains: Callable[[], bool] | None = None
     thread: frozenset[str] | None = None  # an inline agent's section: only these entry uuids
     filtering: bool = True  # the content steps and the empty/warmup check
     thinking: bool = False
