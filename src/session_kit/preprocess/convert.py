@@ -17,7 +17,7 @@ import os
 from collections.abc import Iterator
 
 from session_kit.preprocess import steps
-from session_kit.preprocess.elements import ConvertOptions, LogFacts, UnitBuilder
+from session_kit.preprocess.elements import ConvertOptions, LogFacts, UnitBuilder, prune_ahead
 from session_kit.preprocess.noise import NoiseTally, conversation_lines
 from session_kit.preprocess.redacting import BatchRedactor, parallel_redaction
 from session_kit.preprocess.units import REPLACEMENT, Unit, clean, replace_texts
@@ -71,7 +71,14 @@ class LogConverter:
         group_id: str | None = None
         assistant, other = self.builder.assistant, self.builder.entry
         try:
-            for line_no, raw in conversation_lines(self.path, self.read, noise):
+            # The forked reader prunes tool results ahead, on the second core (`prune_ahead`).
+            ahead: dict[int, object] = {}
+            lines = conversation_lines(
+                self.path, self.read, noise, ahead=prune_ahead if self.options.filtering else None, done=ahead
+            )
+            next_entry = self.builder.next_entry
+            for line_no, raw in lines:
+                next_entry(ahead.pop(line_no, None) if ahead else None)  # type: ignore[arg-type]
                 value = parse_line(raw, self.read, line_no)
                 size = len(raw)
                 if value is None:
