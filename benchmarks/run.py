@@ -660,23 +660,24 @@ def hook_environment(folder: Path) -> Iterator[None]:
                 os.environ[k] = v
 
 
-def _small_root(into: Path, *, target_bytes: int = 5_000, agents: int = 1) -> tuple[Path, str]:
+def _small_root(
+    into: Path, *, session_id: str = "5e551011-0000-4000-8000-000000000001", pools: object | None = None
+) -> tuple[Path, str]:
     """A Claude root holding one small generated session (index 1 of seed 0: a 28 KB
     transcript with an 8 KB subagent log): (its transcript, its id)."""
-    session_id = "5e551011-0000-4000-8000-000000000001"
     cwd = "/home/user/code/tiny"
     plan = generate.SessionPlan(
         index=1,
         session_id=session_id,
         project_dir=generate.encode_project_dir(cwd),
         cwd=cwd,
-        target_bytes=target_bytes,
+        target_bytes=5_000,
         start_ms=generate.START_MS,
         compactions=0,
-        agents=agents,
+        agents=1,
         rare=True,
     )
-    generate.write_session(generate._Pools(0), into, plan, seed=0)
+    generate.write_session(pools or generate._Pools(0), into, plan, seed=0)
     return into / "projects" / plan.project_dir / f"{session_id}.jsonl", session_id
 
 
@@ -695,11 +696,17 @@ def bench_hooks(ctx: Context) -> list[Row]:
     run_hook = HERE.parent / "hooks" / "run-hook"
     rows = []
     with tempfile.TemporaryDirectory() as tmp, hook_environment(Path(tmp)):
-        transcript, session_id = _small_root(Path(tmp) / "claude")
+        pools = generate._Pools(0)
+        made = iter(range(1, 1000))
 
         def stdin_of(event: str) -> bytes:
+            # A session of its own for each command: the memory's capture holds the session's
+            # lock until its child is done, and the next hook of that session would wait for it
+            # (the client leaves a compaction's length between PreCompact and PostCompact).
+            sid = f"5e551011-0000-4000-8000-{next(made):012d}"
+            transcript, _ = _small_root(Path(tmp) / "claude", session_id=sid, pools=pools)
             fields = {**HOOK_EVENT, "hook_event_name": event, **HOOK_EVENT_FIELDS.get(event, {})}
-            return json.dumps({**fields, "session_id": session_id, "transcript_path": str(transcript)}).encode()
+            return json.dumps({**fields, "session_id": sid, "transcript_path": str(transcript)}).encode()
 
         stdin = stdin_of("SessionStart")
         base = Command.of("python -c pass (same stdin)", [sys.executable, "-c", "pass"], stdin=stdin)
@@ -764,7 +771,7 @@ def bench_startup(ctx: Context) -> list[Row]:
     of any command click parses)."""
     with tempfile.TemporaryDirectory(prefix="kit-startup-") as tmp, _state_root(Path(tmp) / "state"):
         root = Path(tmp) / "claude"
-        transcript, sid = _small_root(root)
+        _, sid = _small_root(root)
         kb = sum(p.stat().st_size for p in root.rglob("*.jsonl")) / 1000
         on = ["--claude-dir", root]
         reads = [

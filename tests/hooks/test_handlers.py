@@ -368,17 +368,17 @@ def test_an_env_file_is_read_only_at_its_end(env_file: Path, state_root: Path):
 COUNT_FSYNCS = (
     "import os, runpy, sys\n"
     "calls = []\n"
-    "real = os.fsync\n"
+    "real_fsync, real_exit = os.fsync, os._exit\n"
     "def fsync(fd):\n"
     "    calls.append(fd)\n"
-    "    return real(fd)\n"
-    "os.fsync = fsync\n"
+    "    return real_fsync(fd)\n"
+    "def leave(code):\n"
+    "    sys.stderr.write(f'fsyncs={len(calls)}\\n')\n"
+    "    sys.stderr.flush()\n"
+    "    real_exit(code)\n"
+    "os.fsync, os._exit = fsync, leave\n"
     "sys.argv = sys.argv[1:]\n"
-    "try:\n"
-    "    runpy.run_path(sys.argv[0], run_name='__main__')\n"
-    "except SystemExit:\n"
-    "    pass\n"
-    "sys.stderr.write(f'fsyncs={len(calls)}\\n')\n"
+    "runpy.run_path(sys.argv[0], run_name='__main__')\n"
 )
 
 
@@ -397,3 +397,27 @@ def test_a_hook_syncs_no_file_the_kit_can_do_without_after_a_power_cut(state_roo
     )
     assert proc.returncode == 0
     assert proc.stderr.decode().strip().splitlines()[-1] == "fsyncs=0"
+
+
+TEARDOWN_PROBE = (
+    "import atexit, runpy, sys\n"
+    "atexit.register(lambda: sys.stderr.write('interpreter teardown ran\\n'))\n"
+    "sys.argv = sys.argv[1:]\n"
+    "runpy.run_path(sys.argv[0], run_name='__main__')\n"
+)
+
+
+def test_a_hook_leaves_without_the_interpreters_teardown_and_with_its_output_whole(state_root: Path, env_file: Path):
+    """The teardown of a process that forked a child copies every page they share (~5 ms)."""
+    payload = {"session_id": "sid-exit", "cwd": "/work/proj", "source": "startup"}
+    proc = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", TEARDOWN_PROBE, str(RUN), "session-start"],
+        input=json.dumps(payload).encode(),
+        capture_output=True,
+        env={**os.environ, "CLAUDE_ENV_FILE": str(env_file)},
+        timeout=30,
+    )
+    assert proc.returncode == 0
+    assert b"interpreter teardown ran" not in proc.stderr
+    context = json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "sid-exit" in context

@@ -33,11 +33,28 @@ def test_the_work_runs_in_a_child_and_the_caller_goes_on_at_once(tmp_path: Path)
     assert int(wait_for(out)) != os.getpid()
 
 
-def test_the_child_runs_at_a_lower_priority_than_the_hook(tmp_path: Path):
+def test_a_child_nobody_waits_for_can_run_at_a_lower_priority(tmp_path: Path):
     """Two busy cores: a child at the hook's own priority slowed the hook's exit by ~10 ms."""
     out = tmp_path / "nice"
+    in_child(lambda: out.write_text(f"{os.nice(0)}\n"), log=print, what="test", niceness=5)
+    assert int(wait_for(out)) == min(19, os.nice(0) + 5)
+
+
+def test_by_default_the_child_keeps_the_priority_of_the_hook(tmp_path: Path):
+    """A capture is waited for by the start after the compaction: it must not be starved."""
+    out = tmp_path / "nice"
     in_child(lambda: out.write_text(f"{os.nice(0)}\n"), log=print, what="test")
-    assert int(wait_for(out)) > os.nice(0)
+    assert int(wait_for(out)) == os.nice(0)
+
+
+def test_the_archives_copy_runs_behind_the_hook(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    from session_kit.archive import background
+
+    seen: dict[str, object] = {}
+    monkeypatch.setattr(background, "in_child", lambda work, **kw: seen.update(kw) or True)
+    transcript = tmp_path / "claude" / "projects" / "-p" / "s.jsonl"
+    assert background.archive_in_background(str(tmp_path / "state"), str(transcript), log=print)
+    assert seen["niceness"] == 10
 
 
 def test_a_failing_work_is_logged_by_the_child_and_never_reaches_the_caller(tmp_path: Path):

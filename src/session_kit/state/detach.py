@@ -16,10 +16,11 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 
-def in_child(work: Callable[[], object], *, log: Callable[[str], object], what: str) -> bool:
+def in_child(work: Callable[[], object], *, log: Callable[[str], object], what: str, niceness: int = 0) -> bool:
     """Run `work` in a detached child and return at once: True. Where there is no fork, run
     it here and return False. A child's failure is logged as "`what` in the background
-    failed: …"; it never reaches the caller."""
+    failed: …"; it never reaches the caller. `niceness` lowers the child's priority, for work
+    nobody waits for (a capture is waited for by the next start: it keeps the hook's)."""
     try:
         pid = os.fork() if hasattr(os, "fork") else None
     except OSError:
@@ -32,15 +33,16 @@ def in_child(work: Callable[[], object], *, log: Callable[[str], object], what: 
     code = 0
     try:
         os.setsid()
-        # Behind the client and the hook that is still exiting: on 2 busy cores a child at the
-        # same priority made the hook itself ~10 ms slower (SessionEnd 1.33x python -c pass).
-        try:
-            os.nice(10)
-        except OSError:  # not allowed here: the work runs all the same
-            pass
         null = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(null, fd)
+        # Only now: until the child lets go of the hook's stdout, the client (reading it to its
+        # end) waits for the child, and a lowered priority would make it wait longer.
+        if niceness:
+            try:
+                os.nice(niceness)
+            except OSError:  # not allowed here: the work runs all the same
+                pass
         work()
     except BaseException as exc:  # the child must end here, whatever happens
         code = 1
