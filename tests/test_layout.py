@@ -101,7 +101,7 @@ def loaded_after(code: str, *, isolated: bool = False) -> set[str]:
     return set(json.loads(out))
 
 
-# The CLI's two entry points: the `session-kit` script (`session_kit.cli:main`) and `python -m session_kit`.
+# The CLI's two entry points: the `session-kit` script (`session_kit.cli:run`) and `python -m session_kit`.
 CLI_ENTRY = {"session_kit.__main__"}
 CORE = sorted(n for n in MODULES if not within(n, "session_kit.cli") and n not in CLI_ENTRY)
 # Importable without side effects: `hooks/run.py` is a script that runs a hook when loaded.
@@ -250,7 +250,7 @@ def test_the_cli_imports_core_modules_lazily():
 # --- (e) light __init__ files ---------------------------------------------------------------
 
 # `preprocess/__init__.py` declares the library's preprocessing face (re-exports of its own
-# modules, like httpx's); `cli/__init__.py` is the command line itself (`session_kit.cli:main`).
+# modules, like httpx's); `cli/__init__.py` is the command line itself (`session_kit.cli:run`).
 REEXPORTING = {"session_kit.preprocess"}
 NOT_A_FACE = {"session_kit.cli"}
 LIGHT = [p for p in PACKAGES if p not in REEXPORTING | NOT_A_FACE]

@@ -1,5 +1,5 @@
 """`python -m session_kit`: the same as the `session-kit` script."""
 
-from session_kit.cli import main
+from session_kit.cli import run
 
-main()
+run()

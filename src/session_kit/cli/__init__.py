@@ -1,7 +1,7 @@
 """The `session-kit` command line: parses, calls the core, prints.
 
-Owns: the `main` group (the console script `session_kit.cli:main`) and the table of its
-commands, each loaded from its module only when it runs, so a command imports only what it
+Owns: the `main` group, `run` (the console script `session_kit.cli:run`: `main`, then out
+without the interpreter's teardown) and the table of its commands, each loaded from its module only when it runs, so a command imports only what it
 needs and `session-kit --help` imports none of the core's queries. The only package that
 imports click; commands hold no rules of their own (see each module's docstring):
 
@@ -23,6 +23,7 @@ imports click; commands hold no rules of their own (see each module's docstring)
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from typing import Any, NamedTuple
 
@@ -33,7 +34,7 @@ from session_kit.cli.errors import reported_errors, usage_error
 from session_kit.cli.helptext import exit_codes
 from session_kit.errors import EXIT_AMBIGUOUS, EXIT_BAD_FILE, EXIT_DRIFT, EXIT_NOT_FOUND, EXIT_NOTHING_TO_DO
 
-__all__ = ["main"]
+__all__ = ["main", "run"]
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -191,3 +192,26 @@ def main(ctx: click.Context) -> None:
     if ctx.invoked_subcommand is None:  # `session-kit` alone: the help, and no error (as gh, uv)
         click.echo(ctx.get_help())
         ctx.exit(0)
+
+
+def run() -> None:
+    """The `session-kit` program (and `python -m session_kit`): `main`, then out without the
+    interpreter's teardown, which clears every object of the ~150 modules a command loaded:
+    ~15 ms of CPU for `show` on a small session (143 -> 125 ms measured), on every command.
+    A command has closed its files and reaped its workers when it returns. Tests call `main`."""
+    try:
+        main()
+    except SystemExit as exc:
+        code = exc.code
+    else:  # pragma: no cover - click's standalone run always ends in SystemExit
+        code = 0
+    if code is None:
+        code = 0
+    if not isinstance(code, int):
+        raise SystemExit(code)  # a message: the interpreter prints it, as sys.exit does
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BaseException:  # a closed pipe: the interpreter reports it as it always did
+        raise SystemExit(code) from None
+    os._exit(code)
