@@ -1120,6 +1120,11 @@ def generate(
     return manifest
 
 
+# The real client's bookkeeping entries, for the manifest's count: the kit's `NOISE_TYPES`.
+try:
+    from session_kit.transcript.entries import NOISE_TYPES as _GROWN_NOISE
+except ImportError:  # pragma: no cover - only when run outside the venv
+    _GROWN_NOISE = frozenset()
 # Ids a real transcript links its lines with: uuids (entries, prompts, parents) and the API's
 # message, request and tool-use ids. `grow` renames them round by round.
 _LINK_IDS = None
@@ -1169,6 +1174,8 @@ def grow(source: str | os.PathLike[str], out: str | os.PathLike[str], *, mb: flo
             rounds += 1
     files = list(Path(out).rglob("*.jsonl"))
     manifest = Manifest(GENERATOR_VERSION, 0, 1, 1, mb, None, True)
+    noise_per_round = sum(len(ln) for ln in lines if json.loads(ln).get("type") in _GROWN_NOISE)
+    manifest.noise_bytes = round(written * noise_per_round / max(1, sum(map(len, lines))))
     manifest.big_session_id = session_id
     manifest.big_session_path = str((project / source.name).relative_to(out))
     manifest.files = len(files)
