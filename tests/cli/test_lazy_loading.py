@@ -91,6 +91,7 @@ NEVER_ON_A_READ = {
     "concurrent.futures",
     "sqlite3",
     "jinja2",
+    "msgspec",  # the fast parser is loaded once a process has parsed megabytes
 }
 
 
