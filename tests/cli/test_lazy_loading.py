@@ -125,3 +125,18 @@ def test_preprocess_without_distill_loads_no_distiller(built):
     )
     assert "session_kit.preprocess.pipeline" in modules
     assert "session_kit.preprocess.distill" not in modules
+
+
+@pytest.mark.parametrize("command", ["show", "info", "events", "plan", "memory"])
+def test_a_session_with_no_agent_loads_no_agent_linker(claude_root, command: str):
+    from tests.support.sessions import make_session
+
+    session = make_session(claude_root, "0a0a0a0a-1111-2222-3333-444455556666")
+    modules = loaded_after(run_main(command, session.session_id, "--claude-dir", str(claude_root)))
+    assert "session_kit.sessions.session" in modules
+    assert "session_kit.sessions.agents" not in modules
+
+
+def test_a_session_with_an_agent_still_links_it(built):
+    modules = loaded_after(run_main("show", built.current.session_id, "--claude-dir", str(built.root)))
+    assert "session_kit.sessions.agents" in modules

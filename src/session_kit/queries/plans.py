@@ -36,7 +36,6 @@ from typing import Any
 
 from session_kit.claude.settings import plan_dirs
 from session_kit.files import open_regular
-from session_kit.sessions.agents import AGENT_FAILED, AGENT_OK
 from session_kit.sessions.session import Session
 from session_kit.sessions.store import SessionRef
 from session_kit.state.ids import is_plain_id
@@ -194,6 +193,9 @@ def plans_of(session: Session, scan: PlanScan, *, root: Path) -> list[Plan]:
             if text and text.strip():
                 found.append(_exit_plan(call, text, run.log.path, agent_id=run.agent_id))
         if (run.agent_type or "").lower() == PLAN_AGENT_TYPE and run.final_answer and run.final_answer.strip():
+            # Here: a session with no agent never loads the linker's module.
+            from session_kit.sessions.agents import AGENT_FAILED, AGENT_OK
+
             found.append(
                 Plan(
                     SOURCE_PLAN_AGENT,

@@ -15,7 +15,6 @@ from datetime import datetime
 from typing import Any
 
 from session_kit.redact import shown
-from session_kit.sessions.agents import AgentRun
 from session_kit.sessions.session import Session
 from session_kit.sessions.store import SessionRef
 from session_kit.transcript.calls import ToolCall
@@ -33,6 +32,10 @@ from session_kit.transcript.titles import TitleScan
 from session_kit.transcript.tokens import TokenTally
 from session_kit.usage.breakdown import AgentResultUsage, SessionUsage, session_usage
 from session_kit.usage.prices import PriceTable, load_prices
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: a session with no agent never loads the linker
+    from session_kit.sessions.agents import AgentRun
 
 REQUEST_PREVIEW = 300
 

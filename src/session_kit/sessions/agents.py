@@ -352,14 +352,18 @@ def _str(value: Any) -> str | None:
 
 
 def session_agents(
-    session: SessionRef, parent_calls: Sequence[ToolCall], *, inline: Sequence[Entry] = ()
+    session: SessionRef,
+    parent_calls: Sequence[ToolCall],
+    *,
+    inline: Sequence[Entry] = (),
+    logs: Sequence[AgentLogRef] | None = None,
 ) -> list[AgentRun]:
     """The session's agent runs, linked to their spawning calls (the main conversation's
     `parent_calls`, or another agent's), in start order: its agent logs (warmups left out; one
     that cannot be read is skipped and named), its `inline` sidechain threads, and the agents
-    whose logs are gone."""
+    whose logs are gone. `logs`: its `find_agent_logs`, when the caller has listed them."""
     runs = []
-    for log in find_agent_logs(session):
+    for log in find_agent_logs(session) if logs is None else logs:
         if log.warmup:
             continue
         try:
@@ -370,8 +374,3 @@ def session_agents(
     return link_agents(
         runs, [*parent_calls, *(c for run in runs for c in run.calls)]
     )  # the linker keeps spawning calls
-
-
-def warmup_logs(session: SessionRef) -> list[AgentLogRef]:
-    """The session's 2.0.x warmup logs, which are not agents of its conversation."""
-    return [log for log in find_agent_logs(session, with_meta=False) if log.warmup]

@@ -4,7 +4,8 @@ Owns: `Session`, the single way to get a session's entries, calls and agents. On
 pass over the transcript feeds the call pairer and every observer a query brings (an object
 with `add(entry)`: a report's collector, a plan scan…), so queries that need several things
 still read the file once; the agents are read from their logs and linked once, on first use,
-by `sessions.agents`. A 1.0.x file's inline agents (`isSidechain` entries) are the agents'
+by `sessions.agents` (not even loaded for a session with no agent: no log, no spawning call,
+no inline thread, as most sessions are). A 1.0.x file's inline agents (`isSidechain` entries) are the agents'
 own, not the main conversation's: they are kept apart for `sessions.agents` (unless the file
 holds nothing else: an agent log named as the session is read as its own conversation).
 Holds the calls and those inline entries, never the main conversation's entries.
@@ -15,11 +16,15 @@ from __future__ import annotations
 from typing import Protocol
 
 from session_kit.errors import cannot_read
-from session_kit.sessions.agents import AgentRun, session_agents, warmup_logs
-from session_kit.sessions.store import AgentLogRef, SessionRef
+from session_kit.sessions.store import AgentLogRef, SessionRef, find_agent_logs
 from session_kit.transcript.calls import ToolCall, ToolCallPairer
 from session_kit.transcript.entries import Entry, read_entries, time_order
 from session_kit.transcript.reader import ReadStats
+from session_kit.transcript.tools import spawns_agent
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from session_kit.sessions.agents import AgentRun
 
 
 class EntryObserver(Protocol):
@@ -82,14 +87,23 @@ class Session:
     def agents(self) -> list[AgentRun]:
         """The session's agent runs, linked to their spawning calls, in start order."""
         if self._agents is None:
-            self._agents = session_agents(self.ref, self.calls, inline=self._sidechains)
+            logs = None
+            if not self._sidechains and not any(spawns_agent(call.name) for call in self.calls):
+                logs = find_agent_logs(self.ref)
+            if logs is not None and not logs:
+                # Nothing to read or link: the linker's module (~2-4 ms to import) stays unloaded.
+                self._agents = []
+            else:
+                from session_kit.sessions.agents import session_agents
+
+                self._agents = session_agents(self.ref, self.calls, inline=self._sidechains, logs=logs)
             self._sidechains = []
         return self._agents
 
     @property
     def warmups(self) -> list[AgentLogRef]:
         """The 2.0.x warmup logs of the session: not agents of its conversation."""
-        return warmup_logs(self.ref)
+        return [log for log in find_agent_logs(self.ref, with_meta=False) if log.warmup]
 
     def all_calls(self) -> list[ToolCall]:
         """The main conversation's calls and every agent's (`agent_id` says whose), in order

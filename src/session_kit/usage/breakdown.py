@@ -17,11 +17,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from session_kit.sessions.agents import AgentRun
 from session_kit.sessions.store import AgentLogRef
 from session_kit.transcript.entries import KIND_USER, Entry, read_entries
 from session_kit.transcript.tokens import UNKNOWN_MODEL, TokenTally, TokenUsage, usage_of
 from session_kit.usage.prices import Cost, PriceTable
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: a session with no agent never loads the linker
+    from session_kit.sessions.agents import AgentRun
 
 SOURCE_LOG = "log"  # counted from the agent's own log
 SOURCE_RESULT = "agent_result"  # no log: the client's figure in the spawning call's result
