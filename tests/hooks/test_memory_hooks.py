@@ -117,3 +117,34 @@ def test_the_hook_does_not_wait_for_the_capture_and_the_start_after_it_does(stat
     assert done.returncode == 0 and done.stderr == b""
     # whatever the timing, the start after the compaction sees the whole capture
     assert "THE LATEST REQUEST" in context_of(start(SID, env_file, source="compact"))
+
+
+def test_a_compaction_hooks_output_ends_before_its_capture_is_handed_over(state_root, env_file, transcript):
+    """The capture's child is forked only once the hook has let go of its output: a child
+    forked earlier held the client's pipe until it was scheduled (measured: PostCompact 30 ms
+    of wall time for 18 ms of its own CPU on 2 busy cores)."""
+    import os
+    import select
+    import subprocess
+    import sys
+
+    from tests.hooks.test_handlers import RUN
+
+    start(SID, env_file)
+    memory_file = scratch_of(state_root) / "memory.json"
+    with locked(str(memory_file), timeout=30):  # a capture still running: the hand-over waits
+        proc = subprocess.Popen(
+            [sys.executable, "-I", "-S", str(RUN), "post-compact"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=os.environ.copy(),
+        )
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(json.dumps(event(transcript, hook_event_name="PostCompact", trigger="manual")).encode())
+        proc.stdin.close()
+        readable, _, _ = select.select([proc.stdout], [], [], 10)
+        assert readable and proc.stdout.read() == b""  # the end of its output, while it waits
+        assert proc.poll() is None
+    assert proc.wait(timeout=30) == 0
+    assert json.loads(settled(memory_file).read_text())["offset"] == transcript.stat().st_size

@@ -40,6 +40,14 @@ NO_ENV_FILE_MARK = "no-env-file"
 ENV_MARK = "# session-kit"
 
 
+# Work for detached children, forked once the hook has written all it has to say and let go
+# of its standard streams (`_hand_over`): a child forked earlier shared the hook's stdout, so
+# the client, reading it to its end, waited until the child was scheduled to close its copy,
+# and the child competed with the hook for the CPU while the hook still worked (measured on 2
+# busy cores: PostCompact 30 ms against 18 ms of its own CPU).
+_LATER: list[Callable[[], object]] = []
+
+
 class HookInputError(ValueError):
     pass
 
@@ -247,8 +255,9 @@ def _agent_id(event: Mapping) -> str | None:
 
 def _capture(event: Mapping, env: Mapping[str, str], root: str, scratch: SessionScratch) -> None:
     """Bring the working memory up to date from the event's transcript, in a child process
-    the client does not wait for (the next reader waits for it: `capture_in_background`).
-    Nothing when capture is off or the event names no transcript."""
+    the client does not wait for (the next reader waits for it: `capture_in_background`),
+    forked once the hook's output is written (`_LATER`). Nothing when capture is off or the
+    event names no transcript."""
     from session_kit.memory.capture import capture_in_background
     from session_kit.memory.settings import memory_settings
 
@@ -257,15 +266,17 @@ def _capture(event: Mapping, env: Mapping[str, str], root: str, scratch: Session
     if not settings.capture or not isinstance(transcript, str) or not transcript:
         return
     summary = event.get("compact_summary")
-    capture_in_background(
-        scratch.path,
-        transcript,
-        settings,
-        log=lambda line: state.log(root, line),
-        agent_id=_agent_id(event),
-        session_id=scratch.session_id,
-        summary=summary if isinstance(summary, str) else None,
-        trigger=str(event.get("trigger") or "") or None,
+    _LATER.append(
+        lambda: capture_in_background(
+            scratch.path,
+            transcript,
+            settings,
+            log=lambda line: state.log(root, line),
+            agent_id=_agent_id(event),
+            session_id=scratch.session_id,
+            summary=summary if isinstance(summary, str) else None,
+            trigger=str(event.get("trigger") or "") or None,
+        )
     )
 
 
@@ -283,7 +294,8 @@ def post_compact(event: Mapping, env: Mapping[str, str], root: str) -> str:
 
 
 def _archive(event: Mapping, env: Mapping[str, str], root: str) -> None:
-    """Copy the session's new bytes into the archive, in a child the client does not wait for."""
+    """Copy the session's new bytes into the archive, in a child the client does not wait for
+    (forked once the hook's output is written: `_LATER`)."""
     from session_kit.archive.settings import archive_settings
 
     transcript = event.get("transcript_path")
@@ -293,7 +305,7 @@ def _archive(event: Mapping, env: Mapping[str, str], root: str) -> None:
         return
     from session_kit.archive.background import archive_in_background
 
-    archive_in_background(root, transcript, log=lambda line: state.log(root, line))
+    _LATER.append(lambda: archive_in_background(root, transcript, log=lambda line: state.log(root, line)))
 
 
 def session_end(event: Mapping, env: Mapping[str, str], root: str) -> str:
@@ -311,11 +323,36 @@ HANDLERS: dict[str, Callable[[Mapping, Mapping[str, str], str], str]] = {
 }
 
 
+def _hand_over(root: str, *, streams: bool = True) -> None:
+    """Start the work the hook left for detached children, with the hook's standard streams
+    (`streams`: the process's own, not a caller's) already on /dev/null: its output is whole,
+    and the children never hold the client's pipes."""
+    jobs = _LATER[:]
+    _LATER.clear()
+    if streams:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except Exception:  # a closed pipe: nothing more reaches it anyway
+            pass
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        os.close(null)
+    for job in jobs:
+        try:
+            job()
+        except Exception as exc:  # one failed hand-over must not cost the others
+            state.log(root, f"handing work to a child failed: {type(exc).__name__}: {exc}")
+
+
 def main(argv: list[str], *, stdin: object = None, env: Mapping[str, str] | None = None) -> int:
-    """Run one hook; always returns 0."""
+    """Run one hook; always returns 0. Work for detached children starts last, once the
+    hook's output is written (`_hand_over`)."""
     env = os.environ if env is None else env
     name = argv[0] if argv else "?"
     root = None
+    _LATER.clear()
     try:
         root = state.state_root(env)
         handler = HANDLERS.get(name)
@@ -347,5 +384,10 @@ def main(argv: list[str], *, stdin: object = None, env: Mapping[str, str] | None
         try:
             sys.stderr.write(f"session-kit hook {name}: {message[:300]}{where}\n")
         except Exception:
+            pass
+    if _LATER and root:  # also after a failure to write the output: the capture still runs
+        try:
+            _hand_over(root, streams=stdin is None)
+        except Exception:  # pragma: no cover - _hand_over logs each job's failure itself
             pass
     return 0
