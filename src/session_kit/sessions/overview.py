@@ -56,7 +56,7 @@ def overview(session: SessionRef, agents: AgentLogs | None = None) -> SessionOve
     """Start, end, branch, title, first prompt and agent count, from the head and tail of the
     file. The end is the last time written in the file: never its mtime (a copy, a touch or a
     backup sets that), so None when no line of the tail has a time."""
-    return _shown([_raw_overview(session, agents or AgentLogs(with_meta=False))])[0]
+    return shown_overviews([raw_overview(session, agents or AgentLogs(with_meta=False))])[0]
 
 
 def overviews(sessions: Iterable[SessionRef]) -> Iterator[SessionOverview]:
@@ -65,11 +65,11 @@ def overviews(sessions: Iterable[SessionRef]) -> Iterator[SessionOverview]:
     agents = AgentLogs(with_meta=False)
     batch: list[SessionOverview] = []
     for session in sessions:
-        batch.append(_raw_overview(session, agents))
+        batch.append(raw_overview(session, agents))
         if len(batch) == BATCH:
-            yield from _shown(batch)
+            yield from shown_overviews(batch)
             batch = []
-    yield from _shown(batch)
+    yield from shown_overviews(batch)
 
 
 BATCH = 128
@@ -78,7 +78,7 @@ BATCH = 128
 PROMPT_BOUND = 20 * PROMPT_CHARS
 
 
-def _raw_overview(session: SessionRef, agents: AgentLogs) -> SessionOverview:
+def raw_overview(session: SessionRef, agents: AgentLogs) -> SessionOverview:
     seen = glance(session.path, session.size)
     first_prompt = None
     if seen.first_prompt is not None:
@@ -95,7 +95,7 @@ def _raw_overview(session: SessionRef, agents: AgentLogs) -> SessionOverview:
     )
 
 
-def _shown(batch: list[SessionOverview]) -> list[SessionOverview]:
+def shown_overviews(batch: list[SessionOverview]) -> list[SessionOverview]:
     """The overviews with their prompts as shown (redacted), on one line, cut to PROMPT_CHARS."""
     prompts = shown_many([o.first_prompt or "" for o in batch])
     return [

@@ -105,6 +105,18 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
 
 def list_sessions(project: Path) -> list[SessionRef]:
     """Main sessions of a project, newest (last written) first."""
+    found = [
+        SessionRef(sid, Path(path), project, mtime, size, folder)
+        for sid, path, mtime, size, folder in session_files(project)
+    ]
+    found.sort(key=lambda s: (s.mtime, s.id), reverse=True)
+    return found
+
+
+def session_files(project: Path) -> list[tuple[str, str, float, int, bool]]:
+    """A project's main session files as (id, path, mtime, size, whether a `<id>/` folder is
+    beside it), in the order the folder lists them: `list_sessions` without its values (a
+    listing of thousands keeps what it needs of each in arrays)."""
     files = []
     folders = set()
     try:
@@ -129,9 +141,7 @@ def list_sessions(project: Path) -> list[SessionRef]:
     except OSError as exc:  # an unreadable project: the others are still listed
         skipped(project, reason(exc))
         return []
-    found = [SessionRef(sid, Path(path), project, st.st_mtime, st.st_size, sid in folders) for sid, path, st in files]
-    found.sort(key=lambda s: (s.mtime, s.id), reverse=True)
-    return found
+    return [(sid, path, st.st_mtime, st.st_size, sid in folders) for sid, path, st in files]
 
 
 def projects_in_scope(

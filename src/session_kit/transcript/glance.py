@@ -55,11 +55,7 @@ def glance(path: str | os.PathLike[str], size: int) -> Glance:
         return Glance(None, None, None, None, None)
     try:
         start, prompt, cwd, branch = head_facts(FdReader(fd), titles)
-        for step in TAIL_STEPS:
-            tail = os.pread(fd, step, max(0, size - step))
-            end = last_timestamp(tail, cut=size > step)
-            if end is not None or size <= step:
-                break
+        end, tail = tail_end(fd, size)
         if size > HEAD_STEP:  # a small file's head was its tail: its titles are in already
             titles.extend(title_lines(tail, cut=size > len(tail), types=_LATE_TITLES))
         title = choose_title(titles, lambda uuid: file_holds(fd, uuid.encode())) if titles else None
@@ -68,6 +64,19 @@ def glance(path: str | os.PathLike[str], size: int) -> Glance:
     finally:
         os.close(fd)
     return Glance(start, prompt, cwd, branch, end, title)
+
+
+def tail_end(fd: int, size: int) -> tuple[datetime | None, bytes]:
+    """The time of the last timestamped line of the open file of `size` bytes, and the tail
+    read to find it (reads grow until a time shows)."""
+    end = None
+    tail = b""
+    for step in TAIL_STEPS:
+        tail = os.pread(fd, step, max(0, size - step))
+        end = last_timestamp(tail, cut=size > step)
+        if end is not None or size <= step:
+            break
+    return end, tail
 
 
 # Title lines: `summary` ones are stacked at the head of 1.0.x–2.0.x files; current clients

@@ -1,0 +1,159 @@
+"""Many sessions, latest active first, in memory that does not grow with their number.
+
+Owns: `latest_first`, the order `sessions` lists in and its filters, streaming. The order is
+the last time written in each transcript (else its file's mtime), latest first; ties go to the
+later mtime, then the greater id, then the project folders' order. A first pass keeps, for each
+session file, only what that order needs (its project, name, mtime, size and last time) in
+flat arrays (about 70 bytes a session, where a `SessionOverview` with its strings weighs over
+2 KB); the overviews are then made in that order, a batch at a time, and never kept.
+Does not: read a transcript's head to order it (only its tail), or print anything; what a row
+says is `overview`'s, where the files are is `store`'s.
+"""
+
+from __future__ import annotations
+
+import os
+from array import array
+from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from session_kit.claude import paths
+from session_kit.errors import NoSessionsHere, NotFound
+from session_kit.files import open_fd
+from session_kit.sessions.overview import BATCH, SessionOverview, raw_overview, shown_overviews
+from session_kit.sessions.store import AgentLogs, SessionRef, find_project, list_project_dirs, session_files
+from session_kit.transcript.glance import tail_end
+
+EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+MICROSECOND = timedelta(microseconds=1)
+
+
+def _micros(moment: datetime) -> int:
+    """An aware time as whole microseconds since the epoch: exact, and ordered as the times are."""
+    return (moment - EPOCH) // MICROSECOND
+
+
+class _Table:
+    """The first pass's findings, one slot per session file, in flat arrays."""
+
+    __slots__ = ("activity", "folder", "mtime", "name_at", "names", "project", "projects", "size")
+
+    def __init__(self) -> None:
+        self.projects: list[Path] = []
+        self.project = array("I")
+        self.names = bytearray()  # the ids, as the file system spells them, one after another
+        self.name_at = array("Q", [0])  # where each id ends in `names`
+        self.mtime = array("d")
+        self.size = array("q")
+        self.folder = bytearray()  # 1: a `<id>/` folder beside the file
+        self.activity = array("q")  # the last time written (else the mtime), in microseconds
+
+    def add(self, project: int, sid: str, mtime: float, size: int, folder: bool, activity: int) -> None:
+        self.project.append(project)
+        self.names += os.fsencode(sid)
+        self.name_at.append(len(self.names))
+        self.mtime.append(mtime)
+        self.size.append(size)
+        self.folder.append(folder)
+        self.activity.append(activity)
+
+    def sid(self, i: int) -> str:
+        return os.fsdecode(bytes(self.names[self.name_at[i] : self.name_at[i + 1]]))
+
+    def ref(self, i: int) -> SessionRef:
+        project = self.projects[self.project[i]]
+        sid = self.sid(i)
+        return SessionRef(
+            sid, paths.session_file(project, sid), project, self.mtime[i], self.size[i], bool(self.folder[i])
+        )
+
+    def order(self) -> list[int]:
+        """Slots latest active first (see the module's docstring for the ties)."""
+        # One int per slot as the key (a tuple per slot would weigh ~100 bytes); a stable sort
+        # keeps equal times in slot order, and the rare runs of equal times are then ordered
+        # by mtime and id.
+        order = sorted(range(len(self.activity)), key=self.activity.__getitem__, reverse=True)
+        start = 0
+        while start < len(order):
+            stop = start + 1
+            while stop < len(order) and self.activity[order[stop]] == self.activity[order[start]]:
+                stop += 1
+            if stop - start > 1:
+                order[start:stop] = sorted(order[start:stop], key=lambda i: (self.mtime[i], self.sid(i)), reverse=True)
+            start = stop
+        return order
+
+
+def latest_first(
+    root: Path,
+    *,
+    project_path: str | os.PathLike[str] | None = None,
+    all_projects: bool = False,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    limit: int | None = None,
+) -> Iterator[SessionOverview]:
+    """The overviews of every project's sessions (`all_projects`), else of the project of
+    `project_path` (default: the current directory), latest active first: those active at or
+    after `since`, begun at or before `until` (else last active then), at most `limit`.
+
+    The files are found and ordered now (NotFound / NoSessionsHere when there is nothing to
+    list); each overview is made as the iterator reaches it."""
+    if all_projects:
+        if not paths.projects_dir(root).is_dir():
+            raise NotFound(f"no Claude projects folder at {paths.projects_dir(root)}")
+        projects = list_project_dirs(root)
+    else:
+        where = project_path or os.getcwd()
+        project = find_project(root, where)
+        if project is None:
+            raise NoSessionsHere(str(where), str(root))
+        projects = [project]
+    table = _Table()
+    for number, project in enumerate(projects):
+        table.projects.append(project)
+        for sid, path, mtime, size, folder in session_files(project):
+            end = _last_time(path, size)
+            activity = end or datetime.fromtimestamp(mtime, timezone.utc)
+            if since is not None and activity < since:
+                continue
+            table.add(number, sid, mtime, size, folder, _micros(activity))
+    return _overviews(table, table.order(), until=until, limit=limit)
+
+
+def _last_time(path: str, size: int) -> datetime | None:
+    try:
+        fd = open_fd(path)
+    except OSError:  # removed or unreadable since it was listed: ordered by its mtime
+        return None
+    try:
+        return tail_end(fd, size)[0]
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _overviews(
+    table: _Table, order: list[int], *, until: datetime | None, limit: int | None
+) -> Iterator[SessionOverview]:
+    agents = AgentLogs(with_meta=False)
+    left = len(order) if limit is None else limit
+    batch: list[SessionOverview] = []
+    for i in order:
+        if not left:
+            break
+        row = raw_overview(table.ref(i), agents)
+        if until is not None and (row.start or row.end or _mtime_time(row)) > until:
+            continue
+        batch.append(row)
+        left -= 1
+        if len(batch) == BATCH:
+            yield from shown_overviews(batch)
+            batch = []
+    yield from shown_overviews(batch)
+
+
+def _mtime_time(row: SessionOverview) -> datetime:
+    return datetime.fromtimestamp(row.ref.mtime, timezone.utc)
