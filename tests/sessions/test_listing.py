@@ -122,3 +122,33 @@ def test_a_session_whose_file_is_gone_before_its_row_is_still_listed(claude_root
     listed = list(rows)
     assert [r.ref.id for r in listed] == ["s0", "s1", "s2"]
     assert listed[1].start is None and listed[1].first_prompt is None
+
+
+def test_a_last_time_written_in_another_zone_is_given_as_written(claude_root: Path):
+    for n, zone in enumerate(["+05:30", "-08:00", "Z", "+00:00"]):
+        path = claude_root / "projects" / "-work-z" / f"z{n}.jsonl"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(
+            '{"type":"user","timestamp":"2026-11-01T09:00:00Z","message":{"role":"user","content":"hi"}}\n'
+            f'{{"type":"assistant","timestamp":"2026-11-01T1{n}:00:00.123456{zone}","message":{{"role":"assistant"}}}}\n'
+        )
+    listed = list(latest_first(claude_root, all_projects=True))
+    assert listed == _every_overview_sorted(claude_root)
+    assert sorted(r.as_dict()["end"] for r in listed) == [
+        "2026-11-01T10:00:00.123456+05:30",
+        "2026-11-01T11:00:00.123456-08:00",
+        "2026-11-01T12:00:00.123456Z",
+        "2026-11-01T13:00:00.123456Z",
+    ]
+
+
+def test_a_title_at_the_end_of_a_long_session_names_its_row(claude_root: Path):
+    t = Transcript("titled", cwd="/work/t")
+    t.noise("attachment", size=20_000)
+    t.user("the prompt")
+    t.say("ok")
+    t.lines.append({"type": "ai-title", "sessionId": "titled", "aiTitle": "Named by the client"})
+    t.write_session(claude_root)
+    [row] = latest_first(claude_root, all_projects=True)
+    assert row == _every_overview_sorted(claude_root)[0]
+    assert row.title == "Named by the client"

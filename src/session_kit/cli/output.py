@@ -68,11 +68,26 @@ def emit_json_list(kind: str, payload: dict[str, Any], key: str, items: Iterable
     out.write(start)
     wrote = False
     for batch in _batched(items, JSON_LIST_BATCH):
-        for shown_item in api.shown_value(batch):
+        for shown_item in _shown_items(batch):
             text = _dumps(shown_item, indent, depth=2)
             out.write((between if wrote else first) + (text.replace("\n", "\n    ") if indent else text))
             wrote = True
     out.write((end if wrote else empty) + "\n")
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _shown_items(batch: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`api.shown_value(batch)`; items of plain values (a listing's rows) have each distinct
+    string redacted once (a project's name, cwd and branch repeat on every row of it)."""
+    if any(type(value) not in _SCALARS for item in batch for value in item.values()) or any(
+        api.is_secret_name(key) for key in {key for item in batch for key in item}
+    ):
+        return api.shown_value(batch)
+    texts = list(dict.fromkeys(value for item in batch for value in item.values() if type(value) is str))
+    shown = dict(zip(texts, api.shown_many(texts)))
+    return [{key: shown[value] if type(value) is str else value for key, value in item.items()} for item in batch]
 
 
 def _batched(items: Iterable[Any], size: int) -> Iterator[list[Any]]:

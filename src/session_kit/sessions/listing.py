@@ -23,10 +23,11 @@ from session_kit.errors import NoSessionsHere, NotFound
 from session_kit.files import open_fd
 from session_kit.sessions.overview import BATCH, SessionOverview, raw_overview, shown_overviews
 from session_kit.sessions.store import AgentLogs, SessionRef, find_project, list_project_dirs, session_files
-from session_kit.transcript.glance import tail_end
+from session_kit.transcript.glance import Tail, tail_facts
 
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 MICROSECOND = timedelta(microseconds=1)
+SECOND = timedelta(seconds=1)
 
 
 def _micros(moment: datetime) -> int:
@@ -34,10 +35,15 @@ def _micros(moment: datetime) -> int:
     return (moment - EPOCH) // MICROSECOND
 
 
+FOLDER = 1  # a `<id>/` folder is beside the file
+ENDED = 2  # its tail has a time: `activity` is that time (else the file's mtime)
+TITLED = 4  # its tail may hold a title line: read it again for the row
+
+
 class _Table:
     """The first pass's findings, one slot per session file, in flat arrays."""
 
-    __slots__ = ("activity", "folder", "mtime", "name_at", "names", "project", "projects", "size")
+    __slots__ = ("activity", "flags", "mtime", "name_at", "names", "offset", "project", "projects", "size")
 
     def __init__(self) -> None:
         self.projects: list[Path] = []
@@ -46,17 +52,27 @@ class _Table:
         self.name_at = array("Q", [0])  # where each id ends in `names`
         self.mtime = array("d")
         self.size = array("q")
-        self.folder = bytearray()  # 1: a `<id>/` folder beside the file
+        self.flags = bytearray()
         self.activity = array("q")  # the last time written (else the mtime), in microseconds
+        self.offset = array("i")  # the UTC offset the last time was written with, in seconds
 
-    def add(self, project: int, sid: str, mtime: float, size: int, folder: bool, activity: int) -> None:
+    def add(self, project: int, sid: str, mtime: float, size: int, folder: bool, tail: Tail) -> None:
+        end = tail.end
+        offset = end.utcoffset() if end is not None else None
+        flags = (FOLDER if folder else 0) | (TITLED if tail.titled else 0)
+        if end is not None and offset is not None and not offset.microseconds:
+            flags |= ENDED
+            self.offset.append(offset // SECOND)
+        else:  # no time (or one an offset of seconds cannot give back): the row reads its tail
+            flags |= TITLED if end is not None else 0
+            self.offset.append(0)
+        self.activity.append(_micros(end or datetime.fromtimestamp(mtime, timezone.utc)))
         self.project.append(project)
         self.names += os.fsencode(sid)
         self.name_at.append(len(self.names))
         self.mtime.append(mtime)
         self.size.append(size)
-        self.folder.append(folder)
-        self.activity.append(activity)
+        self.flags.append(flags)
 
     def sid(self, i: int) -> str:
         return os.fsdecode(bytes(self.names[self.name_at[i] : self.name_at[i + 1]]))
@@ -65,8 +81,22 @@ class _Table:
         project = self.projects[self.project[i]]
         sid = self.sid(i)
         return SessionRef(
-            sid, paths.session_file(project, sid), project, self.mtime[i], self.size[i], bool(self.folder[i])
+            sid, paths.session_file(project, sid), project, self.mtime[i], self.size[i], bool(self.flags[i] & FOLDER)
         )
+
+    def tail(self, i: int) -> Tail | None:
+        """What the first pass read in the file's tail; None: the row reads the tail itself."""
+        flags = self.flags[i]
+        if flags & TITLED:
+            return None
+        if not flags & ENDED:
+            return Tail(None, False)
+        try:
+            end = EPOCH + timedelta(microseconds=self.activity[i])
+            offset = self.offset[i]
+            return Tail(end.astimezone(timezone(timedelta(seconds=offset))) if offset else end, False)
+        except (OverflowError, ValueError):  # the far ends of the calendar: read it again
+            return None
 
     def order(self) -> list[int]:
         """Slots latest active first (see the module's docstring for the ties)."""
@@ -114,23 +144,25 @@ def latest_first(
     for number, project in enumerate(projects):
         table.projects.append(project)
         for sid, path, mtime, size, folder in session_files(project):
-            end = _last_time(path, size)
-            activity = end or datetime.fromtimestamp(mtime, timezone.utc)
-            if since is not None and activity < since:
+            tail = _tail(path, size)
+            if since is not None and (tail.end or datetime.fromtimestamp(mtime, timezone.utc)) < since:
                 continue
-            table.add(number, sid, mtime, size, folder, _micros(activity))
+            table.add(number, sid, mtime, size, folder, tail)
     return _overviews(table, table.order(), until=until, limit=limit)
 
 
-def _last_time(path: str, size: int) -> datetime | None:
+UNREAD = Tail(None, True)  # a tail that could not be read: ordered by the mtime, read again for the row
+
+
+def _tail(path: str, size: int) -> Tail:
     try:
         fd = open_fd(path)
-    except OSError:  # removed or unreadable since it was listed: ordered by its mtime
-        return None
+    except OSError:  # removed or unreadable since it was listed
+        return UNREAD
     try:
-        return tail_end(fd, size)[0]
+        return tail_facts(fd, size)
     except OSError:
-        return None
+        return UNREAD
     finally:
         os.close(fd)
 
@@ -144,7 +176,7 @@ def _overviews(
     for i in order:
         if not left:
             break
-        row = raw_overview(table.ref(i), agents)
+        row = raw_overview(table.ref(i), agents, table.tail(i))
         if until is not None and (row.start or row.end or _mtime_time(row)) > until:
             continue
         batch.append(row)

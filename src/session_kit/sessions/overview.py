@@ -14,8 +14,8 @@ from typing import Any
 
 from session_kit.redact import shown_many
 from session_kit.sessions.store import AgentLogs, SessionRef
-from session_kit.transcript.entries import format_timestamp, request_text, seconds_between
-from session_kit.transcript.glance import glance
+from session_kit.transcript.entries import format_timestamp, seconds_between
+from session_kit.transcript.glance import Tail, glance
 
 PROMPT_CHARS = 200
 
@@ -78,11 +78,13 @@ BATCH = 128
 PROMPT_BOUND = 20 * PROMPT_CHARS
 
 
-def raw_overview(session: SessionRef, agents: AgentLogs) -> SessionOverview:
-    seen = glance(session.path, session.size)
+def raw_overview(session: SessionRef, agents: AgentLogs, tail: Tail | None = None) -> SessionOverview:
+    """The overview before its prompt is shown; `tail`: what `glance.tail_facts` said of the
+    file already."""
+    seen = glance(session.path, session.size, tail=tail)
     first_prompt = None
     if seen.first_prompt is not None:
-        first_prompt = (request_text(seen.first_prompt) or "")[:PROMPT_BOUND]
+        first_prompt = (seen.prompt_text or "")[:PROMPT_BOUND]
     return SessionOverview(
         ref=session,
         start=seen.start,
