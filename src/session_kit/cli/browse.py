@@ -7,7 +7,9 @@ Owns: these commands' options and their text output. Listing sessions is `sessio
 
 from __future__ import annotations
 
+import json
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timezone
@@ -24,20 +26,23 @@ from session_kit.cli.output import (
     FAILURE,
     Column,
     capped,
+    capped_cells,
     clip,
     echo,
     emit_json,
-    emit_json_list,
+    emit_json_parts,
     highlight,
     human_duration,
     human_size,
+    json_items,
     local_time,
     paint,
     plural,
     summary_text,
-    table,
+    table_lines,
     terminal_width,
     warn_skipped,
+    widest,
 )
 from session_kit.cli.session_arg import resolve, session_argument
 from session_kit.cli.timespan import When
@@ -132,11 +137,9 @@ def sessions(
     )
     usage = _session_usage(kit) if with_tokens else None
     if kit.as_json:
-        emit_json_list("sessions", {"claude_root": str(kit.root)}, "sessions", _listed(found, usage))
-        return
-    rows = list(found)
-    if not rows:
-        click.echo("No sessions.")
+        # The rows' JSON is made in the listing's batches, on two cores for a long listing.
+        parts = found.map_batches(lambda rows: json_items(list(_listed(rows, usage))))
+        emit_json_parts("sessions", {"claude_root": str(kit.root)}, "sessions", parts)
         return
     columns = [
         Column("SESSION"),
@@ -149,22 +152,39 @@ def sessions(
         *([Column("PROJECT", cap=40)] if all_projects else []),
         Column("TITLE / FIRST PROMPT", flex=True),
     ]
-    cells = [
-        [
-            r.ref.id,
-            local_time(_last_activity(r)),
-            human_duration(r.duration_s),
-            human_size(r.ref.size),
-            str(r.agents),
-            *(_usage_cells(usage.get(r.ref.id)) if usage is not None else []),
-            clip(r.branch, None) or "-",
-            *([clip(r.cwd or r.ref.project.name, None)] if all_projects else []),
-            _title(r),
+
+    def cells(rows: list[api.SessionOverview]) -> list[list[str]]:
+        return [
+            capped_cells(
+                columns,
+                [
+                    r.ref.id,
+                    local_time(_last_activity(r)),
+                    human_duration(r.duration_s),
+                    human_size(r.ref.size),
+                    str(r.agents),
+                    *(_usage_cells(usage.get(r.ref.id)) if usage is not None else []),
+                    clip(r.branch, None) or "-",
+                    *([clip(r.cwd or r.ref.project.name, None)] if all_projects else []),
+                    _title(r),
+                ],
+            )
+            for r in rows
         ]
-        for r in rows
-    ]
-    for line in table(columns, cells, width=terminal_width()):
-        click.echo(line)
+
+    # A column is as wide as its widest cell: the rows wait in a file until every one is
+    # made (memory stays flat however many sessions there are), then the table is laid out.
+    natural = widest(columns, [])
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as spool:
+        for part in found.map_batches(cells):
+            widest(columns, part, natural)
+            spool.writelines(json.dumps(row) + "\n" for row in part)
+        if not spool.tell():
+            click.echo("No sessions.")
+            return
+        spool.seek(0)
+        for line in table_lines(columns, map(json.loads, spool), natural, width=terminal_width()):
+            click.echo(line)
 
 
 def _listed(rows: Iterable[api.SessionOverview], usage: dict | None) -> Iterator[dict[str, Any]]:

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,19 @@ JSON_LIST_BATCH = 128  # items redacted in one pass: a pass costs about the same
 def emit_json_list(kind: str, payload: dict[str, Any], key: str, items: Iterable[dict[str, Any]]) -> None:
     """`emit_json(kind, {**payload, key: list(items)})`, byte for byte, written as the items
     come (redacted a batch at a time): a list of thousands is never held, nor its text."""
+    emit_json_parts(kind, payload, key, map(json_items, _batched(items, JSON_LIST_BATCH)))
+
+
+def json_items(batch: list[dict[str, Any]]) -> list[str]:
+    """Each item of a list as `emit_json_parts` writes it: redacted, as JSON (indented for a
+    terminal, as `emit_json` would)."""
+    indent = 2 if _isatty(sys.stdout) else None
+    texts = [_dumps(item, indent, depth=2) for item in _shown_items(batch)]
+    return [text.replace("\n", "\n    ") for text in texts] if indent else texts
+
+
+def emit_json_parts(kind: str, payload: dict[str, Any], key: str, parts: Iterable[list[str]]) -> None:
+    """`emit_json_list`, its items already made by `json_items`, a part at a time."""
     indent = 2 if _isatty(sys.stdout) else None
     head = _dumps({"version": JSON_VERSION, "kind": kind, **api.shown_value(payload)}, indent)
     name = json.dumps(key, ensure_ascii=False)
@@ -67,10 +81,9 @@ def emit_json_list(kind: str, payload: dict[str, Any], key: str, items: Iterable
     out = sys.stdout
     out.write(start)
     wrote = False
-    for batch in _batched(items, JSON_LIST_BATCH):
-        for shown_item in _shown_items(batch):
-            text = _dumps(shown_item, indent, depth=2)
-            out.write((between if wrote else first) + (text.replace("\n", "\n    ") if indent else text))
+    for texts in parts:
+        if texts:
+            out.write((between if wrote else first) + between.join(texts))
             wrote = True
     out.write((end if wrote else empty) + "\n")
 
@@ -241,15 +254,33 @@ def table(columns: Sequence[Column], rows: Sequence[Sequence[str]], *, width: in
     """`rows` under `columns`' headers, each column as wide as its widest cell, two spaces apart;
     within `width` (a terminal's), columns marked `drop` are left out, lowest first, until the
     flexible one has room, and that one is cut."""
-    keep = list(range(len(columns)))
     # cells come shown (redacted, cleaned) already: the table only cuts them
-    cells = [[_cut(cell, columns[i].cap) for i, cell in enumerate(row)] for row in rows]
+    cells = [capped_cells(columns, row) for row in rows]
+    return list(table_lines(columns, cells, widest(columns, cells), width=width))
 
-    def natural(i: int) -> int:
-        return max([len(columns[i].header), *(len(r[i]) for r in cells)])
+
+def capped_cells(columns: Sequence[Column], row: Sequence[str]) -> list[str]:
+    """A row's cells cut to their columns' caps (what `table` lays out)."""
+    return [_cut(cell, columns[i].cap) for i, cell in enumerate(row)]
+
+
+def widest(columns: Sequence[Column], cells: Iterable[Sequence[str]], natural: list[int] | None = None) -> list[int]:
+    """Each column's natural width: its widest capped cell or its header (`natural`: so far)."""
+    natural = natural or [len(c.header) for c in columns]
+    for row in cells:
+        natural[:] = [max(n, len(cell)) for n, cell in zip(natural, row)]
+    return natural
+
+
+def table_lines(
+    columns: Sequence[Column], cells: Iterable[Sequence[str]], natural: Sequence[int], *, width: int | None = None
+) -> Iterator[str]:
+    """`table`'s lines, from capped cells and their columns' natural widths (`widest`): the rows
+    can come a few at a time (from a file), as they are not needed to lay the table out."""
+    keep = list(range(len(columns)))
 
     def fixed(kept: list[int]) -> int:
-        return sum(natural(i) + 2 for i in kept if not columns[i].flex)
+        return sum(natural[i] + 2 for i in kept if not columns[i].flex)
 
     if width is not None:
         for i in sorted((i for i in keep if columns[i].drop), key=lambda i: columns[i].drop):
@@ -258,16 +289,14 @@ def table(columns: Sequence[Column], rows: Sequence[Sequence[str]], *, width: in
             keep.remove(i)
     # with every droppable column gone, the flexible one still fits the terminal, however narrow
     room = max(FLEX_FLOOR, width - fixed(keep)) if width is not None else FLEX_CAP
-    widths = {i: min(natural(i), room) if columns[i].flex else natural(i) for i in keep}
-    out = []
-    for row in [[c.header for c in columns], *cells]:
+    widths = {i: min(natural[i], room) if columns[i].flex else natural[i] for i in keep}
+    for row in chain([[c.header for c in columns]], cells):
         parts = []
         for i in keep:
             cell = _cut(row[i], widths[i]) if columns[i].flex else row[i]
             last = i == keep[-1]
             parts.append(cell.rjust(widths[i]) if columns[i].right else (cell if last else cell.ljust(widths[i])))
-        out.append("  ".join(parts).rstrip())
-    return out
+        yield "  ".join(parts).rstrip()
 
 
 def _cut(text: str, limit: int | None) -> str:

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import os
 from array import array
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import TypeVar
 
 from session_kit.claude import paths
 from session_kit.errors import NoSessionsHere, NotFound
@@ -24,6 +25,9 @@ from session_kit.files import open_fd
 from session_kit.sessions.overview import BATCH, SessionOverview, raw_overview, shown_overviews
 from session_kit.sessions.store import AgentLogs, SessionRef, find_project, list_project_dirs, session_files
 from session_kit.transcript.glance import Tail, tail_facts
+from session_kit.workers import ordered_map
+
+R = TypeVar("R")
 
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 MICROSECOND = timedelta(microseconds=1)
@@ -123,7 +127,7 @@ def latest_first(
     since: datetime | None = None,
     until: datetime | None = None,
     limit: int | None = None,
-) -> Iterator[SessionOverview]:
+) -> Listing:
     """The overviews of every project's sessions (`all_projects`), else of the project of
     `project_path` (default: the current directory), latest active first: those active at or
     after `since`, begun at or before `until` (else last active then), at most `limit`.
@@ -148,7 +152,7 @@ def latest_first(
             if since is not None and (tail.end or datetime.fromtimestamp(mtime, timezone.utc)) < since:
                 continue
             table.add(number, sid, mtime, size, folder, tail)
-    return _overviews(table, table.order(), until=until, limit=limit)
+    return Listing(table, table.order(), until=until, limit=limit)
 
 
 UNREAD = Tail(None, True)  # a tail that could not be read: ordered by the mtime, read again for the row
@@ -167,24 +171,61 @@ def _tail(path: str, size: int) -> Tail:
         os.close(fd)
 
 
-def _overviews(
-    table: _Table, order: list[int], *, until: datetime | None, limit: int | None
-) -> Iterator[SessionOverview]:
-    agents = AgentLogs(with_meta=False)
-    left = len(order) if limit is None else limit
-    batch: list[SessionOverview] = []
-    for i in order:
-        if not left:
-            break
-        row = raw_overview(table.ref(i), agents, table.tail(i))
-        if until is not None and (row.start or row.end or _mtime_time(row)) > until:
-            continue
-        batch.append(row)
-        left -= 1
-        if len(batch) == BATCH:
-            yield from shown_overviews(batch)
-            batch = []
-    yield from shown_overviews(batch)
+class Listing:
+    """Sessions found and ordered (the first pass); their overviews are made as they are
+    reached, a batch at a time, and never kept."""
+
+    def __init__(self, table: _Table, order: list[int], *, until: datetime | None, limit: int | None) -> None:
+        self._table = table
+        self._order = order
+        self._until = until
+        self._limit = limit
+
+    def __iter__(self) -> Iterator[SessionOverview]:
+        agents = AgentLogs(with_meta=False)
+        left = len(self._order) if self._limit is None else self._limit
+        batch: list[SessionOverview] = []
+        for i in self._order:
+            if not left:
+                break
+            row = self._raw(i, agents)
+            if row is None:
+                continue
+            batch.append(row)
+            left -= 1
+            if len(batch) == BATCH:
+                yield from shown_overviews(batch)
+                batch = []
+        yield from shown_overviews(batch)
+
+    def map_batches(self, func: Callable[[list[SessionOverview]], R]) -> Iterator[R]:
+        """`func(batch)` for each batch of overviews in order (what iterating gives, in lists
+        of at most BATCH), split over two cores for a long listing without a limit: `func`
+        does the per-row work a caller would do after (e.g. writing JSON), in both halves."""
+        if self._limit is not None:
+            batch: list[SessionOverview] = []
+            for row in self:
+                batch.append(row)
+                if len(batch) == BATCH:
+                    yield func(batch)
+                    batch = []
+            if batch:
+                yield func(batch)
+            return
+        agents = AgentLogs(with_meta=False)
+
+        def made(start: int) -> R:
+            rows = (self._raw(i, agents) for i in self._order[start : start + BATCH])
+            return func(shown_overviews([row for row in rows if row is not None]))
+
+        yield from ordered_map(made, range(0, len(self._order), BATCH))
+
+    def _raw(self, i: int, agents: AgentLogs) -> SessionOverview | None:
+        """Slot `i`'s overview before its prompt is shown; None when `until` leaves it out."""
+        row = raw_overview(self._table.ref(i), agents, self._table.tail(i))
+        if self._until is not None and (row.start or row.end or _mtime_time(row)) > self._until:
+            return None
+        return row
 
 
 def _mtime_time(row: SessionOverview) -> datetime:

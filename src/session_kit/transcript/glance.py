@@ -54,7 +54,7 @@ class Tail:
 def tail_facts(fd: int, size: int) -> Tail:
     """The open file's `Tail` (what ordering many sessions by their last time needs)."""
     end, tail = tail_end(fd, size)
-    return Tail(end, size > HEAD_STEP and b"-title\"" in tail)  # the mark of each of _LATE_TITLES
+    return Tail(end, size > HEAD_STEP and b'-title"' in tail)  # the mark of each of _LATE_TITLES
 
 
 def glance(path: str | os.PathLike[str], size: int, *, tail: Tail | None = None) -> Glance:
