@@ -126,8 +126,8 @@ def sessions(
     changes), in UTC like --json. Warmup sessions of 2.0.x clients are marked `(warmup)`. Rows
     fit the terminal: the title is cut, and on a narrow one the AGENTS, BRANCH, SIZE and
     DURATION columns are left out in that order; ids are never cut. Reads only the head and
-    tail of each file, so it stays fast on large histories; --tokens adds tokens and cost,
-    counted as `session-kit usage` counts them.
+    tail of each file, and prints each row in its turn (memory stays flat on any number of
+    sessions); --tokens adds tokens and cost, counted as `session-kit usage` counts them.
     """
     _check_scope(project_path, all_projects)
     # Ordered now, each row made as it is printed: the listing's memory does not grow with

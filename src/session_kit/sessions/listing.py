@@ -1,13 +1,15 @@
 """Many sessions, latest active first, in memory that does not grow with their number.
 
-Owns: `latest_first`, the order `sessions` lists in and its filters, streaming. The order is
-the last time written in each transcript (else its file's mtime), latest first; ties go to the
-later mtime, then the greater id, then the project folders' order. A first pass keeps, for each
-session file, only what that order needs (its project, name, mtime, size and last time) in
-flat arrays (about 70 bytes a session, where a `SessionOverview` with its strings weighs over
-2 KB); the overviews are then made in that order, a batch at a time, and never kept.
-Does not: read a transcript's head to order it (only its tail), or print anything; what a row
-says is `overview`'s, where the files are is `store`'s.
+Owns: `latest_first` and the `Listing` it returns: the order `sessions` lists in and its
+filters, streaming. The order is the last time written in each transcript (else its file's
+mtime), latest first; ties go to the later mtime, then the greater id, then the project
+folders' order. A first pass reads only each file's tail and keeps what that order needs (its
+project, name, mtime, size and last time) in flat arrays (about 70 bytes a session, where a
+`SessionOverview` with its strings weighs over 2 KB); the overviews are then made in that
+order, a batch at a time, and never kept. Both passes go over two cores when there is much to
+do (`workers.ordered_map`; a note about a file passed over may then come from the child).
+Does not: read a transcript's head to order it, or print; what a row says is `overview`'s,
+where the files are is `store`'s.
 """
 
 from __future__ import annotations
@@ -78,6 +80,18 @@ class _Table:
         self.size.append(size)
         self.flags.append(flags)
 
+    def extend(self, other: _Table) -> None:
+        """`other`'s slots after these (its project numbers are already this table's)."""
+        base = len(self.names)
+        self.project.extend(other.project)
+        self.names += other.names
+        self.name_at.extend(base + at for at in other.name_at[1:])
+        self.mtime.extend(other.mtime)
+        self.size.extend(other.size)
+        self.flags += other.flags
+        self.activity.extend(other.activity)
+        self.offset.extend(other.offset)
+
     def sid(self, i: int) -> str:
         return os.fsdecode(bytes(self.names[self.name_at[i] : self.name_at[i + 1]]))
 
@@ -145,13 +159,20 @@ def latest_first(
             raise NoSessionsHere(str(where), str(root))
         projects = [project]
     table = _Table()
-    for number, project in enumerate(projects):
-        table.projects.append(project)
-        for sid, path, mtime, size, folder in session_files(project):
+    table.projects.extend(projects)
+
+    def scan(number: int) -> _Table:
+        found = _Table()
+        for sid, path, mtime, size, folder in session_files(projects[number]):
             tail = _tail(path, size)
-            if since is not None and (tail.end or datetime.fromtimestamp(mtime, timezone.utc)) < since:
-                continue
-            table.add(number, sid, mtime, size, folder, tail)
+            if since is None or (tail.end or datetime.fromtimestamp(mtime, timezone.utc)) >= since:
+                found.add(number, sid, mtime, size, folder, tail)
+        return found
+
+    # The projects' tails are read on two cores (every other project in a child); the
+    # slots stay in the projects' order.
+    for found in ordered_map(scan, range(len(projects))):
+        table.extend(found)
     return Listing(table, table.order(), until=until, limit=limit)
 
 

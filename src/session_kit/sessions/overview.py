@@ -2,7 +2,9 @@
 
 Owns: `SessionOverview` (start, end, cwd, branch, title, first request, agent count, size) and
 `overviews`, which makes one for each of many sessions without reading any file whole (the
-bytes are `transcript.glance`'s; the agent count is `store.AgentLogs`'s).
+bytes are `transcript.glance`'s; the agent count is `store.AgentLogs`'s); `raw_overview` and
+`shown_overviews`, its two steps, for a caller that batches them itself (`listing`). Does not
+order sessions (`listing` does).
 """
 
 from __future__ import annotations

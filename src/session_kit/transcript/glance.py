@@ -19,7 +19,7 @@ from typing import Any
 
 from session_kit.files import open_fd, open_regular
 from session_kit.state import fastjson
-from session_kit.transcript.entries import Entry, request_text
+from session_kit.transcript.entries import Entry, entry_time, request_text
 from session_kit.transcript.reader import loads_line, skip_bom
 from session_kit.transcript.titles import TitleLine, choose_title, title_line
 
@@ -307,4 +307,4 @@ def line_timestamp(raw: bytes) -> datetime | None:
         value = loads_line(raw.strip())
     except (ValueError, RecursionError):
         return None
-    return Entry.from_raw(0, value).timestamp if isinstance(value, dict) else None
+    return entry_time(value) if isinstance(value, dict) else None
