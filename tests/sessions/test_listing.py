@@ -169,3 +169,24 @@ def test_a_long_listing_made_on_two_cores_is_the_listing_made_on_one(claude_root
     made = [pair for part in listing.map_batches(batch) for pair in part]
     assert [row for row, _ in made] == list(listing) == _every_overview_sorted(claude_root)
     assert len({pid for _, pid in made}) == 2  # half of it made by the child
+
+
+@pytest.mark.parametrize("run", [1, 2, 3])
+def test_the_order_is_the_same_sorted_in_small_runs_and_merged(tangled: Path, monkeypatch, run: int):
+    from session_kit.sessions import listing
+
+    for n in range(5):
+        make_session(tangled, f"more{n}", cwd="/work/b", mtime=1_800_000_000 - n)
+    monkeypatch.setattr(listing, "RUN", run)
+    assert _keys(latest_first(tangled, all_projects=True)) == _keys(_every_overview_sorted(tangled))
+
+
+def test_ids_that_are_uuids_and_ids_that_are_not_are_given_back_as_named(claude_root: Path):
+    names = ["0f0e0d0c-0b0a-4909-8807-060504030201", "0F0E0D0C-0B0A-4909-8807-060504030201", "not-a-uuid", "ü-ß"]
+    for n, sid in enumerate(names):
+        make_session(claude_root, sid, mtime=1_800_000_000 - n)
+        make_session(claude_root, sid, cwd="/work/other", mtime=1_800_000_000 - n)  # the same times: ids break the tie
+    listed = list(latest_first(claude_root, all_projects=True))
+    assert _keys(listed) == _keys(_every_overview_sorted(claude_root))
+    assert sorted({r.ref.id for r in listed}) == sorted(names)
+    assert all(r.ref.path.name == f"{r.ref.id}.jsonl" and r.ref.path.is_file() for r in listed)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -105,20 +105,18 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
 
 def list_sessions(project: Path) -> list[SessionRef]:
     """Main sessions of a project, newest (last written) first."""
-    found = [
-        SessionRef(sid, Path(path), project, mtime, size, folder)
-        for sid, path, mtime, size, folder in session_files(project)
-    ]
+    folders: set[str] = set()
+    files = list(session_files(project, folders))
+    found = [SessionRef(sid, Path(path), project, mtime, size, sid in folders) for sid, path, mtime, size in files]
     found.sort(key=lambda s: (s.mtime, s.id), reverse=True)
     return found
 
 
-def session_files(project: Path) -> list[tuple[str, str, float, int, bool]]:
-    """A project's main session files as (id, path, mtime, size, whether a `<id>/` folder is
-    beside it), in the order the folder lists them: `list_sessions` without its values (a
-    listing of thousands keeps what it needs of each in arrays)."""
-    files = []
-    folders = set()
+def session_files(project: Path, folders: set[str]) -> Iterator[tuple[str, str, float, int]]:
+    """A project's main session files as (id, path, mtime, size), in the order the folder
+    lists them, as it lists them; the names of its folders are added to `folders` on the way
+    (a session has a `<id>/` folder when its id is there once this is exhausted).
+    `list_sessions` without its values: a listing of thousands keeps only what it needs."""
     try:
         with os.scandir(project) as it:
             for e in it:
@@ -135,13 +133,11 @@ def session_files(project: Path) -> list[tuple[str, str, float, int, bool]]:
                     if not stat.S_ISREG(st.st_mode):  # a FIFO or a device is no transcript
                         skipped(e.path, "not a regular file")
                         continue
-                    files.append((name[: -len(SESSION_SUFFIX)], e.path, st))
+                    yield name[: -len(SESSION_SUFFIX)], e.path, st.st_mtime, st.st_size
     except (FileNotFoundError, NotADirectoryError):
-        return []
+        return
     except OSError as exc:  # an unreadable project: the others are still listed
         skipped(project, reason(exc))
-        return []
-    return [(sid, path, st.st_mtime, st.st_size, sid in folders) for sid, path, st in files]
 
 
 def projects_in_scope(
