@@ -20,7 +20,7 @@ from typing import Any
 from session_kit.files import open_fd, open_regular
 from session_kit.state import fastjson
 from session_kit.transcript.entries import Entry, entry_time, request_text
-from session_kit.transcript.reader import loads_line, skip_bom
+from session_kit.transcript.reader import loads_glanced, skip_bom
 from session_kit.transcript.titles import TitleLine, choose_title, title_line
 
 HEAD_STEP = 8 * 1024
@@ -113,7 +113,7 @@ def title_lines(data: bytes, *, cut: bool = False, types: Iterable[bytes] = _TIT
         while pos >= 0:
             start, stop = _line_at(data, pos, lo, len(data))
             try:
-                value = loads_line(data[start:stop].strip())
+                value = loads_glanced(data[start:stop].strip())
             except (ValueError, RecursionError):
                 value = None
             line = title_line(Entry.from_raw(0, value)) if isinstance(value, dict) else None
@@ -261,7 +261,7 @@ def head_facts(
             line_start, line_end = _line_at(data, match.start(), scanned, complete)
             pos = line_end
             try:
-                value = loads_line(data[line_start:line_end].strip())
+                value = loads_glanced(data[line_start:line_end].strip())
             except (ValueError, RecursionError):
                 continue
             if not isinstance(value, dict):
@@ -304,7 +304,7 @@ def line_timestamp(raw: bytes) -> datetime | None:
     if b'"timestamp"' not in raw:
         return None
     try:
-        value = loads_line(raw.strip())
+        value = loads_glanced(raw.strip())
     except (ValueError, RecursionError):
         return None
     return entry_time(value) if isinstance(value, dict) else None
