@@ -19,9 +19,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from session_kit.files import open_regular, reason, skipped
+from session_kit.files import open_fd, reason, skipped
 from session_kit.redact import shown
-from session_kit.sessions.store import AgentLogs, SessionRef, orphan_agent_logs
+from session_kit.sessions.store import AgentLogs, SessionRef
 from session_kit.transcript.blockscan import BLOCK, all_lines, candidate_lines, first_block
 from session_kit.transcript.blockscan import blocks as file_blocks
 from session_kit.transcript.entries import KIND_NOISE, Entry, format_timestamp
@@ -184,9 +184,10 @@ def search_file(
     kept = 0  # hits sure to be kept (their tool is known, or no tool was asked for)
     seen: set[str] = set()
     names: dict[str, str] = {}
-    with open_regular(target.path) as f:
-        first, whole = first_block(f)
-        blocks = file_blocks(f, first)
+    fd = open_fd(target.path)
+    try:
+        first, rest = first_block(fd)
+        blocks = file_blocks(rest, first) if rest is not None else (first,)
         lines = candidate_lines(blocks, query.needle) if query.needle is not None else all_lines(blocks)
         wanted: dict[str, int] = {}  # tool_use id -> offset of its result
         for line_no, offset, raw in lines:
@@ -212,11 +213,13 @@ def search_file(
         if not found:
             return []
         if wanted:
-            if whole:
+            if rest is None:
                 _tool_names_in(first, wanted, names)
             else:
-                f.seek(0)
-                _tool_names_in_blocks(file_blocks(f, f.read(BLOCK) + f.readline()), wanted, names)
+                rest.seek(0)
+                _tool_names_in_blocks(file_blocks(rest, rest.read(BLOCK) + rest.readline()), wanted, names)
+    finally:
+        os.close(fd)
     hits = []
     for hit, call_id in found:
         if call_id is not None:
@@ -232,13 +235,15 @@ def session_targets(refs: Iterable[SessionRef], *, orphans_of: Iterable[Path] = 
     """Each session's transcript, then its agents' logs (every layout); then the agent logs
     of the `orphans_of` projects whose session file is gone."""
     agent_logs = AgentLogs(with_meta=False)
+    listed: dict[Path, set[str]] = {}  # the sessions of each project met in `refs`
     for ref in refs:
+        listed.setdefault(ref.project, set()).add(ref.id)
         yield SearchTarget(ref.path, ref.id)
         for log in agent_logs.of(ref):
             if log.path is not None:
                 yield SearchTarget(log.path, ref.id, log.agent_id)
     for project in orphans_of:
-        for session_id, log in orphan_agent_logs(project):
+        for session_id, log in agent_logs.orphans(project, known_sessions=listed.get(project, ())):
             if log.path is not None:
                 yield SearchTarget(log.path, session_id, log.agent_id)
 
