@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from session_kit.files import open_fd, reason, skipped
+from session_kit.forked import ordered_map
 from session_kit.redact import shown
 from session_kit.sessions.store import AgentLogs, SessionRef
 from session_kit.transcript.blockscan import BLOCK, all_lines, candidate_lines, first_block
@@ -249,7 +250,8 @@ def session_targets(refs: Iterable[SessionRef], *, orphans_of: Iterable[Path] = 
 
 
 PARALLEL_MIN_FILES = 64
-CHUNK_FILES = 48
+CHUNK_FILES = 32  # files per job of a parallel search: small enough for the processes to end together
+MAX_CHUNKS = 8192  # and at most this many jobs (each is a 4-byte ticket in a pipe)
 
 
 def default_workers(targets: list[SearchTarget], env: Mapping[str, str] | None = None) -> int:
@@ -265,15 +267,6 @@ def default_workers(targets: list[SearchTarget], env: Mapping[str, str] | None =
     if len(targets) < PARALLEL_MIN_FILES or not hasattr(os, "fork"):
         return 1
     return max(1, min(os.cpu_count() or 1, 4))
-
-
-def _search_chunk(job: tuple[list[SearchTarget], str, str | None, int | None]) -> list[SearchHit]:
-    targets, text, tool, limit = job
-    query = Query(text)
-    hits: list[SearchHit] = []
-    for target in targets:
-        hits.extend(_search_one(target, query, tool, limit))
-    return hits
 
 
 def _search_one(target: SearchTarget, query: Query, tool: str | None, limit: int | None) -> list[SearchHit]:
@@ -295,9 +288,9 @@ def search(
 ) -> Iterator[SearchHit]:
     """Hits in the order of `targets`, then of lines; `progress(done, total)` as files finish.
 
-    With several workers the files are searched in chunks by forked processes; the order of
-    the hits is the same. `limit`: the caller stops after that many, so no file needs to
-    give more (and none is read past its last one).
+    With several workers the files are searched in chunks by this process and forks of it
+    (`forked.ordered_map`); the order of the hits is the same. `limit`: the caller stops
+    after that many, so no file needs to give more (and none is read past its last one).
     """
     total = len(targets)
     workers = default_workers(targets) if workers is None else workers
@@ -307,20 +300,15 @@ def search(
             if progress is not None:
                 progress(done, total)
         return
-    # Only a search of many files forks workers: the pool's imports cost more than a small search.
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    size = max(CHUNK_FILES, -(-total // MAX_CHUNKS))
+    chunks = [targets[i : i + size] for i in range(0, total, size)]
 
-    chunks = [targets[i : i + CHUNK_FILES] for i in range(0, total, CHUNK_FILES)]
-    context = multiprocessing.get_context("fork")
-    executor = ProcessPoolExecutor(max_workers=workers, mp_context=context)
-    try:
-        done = 0
-        jobs = ((chunk, query.text, tool, limit) for chunk in chunks)
-        for chunk, hits in zip(chunks, executor.map(_search_chunk, jobs)):
-            yield from hits
-            done += len(chunk)
-            if progress is not None:
-                progress(done, total)
-    finally:
-        executor.shutdown(wait=True, cancel_futures=True)
+    def search_chunk(chunk: list[SearchTarget]) -> list[SearchHit]:
+        return [hit for target in chunk for hit in _search_one(target, query, tool, limit)]
+
+    done = 0
+    for chunk, hits in zip(chunks, ordered_map(search_chunk, chunks, workers=workers)):
+        yield from hits
+        done += len(chunk)
+        if progress is not None:
+            progress(done, total)
