@@ -5,7 +5,11 @@ sessions and their agent logs (those whose session file is gone included), with 
 comes from never parsing a line that cannot match: the raw bytes are scanned for the query
 (as it appears inside JSON) first, and only lines that hold it are parsed and checked, so
 noise entries and non-matching lines cost a byte scan, as they would for grep. What of an
-entry is searchable is `transcript.searchable`'s (the index takes the same rule).
+entry is searchable is `transcript.searchable`'s (the index takes the same rule). Many files
+are shared between this process and a fork of it (`forked`), the hits given back in order.
+Where the time goes (10,000 sessions, 653 MB, one core): lowering every byte and finding the
+needle in it ~0.7 s, reading ~0.25 s, listing the sessions and their agents' logs ~0.3 s; for
+a common word, redacting each hit's text before its snippet is cut ~0.8 s more.
 """
 
 from __future__ import annotations
