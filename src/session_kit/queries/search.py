@@ -273,6 +273,30 @@ def default_workers(targets: list[SearchTarget], env: Mapping[str, str] | None =
     return max(1, min(os.cpu_count() or 1, 4))
 
 
+_M_TOP_PAD, _M_MMAP_THRESHOLD = -2, -3  # glibc's mallopt parameters
+_KEPT_BYTES = 16 * 1024 * 1024
+_MAPPED_FROM = 4 * 1024 * 1024  # above a block (1 MB) and its lowered copy
+
+
+def _keep_freed_memory() -> None:
+    """Ask the C allocator (glibc) to keep up to 16 MB of freed memory instead of giving it back.
+
+    A search of many files allocates each file's bytes and their lowered copy, then frees
+    them; by default glibc returns freed memory over 128 kB to the system at once, so the
+    next file's bytes land on fresh pages, each a page fault. Over the 10,000 sessions of the
+    benchmark: 59,000 page faults and 0.5 s of system time, against 7,500 and 0.35 s with this
+    (one core; 4 ms to load ctypes). Elsewhere (another C library), nothing changes.
+    """
+    try:
+        import ctypes
+
+        mallopt = ctypes.CDLL(None).mallopt
+        mallopt(_M_TOP_PAD, _KEPT_BYTES)
+        mallopt(_M_MMAP_THRESHOLD, _MAPPED_FROM)  # setting one parameter stops glibc adapting this one
+    except (ImportError, OSError, AttributeError):
+        pass
+
+
 def _search_one(target: SearchTarget, query: Query, tool: str | None, limit: int | None) -> list[SearchHit]:
     try:
         return search_file(target, query, tool=tool, limit=limit)
@@ -298,6 +322,8 @@ def search(
     """
     total = len(targets)
     workers = default_workers(targets) if workers is None else workers
+    if total >= PARALLEL_MIN_FILES:
+        _keep_freed_memory()
     if workers <= 1:
         for done, target in enumerate(targets, 1):
             yield from _search_one(target, query, tool, limit)
