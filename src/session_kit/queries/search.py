@@ -23,7 +23,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from session_kit.files import open_fd, reason, skipped
+from session_kit.files import open_sized, reason, skipped
 from session_kit.forked import ordered_map
 from session_kit.redact import shown
 from session_kit.sessions.store import AgentLogs, SessionRef
@@ -189,9 +189,9 @@ def search_file(
     kept = 0  # hits sure to be kept (their tool is known, or no tool was asked for)
     seen: set[str] = set()
     names: dict[str, str] = {}
-    fd = open_fd(target.path)
+    fd, size = open_sized(target.path)
     try:
-        first, rest = first_block(fd)
+        first, rest = first_block(fd, size)
         blocks = file_blocks(rest, first) if rest is not None else (first,)
         lines = candidate_lines(blocks, query.needle) if query.needle is not None else all_lines(blocks)
         wanted: dict[str, int] = {}  # tool_use id -> offset of its result

@@ -19,9 +19,10 @@ from session_kit.transcript.reader import skip_bom
 BLOCK = 1024 * 1024
 
 
-def first_block(fd: int) -> tuple[bytes, BinaryIO | None]:
+def first_block(fd: int, size: int) -> tuple[bytes, BinaryIO | None]:
     """The file's first block of whole lines, and the file open for the rest when there is
-    more (None: the block is the whole file, the usual case).
+    more (None: the block is the whole file, the usual case). `size`: the file's size when
+    it was opened.
 
     Reads from the descriptor itself, as many bytes as the file has and one more (to tell
     whether it grew since): no buffered file object, no 4 MB buffer per small file, and one
@@ -29,7 +30,6 @@ def first_block(fd: int) -> tuple[bytes, BinaryIO | None]:
     took 0.26 s this way, 0.41 s through `open` and `BufferedReader.read`. Only a file
     larger than a block gets a file object, for the rest and for completing the last line.
     """
-    size = os.fstat(fd).st_size
     want = min(size + 1, BLOCK)
     first = os.read(fd, want)
     while len(first) < min(size, want):  # a short read (a signal): what fstat promised is there
