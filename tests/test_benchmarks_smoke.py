@@ -138,3 +138,17 @@ def test_the_same_seed_gives_the_same_bytes(root: Path, tmp_path: Path) -> None:
     again = tmp_path / "again"
     generate.generate(again, sessions=20, big_mb=1, seed=7, workers=1)
     assert _digest(again) == _digest(root)
+
+
+def test_a_session_grown_from_the_real_clients_transcript_repeats_no_entry(tmp_path: Path):
+    source = Path(__file__).parent / "fixtures/real/projects/-tmp-real-fixture-project"
+    session = next(source.glob("*.jsonl"))
+    manifest = generate.grow(session, tmp_path / "grown", mb=1.5)
+    grown = tmp_path / "grown" / manifest.big_session_path
+    assert grown.stat().st_size >= 1_500_000
+    rows = [e for e, _ in _entries(grown)]
+    uuids = [e["uuid"] for e in rows if "uuid" in e]
+    assert len(uuids) == len(set(uuids))  # every round's entries are new ones
+    assert {e["sessionId"] for e in rows if "sessionId" in e} == {session.stem}
+    assert (grown.parent / session.stem / "subagents").is_dir()  # its agents came along
+    assert 0.5 < manifest.noise_bytes / manifest.total_bytes < 1

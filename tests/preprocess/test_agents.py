@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -92,3 +93,21 @@ def test_the_meta_file_wins_over_the_call_and_a_call_is_taken_once(claude_root: 
     assert (by_id["a0000000000meta1"].description, by_id["a0000000000meta1"].tool_use_id) == ("From the meta", first)
     # the only call was named by a meta file: the stray log does not get it by time
     assert (by_id["a0000000000meta2"].agent_type, by_id["a0000000000meta2"].tool_use_id) == (None, None)
+
+
+def test_a_file_without_sidechain_entries_is_never_read_for_inline_agents(claude_root: Path, monkeypatch):
+    """Every current-format session: the whole file was searched for `"isSidechain":true`
+    before its first line was converted."""
+    from session_kit.preprocess import agents as module
+    from tests.support import dialects
+
+    looked = []
+    original = module.file_holds
+    monkeypatch.setattr(module, "file_holds", lambda fd, needle: looked.append(needle) or original(fd, needle))
+    three = dialects.subagents_2_1(claude_root)
+    run = preprocess_session(session_ref_from_path(three.path), PreprocessOptions(to_stdout=True), stream=io.StringIO())
+    assert run.ok and run.agents  # its agents (in their own files) are there
+    assert looked == []
+    one = dialects.inline_1_0(claude_root)
+    run = preprocess_session(session_ref_from_path(one.path), PreprocessOptions(to_stdout=True), stream=io.StringIO())
+    assert len(looked) == 1 and len(run.agents) == 2  # the 1.0.x file: looked for once, found

@@ -89,3 +89,73 @@ def test_a_dropped_tool_result_takes_no_text_with_it(tmp_path: Path):
     units, converter = convert(t, tmp_path)
     assert [u[0].name for u in units] == ["user", "assistant"]
     assert converter.reduction.steps[steps.STEP_LOG_DISCOVERY].entries == 2
+
+
+def _long_results_session() -> Transcript:
+    t = Transcript()
+    t.user("run the tests")
+    many = "\n".join(f"line {i}" for i in range(80))
+    trace = "\n".join(
+        ["collected 90 items", *(f"test_{i} PASSED" for i in range(40)), "Traceback (most recent call last):"]
+        + [f'  File "m{i}.py", line {i}, in f{i}' for i in range(70)]
+        + ["ValueError: bad", *(f"more {i}" for i in range(40)), "FAILED test_x - AssertionError", "1 error"]
+    )
+    for i in range(30):
+        t.bash(f"pytest -k {i}", trace if i % 3 == 0 else many + f"\nwarning: {i}\n" + many)
+    call = t.tool_use("Read", {"file_path": "/w/a.py"})
+    t.tool_result(call, [{"type": "text", "text": many}, {"type": "text", "text": "tail"}])
+    first, second = t.tool_use("Bash", {"command": "a"}), t.tool_use("Bash", {"command": "b"})
+    entry = t._base("user")
+    t._message(
+        entry,
+        {
+            "role": "user",
+            "content": [
+                {"type": "tool_result", "tool_use_id": first, "content": "short"},
+                {"type": "tool_result", "tool_use_id": second, "content": trace},
+            ],
+        },
+    )
+    t.say("done")
+    return t
+
+
+def test_results_pruned_ahead_by_the_forked_reader_convert_as_pruned_here(tmp_path: Path, monkeypatch):
+    from session_kit.preprocess import elements, noise
+
+    used: list[tuple[int, bool]] = []
+    original = elements.UnitBuilder._pruned_ahead
+
+    def record(self, index: int, text: str):
+        found = original(self, index, text)
+        used.append((index, found is not None))
+        return found
+
+    monkeypatch.setattr(elements.UnitBuilder, "_pruned_ahead", record)
+    t = _long_results_session()
+    monkeypatch.setattr(noise, "FORK_MIN_BYTES", 1 << 40)
+    here, converter_here = convert(t, tmp_path)
+    assert not any(found for _, found in used)  # the serial reader works nothing out ahead
+    used.clear()
+    monkeypatch.setattr(noise, "FORK_MIN_BYTES", 0)
+    beside, converter_beside = convert(t, tmp_path)
+    assert beside == here
+    assert converter_beside.reduction == converter_here.reduction
+    # Every long result was pruned ahead: the 30 runs, the Read, and the two-result entry's second.
+    assert sum(found for _, found in used) == 32 and (1, True) in used
+
+
+def test_a_result_worked_out_ahead_is_used_only_for_the_same_text(tmp_path: Path):
+    builder = elements_builder()
+    text = "\n".join(f"n{i}" for i in range(50))
+    pruned = steps.prune_output(text)
+    builder.next_entry([(0, len(text), pruned.pieces, pruned.lines, pruned.omitted)])
+    assert builder._pruned_ahead(0, text) == pruned
+    assert builder._pruned_ahead(1, text) is None  # another result of the entry
+    assert builder._pruned_ahead(0, text + "x") is None  # another text: pruned again here
+
+
+def elements_builder():
+    from session_kit.preprocess.elements import UnitBuilder
+
+    return UnitBuilder(ConvertOptions(session_id=None), reduction=steps.Reduction(), redactor=None)

@@ -86,3 +86,41 @@ def test_real_client_transcripts_keep_the_same_lines_either_way():
     for path in sorted(REAL.rglob("*.jsonl")):
         serial, forked = _both(path)
         assert forked == serial
+
+
+def _ahead_lines(path: Path, ahead) -> tuple[list, dict]:
+    done: dict = {}
+    lines = []
+    for line_no, raw in noise._forked(path, ReadStats(), NoiseTally(), ahead, done):
+        assert line_no not in lines
+        lines.append((line_no, raw, done.get(line_no)))  # ready before its line comes
+    return lines, done
+
+
+@forks
+def test_the_forked_reader_does_work_ahead_and_hands_it_over_with_its_line(tmp_path: Path):
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(
+        b'{"type":"user","message":{"content":"one"}}\n'
+        b'{"type":"attachment","attachment":{}}\n'
+        b'{"type":"user","message":{"content":"three"}}\n'
+    )
+    lines, done = _ahead_lines(path, lambda raw: ("seen", len(raw)) if b"three" in raw else None)
+    assert [(n, note) for n, _, note in lines] == [(1, None), (3, ("seen", 46))]
+    assert done == {3: ("seen", 46)}
+    serial = list(noise._serial(path, ReadStats(), NoiseTally()))
+    assert [(n, raw) for n, raw, _ in lines] == serial  # the lines themselves are untouched
+
+
+@forks
+def test_work_ahead_that_fails_is_left_undone_and_the_lines_still_come(tmp_path: Path):
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b'{"type":"user","message":{"content":"one"}}\n' * 3)
+
+    def broken(raw: bytes):
+        raise ValueError("no")
+
+    lines, done = _ahead_lines(path, broken)
+    assert [n for n, _, _ in lines] == [1, 2, 3] and done == {}
+    unmarshalable, done = _ahead_lines(path, lambda raw: object())
+    assert len(unmarshalable) == 3 and done == {}

@@ -49,3 +49,43 @@ def test_head_lines_are_whole_lines_without_the_byte_order_mark(tmp_path: Path):
     path = tmp_path / "s.jsonl"
     path.write_bytes(b'\xef\xbb\xbf{"n":1}\n{"n":2}\n{"n":3}')
     assert list(head_lines(path)) == [b'{"n":1}', b'{"n":2}', b'{"n":3}']
+
+
+def test_a_byte_search_finds_a_needle_anywhere_even_across_its_blocks(tmp_path: Path, monkeypatch):
+    import os
+
+    from session_kit.transcript import glance as module
+
+    monkeypatch.setattr(module, "SEARCH_BLOCK", 8)
+    path = tmp_path / "f.jsonl"
+    path.write_bytes(b"0123456789abcdefghij")
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        for needle in (b"012", b"6789ab", b"789abcdefg", b"hij", b"0123456789abcdefghij"):
+            assert module.file_holds(fd, needle), needle
+        for needle in (b"ab9", b"jk", b"0123456789abcdefghijk"):
+            assert not module.file_holds(fd, needle), needle
+    finally:
+        os.close(fd)
+
+
+def test_a_byte_search_never_maps_the_file(tmp_path: Path, monkeypatch):
+    """A mapped file counts in resident memory as its pages are touched: a search of a big
+    session must read it in bounded blocks instead."""
+    import mmap
+    import os
+
+    from session_kit.transcript import glance as module
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("file mapped")
+
+    monkeypatch.setattr(mmap, "mmap", refuse)
+    path = tmp_path / "f.jsonl"
+    path.write_bytes(b"x" * 3_000_000 + b"needle")
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        assert module.file_holds(fd, b"needle")
+        assert not module.file_holds(fd, b"other")
+    finally:
+        os.close(fd)

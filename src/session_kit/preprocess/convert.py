@@ -4,7 +4,8 @@ Owns: the order of the steps on each line (noise by raw type, unreadable lines, 
 filter, the split of a 1.0.x file's inline agents from its main conversation, then the
 content steps in `elements`), grouping the lines an assistant message is written as into one
 entry, the log's cwd, branch, client version and token usage, and redacting the units' texts
-in batches (one pass over ~64 KB of joined text costs far less than a pass over each). Yields
+in batches (one pass over ~64 KB of joined text costs far less than a pass over each; one batch
+is redacted by `redacting` while the next is built, so units come out a batch late). Yields
 format-neutral units (`units.Unit`), one per entry, and never holds more than a batch. Does
 not render a format (that is `render/`), decide where documents start and end (that is
 `sinks`) or which files are read (that is `pipeline`).
@@ -16,8 +17,9 @@ import os
 from collections.abc import Iterator
 
 from session_kit.preprocess import steps
-from session_kit.preprocess.elements import ConvertOptions, LogFacts, UnitBuilder
+from session_kit.preprocess.elements import ConvertOptions, LogFacts, UnitBuilder, prune_ahead
 from session_kit.preprocess.noise import NoiseTally, conversation_lines
+from session_kit.preprocess.redacting import BatchRedactor, parallel_redaction
 from session_kit.preprocess.units import REPLACEMENT, Unit, clean, replace_texts
 from session_kit.redact import SEPARATOR, Redactor
 from session_kit.transcript.entries import KIND_ASSISTANT, KIND_NOISE, Entry
@@ -49,6 +51,9 @@ class LogConverter:
         self._pending: list[Unit] = []
         self._bounds: list[int] = []  # where each pending unit's texts end in `builder.texts`
         self._pending_chars = 0
+        # The batch being redacted: (units, bounds, texts, joined as read, joined cleaned).
+        self._in_flight: tuple[list[Unit], list[int], list[str], str, str] | None = None
+        self.batches = BatchRedactor(redactor, parallel=parallel_redaction(path)) if redactor is not None else None
 
     @property
     def facts(self) -> LogFacts:
@@ -66,7 +71,14 @@ class LogConverter:
         group_id: str | None = None
         assistant, other = self.builder.assistant, self.builder.entry
         try:
-            for line_no, raw in conversation_lines(self.path, self.read, noise):
+            # The forked reader prunes tool results ahead, on the second core (`prune_ahead`).
+            ahead: dict[int, object] = {}
+            lines = conversation_lines(
+                self.path, self.read, noise, ahead=prune_ahead if self.options.filtering else None, done=ahead
+            )
+            next_entry = self.builder.next_entry
+            for line_no, raw in lines:
+                next_entry(ahead.pop(line_no, None) if ahead else None)  # type: ignore[arg-type]
                 value = parse_line(raw, self.read, line_no)
                 size = len(raw)
                 if value is None:
@@ -76,7 +88,7 @@ class LogConverter:
                 if thread is not None:
                     if entry.uuid not in thread:
                         continue  # the main conversation's, or another agent's: converted there
-                elif skip_sidechains and entry.is_sidechain:
+                elif entry.is_sidechain and skip_sidechains is not None and skip_sidechains():
                     continue  # an inline agent's: converted in its own section
                 if entry.kind == KIND_NOISE:
                     noise.entries += 1
@@ -108,13 +120,15 @@ class LogConverter:
                 yield from self._take(assistant(group))
             yield from self._flush()
         finally:
+            if self.batches is not None:
+                self.batches.close()
             # The file's bytes (and its noise) are counted once, by its main section.
             if thread is None:
                 reduction.input_chars += noise.input_chars
                 reduction.count(steps.STEP_NOISE, noise.chars, noise.entries)
 
     def _take(self, unit: Unit | None) -> list[Unit]:
-        """Queue a built unit; returns the queued units once enough text is waiting."""
+        """Queue a built unit; returns the units of a finished batch once enough text waits."""
         texts = self.builder.texts
         start = self._bounds[-1] if self._bounds else 0
         if not unit:
@@ -126,40 +140,51 @@ class LogConverter:
         self._pending_chars += sum(map(len, texts[start:]))
         if self._pending_chars < BATCH_CHARS:
             return []
-        return self._flush()
+        return self._hand_over()
 
     def _flush(self) -> list[Unit]:
-        """The pending units, their texts cleaned and redacted in one pass."""
+        """Every unit still held, its texts cleaned and redacted (the end of the log)."""
+        return self._hand_over() + self._finish()
+
+    def _hand_over(self) -> list[Unit]:
+        """Start the pending batch's redaction; returns the batch handed over before, done.
+
+        The batch's texts are cleaned (made safe for any output) and joined here; the joined
+        text is redacted by `batches` while the next batch is built."""
+        done = self._finish()
         pending = self._pending
         if not pending:
-            return []
+            return done
         texts = self.builder.texts
-        new = self._clean_and_redact(texts)
-        if new is not None:
-            start = 0
-            for unit, end in zip(pending, self._bounds):
-                if new[start:end] != texts[start:end]:
-                    replace_texts(unit, iter(new[start:end]))
-                start = end
+        original = joined = SEPARATOR.join(texts)
+        # NUL inside a text would split it: it is one of the characters `clean` replaces anyway.
+        if texts:
+            if joined.count(SEPARATOR) != len(texts) - 1:
+                joined = SEPARATOR.join(t.replace(SEPARATOR, REPLACEMENT) for t in texts)
+            joined = clean(joined, keep_nul=True)
+        if self.batches is not None and texts:
+            self.batches.submit(joined)
+        self._in_flight = (pending, self._bounds, texts, original, joined)
         self._pending, self._bounds, self._pending_chars = [], [], 0
         self.builder.texts = []
-        return pending
+        return done
 
-    def _clean_and_redact(self, texts: list[str]) -> list[str] | None:
-        """The texts made safe for any output and redacted, or None when none changed."""
-        if not texts:
-            return None
-        original = SEPARATOR.join(texts)
-        joined = original
-        # NUL inside a text would split it: it is one of the characters `clean` replaces anyway.
-        if joined.count(SEPARATOR) != len(texts) - 1:
-            joined = SEPARATOR.join(t.replace(SEPARATOR, REPLACEMENT) for t in texts)
-        joined = clean(joined, keep_nul=True)
-        if self.redactor is not None:
-            redacted = self.redactor(joined)
+    def _finish(self) -> list[Unit]:
+        """The batch in flight, its redacted texts put into its units; [] when there is none."""
+        if self._in_flight is None:
+            return []
+        pending, bounds, texts, original, joined = self._in_flight
+        self._in_flight = None
+        if self.batches is not None and texts:
+            redacted = self.batches.result()
             if redacted != joined:
                 self.reduction.count(steps.STEP_REDACTION, len(joined) - len(redacted))
                 joined = redacted
-        if joined is original:
-            return None
-        return joined.split(SEPARATOR)
+        if joined is not original:
+            new = joined.split(SEPARATOR)
+            start = 0
+            for unit, end in zip(pending, bounds):
+                if new[start:end] != texts[start:end]:
+                    replace_texts(unit, iter(new[start:end]))
+                start = end
+        return pending

@@ -14,7 +14,7 @@ the renderers).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -32,6 +32,7 @@ from session_kit.transcript.entries import (
     count_value,
     prompt_display,
 )
+from session_kit.transcript.reader import loads_line
 from session_kit.transcript.tokens import TokenTally
 from session_kit.transcript.tools import AGENT_TOOLS, summarize_input
 
@@ -43,7 +44,9 @@ _IMAGE = Element("image")  # no attributes, no content: shared by every unit
 @dataclass(frozen=True, slots=True)
 class ConvertOptions:
     session_id: str | None  # entries that name another session are dropped; None: none are
-    skip_sidechains: bool = False  # the main section of a 1.0.x file: its inline agents go apart
+    # The main section of a 1.0.x file: asked at its first sidechain entry whether its inline
+    # agents go apart (`agents.InlineAgents.apart`); None: sidechain entries stay in.
+    skip_sidechains: Callable[[], bool] | None = None
     thread: frozenset[str] | None = None  # an inline agent's section: only these entry uuids
     filtering: bool = True  # the content steps and the empty/warmup check
     thinking: bool = False
@@ -85,6 +88,15 @@ class UnitBuilder:
         self._dropped_calls: set[str] = set()
         self._docs = steps.DocDeduper()
         self._last_text: str | None = None
+        # The pruning of the next entry's tool results, worked out ahead (`prune_ahead`) by the
+        # forked reader; `_result_index` counts the entry's results as they are built.
+        self.ahead: list | None = None
+        self._result_index = 0
+
+    def next_entry(self, ahead: list | None) -> None:
+        """What was worked out ahead for the entry about to be built (None: nothing)."""
+        self.ahead = ahead
+        self._result_index = 0
 
     def _text_element(self, name: str, attributes: Mapping[str, Any] | None, text: str) -> Element:
         self.texts.append(text)
@@ -236,14 +248,7 @@ class UnitBuilder:
                 if user is not None:
                     user.attrs = {**attributes, "kind": kind}
                     user, kind = None, None
-                tool_use_id = block.get("tool_use_id")
-                result = ToolResult(
-                    tool_use_id if isinstance(tool_use_id, str) else "",
-                    block.get("content"),
-                    block.get("is_error") is True,
-                    entry.raw.get("toolUseResult"),
-                )
-                element = self._tool_result(entry, result)
+                element = self._tool_result(entry, _tool_result_of(entry, block))
                 if element is not None:
                     elements.append(element)
                 continue
@@ -297,7 +302,16 @@ class UnitBuilder:
             return "notification", text
         return None, text
 
+    def _pruned_ahead(self, index: int, text: str) -> steps.PrunedOutput | None:
+        """The entry's `index`-th result pruned ahead, if it was and its text is this one's."""
+        for at, length, pieces, lines, omitted in self.ahead or ():
+            if at == index:
+                return steps.PrunedOutput(pieces, lines, omitted) if length == len(text) else None
+        return None
+
     def _tool_result(self, entry: Entry, result: ToolResult) -> Element | None:
+        index = self._result_index
+        self._result_index += 1
         call_id = result.tool_use_id
         text = result.text
         if call_id in self._dropped_calls:
@@ -327,7 +341,7 @@ class UnitBuilder:
             if short is not None:
                 self.reduction.count(steps.STEP_NOISE, len(text) - len(short))
                 text = short
-            pruned = steps.prune_output(text)
+            pruned = self._pruned_ahead(index, text) or steps.prune_output(text)
             kept = pruned.text_chars
             if kept != len(text):
                 self.reduction.count(steps.STEP_PRUNE_RESULTS, len(text) - kept)
@@ -354,3 +368,46 @@ class UnitBuilder:
             "agent_id": agent_id,
         }
         return Element("tool_result", attributes, children)
+
+
+def prune_ahead(raw: bytes) -> list[tuple[int, int, tuple[str | int, ...], int, int]] | None:
+    """The pruning `UnitBuilder` will do on this line's tool results, worked out ahead from the
+    raw line (the forked reader runs it on the second core, `noise.conversation_lines`):
+    `(index of the result in its entry, length of its text, pieces, lines, omitted)` for each
+    result long enough to be pruned; None for a line with none. `_pruned_ahead` takes an item
+    only for the same result with a text of the same length, else prunes it again."""
+    if b'"tool_result"' not in raw:
+        return None
+    value = loads_line(raw.strip())
+    if not isinstance(value, dict):
+        return None
+    out = []
+    for index, result in enumerate(_results_of(Entry.from_raw(0, value))):
+        text = result.text
+        short = steps.shorter_boilerplate(text)
+        if short is not None:
+            text = short
+        if text.count("\n") < steps.RESULT_HEAD_LINES:
+            continue  # kept whole: nothing to work out
+        pruned = steps.prune_output(text)
+        out.append((index, len(text), pruned.pieces, pruned.lines, pruned.omitted))
+    return out or None
+
+
+def _results_of(entry: Entry) -> list[ToolResult]:
+    """The entry's tool results in the order `UnitBuilder.entry` builds them."""
+    if entry.kind == KIND_TOOL_RESULT:
+        return list(entry.tool_results[:1])
+    if entry.kind != KIND_USER or entry.is_compact_summary:
+        return []
+    return [_tool_result_of(entry, block) for block in entry.blocks if block.get("type") == "tool_result"]
+
+
+def _tool_result_of(entry: Entry, block: Mapping[str, Any]) -> ToolResult:
+    tool_use_id = block.get("tool_use_id")
+    return ToolResult(
+        tool_use_id if isinstance(tool_use_id, str) else "",
+        block.get("content"),
+        block.get("is_error") is True,
+        entry.raw.get("toolUseResult"),
+    )

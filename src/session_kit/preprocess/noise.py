@@ -4,14 +4,17 @@ Owns: reading a transcript file and dropping the lines whose top-level type (tol
 raw bytes by `rawtype`) is noise, counting them; on a big file, doing that in a forked reader
 process, so that reading and classifying the ~80% of bytes that are noise runs on another
 core while this one parses and converts what is left. Both ways yield the same lines with the
-same numbers and fill in the same counts. Does not parse lines (that is `convert`).
+same numbers and fill in the same counts. The forked reader can also do work ahead on the
+lines it keeps (a pure function of a line, given by the consumer), so that the second core
+takes part of the conversion. Does not parse lines for the conversion (that is `convert`).
 """
 
 from __future__ import annotations
 
+import marshal
 import os
 import struct
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from session_kit.transcript.entries import NOISE_TYPES
@@ -22,6 +25,7 @@ _NOISE_BYTES = frozenset(t.encode() for t in NOISE_TYPES)
 # Below this size the fork costs more than it saves (measured: ~1-2 ms to fork and start).
 FORK_MIN_BYTES = 8 * 1024 * 1024
 _FRAME = struct.Struct("<qq")  # (line number, length) before each line; line 0 ends the stream
+_AHEAD = -2  # the frame's "line number" for what `ahead` gave for the next line (-1: an error)
 _PIPE_BUFFER = 1024 * 1024
 
 
@@ -32,12 +36,26 @@ class NoiseTally:
     chars: int = 0  # their bytes
 
 
+# Work the forked reader may do ahead on a kept line, for the consumer to find ready: a
+# function of the raw line alone, returning None (nothing to say) or a value `marshal` can carry.
+Ahead = Callable[[bytes], object]
+
+
 def conversation_lines(
-    path: str | os.PathLike[str], stats: ReadStats, tally: NoiseTally
+    path: str | os.PathLike[str],
+    stats: ReadStats,
+    tally: NoiseTally,
+    *,
+    ahead: Ahead | None = None,
+    done: dict[int, object] | None = None,
 ) -> Iterator[tuple[int, bytes]]:
-    """`(line_no, raw)` for every line of the file that is not noise by its raw type."""
+    """`(line_no, raw)` for every line of the file that is not noise by its raw type.
+
+    With `ahead` and `done`, a forked reader also runs `ahead` on each kept line and puts what
+    it returns (when not None) in `done[line_no]` before that line is yielded; the serial
+    reader does not (the consumer does the work itself where `done` has nothing)."""
     if _can_fork() and _size(path) >= FORK_MIN_BYTES:
-        return _forked(path, stats, tally)
+        return _forked(path, stats, tally, ahead if done is not None else None, done)
     return _serial(path, stats, tally)
 
 
@@ -69,9 +87,16 @@ def _size(path: str | os.PathLike[str]) -> int:
         return 0  # the serial path reports the error where the reading starts
 
 
-def _forked(path: str | os.PathLike[str], stats: ReadStats, tally: NoiseTally) -> Iterator[tuple[int, bytes]]:
+def _forked(
+    path: str | os.PathLike[str],
+    stats: ReadStats,
+    tally: NoiseTally,
+    ahead: Ahead | None = None,
+    done: dict[int, object] | None = None,
+) -> Iterator[tuple[int, bytes]]:
     """The serial reader run in a forked child that sends the kept lines through a pipe,
-    each after a frame header; at the end, a header with line 0 and then its counts.
+    each after a frame header; at the end, a header with line 0 and then its counts. What
+    `ahead` gives for a line goes before it, in a frame of its own (line -2).
 
     A generator: the child is forked when the first line is asked for, never before, so a
     reader that is made and dropped unread leaves no process behind."""
@@ -85,12 +110,12 @@ def _forked(path: str | os.PathLike[str], stats: ReadStats, tally: NoiseTally) -
     pid = os.fork()
     if pid == 0:  # the child: never returns
         os.close(read_fd)
-        _child(path, write_fd)
+        _child(path, write_fd, ahead)
     os.close(write_fd)
-    yield from _receive(pid, read_fd, stats, tally)
+    yield from _receive(pid, read_fd, stats, tally, done)
 
 
-def _child(path: str | os.PathLike[str], write_fd: int) -> None:
+def _child(path: str | os.PathLike[str], write_fd: int, ahead: Ahead | None) -> None:
     code = 0
     try:
         with os.fdopen(write_fd, "wb", buffering=_PIPE_BUFFER) as out:
@@ -98,6 +123,11 @@ def _child(path: str | os.PathLike[str], write_fd: int) -> None:
             pack, write = _FRAME.pack, out.write
             try:
                 for line_no, raw in _serial(path, stats, tally):
+                    if ahead is not None:
+                        note = _ahead(ahead, raw)
+                        if note is not None:
+                            write(pack(_AHEAD, len(note)))
+                            write(note)
                     write(pack(line_no, len(raw)))
                     write(raw)
                 trailer = repr((_stats_fields(stats), (tally.input_chars, tally.entries, tally.chars))).encode()
@@ -112,10 +142,23 @@ def _child(path: str | os.PathLike[str], write_fd: int) -> None:
         os._exit(code)  # no atexit handlers, no flushing of the parent's buffers
 
 
-def _receive(pid: int, read_fd: int, stats: ReadStats, tally: NoiseTally) -> Iterator[tuple[int, bytes]]:
+def _ahead(ahead: Ahead, raw: bytes) -> bytes | None:
+    """What `ahead` says of a line, packed; None when it says nothing, or fails (the consumer
+    then does the work itself: work done ahead is never needed, only saved)."""
+    try:
+        value = ahead(raw)
+        return None if value is None else marshal.dumps(value)
+    except Exception:
+        return None
+
+
+def _receive(
+    pid: int, read_fd: int, stats: ReadStats, tally: NoiseTally, done: dict[int, object] | None = None
+) -> Iterator[tuple[int, bytes]]:
     from ast import literal_eval
 
     size, unpack = _FRAME.size, _FRAME.unpack
+    note = None  # what was worked out ahead for the next line
     try:
         with os.fdopen(read_fd, "rb", buffering=_PIPE_BUFFER) as pipe:
             read = pipe.read
@@ -126,7 +169,14 @@ def _receive(pid: int, read_fd: int, stats: ReadStats, tally: NoiseTally) -> Ite
                 line_no, length = unpack(header)
                 payload = read(length)
                 if line_no > 0:
+                    if note is not None:
+                        if done is not None:
+                            done[line_no] = note
+                        note = None
                     yield line_no, payload
+                    continue
+                if line_no == _AHEAD:
+                    note = marshal.loads(payload)
                     continue
                 if line_no < 0:
                     errno, strerror, name = literal_eval(payload.decode())

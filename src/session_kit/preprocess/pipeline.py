@@ -12,14 +12,14 @@ render them (`render/`) or know how sections are stored (`sinks`).
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any
 
 from session_kit.errors import KitError, NoScratchDir, cannot_read
 from session_kit.preprocess import steps
-from session_kit.preprocess.agents import AgentsInStartOrder, LinkedAgent, inline_agents
+from session_kit.preprocess.agents import AgentsInStartOrder, InlineAgents, LinkedAgent
 from session_kit.preprocess.convert import ConvertOptions, LogConverter
 from session_kit.preprocess.distill import Distilled
 from session_kit.preprocess.render.base import renderer_for
@@ -118,7 +118,7 @@ class _Run:
         agent_id: str | None = None,
         *,
         session_id: str | None = None,
-        skip_sidechains: bool = False,
+        skip_sidechains: Callable[[], bool] | None = None,
         thread: frozenset[str] | None = None,
     ) -> LogConverter:
         options = ConvertOptions(
@@ -209,11 +209,11 @@ def preprocess_session(
 def _write(run: _Run, sink: Sink) -> PreprocessResult:
     """The one loop: the session, then each of its agents, each a section of `sink`."""
     ref = run.ref
-    inline = inline_agents(ref.path) if run.options.agents else {}
+    inline = InlineAgents(ref.path) if run.options.agents else None
     # A file holds what it holds: entries of other sessions are dropped only from a file that
     # has entries of its own id (a renamed copy, or an agent log named as the session, has none).
     own = ref.id if holds_session(ref.path, ref.id) else None
-    main = run.converter(ref.path, session_id=own, skip_sidechains=bool(inline))
+    main = run.converter(ref.path, session_id=own, skip_sidechains=inline.apart if inline else None)
     section = sink.open("session", lambda: session_attributes(ref, main))
     try:
         status, reason = run.fill(main, section)
@@ -224,7 +224,7 @@ def _write(run: _Run, sink: Sink) -> PreprocessResult:
         return _result(run, status, reason, sink.output_dir, [], [])
     agents: list[AgentInfo] = []
     if run.options.agents:
-        logs = AgentsInStartOrder(ref, main.facts.spawn_calls.values(), inline=inline)
+        logs = AgentsInStartOrder(ref, main.facts.spawn_calls.values(), inline=inline.threads() if inline else {})
         for agent in logs:
             assert agent.log.path is not None
             converter = run.converter(agent.log.path, agent.agent_id, session_id=own, thread=agent.thread)

@@ -9,7 +9,6 @@ file's head. Knows no disk layout: it is given a path or an open descriptor.
 
 from __future__ import annotations
 
-import mmap
 import os
 import re
 from collections.abc import Iterable
@@ -96,12 +95,29 @@ def title_lines(data: bytes, *, cut: bool = False, types: Iterable[bytes] = _TIT
     return [line for _, line in sorted(found, key=lambda f: f[0])]
 
 
+# Blocks of a byte search. Read, not mapped: a mapped file's pages count in the process's
+# resident memory as they are touched (a search of a 60 MB session took a command's peak
+# from ~15 MB to ~75 MB), and reading 1 MB blocks costs about the same as faulting them in.
+SEARCH_BLOCK = 1024 * 1024
+
+
 def file_holds(fd: int, needle: bytes) -> bool:
-    """Whether the open file's bytes hold `needle` (a byte search, the file mapped, not read)."""
+    """Whether the open file's bytes hold `needle` (a byte search in blocks, memory bounded)."""
+    overlap = len(needle) - 1
+    size = max(SEARCH_BLOCK, 2 * len(needle))  # a match then spans two blocks at most
+    at = 0
+    carry = b""
     try:
-        with mmap.mmap(fd, 0, access=mmap.ACCESS_READ) as view:
-            return view.find(needle) >= 0
-    except (OSError, ValueError):  # empty, or not mappable
+        while True:
+            block = os.pread(fd, size, at)
+            if not block:
+                return False
+            # A match across two blocks starts in the previous block's last `overlap` bytes.
+            if block.find(needle) >= 0 or (carry and (carry + block[:overlap]).find(needle) >= 0):
+                return True
+            at += len(block)
+            carry = block[-overlap:] if overlap else b""
+    except OSError:  # unreadable since it was opened
         return False
 
 

@@ -31,6 +31,20 @@ READ_BLOCK = 256 * 1024
 # Decoding ourselves and calling raw_decode skips json.loads' encoding sniffing per line.
 _raw_decode = json.JSONDecoder().raw_decode
 
+# Lines are parsed by the standard library until this process has parsed SWITCH_BYTES of
+# them, then by msgspec: exact like the standard library (integers of any size, floats
+# correctly rounded) and about twice as fast on transcript lines (measured: the conversation
+# lines of a 60 MB session, 30 ms against 14 ms; of a real client's, 139 ms against 59 ms
+# under load). Importing it costs ~10-20 ms, more than a small command parses in all: so only
+# work that reads megabytes (preprocess, the index, a search, `show` of a big session) pays
+# it. What msgspec refuses (NaN, lone surrogates, numbers out of a float's range, invalid
+# UTF-8) the standard library decides, so both give the same values and the same errors.
+SWITCH_BYTES = 4 * 1024 * 1024
+_parsed = 0
+_switch_at: float = SWITCH_BYTES
+_fast = None  # msgspec's decode, once switched
+_FAST_ERRORS: tuple[type[BaseException], ...] = ()
+
 
 def skip_bom(head: bytes) -> bytes:
     """The first bytes of a file without a UTF-8 byte-order mark (the one BOM policy: a BOM
@@ -40,11 +54,33 @@ def skip_bom(head: bytes) -> bytes:
 
 def loads_line(data: bytes) -> object:
     """Parse one stripped line; ValueError (UnicodeDecodeError included) when it is not JSON."""
+    global _parsed
+    if _fast is not None:
+        try:
+            return _fast(data)
+        except _FAST_ERRORS:
+            pass  # the standard library decides (and raises what it raises)
+    else:
+        _parsed += len(data)
+        if _parsed > _switch_at:
+            _switch()
     text = data.decode("utf-8")
     value, end = _raw_decode(text)
     if end != len(text):
         raise ValueError("extra data after the JSON value")
     return value
+
+
+def _switch() -> None:
+    """From now on, msgspec first (where it is installed)."""
+    global _fast, _FAST_ERRORS, _switch_at
+    try:
+        import msgspec
+    except ImportError:  # pragma: no cover - a dependency; the standard library goes on alone
+        _switch_at = float("inf")
+        return
+    _FAST_ERRORS = (msgspec.DecodeError, UnicodeDecodeError, RecursionError)
+    _fast = msgspec.json.Decoder().decode
 
 
 @dataclass(slots=True)

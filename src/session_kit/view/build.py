@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from session_kit.preprocess.agents import AgentsInStartOrder, LinkedAgent, inline_agents
+from session_kit.preprocess.agents import AgentsInStartOrder, InlineAgents, LinkedAgent
 from session_kit.preprocess.convert import ConvertOptions, LogConverter
 from session_kit.preprocess.pipeline import claude_roots_of, holds_session
 from session_kit.preprocess.steps import STATUS_WARMUP, Reduction
@@ -280,14 +280,14 @@ def build_page(ref: SessionRef, options: ViewOptions | None = None) -> tuple[mod
     redactor = Redactor() if options.redact else None
     read, reduction, cut, anchors = ReadStats(), Reduction(), Cutter(), _Anchors()
 
-    inline = inline_agents(ref.path) if options.agents else {}
+    inline = InlineAgents(ref.path) if options.agents else None
     # As preprocessing: other sessions' entries are dropped only from a file that has its own.
     own = ref.id if holds_session(ref.path, ref.id) else None
 
     def converter(path: Path, agent_id: str | None, *, thread: frozenset[str] | None = None) -> LogConverter:
         convert = ConvertOptions(
             session_id=own,
-            skip_sidechains=agent_id is None and bool(inline),
+            skip_sidechains=inline.apart if agent_id is None and inline else None,
             thread=thread,
             filtering=False,
             thinking=options.thinking,
@@ -305,7 +305,7 @@ def build_page(ref: SessionRef, options: ViewOptions | None = None) -> tuple[mod
     owner = {c.tool_use_id: MAIN for c in main.calls()}
     agents: list[_AgentRead] = []
     if options.agents:
-        logs = AgentsInStartOrder(ref, main_conv.facts.spawn_calls.values(), inline=inline)
+        logs = AgentsInStartOrder(ref, main_conv.facts.spawn_calls.values(), inline=inline.threads() if inline else {})
         for agent in logs:
             if agent.log.path is None:
                 continue  # no log: the lane comes from its spawning call (`_assemble`)

@@ -1,0 +1,120 @@
+"""Batches redacted in a worker process come back as they would have been redacted here."""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+from pathlib import Path
+
+import pytest
+
+from session_kit.preprocess import PreprocessOptions, preprocess_session, redacting
+from session_kit.preprocess.redacting import BatchRedactor
+from session_kit.redact import SEPARATOR, Redactor
+from session_kit.sessions.store import session_ref_from_path
+from tests.support.transcripts import Transcript
+
+forks = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+
+BATCHES = [
+    SEPARATOR.join(["export GITHUB_TOKEN=ghp_" + "a1B2" * 9, "nothing here", "password=hunter2hunter2"]),
+    "no secret at all, just text " * 50,
+    SEPARATOR.join(["curl -H 'Authorization: Bearer sk-ant-api03-" + "x" * 80 + "'", "\ud800 a lone surrogate"]),
+]
+
+
+def _redacted_here() -> tuple[list[str], dict[str, int]]:
+    redactor = Redactor()
+    return [redactor(b) for b in BATCHES], dict(redactor.counts)
+
+
+@forks
+def test_a_worker_redacts_each_batch_and_counts_as_here():
+    expected, counts = _redacted_here()
+    redactor = Redactor()
+    batches = BatchRedactor(redactor, parallel=True)
+    try:
+        assert batches._worker is not None
+        got = []
+        for batch in BATCHES:
+            batches.submit(batch)
+            got.append(batches.result())
+    finally:
+        batches.close()
+    assert got == expected
+    assert dict(redactor.counts) == counts
+    assert got[0] != BATCHES[0]  # something was redacted
+
+
+@forks
+def test_a_worker_that_dies_leaves_the_batch_to_be_redacted_here():
+    expected, counts = _redacted_here()
+    redactor = Redactor()
+    batches = BatchRedactor(redactor, parallel=True)
+    worker = batches._worker
+    assert worker is not None
+    os.kill(worker.pid, signal.SIGKILL)
+    os.waitpid(worker.pid, 0)
+    got = []
+    try:
+        for batch in BATCHES:
+            batches.submit(batch)
+            got.append(batches.result())
+    finally:
+        batches.close()
+    assert got == expected
+    assert dict(redactor.counts) == counts
+
+
+@forks
+def test_closing_leaves_no_child_behind():
+    batches = BatchRedactor(Redactor(), parallel=True)
+    batches.submit(BATCHES[0])
+    batches.result()
+    batches.close()
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
+
+
+def test_one_batch_at_a_time():
+    batches = BatchRedactor(Redactor(), parallel=False)
+    batches.submit("x")
+    with pytest.raises(RuntimeError):
+        batches.submit("y")
+    assert batches.result() == "x"
+    with pytest.raises(RuntimeError):
+        batches.result()
+
+
+@forks
+def test_preprocess_with_a_worker_writes_what_it_writes_without(tmp_path: Path, monkeypatch):
+    t = Transcript(cwd="/work/p")
+    for i in range(300):
+        t.user(f"request {i}: use password=hunter2hunter{i} and token ghp_{'a1B2' * 9}")
+        call = t.tool_use("Bash", {"command": f"echo {i}"})
+        t.tool_result(call, f"output {i}\n" * 40 + "Authorization: Bearer " + "z" * 40)
+        t.say(f"done {i} & <ok>")
+    path = t.write(tmp_path / "projects" / "-work-p" / f"{t.session_id}.jsonl")
+    ref = session_ref_from_path(path)
+
+    def run() -> tuple[str, dict]:
+        out = io.StringIO()
+        result = preprocess_session(ref, PreprocessOptions(to_stdout=True), stream=out)
+        return out.getvalue(), dict(result.redactions)
+
+    import session_kit.preprocess.convert as convert
+
+    started = []
+    start = redacting._Worker.start
+    monkeypatch.setattr(redacting._Worker, "start", classmethod(lambda cls, r: started.append(1) or start(r)))
+    monkeypatch.setattr(convert, "parallel_redaction", lambda path: False)
+    here = run()
+    assert not started
+    monkeypatch.setattr(convert, "parallel_redaction", lambda path: True)
+    beside = run()
+    assert started  # the work was done beside
+    assert beside == here
+    assert here[1]  # the secrets were found
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
