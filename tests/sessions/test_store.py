@@ -115,7 +115,6 @@ def test_a_file_named_like_a_session_elsewhere_makes_no_agent_log_less_orphaned(
     project = odd.orphan_legacy.parent
     outside = project.parent / "0a0a0000-dead-0000-0000-000000000001.jsonl"
     outside.write_text("{}\n")
-    (project / "agent-x.jsonl").mkdir()  # an agent-named folder is no session either
     assert orphan_agent_logs(project, known_sessions=[]) == orphan_agent_logs(project)
 
 
