@@ -44,6 +44,33 @@ def test_candidate_lines_are_numbered_as_all_lines_are_whatever_the_block_size(
     assert [n for n, _, _ in expected] == list(range(1, 41, 4))
 
 
+@pytest.mark.parametrize("block", [blockscan.BLOCK, 64, 7])
+def test_blocks_passed_without_a_hit_are_counted_from_the_file_only_when_a_hit_follows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, block: int
+):
+    monkeypatch.setattr(blockscan, "BLOCK", block)
+    path = lines_file(tmp_path)  # starts with a byte-order mark
+    counted: list[tuple[int, int]] = []
+    with open(path, "rb") as f:
+        fd = f.fileno()
+        first, rest = blockscan.first_block(fd, os.fstat(fd).st_size)
+        found = blockscan.blocks(rest, first) if rest is not None else [first]
+        shift = rest.tell() - len(first) if rest is not None else 0
+
+        def newlines_in(start: int, stop: int) -> int:
+            counted.append((start, stop))
+            return blockscan.newlines_between(fd, shift + start, shift + stop)
+
+        lazy = list(blockscan.candidate_lines(found, b"needle", newlines_in=newlines_in))
+        assert lazy == scan(path, b"needle")
+        f.seek(0)
+        first, rest = blockscan.first_block(fd, os.fstat(fd).st_size)
+        found = blockscan.blocks(rest, first) if rest is not None else [first]
+        counted.clear()
+        assert list(blockscan.candidate_lines(found, b"absent", newlines_in=newlines_in)) == []
+        assert counted == []  # no hit: nothing was counted
+
+
 def test_blocks_end_on_whole_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(blockscan, "BLOCK", 10)
     path = lines_file(tmp_path)

@@ -27,7 +27,7 @@ from session_kit.files import open_sized, reason, skipped
 from session_kit.forked import ordered_map
 from session_kit.redact import shown
 from session_kit.sessions.store import AgentLogs, SessionRef
-from session_kit.transcript.blockscan import BLOCK, all_lines, candidate_lines, first_block
+from session_kit.transcript.blockscan import BLOCK, all_lines, candidate_lines, first_block, newlines_between
 from session_kit.transcript.blockscan import blocks as file_blocks
 from session_kit.transcript.entries import KIND_NOISE, Entry, format_timestamp
 from session_kit.transcript.reader import ReadStats, parse_line
@@ -192,8 +192,20 @@ def search_file(
     fd, size = open_sized(target.path)
     try:
         first, rest = first_block(fd, size)
-        blocks = file_blocks(rest, first) if rest is not None else (first,)
-        lines = candidate_lines(blocks, query.needle) if query.needle is not None else all_lines(blocks)
+        if rest is None:
+            blocks: Iterable[bytes] = (first,)
+            newlines_in = None
+        else:
+            blocks = file_blocks(rest, first)
+            shift = rest.tell() - len(first)  # the byte-order mark dropped from the first block
+
+            def newlines_in(start: int, stop: int) -> int:
+                return newlines_between(fd, shift + start, shift + stop)
+
+        if query.needle is not None:
+            lines = candidate_lines(blocks, query.needle, newlines_in=newlines_in)
+        else:
+            lines = all_lines(blocks)
         wanted: dict[str, int] = {}  # tool_use id -> offset of its result
         for line_no, offset, raw in lines:
             value = parse_line(raw, stats, line_no)
