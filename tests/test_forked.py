@@ -48,9 +48,21 @@ def fail_in_a_fork(n: int) -> int:
     return n
 
 
-def test_an_exception_in_a_fork_is_raised_here():
-    with pytest.raises(ValueError, match="failed in a fork"):
-        list(forked.ordered_map(fail_in_a_fork, list(range(100)), workers=2))
+def test_a_job_that_fails_in_a_fork_is_done_again_here():
+    assert list(forked.ordered_map(fail_in_a_fork, list(range(100)), workers=2)) == list(range(100))
+    assert_no_children_left()
+
+
+def fail_everywhere(n: int) -> int:
+    time.sleep(0.002)
+    if n == 37:
+        raise ValueError("job 37")
+    return n
+
+
+def test_the_error_of_a_job_is_raised_here():
+    with pytest.raises(ValueError, match="job 37"):
+        list(forked.ordered_map(fail_everywhere, list(range(100)), workers=2))
     assert_no_children_left()
 
 
@@ -61,10 +73,23 @@ def die_in_a_fork(n: int) -> int:
     return n
 
 
-def test_a_fork_that_dies_is_an_error_not_a_hang():
-    with pytest.raises(RuntimeError, match="ended before giving its results"):
-        list(forked.ordered_map(die_in_a_fork, list(range(100)), workers=2))
+def test_the_jobs_of_a_fork_that_dies_are_done_here_not_lost_nor_waited_for():
+    assert list(forked.ordered_map(die_in_a_fork, list(range(100)), workers=2)) == list(range(100))
     assert_no_children_left()
+
+
+def test_nothing_written_before_the_split_is_written_twice(capfd: pytest.CaptureFixture[str]):
+    print("before", end="")
+    assert list(forked.ordered_map(square_slowly, list(range(10)), workers=2))
+    assert capfd.readouterr().out == "before"
+
+
+def test_few_jobs_or_one_core_take_one_worker(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(forked, "cores", lambda: 2)
+    assert forked.spare_workers(forked.MIN_JOBS - 1) == 1
+    assert forked.spare_workers(forked.MIN_JOBS) == 2
+    monkeypatch.setattr(forked, "cores", lambda: 1)
+    assert forked.spare_workers(100) == 1
 
 
 def test_stopping_early_stops_the_forks():

@@ -18,11 +18,10 @@ The package, from the outside in (arrows point inward; a test guards each rule):
 - `state/`      the kit's own files (scratch dirs, pointers, the one id rule, the one "current
                 session" rule); standard library only: the hooks' whole world.
 - `forked`      jobs shared between this process and forks of it, results back in order (the
-                parallel search); standard library only.
+                parallel search and listing); standard library only.
 - `errors`, `redact`, `secret_formats`  the kit's errors and exit codes; secrets in transcript
                 text: the one redactor and the policy every view shows text through, and the
                 shapes it knows.
-- `workers`     work split over two cores (a forked child), its results in order.
 
 Importing this package imports nothing else (the hooks start from it).
 """

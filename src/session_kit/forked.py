@@ -3,8 +3,10 @@
 Owns: `ordered_map`, running a function over a list of jobs in `workers` processes, this one
 and `workers - 1` forks, each taking the next job as soon as it is free, and yielding the
 results in the jobs' order as soon as each one and all before it are done; the warnings a job
-raised in a fork are raised again here, with its result. Standard library only; POSIX (`fork`).
-Does not decide how many workers pay (the caller does) or what a job is.
+raised in a fork are raised again here, with its result. A job a fork could not finish (it
+raised, or the fork died) is done again here, so no result is ever lost and an error is the
+one this process meets. `spare_workers` says how many processes pay for a number of jobs.
+Standard library only; POSIX (`fork`). Does not know what a job is.
 
 Why not `concurrent.futures.ProcessPoolExecutor`: it keeps this process idle while its workers
 run, and its queues, threads and pickling cost 0.3-0.5 s of CPU over the 226 jobs of a search
@@ -34,18 +36,33 @@ R = TypeVar("R")
 
 _TICKET = struct.Struct("=I")
 _HEADER = struct.Struct("=II")  # job number, length of the pickled (result, warnings)
-_FAILED = 0xFFFFFFFF  # the job number of a fork's last record when it failed: its exception
+_FAILED = 0xFFFFFFFF  # the "job number" of a fork's last record when a job failed there: which one
 _PIPE_BYTES = 1024 * 1024
 # (message, category, filename, lineno) of each warning a job raised
 Caught = list[tuple[Any, type[Warning], str, int]]
 
 
+MIN_JOBS = 4  # fewer: a fork (~2 ms) and the pickling cost more than they save
+
+
+def cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def spare_workers(jobs: int, *, most: int = 2) -> int:
+    """Processes worth running `jobs` jobs in: one per core up to `most`, one for a few jobs."""
+    return 1 if jobs < MIN_JOBS or not hasattr(os, "fork") else max(1, min(most, cores()))
+
+
 def ordered_map(func: Callable[[J], R], jobs: Sequence[J], *, workers: int) -> Iterator[R]:
     """`func(job)` for each job, in order, computed by `workers` processes.
 
-    With one worker (or one job, or no `fork`) this is a plain loop. A fork that fails
-    re-raises its exception here, one that dies says so (RuntimeError); closing the iterator
-    early stops the forks.
+    With one worker (or one job, or no `fork`) this is a plain loop. A job that fails in a
+    fork, or whose fork dies, is done again here: its result, or its error, is this process's.
+    Closing the iterator early stops the forks.
     """
     workers = min(workers, len(jobs))
     tickets = _tickets(len(jobs)) if workers > 1 and hasattr(os, "fork") else None
@@ -72,9 +89,9 @@ def ordered_map(func: Callable[[J], R], jobs: Sequence[J], *, workers: int) -> I
             if job is not None:
                 done[job] = _run(func, jobs[job])
             for number, result, caught in reader.ready(block=job is None):
-                done[number] = (result, caught)
+                done[number] = _run(func, jobs[number]) if result is _LOST else (result, caught)
             if job is None and reader.ended and following not in done:
-                raise RuntimeError("a search process ended before giving its results")
+                done[following] = _run(func, jobs[following])  # its fork died with it
             while following in done:
                 result, caught = done.pop(following)
                 for message, category, filename, lineno in caught:
@@ -136,16 +153,18 @@ def _run(func: Callable[[J], R], job: J) -> tuple[R, Caught]:
 def _serve(func: Callable[[J], R], jobs: Sequence[J], tickets: int, results: int) -> None:  # pragma: no cover
     """A fork's life: take jobs until none is left, send each result, exit."""
     code = 0
+    job = None
     try:
         while (job := _take(tickets)) is not None:
             result, caught = _run(func, jobs[job])
             _send(results, job, (result, caught))
-    except BaseException as exc:  # any failure goes back to the parent, to be raised there
+    except BaseException:  # the parent does the job again (and meets the error, if it is one)
         code = 1
-        try:
-            _send(results, _FAILED, (exc, []))
-        except BaseException:  # the parent is gone: there is no one to tell
-            pass
+        if job is not None:
+            try:
+                _send(results, _FAILED, (job, []))
+            except BaseException:  # the parent is gone: there is no one to tell
+                pass
     finally:
         os._exit(code)
 
@@ -183,8 +202,8 @@ class _Records:
                 os.set_blocking(self.fd, False)
                 block = False
         yield from self._whole()
-        if self.ended and self.buffer:
-            raise RuntimeError("a search process stopped in the middle of a result")
+        if self.ended:
+            self.buffer.clear()  # a fork that died mid-result: that job is done again here
 
     def _whole(self) -> Iterator[tuple[int, Any, Caught]]:
         while len(self.buffer) >= _HEADER.size:
@@ -195,5 +214,9 @@ class _Records:
             result, caught = pickle.loads(self.buffer[_HEADER.size : end])
             del self.buffer[:end]
             if number == _FAILED:
-                raise result
+                yield result, _LOST, []  # `result` is the job's number
+                continue
             yield number, result, caught
+
+
+_LOST = object()  # the result of a job a fork could not finish

@@ -155,11 +155,11 @@ def test_a_title_at_the_end_of_a_long_session_names_its_row(claude_root: Path):
 
 
 def test_a_long_listing_made_on_two_cores_is_the_listing_made_on_one(claude_root: Path, monkeypatch):
-    from session_kit import workers
+    from session_kit import forked
     from session_kit.sessions.overview import BATCH
 
-    monkeypatch.setattr(workers, "cores", lambda: 2)
-    for n in range(BATCH * workers.MIN_PIECES + 5):
+    monkeypatch.setattr(forked, "cores", lambda: 2)
+    for n in range(BATCH * forked.MIN_JOBS + 5):
         make_session(claude_root, f"s{n:04d}", cwd=f"/work/p{n % 7}", mtime=1_800_000_000 - n * 7 % 500)
     listing = latest_first(claude_root, all_projects=True)
 
@@ -168,7 +168,7 @@ def test_a_long_listing_made_on_two_cores_is_the_listing_made_on_one(claude_root
 
     made = [pair for part in listing.map_batches(batch) for pair in part]
     assert [row for row, _ in made] == list(listing) == _every_overview_sorted(claude_root)
-    assert len({pid for _, pid in made}) == 2  # half of it made by the child
+    assert len({pid for _, pid in made}) == 2  # some of it made by the fork
 
 
 @pytest.mark.parametrize("run", [1, 2, 3])

@@ -7,7 +7,7 @@ folders' order. A first pass reads only each file's tail and keeps what that ord
 project, name, mtime, size and last time) in flat arrays (about 60 bytes a session, where a
 `SessionOverview` with its strings weighs over 2 KB); the overviews are then made in that
 order, a batch at a time, and never kept. Both passes go over two cores when there is much to
-do (`workers.ordered_map`; a note about a file passed over may then come from the child).
+do (`forked.ordered_map`; a note about a file passed over may then come from the child).
 Does not: read a transcript's head to order it, or print; what a row says is `overview`'s,
 where the files are is `store`'s.
 """
@@ -26,10 +26,10 @@ from typing import TypeVar
 from session_kit.claude import paths
 from session_kit.errors import NoSessionsHere, NotFound
 from session_kit.files import open_fd
+from session_kit.forked import ordered_map, spare_workers
 from session_kit.sessions.overview import BATCH, SessionOverview, raw_overview, shown_overviews
 from session_kit.sessions.store import AgentLogs, SessionRef, find_project, list_project_dirs, session_files
 from session_kit.transcript.glance import Tail, tail_facts
-from session_kit.workers import ordered_map
 
 R = TypeVar("R")
 
@@ -203,7 +203,7 @@ def latest_first(
 
     # The projects' tails are read on two cores (every other project in a child); the
     # slots stay in the projects' order.
-    for found in ordered_map(scan, range(len(projects))):
+    for found in ordered_map(scan, range(len(projects)), workers=spare_workers(len(projects))):
         table.extend(found)
     return Listing(table, table.order(), until=until, limit=limit)
 
@@ -271,7 +271,8 @@ class Listing:
             rows = (self._raw(i, agents) for i in self._order[start : start + BATCH])
             return func(shown_overviews([row for row in rows if row is not None]))
 
-        yield from ordered_map(made, range(0, len(self._order), BATCH))
+        starts = range(0, len(self._order), BATCH)
+        yield from ordered_map(made, starts, workers=spare_workers(len(starts)))
 
     def _raw(self, i: int, agents: AgentLogs) -> SessionOverview | None:
         """Slot `i`'s overview before its prompt is shown; None when `until` leaves it out."""
