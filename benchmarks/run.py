@@ -277,16 +277,22 @@ class Row:
         base: Measurement,
         *,
         max_mb: float | None = None,
+        max_ratio: float | None = None,
         note: str = "",
     ) -> Row:
+        """Peak RSS of `m` against `base`'s; the target is a size (`max_mb`), a ratio, or none."""
         if not m.ok:
             return cls.error(benchmark, what, m)
         if not base.ok:
             return cls(
                 benchmark, what, m.rss_mb, "MB", base.label, None, None, "", "ERROR", f"baseline failed: {base.note}"
             )
-        ok = None if max_mb is None else m.rss_mb < max_mb
-        target = "" if max_mb is None else f"< {max_mb:g} MB"
+        ok: bool | None = None
+        target = ""
+        if max_mb is not None:
+            ok, target = m.rss_mb < max_mb, f"< {max_mb:g} MB"
+        if max_ratio is not None:
+            ok, target = m.rss_mb / base.rss_mb <= max_ratio, f"ratio <= {max_ratio:g}"
         return cls(
             benchmark,
             what,
@@ -311,6 +317,7 @@ class Scale:
     big_mb: float
     huge_mb: float  # the biggest session preprocessed
     listing_sessions: int
+    flat_sessions: tuple[int, int]  # the listing's memory, at few and at many sessions
     small_kb: float
     large_kb: float
     repeat: int
@@ -318,10 +325,26 @@ class Scale:
 
 
 FULL = Scale(
-    sessions=10_000, big_mb=60, huge_mb=240, listing_sessions=1_000, small_kb=8, large_kb=230, repeat=5, slow_repeat=3
+    sessions=10_000,
+    big_mb=60,
+    huge_mb=240,
+    listing_sessions=1_000,
+    flat_sessions=(1_000, 30_000),
+    small_kb=8,
+    large_kb=230,
+    repeat=5,
+    slow_repeat=3,
 )
 QUICK = Scale(
-    sessions=1_000, big_mb=10, huge_mb=40, listing_sessions=200, small_kb=8, large_kb=230, repeat=3, slow_repeat=2
+    sessions=1_000,
+    big_mb=10,
+    huge_mb=40,
+    listing_sessions=200,
+    flat_sessions=(200, 6_000),
+    small_kb=8,
+    large_kb=230,
+    repeat=3,
+    slow_repeat=2,
 )
 
 
@@ -437,16 +460,26 @@ def benchmark(name: str):
 
 @benchmark("listing")
 def bench_listing(ctx: Context) -> list[Row]:
-    """`sessions --all` over every session: under a second, whatever the sessions weigh."""
+    """`sessions --all` over every session: within 20x `find` of the session files, whatever
+    the sessions weigh, in the same memory at 1,000 sessions as at 30,000."""
     root, manifest = ctx.main_root()
     n = manifest.get("sessions", 0) + (1 if manifest.get("big_session_id") else 0)
     base = ctx.python_pass()
-    [kit] = ctx.measure(
+    find, kit = ctx.measure(
+        Command.of(
+            "find projects -name '*.jsonl'",
+            ["find", "projects", "-name", "*.jsonl"],
+            cwd=root,
+            inspect=lambda d: f"{len(d.splitlines())} files",
+        ),
         Command.of(
             "sessions --all", [*ctx.kit, "sessions", "--all", "--claude-dir", root, "--json"], inspect=_count_json
-        )
+        ),
     )
-    rows = [Row.ratio_row("listing", f"sessions --all --json ({n:,} sessions)", kit, base, max_seconds=1.0)]
+    rows = [
+        Row.ratio_row("listing", f"sessions --all --json ({n:,} sessions)", kit, find, max_ratio=20),
+        Row.ratio_row("listing", "  same, against python -c pass", kit, base, max_seconds=1.0, note="-"),
+    ]
 
     s = ctx.scale
     small, sm = ctx.root(
@@ -488,7 +521,37 @@ def bench_listing(ctx: Context) -> list[Row]:
             max_ratio=1.5,
         )
     )
+    rows.append(_flat_listing_row(ctx))
     return rows
+
+
+FLAT_RATIO = 1.15  # "flat": the peak RSS at 30x the sessions is at most 15% above
+
+
+def _flat_listing_row(ctx: Context) -> Row:
+    """Peak RSS of `sessions --all --json` over few and over many small sessions (~14 KB each,
+    no subagents): the listing streams, so the count of sessions must not show."""
+    few, many = ctx.scale.flat_sessions
+    commands = []
+    for count in (few, many):
+        root, _ = ctx.root(
+            f"listing-flat-{count}", sessions=count, projects=20, session_kb=ctx.scale.small_kb, subagents=False
+        )
+        commands.append(
+            Command.of(
+                f"sessions --all --json ({count:,} sessions)",
+                [*ctx.kit, "sessions", "--all", "--claude-dir", root, "--json"],
+                inspect=_count_json,
+            )
+        )
+    m_few, m_many = ctx.measure(*commands, slow=True)
+    return Row.memory_row(
+        "listing",
+        f"memory: sessions --all --json, {many:,} vs {few:,} sessions, peak RSS",
+        m_many,
+        m_few,
+        max_ratio=FLAT_RATIO,
+    )
 
 
 def _search_row(ctx: Context, root: Path, query: str, what: str) -> Row:

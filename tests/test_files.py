@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from session_kit.files import TEXT_ERRORS, NotARegularFile, open_regular, read_small
+from session_kit.files import TEXT_ERRORS, NotARegularFile, open_regular, open_sized, read_small
 
 
 def opened_within(path: Path, seconds: float = 5.0) -> BaseException | None:
@@ -34,6 +34,20 @@ def test_a_fifo_is_refused_at_once_instead_of_waiting_for_a_writer(tmp_path: Pat
     fifo = tmp_path / "session.jsonl"
     os.mkfifo(fifo)
     assert isinstance(opened_within(fifo), NotARegularFile)
+
+
+def test_a_file_opened_sized_comes_with_its_size_and_a_fifo_is_refused_as_well(tmp_path: Path):
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"x" * 1234)
+    fd, size = open_sized(path)
+    try:
+        assert size == 1234 and os.read(fd, 2000) == b"x" * 1234
+    finally:
+        os.close(fd)
+    fifo = tmp_path / "fifo.jsonl"
+    os.mkfifo(fifo)
+    with pytest.raises(NotARegularFile):
+        open_sized(fifo)
 
 
 def test_a_link_to_dev_zero_is_refused(tmp_path: Path):

@@ -150,6 +150,16 @@ def test_a_match_never_spans_two_texts(texts: list[str]):
     assert together == [Redactor()(t) for t in texts]  # each text redacted as if alone
 
 
+def test_every_probe_is_redacted_in_a_batch_as_when_it_is_alone():
+    """A batch joins its texts with NUL: a rule that looks behind a secret (`curl -u` at the
+    start of a text) must take NUL as the start it is. Found leaking in `shown_many`."""
+    lines = [probe.line for probe in probes()]
+    alone = [Redactor()(line) for line in lines]
+    for line, expected in zip(lines, alone):
+        assert Redactor().many(["before", line, "after"]) == ["before", expected, "after"], line
+    assert Redactor().many(["x", "-u admin:hunter2secret"])[1] == "-u admin:[REDACTED:password]"
+
+
 @pytest.mark.parametrize("name", ["password", "api_key", "apiKey", "GITHUB_TOKEN", "client_secret", "db-password"])
 def test_names_of_secrets_are_recognised(name: str):
     assert is_secret_name(name)

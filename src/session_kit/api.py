@@ -35,6 +35,7 @@ _HOMES = {
     "CURRENT": "session_kit.sessions.resolve",
     "SessionOverview": "session_kit.sessions.overview",
     "overviews": "session_kit.sessions.overview",
+    "latest_first": "session_kit.sessions.listing",
     "Session": "session_kit.sessions.session",
     "AgentRun": "session_kit.sessions.agents",
     "AGENT_OK": "session_kit.sessions.agents",
@@ -132,6 +133,8 @@ _HOMES = {
     "redact_text": "session_kit.redact",
     "shown": "session_kit.redact",
     "shown_value": "session_kit.redact",
+    "shown_many": "session_kit.redact",
+    "is_secret_name": "session_kit.redact",
     "showing_secrets": "session_kit.redact",
     "redaction_enabled": "session_kit.redact",
     # reading and writing files
@@ -199,8 +202,17 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.queries.report import SessionReport, session_report
     from session_kit.queries.search import Query, SearchHit, search, session_targets
     from session_kit.queries.timeline import Timeline, session_timeline
-    from session_kit.redact import redact_text, redaction_enabled, showing_secrets, shown, shown_value
+    from session_kit.redact import (
+        is_secret_name,
+        redact_text,
+        redaction_enabled,
+        showing_secrets,
+        shown,
+        shown_many,
+        shown_value,
+    )
     from session_kit.sessions.agents import AGENT_FAILED, AGENT_OK, AgentRun
+    from session_kit.sessions.listing import latest_first
     from session_kit.sessions.overview import SessionOverview, overviews
     from session_kit.sessions.resolve import CURRENT, resolve_session
     from session_kit.sessions.session import Session

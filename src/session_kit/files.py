@@ -43,19 +43,24 @@ def reason(error: OSError) -> str:
 
 def open_fd(path: str | os.PathLike[str]) -> int:
     """A descriptor of the regular file at `path`; NotARegularFile (or another OSError) else."""
+    return open_sized(path)[0]
+
+
+def open_sized(path: str | os.PathLike[str]) -> tuple[int, int]:
+    """`open_fd`, and the file's size when it was opened (from the same `fstat`)."""
     try:
         fd = os.open(path, _FLAGS)
     except ValueError as exc:  # a NUL or a lone surrogate in a path a transcript named
         raise OSError(errno.EINVAL, f"not a usable path ({exc})") from None
     try:
-        mode = os.fstat(fd).st_mode
+        st = os.fstat(fd)
     except BaseException:
         os.close(fd)
         raise
-    if not stat.S_ISREG(mode):
+    if not stat.S_ISREG(st.st_mode):
         os.close(fd)
-        raise NotARegularFile(errno.EINVAL, f"not a regular file ({_kind(mode)})", os.fspath(path))
-    return fd
+        raise NotARegularFile(errno.EINVAL, f"not a regular file ({_kind(st.st_mode)})", os.fspath(path))
+    return fd, st.st_size
 
 
 def open_regular(path: str | os.PathLike[str], *, buffering: int = -1) -> BinaryIO:

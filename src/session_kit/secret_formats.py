@@ -377,8 +377,8 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "password",
-        # `--user` is found at its second dash
-        Pattern(r"(?<![^\s\"'=-])-u(?:ser)?(?:\s+|=)?[\"']?[^\s:\"'$\x00]*:(?P<v>[^\s\"'\x00]+)"),
+        # `--user` is found at its second dash; NUL is where a text of a batch starts
+        Pattern(r"(?<![^\s\"'=\x00-])-u(?:ser)?(?:\s+|=)?[\"']?[^\s:\"'$\x00]*:(?P<v>[^\s\"'\x00]+)"),
         ("-u",),
         exact=True,
         group="v",

@@ -106,7 +106,7 @@ NEVER_ON_A_READ = {
         ("debug-agent", "{sid}", "--all"),
         ("memory", "{sid}"),
         ("preprocess", "{sid}", "--stdout"),
-        ("sessions", "--all"),
+        ("sessions", "--all", "--json"),
         ("search", "needle", "--all", "--scan"),
         ("usage",),
     ],
@@ -140,3 +140,11 @@ def test_a_session_with_no_agent_loads_no_agent_linker(claude_root, command: str
 def test_a_session_with_an_agent_still_links_it(built):
     modules = loaded_after(run_main("show", built.current.session_id, "--claude-dir", str(built.root)))
     assert "session_kit.sessions.agents" in modules
+
+
+def test_the_sessions_table_alone_loads_tempfile_for_its_rows(built):
+    """Its rows wait in a temporary file until the columns' widths are known (memory flat at
+    any number of sessions); `--json` streams and needs none."""
+    modules = loaded_after(run_main("sessions", "--all", "--claude-dir", str(built.root)))
+    assert "tempfile" in modules
+    assert {"multiprocessing", "concurrent.futures", "subprocess", "msgspec"} & modules == set()

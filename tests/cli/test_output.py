@@ -163,3 +163,33 @@ def test_one_api_message_is_not_messages():
         tokens=10, input=5, output=5, cache_read=0, cache_write_5m=0, cache_write_1h=0, web_search=0, messages=1
     )
     assert usage_text(tokens, SimpleNamespace(display=lambda: "$0.01")).endswith("; 1 API message)")
+
+
+ROWS = {
+    "plain": lambda i: {"id": f"s{i}", "cwd": "/w/token=ghp_" + "a" * 36, "title": "password=hunter2hunter2 ü", "n": i},
+    "nested": lambda i: {"id": f"s{i}", "title": "password=hunter2hunter2", "nested": {"a": [1, {"b": None}]}},
+    "secret-named": lambda i: {
+        "id": f"s{i}",
+        "api_key": "k" * 20,
+        "empty_token": "",
+        "title": "Bearer abcdefghijklmnop1234",
+    },
+}
+
+
+@pytest.mark.parametrize("terminal", [False, True], ids=["pipe", "terminal"])
+@pytest.mark.parametrize("count", [0, 1, 3, 300])
+@pytest.mark.parametrize("shape", sorted(ROWS))
+def test_a_json_list_written_item_by_item_is_the_document_emit_json_writes(
+    shape: str, count: int, terminal: bool, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+):
+    from session_kit.cli import output
+
+    monkeypatch.setattr(output, "_isatty", lambda stream: terminal)
+    items = [ROWS[shape](i) for i in range(count)]
+    items[-1:] = [{**item, "bad": float("nan")} for item in items[-1:]]  # the fallback, for one item
+    output.emit_json("sessions", {"claude_root": "/r", "sessions": items})
+    whole = capsys.readouterr().out
+    output.emit_json_list("sessions", {"claude_root": "/r"}, "sessions", iter(items))
+    assert capsys.readouterr().out == whole
+    assert "hunter2" not in whole and "k" * 20 not in whole

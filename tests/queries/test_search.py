@@ -91,14 +91,18 @@ def test_no_false_hits_from_json_structure(tmp_path: Path):
     assert search_file(SearchTarget(path, "s3"), Query('":"')) == []
 
 
-def test_line_numbers_are_right_across_blocks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+@pytest.mark.parametrize("bom", [b"", b"\xef\xbb\xbf"])
+def test_line_numbers_are_right_across_blocks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, bom: bytes):
     import session_kit.queries.search as s
+    from session_kit.transcript import blockscan
 
     monkeypatch.setattr(s, "BLOCK", 64)
+    monkeypatch.setattr(blockscan, "BLOCK", 64)
     t = Transcript("s4")
     for i in range(30):
         t.user(f"line {i} {'target' if i in (3, 17, 29) else ''}")
     path = t.write(tmp_path / "s4.jsonl", tail=b'{"type":"user","message":{"content":"target half')
+    path.write_bytes(bom + path.read_bytes())
     hits = search_file(SearchTarget(path, "s4"), Query("target"))
     assert [h.line for h in hits] == [4, 18, 30]
 

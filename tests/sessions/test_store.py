@@ -95,6 +95,29 @@ def test_agent_logs_whose_session_is_gone_are_orphans(claude_root: Path, tmp_pat
     assert orphan_agent_logs(three) == []  # its session is there
 
 
+@pytest.mark.parametrize("known", [[], ["0a0a0000-dead-0000-0000-000000000002"]])
+def test_orphans_found_from_sessions_the_caller_listed_are_the_orphans_found_by_listing(
+    claude_root: Path, tmp_path: Path, known: list[str]
+):
+    odd = dialects.odd_files(claude_root, tmp_path / "elsewhere")
+    for project in {odd.orphan_legacy.parent, odd.agent_log.parents[2]}:
+        listed = [s.id for s in list_sessions(project)]
+        # The caller may know all of the project's sessions, some, or none; a session id it
+        # names wrongly (its file is gone) leaves that session's agents unsearched, as asked.
+        for ids in (listed, listed[:1], []):
+            assert orphan_agent_logs(project, known_sessions=ids) == orphan_agent_logs(project)
+    gone = odd.orphan_legacy.parent
+    assert len(orphan_agent_logs(gone, known_sessions=known)) == 2 - len(known)
+
+
+def test_a_file_named_like_a_session_elsewhere_makes_no_agent_log_less_orphaned(claude_root: Path, tmp_path: Path):
+    odd = dialects.odd_files(claude_root, tmp_path / "elsewhere")
+    project = odd.orphan_legacy.parent
+    outside = project.parent / "0a0a0000-dead-0000-0000-000000000001.jsonl"
+    outside.write_text("{}\n")
+    assert orphan_agent_logs(project, known_sessions=[]) == orphan_agent_logs(project)
+
+
 def test_a_named_file_that_holds_no_entries_is_not_a_transcript(tmp_path: Path):
     passwd = tmp_path / "passwd"
     passwd.write_text("root:x:0:0:root:/root:/bin/bash\n")

@@ -7,11 +7,13 @@ Owns: these commands' options and their text output. Listing sessions is `sessio
 
 from __future__ import annotations
 
+import json
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -23,19 +25,23 @@ from session_kit.cli.output import (
     FAILURE,
     Column,
     capped,
+    capped_cells,
     clip,
     echo,
     emit_json,
+    emit_json_parts,
     highlight,
     human_duration,
     human_size,
+    json_items,
     local_time,
     paint,
     plural,
     summary_text,
-    table,
+    table_lines,
     terminal_width,
     warn_skipped,
+    widest,
 )
 from session_kit.cli.session_arg import resolve, session_argument
 from session_kit.cli.timespan import When
@@ -119,29 +125,20 @@ def sessions(
     changes), in UTC like --json. Warmup sessions of 2.0.x clients are marked `(warmup)`. Rows
     fit the terminal: the title is cut, and on a narrow one the AGENTS, BRANCH, SIZE and
     DURATION columns are left out in that order; ids are never cut. Reads only the head and
-    tail of each file, so it stays fast on large histories; --tokens adds tokens and cost,
-    counted as `session-kit usage` counts them.
+    tail of each file, and prints each row in its turn (memory stays flat on any number of
+    sessions); --tokens adds tokens and cost, counted as `session-kit usage` counts them.
     """
-    refs = _sessions_of(kit, project_path, all_projects)
-    rows = sorted(api.overviews(refs), key=_last_activity, reverse=True)
-    if since is not None:
-        rows = [r for r in rows if _last_activity(r) >= since]
-    if until is not None:
-        rows = [r for r in rows if (r.start or _last_activity(r)) <= until]
-    if limit is not None:
-        rows = rows[:limit]
+    _check_scope(project_path, all_projects)
+    # Ordered now, each row made as it is printed: the listing's memory does not grow with
+    # the number of sessions (1,000 or 30,000: the same peak RSS).
+    found = api.latest_first(
+        kit.root, project_path=project_path, all_projects=all_projects, since=since, until=until, limit=limit
+    )
     usage = _session_usage(kit) if with_tokens else None
     if kit.as_json:
-        listed = [r.as_dict() for r in rows]
-        if usage is not None:
-            for item in listed:
-                row = usage.get(item["id"])
-                item["tokens"] = row.tokens.total.as_dict() if row else None
-                item["cost"] = row.cost.as_dict() if row else None
-        emit_json("sessions", {"claude_root": str(kit.root), "sessions": listed})
-        return
-    if not rows:
-        click.echo("No sessions.")
+        # The rows' JSON is made in the listing's batches, on two cores for a long listing.
+        parts = found.map_batches(lambda rows: json_items(list(_listed(rows, usage))))
+        emit_json_parts("sessions", {"claude_root": str(kit.root)}, "sessions", parts)
         return
     columns = [
         Column("SESSION"),
@@ -154,22 +151,52 @@ def sessions(
         *([Column("PROJECT", cap=40)] if all_projects else []),
         Column("TITLE / FIRST PROMPT", flex=True),
     ]
-    cells = [
-        [
-            r.ref.id,
-            local_time(_last_activity(r)),
-            human_duration(r.duration_s),
-            human_size(r.ref.size),
-            str(r.agents),
-            *(_usage_cells(usage.get(r.ref.id)) if usage is not None else []),
-            clip(r.branch, None) or "-",
-            *([clip(r.cwd or r.ref.project.name, None)] if all_projects else []),
-            _title(r),
+
+    def cells(rows: list[api.SessionOverview]) -> list[list[str]]:
+        return [
+            capped_cells(
+                columns,
+                [
+                    r.ref.id,
+                    local_time(_last_activity(r)),
+                    human_duration(r.duration_s),
+                    human_size(r.ref.size),
+                    str(r.agents),
+                    *(_usage_cells(usage.get(r.ref.id)) if usage is not None else []),
+                    clip(r.branch, None) or "-",
+                    *([clip(r.cwd or r.ref.project.name, None)] if all_projects else []),
+                    _title(r),
+                ],
+            )
+            for r in rows
         ]
-        for r in rows
-    ]
-    for line in table(columns, cells, width=terminal_width()):
-        click.echo(line)
+
+    # A column is as wide as its widest cell: the rows wait in a file until every one is
+    # made (memory stays flat however many sessions there are), then the table is laid out.
+    natural = widest(columns, [])
+    import tempfile  # here: only this table needs it (with shutil and random, ~3 ms of a start)
+
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as spool:
+        for part in found.map_batches(cells):
+            widest(columns, part, natural)
+            spool.writelines(json.dumps(row) + "\n" for row in part)
+        if not spool.tell():
+            click.echo("No sessions.")
+            return
+        spool.seek(0)
+        for line in table_lines(columns, map(json.loads, spool), natural, width=terminal_width()):
+            click.echo(line)
+
+
+def _listed(rows: Iterable[api.SessionOverview], usage: dict | None) -> Iterator[dict[str, Any]]:
+    """Each row as `--json` gives it, with its tokens and cost when `usage` is given."""
+    for r in rows:
+        item = r.as_dict()
+        if usage is not None:
+            row = usage.get(item["id"])
+            item["tokens"] = row.tokens.total.as_dict() if row else None
+            item["cost"] = row.cost.as_dict() if row else None
+        yield item
 
 
 def _usage_cells(row: object | None) -> list[str]:

@@ -20,10 +20,11 @@ import os
 import re
 import sys
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,77 @@ def emit_json(kind: str, payload: dict[str, Any], *, redact: bool = True) -> Non
     except (ValueError, RecursionError):  # a value JSON cannot hold, copied from a transcript
         text = json.dumps(json_safe(document), ensure_ascii=False, allow_nan=False, indent=indent)
     sys.stdout.write(text + "\n")
+
+
+JSON_LIST_BATCH = 128  # items redacted in one pass: a pass costs about the same for 1 as for 100
+
+
+def emit_json_list(kind: str, payload: dict[str, Any], key: str, items: Iterable[dict[str, Any]]) -> None:
+    """`emit_json(kind, {**payload, key: list(items)})`, byte for byte, written as the items
+    come (redacted a batch at a time): a list of thousands is never held, nor its text."""
+    emit_json_parts(kind, payload, key, map(json_items, _batched(items, JSON_LIST_BATCH)))
+
+
+def json_items(batch: list[dict[str, Any]]) -> list[str]:
+    """Each item of a list as `emit_json_parts` writes it: redacted, as JSON (indented for a
+    terminal, as `emit_json` would)."""
+    indent = 2 if _isatty(sys.stdout) else None
+    texts = [_dumps(item, indent, depth=2) for item in _shown_items(batch)]
+    return [text.replace("\n", "\n    ") for text in texts] if indent else texts
+
+
+def emit_json_parts(kind: str, payload: dict[str, Any], key: str, parts: Iterable[list[str]]) -> None:
+    """`emit_json_list`, its items already made by `json_items`, a part at a time."""
+    indent = 2 if _isatty(sys.stdout) else None
+    head = _dumps({"version": JSON_VERSION, "kind": kind, **api.shown_value(payload)}, indent)
+    name = json.dumps(key, ensure_ascii=False)
+    # The document without its closing brace, then the list as json.dumps lays one out.
+    if indent:
+        start, first, between, end, empty = f"{head[:-2]},\n  {name}: [", "\n    ", ",\n    ", "\n  ]\n}", "]\n}"
+    else:
+        start, first, between, end, empty = f"{head[:-1]}, {name}: [", "", ", ", "]}", "]}"
+    out = sys.stdout
+    out.write(start)
+    wrote = False
+    for texts in parts:
+        if texts:
+            out.write((between if wrote else first) + between.join(texts))
+            wrote = True
+    out.write((end if wrote else empty) + "\n")
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _shown_items(batch: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`api.shown_value(batch)`; items of plain values (a listing's rows) have each distinct
+    string redacted once (a project's name, cwd and branch repeat on every row of it)."""
+    if any(type(value) not in _SCALARS for item in batch for value in item.values()) or any(
+        api.is_secret_name(key) for key in {key for item in batch for key in item}
+    ):
+        return api.shown_value(batch)
+    texts = list(dict.fromkeys(value for item in batch for value in item.values() if type(value) is str))
+    shown = dict(zip(texts, api.shown_many(texts)))
+    return [{key: shown[value] if type(value) is str else value for key, value in item.items()} for item in batch]
+
+
+def _batched(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    batch = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _dumps(value: Any, indent: int | None, depth: int = 0) -> str:
+    """One value as `emit_json` writes it; `depth`: where it sits in the document."""
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False, indent=indent)
+    except (ValueError, RecursionError):  # a value JSON cannot hold, copied from a transcript
+        return json.dumps(json_safe(value, depth), ensure_ascii=False, allow_nan=False, indent=indent)
 
 
 JSON_DEPTH = 100  # deeper values (a transcript's tool input nested for spite) are cut
@@ -187,15 +259,33 @@ def table(columns: Sequence[Column], rows: Sequence[Sequence[str]], *, width: in
     """`rows` under `columns`' headers, each column as wide as its widest cell, two spaces apart;
     within `width` (a terminal's), columns marked `drop` are left out, lowest first, until the
     flexible one has room, and that one is cut."""
-    keep = list(range(len(columns)))
     # cells come shown (redacted, cleaned) already: the table only cuts them
-    cells = [[_cut(cell, columns[i].cap) for i, cell in enumerate(row)] for row in rows]
+    cells = [capped_cells(columns, row) for row in rows]
+    return list(table_lines(columns, cells, widest(columns, cells), width=width))
 
-    def natural(i: int) -> int:
-        return max([len(columns[i].header), *(len(r[i]) for r in cells)])
+
+def capped_cells(columns: Sequence[Column], row: Sequence[str]) -> list[str]:
+    """A row's cells cut to their columns' caps (what `table` lays out)."""
+    return [_cut(cell, columns[i].cap) for i, cell in enumerate(row)]
+
+
+def widest(columns: Sequence[Column], cells: Iterable[Sequence[str]], natural: list[int] | None = None) -> list[int]:
+    """Each column's natural width: its widest capped cell or its header (`natural`: so far)."""
+    natural = natural or [len(c.header) for c in columns]
+    for row in cells:
+        natural[:] = [max(n, len(cell)) for n, cell in zip(natural, row)]
+    return natural
+
+
+def table_lines(
+    columns: Sequence[Column], cells: Iterable[Sequence[str]], natural: Sequence[int], *, width: int | None = None
+) -> Iterator[str]:
+    """`table`'s lines, from capped cells and their columns' natural widths (`widest`): the rows
+    can come a few at a time (from a file), as they are not needed to lay the table out."""
+    keep = list(range(len(columns)))
 
     def fixed(kept: list[int]) -> int:
-        return sum(natural(i) + 2 for i in kept if not columns[i].flex)
+        return sum(natural[i] + 2 for i in kept if not columns[i].flex)
 
     if width is not None:
         for i in sorted((i for i in keep if columns[i].drop), key=lambda i: columns[i].drop):
@@ -204,16 +294,14 @@ def table(columns: Sequence[Column], rows: Sequence[Sequence[str]], *, width: in
             keep.remove(i)
     # with every droppable column gone, the flexible one still fits the terminal, however narrow
     room = max(FLEX_FLOOR, width - fixed(keep)) if width is not None else FLEX_CAP
-    widths = {i: min(natural(i), room) if columns[i].flex else natural(i) for i in keep}
-    out = []
-    for row in [[c.header for c in columns], *cells]:
+    widths = {i: min(natural[i], room) if columns[i].flex else natural[i] for i in keep}
+    for row in chain([[c.header for c in columns]], cells):
         parts = []
         for i in keep:
             cell = _cut(row[i], widths[i]) if columns[i].flex else row[i]
             last = i == keep[-1]
             parts.append(cell.rjust(widths[i]) if columns[i].right else (cell if last else cell.ljust(widths[i])))
-        out.append("  ".join(parts).rstrip())
-    return out
+        yield "  ".join(parts).rstrip()
 
 
 def _cut(text: str, limit: int | None) -> str:

@@ -2,7 +2,9 @@
 
 Owns: `SessionOverview` (start, end, cwd, branch, title, first request, agent count, size) and
 `overviews`, which makes one for each of many sessions without reading any file whole (the
-bytes are `transcript.glance`'s; the agent count is `store.AgentLogs`'s).
+bytes are `transcript.glance`'s; the agent count is `store.AgentLogs`'s); `raw_overview` and
+`shown_overviews`, its two steps, for a caller that batches them itself (`listing`). Does not
+order sessions (`listing` does).
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ from typing import Any
 
 from session_kit.redact import shown_many
 from session_kit.sessions.store import AgentLogs, SessionRef
-from session_kit.transcript.entries import format_timestamp, request_text, seconds_between
-from session_kit.transcript.glance import glance
+from session_kit.transcript.entries import format_timestamp, seconds_between
+from session_kit.transcript.glance import Tail, glance
 
 PROMPT_CHARS = 200
 
@@ -56,7 +58,7 @@ def overview(session: SessionRef, agents: AgentLogs | None = None) -> SessionOve
     """Start, end, branch, title, first prompt and agent count, from the head and tail of the
     file. The end is the last time written in the file: never its mtime (a copy, a touch or a
     backup sets that), so None when no line of the tail has a time."""
-    return _shown([_raw_overview(session, agents or AgentLogs(with_meta=False))])[0]
+    return shown_overviews([raw_overview(session, agents or AgentLogs(with_meta=False))])[0]
 
 
 def overviews(sessions: Iterable[SessionRef]) -> Iterator[SessionOverview]:
@@ -65,11 +67,11 @@ def overviews(sessions: Iterable[SessionRef]) -> Iterator[SessionOverview]:
     agents = AgentLogs(with_meta=False)
     batch: list[SessionOverview] = []
     for session in sessions:
-        batch.append(_raw_overview(session, agents))
+        batch.append(raw_overview(session, agents))
         if len(batch) == BATCH:
-            yield from _shown(batch)
+            yield from shown_overviews(batch)
             batch = []
-    yield from _shown(batch)
+    yield from shown_overviews(batch)
 
 
 BATCH = 128
@@ -78,11 +80,13 @@ BATCH = 128
 PROMPT_BOUND = 20 * PROMPT_CHARS
 
 
-def _raw_overview(session: SessionRef, agents: AgentLogs) -> SessionOverview:
-    seen = glance(session.path, session.size)
+def raw_overview(session: SessionRef, agents: AgentLogs, tail: Tail | None = None) -> SessionOverview:
+    """The overview before its prompt is shown; `tail`: what `glance.tail_facts` said of the
+    file already."""
+    seen = glance(session.path, session.size, tail=tail)
     first_prompt = None
     if seen.first_prompt is not None:
-        first_prompt = (request_text(seen.first_prompt) or "")[:PROMPT_BOUND]
+        first_prompt = (seen.prompt_text or "")[:PROMPT_BOUND]
     return SessionOverview(
         ref=session,
         start=seen.start,
@@ -95,7 +99,7 @@ def _raw_overview(session: SessionRef, agents: AgentLogs) -> SessionOverview:
     )
 
 
-def _shown(batch: list[SessionOverview]) -> list[SessionOverview]:
+def shown_overviews(batch: list[SessionOverview]) -> list[SessionOverview]:
     """The overviews with their prompts as shown (redacted), on one line, cut to PROMPT_CHARS."""
     prompts = shown_many([o.first_prompt or "" for o in batch])
     return [

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -105,8 +105,18 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
 
 def list_sessions(project: Path) -> list[SessionRef]:
     """Main sessions of a project, newest (last written) first."""
-    files = []
-    folders = set()
+    folders: set[str] = set()
+    files = list(session_files(project, folders))
+    found = [SessionRef(sid, Path(path), project, mtime, size, sid in folders) for sid, path, mtime, size in files]
+    found.sort(key=lambda s: (s.mtime, s.id), reverse=True)
+    return found
+
+
+def session_files(project: Path, folders: set[str]) -> Iterator[tuple[str, str, float, int]]:
+    """A project's main session files as (id, path, mtime, size), in the order the folder
+    lists them, as it lists them; the names of its folders are added to `folders` on the way
+    (a session has a `<id>/` folder when its id is there once this is exhausted).
+    `list_sessions` without its values: a listing of thousands keeps only what it needs."""
     try:
         with os.scandir(project) as it:
             for e in it:
@@ -123,15 +133,11 @@ def list_sessions(project: Path) -> list[SessionRef]:
                     if not stat.S_ISREG(st.st_mode):  # a FIFO or a device is no transcript
                         skipped(e.path, "not a regular file")
                         continue
-                    files.append((name[: -len(SESSION_SUFFIX)], e.path, st))
+                    yield name[: -len(SESSION_SUFFIX)], e.path, st.st_mtime, st.st_size
     except (FileNotFoundError, NotADirectoryError):
-        return []
+        return
     except OSError as exc:  # an unreadable project: the others are still listed
         skipped(project, reason(exc))
-        return []
-    found = [SessionRef(sid, Path(path), project, st.st_mtime, st.st_size, sid in folders) for sid, path, st in files]
-    found.sort(key=lambda s: (s.mtime, s.id), reverse=True)
-    return found
 
 
 def projects_in_scope(
@@ -307,14 +313,36 @@ def find_agent_logs(
     return found
 
 
-def orphan_agent_logs(project: Path) -> list[tuple[str, AgentLogRef]]:
+def orphan_agent_logs(
+    project: Path,
+    *,
+    known_sessions: Collection[str] | None = None,
+    legacy_index: dict[str, list[Path]] | None = None,
+) -> list[tuple[str, AgentLogRef]]:
     """Agent logs of the project whose session file is gone, with the session id they name:
-    2025-layout logs naming no session here, and `<sid>/subagents/` folders without `<sid>.jsonl`."""
-    sessions = {s.id for s in list_sessions(project)}
+    2025-layout logs naming no session here, and `<sid>/subagents/` folders without `<sid>.jsonl`.
+
+    `known_sessions`: ids of sessions of the project the caller has listed already; only the
+    other ids are looked up (one `stat` each), instead of listing the project again (for a
+    search of every project: 0.16 s of 10,000 sessions' listing, done twice). `legacy_index`:
+    the project's `legacy_agent_index`, when the caller has it (as for `find_agent_logs`).
+    """
+    if known_sessions is None:
+        listed = {s.id for s in list_sessions(project)}
+
+        def is_session(sid: str) -> bool:
+            return sid in listed
+
+    else:
+        known = known_sessions
+
+        def is_session(sid: str) -> bool:
+            return sid in known or _is_session_file(project, sid)
+
     found = [
         (sid, AgentLogRef(path.name[len(AGENT_PREFIX) : -len(SESSION_SUFFIX)], path, LAYOUT_LEGACY))
-        for sid, logs in legacy_agent_index(project).items()
-        if sid not in sessions
+        for sid, logs in (legacy_index if legacy_index is not None else legacy_agent_index(project)).items()
+        if not is_session(sid)
         for path in logs
     ]
     try:
@@ -324,12 +352,20 @@ def orphan_agent_logs(project: Path) -> list[tuple[str, AgentLogRef]]:
         if not isinstance(exc, (FileNotFoundError, NotADirectoryError)):
             skipped(project, reason(exc))
         return found
-    folders = sorted(e.name for e in entries if e.name not in sessions and _is_folder(e))
+    folders = sorted(e.name for e in entries if _is_folder(e) and not is_session(e.name))
     for name in folders:
         if is_plain_id(name):
             gone = SessionRef(name, project / f"{name}{SESSION_SUFFIX}", project, 0.0, 0, True)
             found.extend((name, log) for log in current_layout_agents(gone, with_meta=False))
     return found
+
+
+def _is_session_file(project: Path, sid: str) -> bool:
+    """Whether `list_sessions(project)` would list a session `sid`: a regular file
+    `<sid>.jsonl` there, not named like an agent log."""
+    if not sid or "/" in sid or os.sep in sid or sid.startswith(AGENT_PREFIX):
+        return False
+    return files.is_regular(project / f"{sid}{SESSION_SUFFIX}")
 
 
 def _is_folder(entry: os.DirEntry[str]) -> bool:
@@ -355,6 +391,10 @@ class AgentLogs:
 
     def of(self, session: SessionRef) -> list[AgentLogRef]:
         return find_agent_logs(session, legacy_index=self.legacy_index(session.project), with_meta=self.with_meta)
+
+    def orphans(self, project: Path, *, known_sessions: Collection[str]) -> list[tuple[str, AgentLogRef]]:
+        """`orphan_agent_logs` of the project, from the index read for its sessions' logs."""
+        return orphan_agent_logs(project, known_sessions=known_sessions, legacy_index=self.legacy_index(project))
 
     def count(self, session: SessionRef) -> int:
         """How many agent logs the session has (warmups left out), without reading meta files."""

@@ -107,6 +107,16 @@ def parse_timestamp(value: Any) -> datetime | None:
     return None
 
 
+def entry_time(raw: Mapping[str, Any]) -> datetime | None:
+    """An entry's own time: its top-level `timestamp`, else the seed dialect's `message.timestamp`."""
+    stamp = raw.get("timestamp")
+    if stamp is None:
+        message = raw.get("message")
+        if isinstance(message, Mapping):
+            stamp = message.get("timestamp")
+    return parse_timestamp(stamp)
+
+
 def format_timestamp(value: datetime | None) -> str | None:
     """An aware datetime as ISO-8601 with `Z` for UTC (the kit's JSON form); None stays None."""
     return value.isoformat().replace("+00:00", "Z") if value else None
@@ -180,12 +190,7 @@ class Entry:
         entry_type = raw.get("type")
         entry_type = entry_type if isinstance(entry_type, str) else ""
         kind = _KNOWN_KINDS.get(entry_type) or (KIND_NOISE if entry_type in NOISE_TYPES else KIND_UNKNOWN)
-        stamp = raw.get("timestamp")
-        if stamp is None:
-            message = raw.get("message")
-            if isinstance(message, Mapping):
-                stamp = message.get("timestamp")
-        return cls(line, raw, entry_type, kind, parse_timestamp(stamp))
+        return cls(line, raw, entry_type, kind, entry_time(raw))
 
     # --- identity and context -------------------------------------------------------------
     def _str(self, key: str) -> str | None:

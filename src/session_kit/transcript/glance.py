@@ -19,8 +19,8 @@ from typing import Any
 
 from session_kit.files import open_fd, open_regular
 from session_kit.state import fastjson
-from session_kit.transcript.entries import Entry
-from session_kit.transcript.reader import loads_line, skip_bom
+from session_kit.transcript.entries import Entry, entry_time, request_text
+from session_kit.transcript.reader import loads_glanced, skip_bom
 from session_kit.transcript.titles import TitleLine, choose_title, title_line
 
 HEAD_STEP = 8 * 1024
@@ -39,13 +39,29 @@ class Glance:
     branch: str | None
     end: datetime | None
     title: str | None = None
+    prompt_text: str | None = None  # the first prompt as the person typed it (`request_text`)
 
 
-def glance(path: str | os.PathLike[str], size: int) -> Glance:
-    """The facts of the file's head and tail; all None when it cannot be read."""
-    start = end = prompt = cwd = branch = None
+@dataclass(frozen=True, slots=True)
+class Tail:
+    """What a transcript's tail says: its last time, and whether a title line may be in it
+    (a current client's `custom-title` / `ai-title`, appended as the session goes on)."""
+
+    end: datetime | None
+    titled: bool
+
+
+def tail_facts(fd: int, size: int) -> Tail:
+    """The open file's `Tail` (what ordering many sessions by their last time needs)."""
+    end, tail = tail_end(fd, size)
+    return Tail(end, size > HEAD_STEP and b'-title"' in tail)  # the mark of each of _LATE_TITLES
+
+
+def glance(path: str | os.PathLike[str], size: int, *, tail: Tail | None = None) -> Glance:
+    """The facts of the file's head and tail; all None when it cannot be read. `tail`: what
+    `tail_facts` said of this file already (its tail is then read again only for a title)."""
+    start = end = prompt = cwd = branch = text = None
     titles: list[TitleLine] = []
-    tail = b""
     try:
         # Raw descriptor reads: for thousands of files, a buffered file object per file costs
         # more than the few kilobytes read from each.
@@ -53,20 +69,32 @@ def glance(path: str | os.PathLike[str], size: int) -> Glance:
     except OSError:  # removed, unreadable or not a regular file since it was listed
         return Glance(None, None, None, None, None)
     try:
-        start, prompt, cwd, branch = head_facts(FdReader(fd), titles)
-        for step in TAIL_STEPS:
-            tail = os.pread(fd, step, max(0, size - step))
-            end = last_timestamp(tail, cut=size > step)
-            if end is not None or size <= step:
-                break
-        if size > HEAD_STEP:  # a small file's head was its tail: its titles are in already
-            titles.extend(title_lines(tail, cut=size > len(tail), types=_LATE_TITLES))
+        start, prompt, cwd, branch, text = head_facts(FdReader(fd), titles)
+        if tail is not None and not tail.titled:
+            end = tail.end
+        else:
+            end, data = tail_end(fd, size)
+            if size > HEAD_STEP:  # a small file's head was its tail: its titles are in already
+                titles.extend(title_lines(data, cut=size > len(data), types=_LATE_TITLES))
         title = choose_title(titles, lambda uuid: file_holds(fd, uuid.encode())) if titles else None
     except OSError:
         title = None
     finally:
         os.close(fd)
-    return Glance(start, prompt, cwd, branch, end, title)
+    return Glance(start, prompt, cwd, branch, end, title, text)
+
+
+def tail_end(fd: int, size: int) -> tuple[datetime | None, bytes]:
+    """The time of the last timestamped line of the open file of `size` bytes, and the tail
+    read to find it (reads grow until a time shows)."""
+    end = None
+    tail = b""
+    for step in TAIL_STEPS:
+        tail = os.pread(fd, step, max(0, size - step))
+        end = last_timestamp(tail, cut=size > step)
+        if end is not None or size <= step:
+            break
+    return end, tail
 
 
 # Title lines: `summary` ones are stacked at the head of 1.0.x–2.0.x files; current clients
@@ -85,7 +113,7 @@ def title_lines(data: bytes, *, cut: bool = False, types: Iterable[bytes] = _TIT
         while pos >= 0:
             start, stop = _line_at(data, pos, lo, len(data))
             try:
-                value = loads_line(data[start:stop].strip())
+                value = loads_glanced(data[start:stop].strip())
             except (ValueError, RecursionError):
                 value = None
             line = title_line(Entry.from_raw(0, value)) if isinstance(value, dict) else None
@@ -194,9 +222,9 @@ def _line_at(data: bytes, pos: int, lo: int, hi: int) -> tuple[int, int]:
 
 def head_facts(
     f: Any, titles: list[TitleLine] | None = None
-) -> tuple[datetime | None, Entry | None, str | None, str | None]:
-    """(start time, first user prompt, cwd, branch) from the head of an open file; the title
-    lines met on the way are added to `titles`.
+) -> tuple[datetime | None, Entry | None, str | None, str | None, str | None]:
+    """(start time, first user prompt, cwd, branch, that prompt's `request_text`) from the
+    head of an open file; the title lines met on the way are added to `titles`.
 
     Lines are located with byte searches, not split apart, and only those that can matter
     are parsed: the first with a timestamp, then those that look like user entries. The
@@ -233,7 +261,7 @@ def head_facts(
             line_start, line_end = _line_at(data, match.start(), scanned, complete)
             pos = line_end
             try:
-                value = loads_line(data[line_start:line_end].strip())
+                value = loads_glanced(data[line_start:line_end].strip())
             except (ValueError, RecursionError):
                 continue
             if not isinstance(value, dict):
@@ -242,11 +270,12 @@ def head_facts(
             start = start or entry.timestamp
             cwd = cwd or entry.cwd
             branch = branch or entry.git_branch
-            if entry.is_user_prompt:
-                return start, entry, cwd or entry.cwd, branch or entry.git_branch
+            text = request_text(entry)
+            if text is not None:  # a prompt the person typed (`Entry.is_user_prompt`)
+                return start, entry, cwd or entry.cwd, branch or entry.git_branch, text
         scanned = complete
         if at_eof or len(data) >= HEAD_LIMIT:
-            return start, None, cwd, branch
+            return start, None, cwd, branch, None
         step = min(step * 2, 256 * 1024)
 
 
@@ -275,7 +304,7 @@ def line_timestamp(raw: bytes) -> datetime | None:
     if b'"timestamp"' not in raw:
         return None
     try:
-        value = loads_line(raw.strip())
+        value = loads_glanced(raw.strip())
     except (ValueError, RecursionError):
         return None
-    return Entry.from_raw(0, value).timestamp if isinstance(value, dict) else None
+    return entry_time(value) if isinstance(value, dict) else None
