@@ -1283,7 +1283,7 @@ def render(rows: list[Row], header: dict) -> str:
     out = [
         f"claude-session-kit benchmarks  ({header['mode']} run, {header['date']})",
         f"machine: {header['cpus']} cpus ({header['cpus_usable']} usable), load {header['load']}, {header['platform']}",
-        f"python {header['python']}; kit: {' '.join(header['kit'])}; peak RSS via {header['rss_via']}",
+        f"python {header['python']}; kit: {' '.join(header['kit'])} ({header['kit_source']}); peak RSS via {header['rss_via']}",
     ]
     for name, d in header["data"].items():
         out.append(
@@ -1471,6 +1471,12 @@ def bench_history(ctx: Context) -> list[Row]:
     return rows
 
 
+def _kit_source() -> str:
+    import session_kit
+
+    return str(Path(session_kit.__file__).parent)
+
+
 def cache_bytecode(log: Callable[[str], None]) -> None:
     """Compile the kit's modules, so every timed run starts from cached bytecode as an installed
     kit does (an editable install run under PYTHONDONTWRITEBYTECODE=1 would compile its
@@ -1492,6 +1498,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, help="timed runs per command (default 5, quick 3)")
     ap.add_argument("--only", action="append", choices=sorted(BENCHMARKS), help="run only these (repeatable)")
     ap.add_argument("--strict", action="store_true", help="exit 1 when a target is missed or a command fails")
+    ap.add_argument(
+        "--kit",
+        help="the command that runs the kit, split on spaces (default: the session-kit next to this python); "
+        "with PYTHONPATH set, e.g. --kit 'python -m session_kit' times another checkout",
+    )
     args = ap.parse_args(argv)
 
     scale = QUICK if args.quick else FULL
@@ -1503,7 +1514,7 @@ def main(argv: list[str] | None = None) -> int:
 
     args.data.mkdir(parents=True, exist_ok=True)
     cache_bytecode(log)
-    ctx = Context(data=args.data, scale=scale, kit=find_kit(), log=log)
+    ctx = Context(data=args.data, scale=scale, kit=tuple(args.kit.split()) if args.kit else find_kit(), log=log)
     rows: list[Row] = []
     for name, fn in BENCHMARKS.items():
         if args.only and name not in args.only:
@@ -1521,6 +1532,7 @@ def main(argv: list[str] | None = None) -> int:
         "platform": platform.platform(),
         "python": platform.python_version(),
         "kit": list(ctx.kit),
+        "kit_source": _kit_source(),
         "rss_via": TIME_BIN or "python wrapper",
         "repeat": scale.repeat,
         "slow_repeat": scale.slow_repeat,
