@@ -13,12 +13,11 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from session_kit.claude.encoding import encode_project_dir
 from session_kit.errors import KitError, NotFound
-from session_kit.preprocess.result import DEFAULT_MODEL
+from session_kit.preprocess.result import DEFAULT_MODEL, Distilled
 
 # The child is a text transform: no hook of anyone's (the kit's would make phantom scratch dirs
 # and move the project's current-session pointer), whatever the user and project settings say.
@@ -42,22 +41,6 @@ reorder. When in doubt, keep it.
 
 Answer with the XML document only: the same root element with the same attributes, the same \
 element names, well-formed, nothing before or after it."""
-
-
-@dataclass(frozen=True, slots=True)
-class Distilled:
-    source: Path
-    path: Path
-    chars: int
-    well_formed: bool
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "source": str(self.source),
-            "path": str(self.path),
-            "chars": self.chars,
-            "well_formed": self.well_formed,
-        }
 
 
 def find_claude(env: Mapping[str, str] | None = None) -> str:

@@ -26,6 +26,7 @@ from session_kit.preprocess.result import (
     CHARS_PER_TOKEN,
     STATUS_UNREADABLE,
     AgentInfo,
+    Distilled,
     DocumentInfo,
     PreprocessOptions,
     PreprocessResult,
@@ -35,10 +36,6 @@ from session_kit.redact import Redactor
 from session_kit.sessions.store import SessionRef
 from session_kit.transcript.glance import file_holds
 from session_kit.transcript.reader import ReadStats
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # the distiller is loaded only by a run that distills
-    from session_kit.preprocess.distill import Distilled
 
 # --- where things go -----------------------------------------------------------------------------
 

@@ -19,12 +19,28 @@ from session_kit.sessions.store import SessionRef
 from session_kit.state.ids import is_plain_id
 from session_kit.transcript.reader import ReadStats
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # the distiller is loaded only by a run that distills (`preprocess.distill`)
-    from session_kit.preprocess.distill import Distilled
-
 CHARS_PER_TOKEN = 4
 DEFAULT_MODEL = "haiku"  # of `--distill`
+
+
+@dataclass(frozen=True, slots=True)
+class Distilled:
+    """A document distilled by `claude -p` (`preprocess.distill`): where from, where to, how big."""
+
+    source: Path
+    path: Path
+    chars: int
+    well_formed: bool
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "source": str(self.source),
+            "path": str(self.path),
+            "chars": self.chars,
+            "well_formed": self.well_formed,
+        }
+
+
 DEFAULT_PREFIX = "session"
 STATUS_UNREADABLE = "unreadable"  # an agent log that vanished or cannot be read
 MIN_TOKENS = 100
