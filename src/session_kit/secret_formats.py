@@ -167,17 +167,19 @@ def _token(kind: str, pattern: str, *anchors: str, back: int = 0, group: int | s
 _END = r"(?![A-Za-z0-9_-])"  # a token ends where its alphabet does
 
 
-def _family(separator: str, *tokens: tuple[str, str, str]) -> Rule:
-    """Tokens whose prefix ends just before `separator`, as (kind, prefix, pattern from the
-    prefix on). Each text is scanned once for the separator, not once per vendor (a scan costs
-    about as much as the rest of redacting), and a pattern is tried only where the characters
-    before the separator are one of the prefixes."""
+def _family(separator: str, *tokens: tuple[str, str | tuple[str, ...], str]) -> Rule:
+    """Tokens whose prefix ends just before `separator`, as (kind, prefix or prefixes, pattern
+    from the prefix on). Each text is scanned once for the separator, not once per vendor (a
+    scan costs about as much as the rest of redacting), and a pattern is tried only where the
+    characters before the separator are one of the prefixes. A pattern that several prefixes
+    share is one alternative of the family's regex, tried once."""
     alternatives = "|".join(f"(?P<t{i}>{pattern})" for i, (_, _, pattern) in enumerate(tokens))
     kinds = {f"t{i}": kind for i, (kind, _, _) in enumerate(tokens)}
     by_tail: dict[str, list[str]] = {}
-    for _, prefix, _ in tokens:
-        if prefix not in by_tail.setdefault(prefix[-2:], []):
-            by_tail[prefix[-2:]].append(prefix)
+    for _, prefixes, _ in tokens:
+        for prefix in (prefixes,) if isinstance(prefixes, str) else prefixes:
+            if prefix not in by_tail.setdefault(prefix[-2:], []):
+                by_tail[prefix[-2:]].append(prefix)
     return Rule(
         "token",
         Pattern(r"(?<![A-Za-z0-9])(?:" + alternatives + ")"),
@@ -209,11 +211,7 @@ RULES: tuple[Rule, ...] = (
         ("stripe-key", "sk", r"[sr]k_(?:live|test)_[A-Za-z0-9]{16,}"),
         ("stripe-key", "rk", r"rk_(?:live|test)_[A-Za-z0-9]{16,}"),
         ("stripe-webhook-secret", "whsec", r"whsec_[A-Za-z0-9+/=]{24,}"),
-        ("github-token", "ghp", r"gh[pousr]_[A-Za-z0-9]{30,}"),
-        ("github-token", "gho", r"gh[pousr]_[A-Za-z0-9]{30,}"),
-        ("github-token", "ghu", r"gh[pousr]_[A-Za-z0-9]{30,}"),
-        ("github-token", "ghs", r"gh[pousr]_[A-Za-z0-9]{30,}"),
-        ("github-token", "ghr", r"gh[pousr]_[A-Za-z0-9]{30,}"),
+        ("github-token", ("ghp", "gho", "ghu", "ghs", "ghr"), r"gh[pousr]_[A-Za-z0-9]{30,}"),
         ("github-token", "github", r"github_pat_[A-Za-z0-9_]{22,}"),
         ("grafana-token", "glsa", r"glsa_[A-Za-z0-9_=+/-]{32,}"),
         ("grafana-token", "glc", r"glc_[A-Za-z0-9_=+/-]{32,}"),
@@ -222,58 +220,51 @@ RULES: tuple[Rule, ...] = (
         ("npm-token", "npm", r"npm_[A-Za-z0-9]{36}" + _END),
         ("rubygems-key", "rubygems", r"rubygems_[a-f0-9]{48}"),
         ("docker-token", "dckr", r"dckr_pat_[A-Za-z0-9_-]{20,}"),
-        ("digitalocean-token", "dop", r"do[por]_v1_[a-f0-9]{64}"),
-        ("digitalocean-token", "doo", r"do[por]_v1_[a-f0-9]{64}"),
-        ("digitalocean-token", "dor", r"do[por]_v1_[a-f0-9]{64}"),
+        ("digitalocean-token", ("dop", "doo", "dor"), r"do[por]_v1_[a-f0-9]{64}"),
         ("fly-token", "fo1", r"fo1_[A-Za-z0-9_-]{39,}"),
         ("supabase-token", "sbp", r"sbp_[a-f0-9]{40}"),
         ("braintree-token", "access", r"access_token\$production\$[0-9a-z]{16}\$[0-9a-f]{32}"),
-        ("shopify-token", "shpat", r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}"),
-        ("shopify-token", "shpss", r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}"),
-        ("shopify-token", "shpca", r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}"),
-        ("shopify-token", "shppa", r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}"),
+        ("shopify-token", ("shpat", "shpss", "shpca", "shppa"), r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}"),
         ("huggingface-token", "hf", r"hf_[A-Za-z0-9]{34,}"),
         ("replicate-token", "r8", r"r8_[A-Za-z0-9]{37}"),
         ("groq-key", "gsk", r"gsk_[A-Za-z0-9]{48,}"),
         ("notion-token", "ntn", r"ntn_[A-Za-z0-9]{40,}"),
         ("notion-token", "secret", r"secret_[A-Za-z0-9]{43}" + _END),
         ("linear-key", "lin", r"lin_api_[A-Za-z0-9]{40}"),
-        ("sentry-token", "sntrys", r"sntry[su]_[A-Za-z0-9_=+/-]{40,}"),
-        ("sentry-token", "sntryu", r"sntry[su]_[A-Za-z0-9_=+/-]{40,}"),
+        ("sentry-token", ("sntrys", "sntryu"), r"sntry[su]_[A-Za-z0-9_=+/-]{40,}"),
     ),
     _family(
         "-",
         ("anthropic-api-key", "sk", r"sk-ant-[A-Za-z0-9_-]{16,}"),
         # an OpenAI key holds a digit (words joined by hyphens do not)
         ("openai-api-key", "sk", r"sk-(?:proj-|svcacct-|admin-)?(?=[A-Za-z_-]{0,200}\d)[A-Za-z0-9_-]{20,}"),
-        *(
-            ("gitlab-token", "gl" + kind, r"gl(?:pat|ptt|rt|dt|ft|cbt|imt|soat|agent|oas|rtr)-[A-Za-z0-9_-]{20,}")
-            for kind in ("pat", "ptt", "rt", "dt", "ft", "cbt", "imt", "soat", "agent", "oas", "rtr")
+        (
+            "gitlab-token",
+            tuple(
+                "gl" + kind for kind in ("pat", "ptt", "rt", "dt", "ft", "cbt", "imt", "soat", "agent", "oas", "rtr")
+            ),
+            r"gl(?:pat|ptt|rt|dt|ft|cbt|imt|soat|agent|oas|rtr)-[A-Za-z0-9_-]{20,}",
         ),
         ("pypi-token", "pypi", r"pypi-AgE[A-Za-z0-9_-]{50,}"),
         ("postman-key", "PMAK", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}"),
         ("pulumi-token", "pul", r"pul-[a-f0-9]{40}"),
         ("google-oauth-secret", "GOCSPX", r"GOCSPX-[A-Za-z0-9_-]{28}"),
-        ("square-token", "sq0atp", r"sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}"),
-        ("square-token", "sq0csp", r"sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}"),
-        ("flutterwave-key", "FLWSECK", r"FLW(?:SEC|PUB)K(?:_TEST)?-[a-hA-H0-9]{32}-X"),
-        ("flutterwave-key", "FLWSECK_TEST", r"FLW(?:SEC|PUB)K(?:_TEST)?-[a-hA-H0-9]{32}-X"),
-        ("flutterwave-key", "FLWPUBK", r"FLW(?:SEC|PUB)K(?:_TEST)?-[a-hA-H0-9]{32}-X"),
-        ("flutterwave-key", "FLWPUBK_TEST", r"FLW(?:SEC|PUB)K(?:_TEST)?-[a-hA-H0-9]{32}-X"),
-        *(("slack-token", "xox" + c, r"xox[abposre]-[A-Za-z0-9-]{10,}") for c in "abposre"),
+        ("square-token", ("sq0atp", "sq0csp"), r"sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}"),
+        (
+            "flutterwave-key",
+            ("FLWSECK", "FLWSECK_TEST", "FLWPUBK", "FLWPUBK_TEST"),
+            r"FLW(?:SEC|PUB)K(?:_TEST)?-[a-hA-H0-9]{32}-X",
+        ),
+        ("slack-token", tuple("xox" + c for c in "abposre"), r"xox[abposre]-[A-Za-z0-9-]{10,}"),
         ("slack-token", "xapp", r"xapp-\d-[A-Za-z0-9-]{20,}"),
-        ("newrelic-key", "NRAK", r"NR(?:AK|JS|II)-[A-Z0-9]{20,}"),
-        ("newrelic-key", "NRJS", r"NR(?:AK|JS|II)-[A-Z0-9]{20,}"),
-        ("newrelic-key", "NRII", r"NR(?:AK|JS|II)-[A-Z0-9]{20,}"),
+        ("newrelic-key", ("NRAK", "NRJS", "NRII"), r"NR(?:AK|JS|II)-[A-Z0-9]{20,}"),
         ("perplexity-key", "pplx", r"pplx-[A-Za-z0-9]{40,}"),
         ("mailgun-key", "key", r"key-[a-f0-9]{32}" + _END),
     ),
     _family(
         ".",
         ("doppler-token", "dp", r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}"),
-        ("vault-token", "hvs", r"hv[sbr]\.[A-Za-z0-9_-]{24,}"),
-        ("vault-token", "hvb", r"hv[sbr]\.[A-Za-z0-9_-]{24,}"),
-        ("vault-token", "hvr", r"hv[sbr]\.[A-Za-z0-9_-]{24,}"),
+        ("vault-token", ("hvs", "hvb", "hvr"), r"hv[sbr]\.[A-Za-z0-9_-]{24,}"),
         ("google-oauth-token", "ya29", r"ya29\.[A-Za-z0-9_-]{30,}"),
         ("sendgrid-key", "SG", r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}"),
     ),
