@@ -5,7 +5,9 @@ and `workers - 1` forks, each taking the next job as soon as it is free, and yie
 results in the jobs' order as soon as each one and all before it are done; the warnings a job
 raised in a fork are raised again here, with its result. A job a fork could not finish (it
 raised, or the fork died) is done again here, so no result is ever lost and an error is the
-one this process meets. `spare_workers` says how many processes pay for a number of jobs.
+one this process meets. `spare_workers` says how many processes pay for a number of jobs;
+`cores` and `enlarge_pipe` serve the kit's other work beside a fork (preprocess's reader and
+redaction worker).
 Standard library only; POSIX (`fork`). Does not know what a job is.
 
 Why not `concurrent.futures.ProcessPoolExecutor`: it keeps this process idle while its workers
@@ -70,7 +72,7 @@ def ordered_map(func: Callable[[J], R], jobs: Sequence[J], *, workers: int) -> I
         yield from map(func, jobs)
         return
     results_r, results_w = os.pipe()
-    _enlarge(results_w)
+    enlarge_pipe(results_w)
     children = []
     try:
         for _ in range(workers - 1):
@@ -113,7 +115,7 @@ def ordered_map(func: Callable[[J], R], jobs: Sequence[J], *, workers: int) -> I
 def _tickets(count: int) -> int | None:
     """The read end of a pipe holding the numbers of `count` jobs (None: they do not fit)."""
     read, write = os.pipe()
-    _enlarge(write)
+    enlarge_pipe(write)
     os.set_blocking(write, False)
     data = b"".join(_TICKET.pack(i) for i in range(count))
     try:
@@ -127,7 +129,9 @@ def _tickets(count: int) -> int | None:
     return None
 
 
-def _enlarge(fd: int) -> None:
+def enlarge_pipe(fd: int) -> None:
+    """Let a pipe hold 1 MB where Linux allows, so that its writer rarely waits for its reader
+    (fewer switches between the two processes)."""
     setpipe = getattr(fcntl, "F_SETPIPE_SZ", None)
     if setpipe is None:
         return

@@ -108,10 +108,10 @@ def test_preprocess_with_a_worker_writes_what_it_writes_without(tmp_path: Path, 
     started = []
     start = redacting._Worker.start
     monkeypatch.setattr(redacting._Worker, "start", classmethod(lambda cls, r: started.append(1) or start(r)))
-    monkeypatch.setattr(convert, "parallel_redaction", lambda path: False)
+    monkeypatch.setattr(convert, "second_core_pays", lambda path: False)
     here = run()
     assert not started
-    monkeypatch.setattr(convert, "parallel_redaction", lambda path: True)
+    monkeypatch.setattr(convert, "second_core_pays", lambda path: True)
     beside = run()
     assert started  # the work was done beside
     assert beside == here

@@ -18,8 +18,8 @@ from collections.abc import Iterator
 
 from session_kit.preprocess import steps
 from session_kit.preprocess.elements import ConvertOptions, LogFacts, UnitBuilder, prune_ahead
-from session_kit.preprocess.noise import NoiseTally, conversation_lines
-from session_kit.preprocess.redacting import BatchRedactor, parallel_redaction
+from session_kit.preprocess.noise import NoiseTally, conversation_lines, second_core_pays
+from session_kit.preprocess.redacting import BatchRedactor
 from session_kit.preprocess.units import REPLACEMENT, Unit, clean, replace_texts
 from session_kit.redact import SEPARATOR, Redactor
 from session_kit.transcript.entries import KIND_ASSISTANT, KIND_NOISE, Entry
@@ -53,7 +53,7 @@ class LogConverter:
         self._pending_chars = 0
         # The batch being redacted: (units, bounds, texts, joined as read, joined cleaned).
         self._in_flight: tuple[list[Unit], list[int], list[str], str, str] | None = None
-        self.batches = BatchRedactor(redactor, parallel=parallel_redaction(path)) if redactor is not None else None
+        self.batches: BatchRedactor | None = None  # made when the conversion starts
 
     @property
     def facts(self) -> LogFacts:
@@ -71,10 +71,19 @@ class LogConverter:
         group_id: str | None = None
         assistant, other = self.builder.assistant, self.builder.entry
         try:
-            # The forked reader prunes tool results ahead, on the second core (`prune_ahead`).
+            # On a big file the reader is forked and prunes tool results ahead (`prune_ahead`),
+            # and a worker redacts a batch while the next is built: both on the second core.
+            beside = second_core_pays(self.path)
+            if self.redactor is not None:
+                self.batches = BatchRedactor(self.redactor, parallel=beside)
             ahead: dict[int, object] = {}
             lines = conversation_lines(
-                self.path, self.read, noise, ahead=prune_ahead if self.options.filtering else None, done=ahead
+                self.path,
+                self.read,
+                noise,
+                ahead=prune_ahead if self.options.filtering else None,
+                done=ahead,
+                fork=beside,
             )
             next_entry = self.builder.next_entry
             for line_no, raw in lines:

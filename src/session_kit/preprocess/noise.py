@@ -17,6 +17,7 @@ import struct
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from session_kit.forked import cores, enlarge_pipe
 from session_kit.transcript.entries import NOISE_TYPES
 from session_kit.transcript.rawtype import top_level_type
 from session_kit.transcript.reader import ReadStats, iter_line_spans
@@ -48,13 +49,15 @@ def conversation_lines(
     *,
     ahead: Ahead | None = None,
     done: dict[int, object] | None = None,
+    fork: bool | None = None,
 ) -> Iterator[tuple[int, bytes]]:
     """`(line_no, raw)` for every line of the file that is not noise by its raw type.
 
-    With `ahead` and `done`, a forked reader also runs `ahead` on each kept line and puts what
-    it returns (when not None) in `done[line_no]` before that line is yielded; the serial
-    reader does not (the consumer does the work itself where `done` has nothing)."""
-    if _can_fork() and _size(path) >= FORK_MIN_BYTES:
+    The reader is forked when `fork`, by default when `second_core_pays(path)`. With `ahead`
+    and `done`, a forked reader also runs `ahead` on each kept line and puts what it returns
+    (when not None) in `done[line_no]` before that line is yielded; the serial reader does not
+    (the consumer does the work itself where `done` has nothing)."""
+    if second_core_pays(path) if fork is None else fork:
         return _forked(path, stats, tally, ahead if done is not None else None, done)
     return _serial(path, stats, tally)
 
@@ -73,18 +76,15 @@ def _serial(path: str | os.PathLike[str], stats: ReadStats, tally: NoiseTally) -
         yield line_no, block[begin:end]
 
 
-def _can_fork() -> bool:
-    """A second core to run the reader on (and a platform that forks)."""
-    if not hasattr(os, "fork") or not hasattr(os, "sched_getaffinity"):
+def second_core_pays(path: str | os.PathLike[str]) -> bool:
+    """Whether work on the file pays for a process beside the conversion (the forked reader,
+    the redaction worker): a platform that forks, a second core, and a file of FORK_MIN_BYTES."""
+    if not hasattr(os, "fork") or cores() < 2:
         return False
-    return len(os.sched_getaffinity(0)) >= 2
-
-
-def _size(path: str | os.PathLike[str]) -> int:
     try:
-        return os.stat(path).st_size
+        return os.stat(path).st_size >= FORK_MIN_BYTES
     except OSError:
-        return 0  # the serial path reports the error where the reading starts
+        return False  # the serial path reports the error where the reading starts
 
 
 def _forked(
@@ -101,12 +101,7 @@ def _forked(
     A generator: the child is forked when the first line is asked for, never before, so a
     reader that is made and dropped unread leaves no process behind."""
     read_fd, write_fd = os.pipe()
-    try:
-        import fcntl
-
-        fcntl.fcntl(write_fd, fcntl.F_SETPIPE_SZ, _PIPE_BUFFER)  # fewer switches between the two
-    except (ImportError, AttributeError, OSError):
-        pass
+    enlarge_pipe(write_fd)
     pid = os.fork()
     if pid == 0:  # the child: never returns
         os.close(read_fd)

@@ -2,13 +2,14 @@
 
 Owns: `BatchRedactor`, which takes a batch (the texts of some units, joined with NUL) and
 gives back the same batch redacted, in the order batches were handed over, with the redactor's
-counts updated as if it had run here. On a big file with a second core to spare, the work is
-done by a forked worker process while the converter builds the next batch: redaction is about
+counts updated as if it had run here. When the converter asks for it (on a big file with a
+second core to spare: `noise.second_core_pays`), the work is done by a forked worker process
+while the converter builds the next batch: redaction is about
 a fifth of preprocessing's time (~110 ms of a 60 MB session's ~550 ms) and needs nothing the
 converter has but the text. One batch is in flight at most, so neither side ever blocks writing
 into a full pipe while the other does too. When the worker cannot be started or fails, the
-batch is redacted here: the output is the same either way. Does not decide what a batch holds
-or apply the result to units (that is `convert`).
+batch is redacted here: the output is the same either way. Does not decide when a worker pays,
+what a batch holds or how the result goes into units (that is `convert`).
 """
 
 from __future__ import annotations
@@ -17,28 +18,14 @@ import os
 import struct
 from collections import Counter
 
+from session_kit.forked import enlarge_pipe
 from session_kit.redact import Redactor
 
-# Below this much input a worker costs more than it saves (fork, pipes: ~2 ms; the batches of
-# a small file redact in less).
-WORKER_MIN_BYTES = 8 * 1024 * 1024
 _HEADER = struct.Struct("<q")
 _PIPE_BUFFER = 1024 * 1024
 # Texts may hold lone surrogates (read from `\ud800` escapes): they cross the pipe as written.
 _CODEC = ("utf-8", "surrogatepass")
 _MAX_FD = 65536
-
-
-def parallel_redaction(path: str | os.PathLike[str]) -> bool:
-    """Whether a file is big enough, and the machine has the cores, to redact beside it."""
-    if not hasattr(os, "fork") or not hasattr(os, "sched_getaffinity"):
-        return False
-    if len(os.sched_getaffinity(0)) < 2:
-        return False
-    try:
-        return os.stat(path).st_size >= WORKER_MIN_BYTES
-    except OSError:
-        return False  # the reading reports the error
 
 
 class BatchRedactor:
@@ -107,7 +94,7 @@ class _Worker:
         except OSError:
             return None
         for fd in (down_w, up_w):
-            _widen(fd)
+            enlarge_pipe(fd)
         try:
             pid = os.fork()
         except OSError:
@@ -144,15 +131,6 @@ class _Worker:
             os.waitpid(self.pid, 0)
         except ChildProcessError:
             pass
-
-
-def _widen(fd: int) -> None:
-    try:
-        import fcntl
-
-        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, _PIPE_BUFFER)  # fewer switches between the two
-    except (ImportError, AttributeError, OSError):
-        pass
 
 
 def _read_frame(f) -> bytes:
