@@ -349,11 +349,7 @@ QUICK = Scale(
 
 
 def ensure_root(data: Path, name: str, *, log: Callable[[str], None], **params) -> dict:
-    """The generated root `data/name`, made when missing or made with other parameters.
-
-    Generates into `name.partial` and renames, so an interrupted run never leaves a root that
-    looks complete. Only removes directories this script made (`.partial`, or holding a manifest)."""
-    root = data / name
+    """The generated root `data/name`, made when missing or made with other parameters."""
     wanted = {
         "generator_version": generate.GENERATOR_VERSION,
         "seed": params.get("seed", 0),
@@ -362,6 +358,22 @@ def ensure_root(data: Path, name: str, *, log: Callable[[str], None], **params) 
         "session_kb": params.get("session_kb"),
         "subagents": params.get("subagents", True),
     }
+
+    def make(partial: Path) -> None:
+        log(f"generating {name} ...")
+        m = generate.generate(partial, **params)
+        log(f"  {m.files} files, {m.total_bytes / 1e6:.1f} MB in {m.seconds:.1f}s")
+
+    return made_root(data, name, wanted, make)
+
+
+def made_root(data: Path, name: str, wanted: dict, make: Callable[[Path], object]) -> dict:
+    """The manifest of the root `data/name`, made by `make(folder)` when missing or when its
+    manifest does not say `wanted`.
+
+    Makes it in `name.partial` and renames, so an interrupted run never leaves a root that
+    looks complete. Only removes directories this script made (`.partial`, or holding a manifest)."""
+    root = data / name
     manifest = generate.read_manifest(root)
     if manifest and all(manifest.get(k) == v for k, v in wanted.items()):
         return manifest
@@ -371,10 +383,8 @@ def ensure_root(data: Path, name: str, *, log: Callable[[str], None], **params) 
         shutil.rmtree(root)
     partial = data / f"{name}.partial"
     shutil.rmtree(partial, ignore_errors=True)
-    log(f"generating {name} ...")
-    m = generate.generate(partial, **params)
+    make(partial)
     os.replace(partial, root)
-    log(f"  {m.files} files, {m.total_bytes / 1e6:.1f} MB in {m.seconds:.1f}s")
     return generate.read_manifest(root) or {}
 
 
@@ -1151,20 +1161,13 @@ def grown_root(ctx: Context, mb: float) -> tuple[Path, dict]:
     name = f"grown-real-b{mb:g}"
     if name in ctx.roots:
         return ctx.roots[name]
-    root = ctx.data / name
-    manifest = generate.read_manifest(root)
     wanted = {"generator_version": generate.GENERATOR_VERSION, "big_mb": float(mb)}
-    if not (manifest and all(manifest.get(k) == v for k, v in wanted.items())):
-        if root.exists():
-            if manifest is None:
-                raise SystemExit(f"{root} exists but was not made by benchmarks/generate.py; move it away")
-            shutil.rmtree(root)
-        partial = ctx.data / f"{name}.partial"
-        shutil.rmtree(partial, ignore_errors=True)
+
+    def make(partial: Path) -> None:
         ctx.log(f"growing {name} from {REAL_SESSION.name} ...")
         generate.grow(REAL_SESSION, partial, mb=mb)
-        os.replace(partial, root)
-        manifest = generate.read_manifest(root) or {}
+
+    root, manifest = ctx.data / name, made_root(ctx.data, name, wanted, make)
     ctx.roots[name] = (root, manifest)
     return root, manifest
 
