@@ -29,19 +29,25 @@ def _redacted_here() -> tuple[list[str], dict[str, int]]:
     return [redactor(b) for b in BATCHES], dict(redactor.counts)
 
 
+def _each_batch_through(batches: BatchRedactor) -> list[str]:
+    """Every batch of BATCHES handed over and taken back, one at a time; then closed."""
+    try:
+        got = []
+        for batch in BATCHES:
+            batches.submit(batch)
+            got.append(batches.result())
+        return got
+    finally:
+        batches.close()
+
+
 @forks
 def test_a_worker_redacts_each_batch_and_counts_as_here():
     expected, counts = _redacted_here()
     redactor = Redactor()
     batches = BatchRedactor(redactor, parallel=True)
-    try:
-        assert batches._worker is not None
-        got = []
-        for batch in BATCHES:
-            batches.submit(batch)
-            got.append(batches.result())
-    finally:
-        batches.close()
+    assert batches._worker is not None
+    got = _each_batch_through(batches)
     assert got == expected
     assert dict(redactor.counts) == counts
     assert got[0] != BATCHES[0]  # something was redacted
@@ -56,13 +62,7 @@ def test_a_worker_that_dies_leaves_the_batch_to_be_redacted_here():
     assert worker is not None
     os.kill(worker.pid, signal.SIGKILL)
     os.waitpid(worker.pid, 0)
-    got = []
-    try:
-        for batch in BATCHES:
-            batches.submit(batch)
-            got.append(batches.result())
-    finally:
-        batches.close()
+    got = _each_batch_through(batches)
     assert got == expected
     assert dict(redactor.counts) == counts
 
