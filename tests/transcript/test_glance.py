@@ -65,6 +65,8 @@ def test_a_byte_search_finds_a_needle_anywhere_even_across_its_blocks(tmp_path: 
             assert module.file_holds(fd, needle), needle
         for needle in (b"ab9", b"jk", b"0123456789abcdefghijk"):
             assert not module.file_holds(fd, needle), needle
+        assert module.file_holds(fd, b"jk", b"9abcd")  # any of several, in one pass
+        assert not module.file_holds(fd, b"jk", b"ab9")
     finally:
         os.close(fd)
 

@@ -244,15 +244,14 @@ def _write(run: _Run, sink: Sink) -> PreprocessResult:
 
 def holds_session(path: Path, session_id: str) -> bool:
     """Whether the file has entries of `session_id` (its `sessionId` written as the client
-    writes it); a byte search, the file is not parsed."""
+    writes it, with or without a space); one byte search, the file is not parsed."""
     try:
         fd = os.open(path, os.O_RDONLY)
     except OSError:
         return True  # the conversion reports the error
     try:
-        return file_holds(fd, b'"sessionId":"' + session_id.encode() + b'"') or file_holds(
-            fd, b'"sessionId": "' + session_id.encode() + b'"'
-        )
+        sid = session_id.encode()
+        return file_holds(fd, b'"sessionId":"' + sid + b'"', b'"sessionId": "' + sid + b'"')
     finally:
         os.close(fd)
 

@@ -129,10 +129,10 @@ def title_lines(data: bytes, *, cut: bool = False, types: Iterable[bytes] = _TIT
 SEARCH_BLOCK = 1024 * 1024
 
 
-def file_holds(fd: int, needle: bytes) -> bool:
-    """Whether the open file's bytes hold `needle` (a byte search in blocks, memory bounded)."""
-    overlap = len(needle) - 1
-    size = max(SEARCH_BLOCK, 2 * len(needle))  # a match then spans two blocks at most
+def file_holds(fd: int, *needles: bytes) -> bool:
+    """Whether the open file's bytes hold one of `needles` (one pass in blocks, memory bounded)."""
+    overlap = max(map(len, needles)) - 1
+    size = max(SEARCH_BLOCK, 2 * (overlap + 1))  # a match then spans two blocks at most
     at = 0
     carry = b""
     try:
@@ -141,7 +141,8 @@ def file_holds(fd: int, needle: bytes) -> bool:
             if not block:
                 return False
             # A match across two blocks starts in the previous block's last `overlap` bytes.
-            if block.find(needle) >= 0 or (carry and (carry + block[:overlap]).find(needle) >= 0):
+            seam = carry + block[:overlap] if carry else b""
+            if any(block.find(needle) >= 0 or seam.find(needle) >= 0 for needle in needles):
                 return True
             at += len(block)
             carry = block[-overlap:] if overlap else b""
