@@ -43,11 +43,7 @@ def emit_json(kind: str, payload: dict[str, Any], *, redact: bool = True) -> Non
     # Compact for programs on purpose: with `indent`, json falls back to its slow pure-Python
     # encoder; a person at a terminal gets it indented (as `gh` and `uv` do).
     indent = 2 if _isatty(sys.stdout) else None
-    try:
-        text = json.dumps(document, ensure_ascii=False, allow_nan=False, indent=indent)
-    except (ValueError, RecursionError):  # a value JSON cannot hold, copied from a transcript
-        text = json.dumps(json_safe(document), ensure_ascii=False, allow_nan=False, indent=indent)
-    sys.stdout.write(text + "\n")
+    sys.stdout.write(_dumps(document, indent) + "\n")
 
 
 JSON_LIST_BATCH = 128  # items redacted in one pass: a pass costs about the same for 1 as for 100
