@@ -174,12 +174,17 @@ def write_temp(path: str, data: bytes, *, mode: int = 0o600, sync: bool = True) 
                 f.flush()
                 os.fsync(f.fileno())
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _discard(tmp)
         raise
     return tmp
+
+
+def _discard(tmp: str) -> None:
+    """Remove a temp file that will not be used (gone already is fine)."""
+    try:
+        os.unlink(tmp)
+    except OSError:
+        pass
 
 
 def atomic_write(path: str, data: bytes, *, mode: int = 0o600, sync: bool = True) -> None:
@@ -193,10 +198,7 @@ def atomic_write(path: str, data: bytes, *, mode: int = 0o600, sync: bool = True
     try:
         os.replace(tmp, path)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _discard(tmp)
         raise
 
 
