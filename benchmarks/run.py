@@ -33,7 +33,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # run as a script: `benchmarks` is a package of the checkout
 from benchmarks import areas  # noqa: E402
-from benchmarks.harness.context import BENCHMARKS, FULL, QUICK, Context, Scale, find_kit  # noqa: E402
+from benchmarks.harness.context import BENCHMARKS, Context, find_kit, scale_for  # noqa: E402
 from benchmarks.harness.measure import TIME_BIN  # noqa: E402
 from benchmarks.harness.report import Row, render  # noqa: E402
 
@@ -73,9 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = ap.parse_args(argv)
 
-    scale = QUICK if args.quick else FULL
-    if args.repeat:
-        scale = Scale(**{**asdict(scale), "repeat": args.repeat, "slow_repeat": min(args.repeat, scale.slow_repeat)})
+    scale = scale_for(quick=args.quick, repeat=args.repeat)
 
     def log(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)

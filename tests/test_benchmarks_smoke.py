@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks import areas
-from benchmarks.harness.context import BENCHMARKS
+from benchmarks.harness.context import BENCHMARKS, QUICK, scale_for
 from session_kit.claude.encoding import encode_project_dir
 from tests.support.benchmarks import load_generator
 
@@ -178,3 +178,9 @@ def test_the_runner_finds_every_area_and_keeps_the_reports_order():
     runner = Path(__file__).parents[1] / "benchmarks" / "run.py"
     shown = subprocess.run([sys.executable, runner, "--help"], capture_output=True, text=True, check=True).stdout
     assert "--only {baselines,compaction,history," in shown
+
+
+def test_a_quick_run_keeps_the_quick_sizes_whatever_its_repeat_count():
+    scale = scale_for(quick=True, repeat=7)
+    assert (scale.repeat, scale.slow_repeat) == (7, QUICK.slow_repeat)
+    assert (scale.sessions, scale.big_mb, scale.reads_mb) == (QUICK.sessions, QUICK.big_mb, QUICK.reads_mb)

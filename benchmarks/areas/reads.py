@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 from benchmarks import generator
-from benchmarks.harness.context import QUICK, Context, benchmark
+from benchmarks.harness.context import Context, benchmark
 from benchmarks.harness.fixtures import big_session, count_json, json_lines
 from benchmarks.harness.measure import Command
 from benchmarks.harness.report import Row
@@ -35,7 +35,6 @@ def bench_memory(ctx: Context) -> list[Row]:
     ]
 
 
-READS_MB = {"full": 200, "quick": 40}  # the session every read command reads, as a transcript and as an agent log
 READS_MAX_MB = 100
 
 
@@ -59,7 +58,7 @@ def _host_of_agent_log(ctx: Context, big: Path) -> tuple[Path, str]:
 def bench_reads(ctx: Context) -> list[Row]:
     """Peak RSS of every read command on one large session (200 MB; quick: 40 MB), as a
     transcript and as an agent log: each under 100 MB, whatever the input size (they stream)."""
-    mb = READS_MB["quick" if ctx.scale is QUICK else "full"]
+    mb = ctx.scale.reads_mb
     root, manifest = ctx.root(f"reads-b{mb}", sessions=1, big_mb=mb, subagents=False)
     big = root / manifest["big_session_path"]
     sid = manifest["big_session_id"]

@@ -11,7 +11,7 @@ import os
 import shutil
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from benchmarks import generator
@@ -30,6 +30,7 @@ class Scale:
     large_kb: float
     repeat: int
     slow_repeat: int  # for commands that take seconds
+    reads_mb: int  # the session every read command reads, as a transcript and as an agent log
 
 
 FULL = Scale(
@@ -42,6 +43,7 @@ FULL = Scale(
     large_kb=230,
     repeat=5,
     slow_repeat=3,
+    reads_mb=200,
 )
 QUICK = Scale(
     sessions=1_000,
@@ -53,7 +55,17 @@ QUICK = Scale(
     large_kb=230,
     repeat=3,
     slow_repeat=2,
+    reads_mb=40,
 )
+
+
+def scale_for(*, quick: bool, repeat: int | None = None) -> Scale:
+    """The run's scale: full or quick sizes, with `repeat` timed runs per command when given
+    (and no more for slow commands than the scale's own)."""
+    scale = QUICK if quick else FULL
+    if repeat:
+        scale = replace(scale, repeat=repeat, slow_repeat=min(repeat, scale.slow_repeat))
+    return scale
 
 
 def ensure_root(data: Path, name: str, *, log: Callable[[str], None], **params) -> dict:
