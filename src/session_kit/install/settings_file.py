@@ -5,7 +5,7 @@ Owns: parsing and writing settings JSON (numbers keep their text: `1e400` never 
 `Infinity`), where a write goes (a symlink's target, so the link stays), reading a file once it
 has settled (a blank read of a file just changed may be an editor between truncating and
 writing), the compare-and-swap replace (`renameat2(RENAME_EXCHANGE)` where Linux has it, else
-a check right before `os.replace`), and removing temp files that killed writes left behind.
+a check right before the replace), and removing temp files that killed writes left behind.
 Does not: lock (the installer holds the kit's lock; editors take none, hence the checks).
 """
 
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 import sys
 import time
 from dataclasses import dataclass
@@ -22,7 +21,7 @@ from typing import Any
 
 from session_kit.errors import BadFile
 from session_kit.state import fastjson
-from session_kit.state.root import write_temp
+from session_kit.state.fileio import NotARegularFile, open_fd, read_small, replace, write_temp
 
 MAX_SETTINGS_BYTES = 16 * 1024 * 1024
 SETTLE_S = 0.5  # a blank settings file is trusted once it has not changed for this long
@@ -87,16 +86,14 @@ def read_settings_file(path: Path, *, settle: bool = True) -> SettingsRead:
     deadline = time.monotonic() + SETTLE_TIMEOUT_S
     while True:
         try:
-            # O_NONBLOCK: a FIFO in the settings file's place must not hang the kit.
-            fd = os.open(target, os.O_RDONLY | os.O_NONBLOCK)
+            fd, st = open_fd(target)  # a FIFO in the settings file's place must not hang the kit
         except FileNotFoundError:
             return SettingsRead(None, None)
+        except NotARegularFile:
+            raise BadFile(f"{path} is not a regular file; it was left as it was", path=str(path)) from None
         except OSError as exc:
             raise BadFile(f"cannot read {path}: {exc.strerror}; it was left as it was", path=str(path)) from None
         try:
-            st = os.fstat(fd)
-            if not stat.S_ISREG(st.st_mode):
-                raise BadFile(f"{path} is not a regular file; it was left as it was", path=str(path))
             chunks, size = [], 0
             while chunk := os.read(fd, 1 << 20):
                 chunks.append(chunk)
@@ -146,8 +143,7 @@ def _same(path: str, seen: SettingsRead) -> bool:
         st = os.lstat(path)
         if seen.stamp is None or _stamp(st) != seen.stamp:
             return False
-        with open(path, "rb") as f:
-            return f.read(MAX_SETTINGS_BYTES + 1) == seen.raw
+        return read_small(path, MAX_SETTINGS_BYTES + 1) == seen.raw
     except OSError:
         return False
 
@@ -178,7 +174,7 @@ def replace_if_unchanged(path: Path, data: bytes, seen: SettingsRead, *, mode: i
         except FileNotFoundError:  # removed meanwhile
             return False
         if not swapped:
-            os.replace(tmp, target)
+            replace(tmp, target)
             return True
         try:  # only a stat here: another writer may see our file until it is swapped back
             displaced = _stamp(os.lstat(tmp))
