@@ -1,9 +1,10 @@
 """Bringing the index up to date, file by file, from the byte offset already indexed.
 
 Owns: which files are indexed (every session's transcript and agent logs under a Claude root,
-as `sessions.store` lists them); per file, reading only whole lines past its offset (a
-half-written last line waits for the next update; a file that shrank, changed identity or
-whose indexed end changed is indexed again from the start); turning entries into rows:
+as `sessions.store` lists them); per file, reading the whole lines it gained since its
+checkpoint, through the kit's one line follower (`transcript.follow`: a half-written last
+line waits for the next update; a file replaced, cut shorter or rewritten is indexed again
+from the start; the checkpoint is kept in `files.tail`); turning entries into rows:
 the session's facts, the searchable texts (redacted first, `redact.redact`), tool calls
 paired across updates, agents. Client noise is skipped on the raw bytes
 (`transcript.rawtype`), never parsed. Files are indexed in transactions of a few dozen: a kill
@@ -13,7 +14,6 @@ keeps its rows. Does not: search (`query`).
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sqlite3
 import stat
@@ -23,6 +23,8 @@ from pathlib import Path
 
 from session_kit.index.db import has_fts
 from session_kit.index.files import IndexFile, archived_only, files_to_index
+from session_kit.state.fileio import open_fd
+from session_kit.transcript.follow import Checkpoint, checkpoint, resume, whole_lines
 
 CHUNK = 8 << 20  # bytes read at once; a longer line is read whole
 # Files indexed in one transaction: commits cost more than small files; a kill loses at most these.
@@ -71,7 +73,7 @@ def update(
         if not conn.in_transaction:
             conn.execute("BEGIN IMMEDIATE")
         try:
-            added, redone = _index_file(conn, item, info, fts)
+            added, redone = _index_file(conn, item, fts)
         except BaseException:
             conn.execute("ROLLBACK")
             raise
@@ -100,15 +102,9 @@ def _then_archived(
     yield from archived_only(claude_root, state_root, indexed)
 
 
-def _tail_hash(fd: int, offset: int) -> str:
-    back = min(offset, 4096)
-    return hashlib.blake2b(os.pread(fd, back, offset - back), digest_size=16).hexdigest()
-
-
-def _index_file(conn: sqlite3.Connection, item: IndexFile, info: os.stat_result, fts: bool) -> tuple[int, bool]:
-    key = item.path
+def _index_file(conn: sqlite3.Connection, item: IndexFile, fts: bool) -> tuple[int, bool]:
     try:
-        fd = os.open(key, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        fd, info = open_fd(item.path)
     except OSError:
         return 0, False
     try:
@@ -151,9 +147,12 @@ def _index_held(
         )
     if row is not None:
         file_id, offset, ino, lines, last_message, tail = row
-        if info.st_size < offset or ino != info.st_ino or (offset and tail != _tail_hash(fd, offset)):
+        # A row written before checkpoints were kept knows its offset and inode only.
+        seen = Checkpoint.from_text(tail) or Checkpoint(offset, ino=ino or 0)
+        offset, redone = resume(fd, info, seen)
+        if redone:  # replaced, cut shorter or rewritten: what it gave the index goes
             _forget_file(conn, file_id, fts)
-            offset, lines, last_message, redone = 0, 0, None, True
+            lines, last_message = 0, None
     else:
         file_id = conn.execute(
             "INSERT INTO files(path, session, agent, offset, size, ino, mtime, lines) VALUES(?,?,?,0,0,?,0,0)",
@@ -164,20 +163,8 @@ def _index_held(
     rows = FileRows(conn, state, item, file_id, last_message)
     start = offset
     stats = ReadStats()
-    while offset < info.st_size:
-        data = os.pread(fd, min(CHUNK, info.st_size - offset), offset)
-        if not data:
-            break
-        end = data.rfind(b"\n")
-        while end < 0 and offset + len(data) < info.st_size:  # one line longer than a chunk
-            more = os.pread(fd, CHUNK, offset + len(data))
-            if not more:
-                break
-            data += more
-            end = data.rfind(b"\n")
-        if end < 0:
-            break  # a half-written last line: the next update reads it whole
-        for raw in data[:end].split(b"\n"):
+    for block, end in whole_lines(fd, offset, info.st_size, chunk=CHUNK):
+        for raw in block:
             lines += 1
             kind = top_level_type(raw) if raw else None
             if not raw.strip() or kind in noise:
@@ -185,7 +172,7 @@ def _index_held(
             value = parse_line(raw, stats, lines)
             if value is not None:
                 rows.add(Entry.from_raw(lines, value))
-        offset += end + 1
+        offset = end
         rows.flush(fts)  # a chunk's rows at a time: memory stays bounded on a large file
     last_message = rows.last_message
     state.save(conn)
@@ -195,10 +182,10 @@ def _index_held(
             offset,
             info.st_size,
             info.st_ino,
-            info.st_mtime if offset == info.st_size else 0.0,  # a half line left: look again next time
+            info.st_mtime,
             lines,
             sql_value(last_message),
-            _tail_hash(fd, offset),
+            checkpoint(fd, info, offset).to_text(),
             file_id,
         ),
     )

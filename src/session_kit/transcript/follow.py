@@ -16,8 +16,9 @@ Owns:
   before a compaction from large files): the caller drops what it had from that file.
 - `whole_lines`: the lines between two offsets, a block at a time, whole lines only (a
   half-written last line is left for next time), a line longer than `max_line` skipped
-  (`None`), never held; and the one BOM rule: a UTF-8 BOM at the start of a file is not part
-  of its first line.
+  (`None`), never held.
+- `skip_bom`: the one BOM rule of the kit: a UTF-8 BOM at the start of a file is not part of
+  its first line (and is data anywhere else).
 Opening the file is `state.fileio.open_fd`'s (never blocks; regular files only).
 
 Does not: parse lines, or keep checkpoints (each reader saves its own where it keeps its state).
@@ -37,6 +38,12 @@ TAIL_BYTES = 4096  # and the tail's, this many bytes before the offset
 CHUNK = 1 << 20
 BOM = b"\xef\xbb\xbf"
 _VERSION = "c1"
+
+
+def skip_bom(head: bytes) -> bytes:
+    """The first bytes of a file without a UTF-8 byte-order mark (the one BOM policy: a BOM
+    is dropped at the start of a file, and is data anywhere else)."""
+    return head[len(BOM) :] if head.startswith(BOM) else head
 
 
 def _digest(data: bytes) -> str:
@@ -194,6 +201,6 @@ def whole_lines(fd: int, start: int, stop: int, *, chunk: int = CHUNK, max_line:
         pieces, held = ([data[last + 1 :]], len(data) - last - 1) if last + 1 < len(data) else ([], 0)
         if bom:
             bom = False
-            if lines[0] is not None and lines[0].startswith(BOM):
-                lines[0] = lines[0][len(BOM) :]
+            if lines[0] is not None:
+                lines[0] = skip_bom(lines[0])
         yield lines, at + last + 1
