@@ -24,7 +24,7 @@ from pathlib import Path
 from session_kit.index.db import has_fts
 from session_kit.index.files import IndexFile, archived_only, files_to_index
 from session_kit.state.fileio import open_fd
-from session_kit.transcript.follow import Checkpoint, checkpoint, resume, whole_lines
+from session_kit.transcript.follow import Checkpoint, checkpoint, resume, unchanged, whole_lines
 
 CHUNK = 8 << 20  # bytes read at once; a longer line is read whole
 # Files indexed in one transaction: commits cost more than small files; a kill loses at most these.
@@ -51,11 +51,13 @@ def update(
 ) -> UpdateResult:
     """Index what was added to every file since the last update; with `state_root`, also the
     archived sessions the index has never seen (deleted by the client before any update)."""
-    known = {row[0]: row[1:] for row in conn.execute("SELECT path, id, offset, size, ino, mtime, session FROM files")}
+    known = {
+        row[0]: row[1:] for row in conn.execute("SELECT path, id, offset, size, ino, mtime, session, tail FROM files")
+    }
     fts = has_fts(conn)
     read = total = again = pending = 0
     if files is None:
-        files = files_to_index(claude_root, lambda path: (known.get(path) or (None,) * 6)[5])
+        files = files_to_index(claude_root, lambda path: (known.get(path) or (None,) * 7)[5])
         if state_root is not None:
             files = _then_archived(files, claude_root, state_root, conn)
     for item in files:
@@ -68,7 +70,7 @@ def update(
             continue
         if not stat.S_ISREG(info.st_mode):
             continue
-        if row is not None and row[2] == info.st_size and row[3] == info.st_ino and row[4] == info.st_mtime:
+        if row is not None and unchanged(Checkpoint.from_text(row[6]), info):
             continue  # unchanged since the last update: one stat, no read
         if not conn.in_transaction:
             conn.execute("BEGIN IMMEDIATE")
@@ -156,7 +158,7 @@ def _index_held(
     else:
         file_id = conn.execute(
             "INSERT INTO files(path, session, agent, offset, size, ino, mtime, lines) VALUES(?,?,?,0,0,?,0,0)",
-            sql_row((key, item.session, item.agent, info.st_ino)),
+            sql_row((key, item.session, item.agent, None)),
         ).lastrowid
         offset, lines, last_message = 0, 0, None
     state = SessionState.load(conn, item)
@@ -176,16 +178,17 @@ def _index_held(
         rows.flush(fts)  # a chunk's rows at a time: memory stays bounded on a large file
     last_message = rows.last_message
     state.save(conn)
+    cp = checkpoint(fd, info, offset)
     conn.execute(
         "UPDATE files SET offset=?, size=?, ino=?, mtime=?, lines=?, last_message=?, tail=? WHERE id=?",
         (
             offset,
-            info.st_size,
-            info.st_ino,
+            cp.size,
+            cp.ino,
             info.st_mtime,
             lines,
             sql_value(last_message),
-            checkpoint(fd, info, offset).to_text(),
+            cp.to_text(),
             file_id,
         ),
     )
