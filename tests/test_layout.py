@@ -415,7 +415,7 @@ def test_one_module_replaces_a_file_atomically():
 # Where a file's identity is read besides the follower's checkpoint, and why.
 IDENTITY_ELSEWHERE = {
     # The compare-and-swap of a settings file the user owns: still the very file that was read?
-    "session_kit.install.settings_file": "a settings file is replaced only if nobody changed it since it was read",
+    "session_kit.claude.settings": "a settings file is replaced only if nobody changed it since it was read",
 }
 
 
