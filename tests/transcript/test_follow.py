@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from session_kit.state.fileio import open_fd
-from session_kit.transcript.follow import Checkpoint, checkpoint, resume, unchanged, whole_lines
+from session_kit.transcript.follow import Checkpoint, Follow, resume, unchanged
 
 LINE = b'{"type":"user","n":%d}\n'
 
@@ -19,17 +19,10 @@ def lines_of(count: int, start: int = 0) -> bytes:
 
 
 def read(path: Path, cp: Checkpoint | None, **kwargs) -> tuple[list, Checkpoint, bool]:
-    """What a reader does: resume, read whole lines, take the next checkpoint."""
-    fd, st = open_fd(path)
-    try:
-        offset, restarted = resume(fd, st, cp)
-        got = []
-        for block, end in whole_lines(fd, offset, st.st_size, **kwargs):
-            got.extend(block)
-            offset = end
-        return got, checkpoint(fd, st, offset), restarted
-    finally:
-        os.close(fd)
+    """What a reader does: the lines gained since `cp`, the next checkpoint, whether it restarted."""
+    with Follow(path, cp) as f:
+        got = [line for block in f.blocks(**kwargs) for line in block]
+        return got, f.checkpoint(), f.restarted
 
 
 def test_a_grown_file_gives_only_its_new_whole_lines(tmp_path: Path):
@@ -143,3 +136,22 @@ def test_a_checkpoint_that_knows_only_its_offset_checks_only_the_size(tmp_path: 
         assert resume(fd, st, Checkpoint(st.st_size + 1)) == (0, True)
     finally:
         os.close(fd)
+
+
+def test_a_block_the_reader_did_not_finish_is_read_again(tmp_path: Path):
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(lines_of(4))
+    with Follow(path) as f:
+        for _block in f.blocks(chunk=len(LINE % 0) * 2):
+            break  # stopped inside the first block
+        assert f.checkpoint().offset == 0
+    with Follow(path) as f:
+        blocks = list(f.blocks(chunk=len(LINE % 0) * 2))
+        assert len(blocks) == 2 and f.checkpoint().offset == path.stat().st_size
+
+
+def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path):
+    fifo = tmp_path / "s.jsonl"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError, match="FIFO"):
+        Follow(fifo)

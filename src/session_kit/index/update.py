@@ -23,8 +23,7 @@ from pathlib import Path
 
 from session_kit.index.db import has_fts
 from session_kit.index.files import IndexFile, archived_only, files_to_index
-from session_kit.state.fileio import open_fd
-from session_kit.transcript.follow import Checkpoint, checkpoint, resume, unchanged, whole_lines
+from session_kit.transcript.follow import Checkpoint, Follow, unchanged
 
 CHUNK = 8 << 20  # bytes read at once; a longer line is read whole
 # Files indexed in one transaction: commits cost more than small files; a kill loses at most these.
@@ -105,21 +104,25 @@ def _then_archived(
 
 
 def _index_file(conn: sqlite3.Connection, item: IndexFile, fts: bool) -> tuple[int, bool]:
+    from session_kit.index.rows import sql_value
+
+    key = sql_value(item.path)  # the file is read by its own name; the database holds valid UTF-8
+    row = conn.execute("SELECT id, offset, ino, lines, last_message, tail FROM files WHERE path=?", (key,)).fetchone()
+    # A row written before checkpoints were kept knows its offset and inode only.
+    seen = (Checkpoint.from_text(row[5]) or Checkpoint(row[1], ino=row[2] or 0)) if row is not None else None
     try:
-        fd, info = open_fd(item.path)
+        follow = Follow(item.path, seen)
     except OSError:
         return 0, False
-    try:
-        return _index_held(conn, item, fd, info, fts)
-    finally:
-        os.close(fd)
+    with follow:
+        return _index_held(conn, item, key, row, follow, fts)
 
 
 def _index_held(
-    conn: sqlite3.Connection, item: IndexFile, fd: int, info: os.stat_result, fts: bool
+    conn: sqlite3.Connection, item: IndexFile, key: str, row: tuple | None, f: Follow, fts: bool
 ) -> tuple[int, bool]:
     # The parsers load only here: an update that finds nothing new never pays for them.
-    from session_kit.index.rows import FileRows, SessionState
+    from session_kit.index.rows import FileRows, SessionState, sql_row, sql_value
     from session_kit.redact import redact as redact_text
     from session_kit.sessions.store import _read_meta
     from session_kit.transcript.entries import NOISE_TYPES, Entry
@@ -127,11 +130,6 @@ def _index_held(
     from session_kit.transcript.reader import ReadStats, parse_line
 
     noise = frozenset(t.encode() for t in NOISE_TYPES - _TITLES)
-    from session_kit.index.rows import sql_row, sql_value
-
-    key = sql_value(item.path)  # the file is read by its own name; the database holds valid UTF-8
-    row = conn.execute("SELECT id, offset, ino, lines, last_message, tail FROM files WHERE path=?", (key,)).fetchone()
-    redone = False
     if item.agent is not None:
         meta = _read_meta(Path(item.path[: -len(".jsonl")] + ".meta.json")) or {}
         kind, description = meta.get("agentType"), meta.get("description")
@@ -148,24 +146,21 @@ def _index_held(
             ),
         )
     if row is not None:
-        file_id, offset, ino, lines, last_message, tail = row
-        # A row written before checkpoints were kept knows its offset and inode only.
-        seen = Checkpoint.from_text(tail) or Checkpoint(offset, ino=ino or 0)
-        offset, redone = resume(fd, info, seen)
-        if redone:  # replaced, cut shorter or rewritten: what it gave the index goes
+        file_id, _offset, _ino, lines, last_message, _tail = row
+        if f.restarted:  # replaced, cut shorter or rewritten: what it gave the index goes
             _forget_file(conn, file_id, fts)
             lines, last_message = 0, None
     else:
         file_id = conn.execute(
-            "INSERT INTO files(path, session, agent, offset, size, ino, mtime, lines) VALUES(?,?,?,0,0,?,0,0)",
-            sql_row((key, item.session, item.agent, None)),
+            "INSERT INTO files(path, session, agent, offset, size, ino, mtime, lines) VALUES(?,?,?,0,0,NULL,0,0)",
+            sql_row((key, item.session, item.agent)),
         ).lastrowid
-        offset, lines, last_message = 0, 0, None
+        lines, last_message = 0, None
     state = SessionState.load(conn, item)
     rows = FileRows(conn, state, item, file_id, last_message)
-    start = offset
+    start = f.offset
     stats = ReadStats()
-    for block, end in whole_lines(fd, offset, info.st_size, chunk=CHUNK):
+    for block in f.blocks(chunk=CHUNK):
         for raw in block:
             lines += 1
             kind = top_level_type(raw) if raw else None
@@ -174,25 +169,14 @@ def _index_held(
             value = parse_line(raw, stats, lines)
             if value is not None:
                 rows.add(Entry.from_raw(lines, value))
-        offset = end
         rows.flush(fts)  # a chunk's rows at a time: memory stays bounded on a large file
-    last_message = rows.last_message
     state.save(conn)
-    cp = checkpoint(fd, info, offset)
+    cp = f.checkpoint()
     conn.execute(
         "UPDATE files SET offset=?, size=?, ino=?, mtime=?, lines=?, last_message=?, tail=? WHERE id=?",
-        (
-            offset,
-            cp.size,
-            cp.ino,
-            info.st_mtime,
-            lines,
-            sql_value(last_message),
-            cp.to_text(),
-            file_id,
-        ),
+        (cp.offset, cp.size, cp.ino, f.stat.st_mtime, lines, sql_value(rows.last_message), cp.to_text(), file_id),
     )
-    return offset - start, redone
+    return cp.offset - start, f.restarted
 
 
 def _forget_file(conn: sqlite3.Connection, file_id: int, fts: bool) -> None:

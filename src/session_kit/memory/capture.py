@@ -11,14 +11,11 @@ compaction summary. What each line means is `fold`'s. Standard library only.
 
 from __future__ import annotations
 
-import os
-
 from session_kit.memory import record
 from session_kit.memory.record import read_plan_file
 from session_kit.memory.text import redact
 from session_kit.state.detach import in_child
-from session_kit.state.fileio import open_fd
-from session_kit.transcript.follow import Checkpoint, checkpoint, resume, whole_lines
+from session_kit.transcript.follow import Checkpoint, Follow
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -40,32 +37,27 @@ def capture_file(path: str, memory: dict, *, keeps: Callable[[str], bool], sessi
     """
     from session_kit.memory.fold import Fold  # here: the hook that hands the capture over never needs it
 
-    fd, st = open_fd(path)
-    try:
-        # A memory saved before checkpoints were kept knows its offset only.
-        seen = Checkpoint.from_text(memory.get("checkpoint")) or Checkpoint(memory.get("offset", 0))
-        offset, restarted = resume(fd, st, seen)
-        if restarted:
+    # A memory saved before checkpoints were kept knows its offset only.
+    seen = Checkpoint.from_text(memory.get("checkpoint")) or Checkpoint(memory.get("offset", 0))
+    with Follow(path, seen) as f:
+        if f.restarted:
             kept = memory.get("compactions", [])
             memory.clear()
             memory.update(record.empty_memory(path))
             memory["compactions"] = kept
         memory["transcript"] = path
         capture = Fold(memory, keeps=keeps, session_id=session_id)
-        for lines, end in whole_lines(fd, offset, st.st_size, chunk=CHUNK, max_line=MAX_LINE):
+        for lines in f.blocks(chunk=CHUNK, max_line=MAX_LINE):
             for raw in lines:
                 if raw is None:
                     capture.line += 1
                     memory["skipped"]["malformed"] += 1
                 else:
                     capture.feed(raw)
-            offset = end
-        memory["offset"] = offset
-        memory["checkpoint"] = checkpoint(fd, st, offset).to_text()
+        memory["offset"] = f.offset
+        memory["checkpoint"] = f.checkpoint().to_text()
         capture.finish()
         memory["lines"] = capture.line
-    finally:
-        os.close(fd)
     return memory
 
 

@@ -3,6 +3,11 @@ read, and the whole lines it gained since. Standard library only and cheap to im
 hooks (memory capture, the archive) and the status line load it.
 
 Owns:
+- `Follow` (`with Follow(path, checkpoint) as f:`): what a reader uses: the file opened
+  (`state.fileio.open_fd`: never blocks, regular files only), where to start, whether it
+  starts again (`f.restarted`), the new whole lines a block at a time (`f.blocks()`), and the
+  checkpoint to keep for next time (`f.checkpoint()`). The parts below are its pieces, for a
+  reader that copies bytes rather than lines (the archive).
 - `Checkpoint`: the one record of "how far a reader got" (offset, the file's size and mtime
   when it was read, its identity: device and inode, and two hashes: of its head, the first
   line up to `HEAD_BYTES`, and of the `TAIL_BYTES` before the offset). It is kept as text
@@ -19,14 +24,14 @@ Owns:
   (`None`), never held.
 - `skip_bom`: the one BOM rule of the kit: a UTF-8 BOM at the start of a file is not part of
   its first line (and is data anywhere else).
-Opening the file is `state.fileio.open_fd`'s (never blocks; regular files only).
-
 Does not: parse lines, or keep checkpoints (each reader saves its own where it keeps its state).
 """
 
 from __future__ import annotations
 
 import os
+
+from session_kit.state.fileio import open_fd
 
 try:  # `_blake2` alone: `hashlib` loads OpenSSL, several ms of a hook's budget
     from _blake2 import blake2b
@@ -204,3 +209,42 @@ def whole_lines(fd: int, start: int, stop: int, *, chunk: int = CHUNK, max_line:
             if lines[0] is not None:
                 lines[0] = skip_bom(lines[0])
         yield lines, at + last + 1
+
+
+class Follow:
+    """A file opened to read the whole lines it gained since a checkpoint.
+
+        with Follow(path, seen) as f:
+            if f.restarted: ...         # replaced or rewritten: drop what came from it
+            for lines in f.blocks():    # bytes without their newline; None: a line skipped
+                ...
+            seen = f.checkpoint()       # as far as the blocks read (whole lines only)
+
+    OSError (`fileio.NotARegularFile` included) when the file cannot be opened."""
+
+    __slots__ = ("fd", "stat", "offset", "restarted")
+
+    def __init__(self, path: str | os.PathLike[str], seen: Checkpoint | None = None) -> None:
+        self.fd, self.stat = open_fd(path)
+        try:
+            self.offset, self.restarted = resume(self.fd, self.stat, seen)
+        except BaseException:
+            os.close(self.fd)
+            raise
+
+    def __enter__(self) -> Follow:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        os.close(self.fd)
+
+    def blocks(self, *, chunk: int = CHUNK, max_line: int | None = None):
+        """The new whole lines, a block at a time (`whole_lines`); `offset` moves past a
+        block once the caller asks for the next (a block it did not finish is read again)."""
+        for lines, end in whole_lines(self.fd, self.offset, self.stat.st_size, chunk=chunk, max_line=max_line):
+            yield lines
+            self.offset = end
+
+    def checkpoint(self) -> Checkpoint:
+        """The checkpoint to keep: as far as the blocks were read."""
+        return checkpoint(self.fd, self.stat, self.offset)

@@ -29,10 +29,9 @@ import sys
 
 from session_kit.state import fastjson, fileio
 from session_kit.state import root as state
-from session_kit.state.fileio import open_fd
 from session_kit.state.ids import check_session_id
 from session_kit.state.scratch import SessionScratch
-from session_kit.transcript.follow import Checkpoint, checkpoint, resume, unchanged, whole_lines
+from session_kit.transcript.follow import Checkpoint, Follow, unchanged
 from session_kit.transcript.usagefields import assistant_usage, message_key
 from session_kit.usage import pricerows
 
@@ -76,28 +75,21 @@ def _count_file(path: str, seen: dict, main: bool) -> dict:
     if seen and unchanged(Checkpoint.from_text(seen.get("checkpoint")), st):
         return seen
     try:
-        fd, st = open_fd(path)
+        with Follow(path, Checkpoint.from_text(seen.get("checkpoint"))) as f:
+            record = seen if seen and f.offset else _empty_record()
+            messages, pending, background = record["messages"], set(record["pending"]), set(record["background"])
+            compactions = record["compactions"]
+            for lines in f.blocks():
+                at = f.offset
+                for line in lines:
+                    at += len(line) + 1  # `line-at:` names a message without an id by where it ends
+                    compactions += _count_line(line, messages, pending, background, main=main, at=at)
+            cp = f.checkpoint()
     except OSError:
         return seen
-    try:
-        offset, restarted = resume(fd, st, Checkpoint.from_text(seen.get("checkpoint")))
-        record = seen if seen and offset else _empty_record()
-        messages, pending, background = record["messages"], set(record["pending"]), set(record["background"])
-        compactions = record["compactions"]
-        at = offset
-        for lines, end in whole_lines(fd, offset, st.st_size):
-            for line in lines:
-                at += len(line) + 1  # `line-at:` names a message without an id by where it ends
-                compactions += _count_line(line, messages, pending, background, main=main, at=at)
-            offset = at = end
-        cp = checkpoint(fd, st, offset)
-    except OSError:
-        return seen
-    finally:
-        os.close(fd)
     record.update(
         checkpoint=cp.to_text(),
-        offset=offset,
+        offset=cp.offset,
         pending=sorted(pending),
         background=sorted(background),
         compactions=compactions,
