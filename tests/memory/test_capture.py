@@ -375,3 +375,18 @@ def test_a_file_replaced_by_a_longer_one_is_read_again_from_the_start(tmp_path: 
     memory = captured(path, memory)
     assert memory["requests"]["first"]["text"].startswith("A new start")
     assert memory["failures"] == [] and memory["skipped"]["malformed"] == 0
+
+
+def test_a_memory_saved_before_checkpoints_goes_on_from_its_offset(tmp_path: Path):
+    t = working_session()
+    path = t.write(tmp_path / "s.jsonl")
+    memory = captured(path)
+    del memory["checkpoint"]  # as an older kit saved it
+    t.lines.clear()
+    t.user("Now also handle commas")
+    with path.open("a") as f:
+        f.write(t.text())
+    memory = captured(path, memory)
+    assert [r["text"] for r in memory["requests"]["recent"]].count("Now also handle commas") == 1
+    assert memory["requests"]["first"]["text"] == "Fix the parser for TICKET-99 please"
+    assert len(memory["failures"]) == 1

@@ -8,7 +8,8 @@ rewritten since is copied again whole); reading the original bytes back; which f
 belong to a session (its transcript, its `<id>/` folder of agent logs and meta files, its
 2025-layout agent logs, its plan file) and walking everything under a Claude root.
 Does not: parse transcripts (a session id or slug is looked up in the raw bytes), decide when
-to run (hooks, `background`, the CLI), or put files back (`view`). Standard library only.
+to run (hooks, `background`, the CLI), or put files back (`view`). Standard library (and the kit's
+standard-library-only `state` and `transcript.follow`) only.
 
 Crash safety: the manifest is replaced (rename) only after the member is written, and the
 next copy first cuts the `.gz` back to the size the manifest records, so a copy killed

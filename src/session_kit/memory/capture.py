@@ -6,7 +6,8 @@ capture; a file replaced or rewritten since is read again), with bounded memory 
 `MAX_LINE` is skipped, never held); the
 capture of one session (or of one of its agents) under the memory file's lock, here or in a
 child process the hooks do not wait for (`state.detach`); and keeping the client's
-compaction summary. What each line means is `fold`'s. Standard library only.
+compaction summary. What each line means is `fold`'s. Standard library (and the
+kit's standard-library-only `state` and `transcript.follow`) only.
 """
 
 from __future__ import annotations

@@ -59,7 +59,8 @@ class Checkpoint:
     """How far a reader got in a file, and what the file was then (a value: never changed).
 
     `dev`, `ino` 0 and `head`, `tail` "" mean unknown (a checkpoint carried over from an
-    older record): only what is known is compared."""
+    older record): only what is known is compared. A slotted class, not a dataclass:
+    `dataclasses` is outside the hooks' and the status line's import budget."""
 
     __slots__ = ("offset", "size", "mtime_ns", "dev", "ino", "head", "tail")
 
