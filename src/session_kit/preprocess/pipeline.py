@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from session_kit.errors import KitError, NoScratchDir, cannot_read
+from session_kit.files import open_fd
 from session_kit.preprocess import steps
 from session_kit.preprocess.agents import AgentsInStartOrder, InlineAgents, LinkedAgent
 from session_kit.preprocess.convert import ConvertOptions, LogConverter
@@ -246,7 +247,7 @@ def holds_session(path: Path, session_id: str) -> bool:
     """Whether the file has entries of `session_id` (its `sessionId` written as the client
     writes it, with or without a space); one byte search, the file is not parsed."""
     try:
-        fd = os.open(path, os.O_RDONLY)
+        fd = open_fd(path)
     except OSError:
         return True  # the conversion reports the error
     try:
