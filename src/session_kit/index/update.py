@@ -5,7 +5,8 @@ as `sessions.store` lists them); per file, reading only whole lines past its off
 half-written last line waits for the next update; a file that shrank, changed identity or
 whose indexed end changed is indexed again from the start); turning entries into rows:
 the session's facts, the searchable texts (redacted first, `redact.redact`), tool calls
-paired across updates, agents. Client noise is skipped on the raw bytes
+paired across updates, agents, each API message's usage (`rows`; a 2.0.x warmup log adds
+only that). Client noise is skipped on the raw bytes
 (`transcript.rawtype`), never parsed. Files are indexed in transactions of a few dozen: a kill
 leaves every file either indexed to its old offset or to its new one. A session whose files the client deleted
 keeps its rows. Does not: search (`query`).
@@ -132,9 +133,12 @@ def _index_held(
     from session_kit.index.rows import sql_row, sql_value
 
     key = sql_value(item.path)  # the file is read by its own name; the database holds valid UTF-8
-    row = conn.execute("SELECT id, offset, ino, lines, last_message, tail FROM files WHERE path=?", (key,)).fetchone()
+    row = conn.execute(
+        "SELECT id, offset, ino, lines, last_message, tail, warmup FROM files WHERE path=?", (key,)
+    ).fetchone()
     redone = False
-    if item.agent is not None:
+    warmup = bool(row[6]) if row is not None else item.warmup
+    if item.agent is not None and not warmup:
         meta = _read_meta(Path(item.path[: -len(".jsonl")] + ".meta.json")) or {}
         kind, description = meta.get("agentType"), meta.get("description")
         conn.execute(
@@ -150,18 +154,19 @@ def _index_held(
             ),
         )
     if row is not None:
-        file_id, offset, ino, lines, last_message, tail = row
+        file_id, offset, ino, lines, last_message, tail, _warmup = row
         if info.st_size < offset or ino != info.st_ino or (offset and tail != _tail_hash(fd, offset)):
             _forget_file(conn, file_id, fts)
             offset, lines, last_message, redone = 0, 0, None, True
     else:
         file_id = conn.execute(
-            "INSERT INTO files(path, session, agent, offset, size, ino, mtime, lines) VALUES(?,?,?,0,0,?,0,0)",
-            sql_row((key, item.session, item.agent, info.st_ino)),
+            "INSERT INTO files(path, session, agent, project, offset, size, ino, mtime, warmup, lines)"
+            " VALUES(?,?,?,?,0,0,?,0,?,0)",
+            sql_row((key, item.session, item.agent, item.project, info.st_ino, int(warmup))),
         ).lastrowid
         offset, lines, last_message = 0, 0, None
     state = SessionState.load(conn, item)
-    rows = FileRows(conn, state, item, file_id, last_message)
+    rows = FileRows(conn, state, item, file_id, last_message, warmup=warmup)
     start = offset
     stats = ReadStats()
     while offset < info.st_size:
@@ -188,14 +193,16 @@ def _index_held(
         offset += end + 1
         rows.flush(fts)  # a chunk's rows at a time: memory stays bounded on a large file
     last_message = rows.last_message
-    state.save(conn)
+    if not warmup or conn.execute("SELECT 1 FROM sessions WHERE id=?", (sql_value(item.session),)).fetchone():
+        state.save(conn)  # a warmup log alone makes no session
     conn.execute(
-        "UPDATE files SET offset=?, size=?, ino=?, mtime=?, lines=?, last_message=?, tail=? WHERE id=?",
+        "UPDATE files SET offset=?, size=?, ino=?, mtime=?, modified=?, lines=?, last_message=?, tail=? WHERE id=?",
         (
             offset,
             info.st_size,
             info.st_ino,
             info.st_mtime if offset == info.st_size else 0.0,  # a half line left: look again next time
+            info.st_mtime_ns,
             lines,
             sql_value(last_message),
             _tail_hash(fd, offset),
@@ -213,3 +220,5 @@ def _forget_file(conn: sqlite3.Connection, file_id: int, fts: bool) -> None:
         )
     conn.execute("DELETE FROM texts WHERE file_id=?", (file_id,))
     conn.execute("DELETE FROM calls WHERE file_id=?", (file_id,))
+    conn.execute("DELETE FROM messages WHERE file_id=?", (file_id,))
+    conn.execute("DELETE FROM agent_results WHERE file_id=?", (file_id,))
