@@ -115,7 +115,8 @@ def connect(
     claude_root: str | os.PathLike[str] | None = None,
 ) -> sqlite3.Connection:
     """The index (of `claude_root`), made if missing; `fts=False` makes it without FTS5 (as
-    where SQLite lacks it). A database made by another schema version is made again."""
+    where SQLite lacks it). A database made by another schema version, or that is no
+    database, is made again."""
     path = index_path(state_root, claude_root)
     if not create and not os.path.exists(path):
         raise FileNotFoundError(path)
@@ -123,10 +124,15 @@ def connect(
     if not os.path.exists(path):
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600))
     conn = sqlite3.connect(path, timeout=30, isolation_level=None)
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=NORMAL")
-    conn.execute(META)
-    row = conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute(META)
+        row = conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+    except sqlite3.DatabaseError as exc:
+        if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+            raise  # another process holds it: no reason to doubt it
+        row = ("damaged",)  # not a database (any more): made again from the transcripts
     if row is not None and row[0] != SCHEMA_VERSION:  # before the schema: its tables may differ
         conn.close()
         for suffix in ("", "-wal", "-shm"):
