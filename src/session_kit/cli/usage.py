@@ -58,8 +58,8 @@ def usage(kit: Kit, since: date | None, until: date | None, by: str, no_index: b
 
     Cost comes from the price table bundled with the kit (dated {date}; the date of the table
     used is printed and in --json), or from $SESSION_KIT_PRICES / prices.json in the kit's state dir when there is one. A model
-    with no price is named and left out of the cost, never priced at zero. An index in the
-    kit's state dir keeps what each file held, so later runs read only changed files.
+    with no price is named and left out of the cost, never priced at zero. The kit's index (the
+    one search and export read) keeps what each file held, so later runs read only changed files.
     """
     if since and until and since > until:
         raise KitError("--since is after --until")
