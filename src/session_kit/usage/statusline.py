@@ -1,7 +1,8 @@
 """The client's status line: `python3 -I -S .../usage/statusline_main.py`, JSON on stdin.
 
 Prints one line for the session it is run in: its id prefix, tokens and cost so far (its own
-transcript and its agents' logs, each API message once, the last line of a message kept),
+transcript and its agents' logs, each API message once, the last line of a message kept, and
+agents whose log is gone from their `Agent` results: `show`'s and `usage`'s figures),
 the subagents still running (an `Agent`/`Task` call with no result yet, or an agent launched
 in the background whose log was written in the last minute) and the compactions.
 
@@ -32,14 +33,15 @@ from session_kit.state import fastjson
 from session_kit.state import root as state
 from session_kit.state.ids import check_session_id
 from session_kit.state.scratch import SessionScratch
-from session_kit.transcript.usagefields import assistant_usage, message_key
+from session_kit.transcript.usagefields import UNKNOWN_MODEL, assistant_usage, count_key, usage_fields
 from session_kit.usage import pricerows
 
 # What the client runs: a short script (a script is compiled on every run; this module is not).
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "statusline_main.py")
 STATE_FILE = "statusline.json"
-STATE_VERSION = 1
+STATE_VERSION = 2  # 2: agents' results kept, messages keyed by `usagefields.count_key`
 MAX_STDIN = 1 << 20
+HEAD_BYTES = 8192  # of a 2.0.x agent log beside the sessions: where its session id is
 RECENT_S = 60.0  # a background agent whose log was written this recently is running
 _SPAWNING = ("Agent", "Task")
 
@@ -56,11 +58,28 @@ def _read_input(stream) -> dict:
 
 
 def _agent_logs(transcript: str, session_id: str) -> list:
-    folder = os.path.join(os.path.dirname(transcript), session_id, "subagents")
+    """The session's agent logs: `<id>/subagents/` (workflow runs too), and the 2.0.x logs
+    beside the sessions whose head names this session."""
+    project = os.path.dirname(transcript)
+    folder = os.path.join(project, session_id, "subagents")
     found = []
     for dirpath, dirnames, names in os.walk(folder):
         dirnames.sort()
         found.extend(os.path.join(dirpath, n) for n in sorted(names) if n.startswith("agent-") and n.endswith(".jsonl"))
+    try:
+        beside = sorted(n for n in os.listdir(project) if n.startswith("agent-") and n.endswith(".jsonl"))
+    except OSError:
+        beside = []
+    needles = tuple(f'"sessionId":{sep}"{session_id}"'.encode() for sep in ("", " "))
+    for name in beside:
+        path = os.path.join(project, name)
+        try:
+            with _open_regular(path) as f:
+                head = f.read(HEAD_BYTES)
+        except OSError:
+            continue
+        if any(needle in head for needle in needles):
+            found.append(path)
     return found
 
 
@@ -72,11 +91,20 @@ def _count_file(path: str, seen: dict, main: bool) -> dict:
         return seen
     record = seen
     if not record or record.get("ino") != st.st_ino or record.get("offset", 0) > st.st_size:
-        record = {"ino": st.st_ino, "offset": 0, "messages": {}, "pending": [], "background": [], "compactions": 0}
+        record = {
+            "ino": st.st_ino,
+            "offset": 0,
+            "messages": {},
+            "results": {},
+            "pending": [],
+            "background": [],
+            "compactions": 0,
+        }
     offset = record["offset"]
     if offset == st.st_size:
         return record
     messages, pending, background = record["messages"], set(record["pending"]), set(record["background"])
+    results = record.setdefault("results", {})
     compactions = record["compactions"]
     counted = offset
     try:
@@ -86,7 +114,7 @@ def _count_file(path: str, seen: dict, main: bool) -> dict:
                 if not line.endswith(b"\n"):
                     break  # a half-written line: read it whole next time
                 counted += len(line)
-                compactions += _count_line(line, messages, pending, background, main=main, at=counted)
+                compactions += _count_line(line, messages, pending, background, main=main, at=counted, results=results)
     except OSError:
         pass
     record.update(
@@ -98,8 +126,11 @@ def _count_file(path: str, seen: dict, main: bool) -> dict:
     return record
 
 
-def _count_line(line: bytes, messages: dict, pending: set, background: set, *, main: bool, at: int) -> int:
-    """Count one complete line; returns 1 for a compaction boundary, else 0."""
+def _count_line(
+    line: bytes, messages: dict, pending: set, background: set, *, main: bool, at: int, results: dict | None = None
+) -> int:
+    """Count one complete line; returns 1 for a compaction boundary, else 0. `results`: the
+    usage `Agent` results report of their agents (`transcript.tokens.agent_result_usage`)."""
     usage_line = b'"usage"' in line and b'"assistant"' in line
     spawn_line = main and (b'"tool_use"' in line or b'"tool_result"' in line)
     compact_line = main and b'"compact_boundary"' in line
@@ -113,10 +144,12 @@ def _count_line(line: bytes, messages: dict, pending: set, background: set, *, m
         return 0
     found = assistant_usage(raw) if usage_line else None
     if found is not None:
-        key = message_key(raw) or f"line-at:{at}"
+        key = count_key(raw) or f"line-at:{at}"
         messages[key] = [found[0], *found[1]]  # the message's last line wins
     if spawn_line:
         _track_agents(raw, pending, background)
+        if results is not None:
+            _agent_result(raw, results)
     return int(compact_line and raw.get("type") == "system" and raw.get("subtype") == "compact_boundary")
 
 
@@ -139,6 +172,17 @@ def _track_agents(raw: dict, pending: set, background: set) -> None:
                 and isinstance(extra.get("agentId"), str)
             ):
                 background.add(extra["agentId"])
+
+
+def _agent_result(raw: dict, results: dict) -> None:
+    """`transcript.tokens.agent_result_usage` in plain values (that module loads `dataclasses`)."""
+    extra = raw.get("toolUseResult")
+    if raw.get("type") != "user" or not isinstance(extra, dict):
+        return
+    agent_id, usage = extra.get("agentId"), extra.get("usage")
+    if isinstance(agent_id, str) and agent_id and isinstance(usage, dict):
+        model = extra.get("resolvedModel")
+        results[agent_id] = [model if isinstance(model, str) and model else UNKNOWN_MODEL, *usage_fields(usage)]
 
 
 def _open_regular(path: str):
@@ -218,16 +262,7 @@ def status_line(event: dict, *, root: str | None = None) -> str:
         changed = changed or files[path].get("offset") != old_offset
     if changed:
         state.atomic_write(cache_path, fastjson.dumps(cache).encode("utf-8"))
-    per_model: dict = {}
-    seen: set = set()
-    for path in paths:
-        for key, (model, *fields) in files.get(path, {}).get("messages", {}).items():
-            if key in seen:
-                continue
-            seen.add(key)
-            total = per_model.setdefault(model, [0] * len(fields))
-            for i, v in enumerate(fields):
-                total[i] += v
+    per_model = session_tokens(files, paths)
     tokens = sum(sum(f[:5]) for f in per_model.values())
     main = files.get(transcript) or {}
     running = len(main.get("pending", ())) + _background_running(main.get("background", ()), transcript, session_id)
@@ -238,6 +273,29 @@ def status_line(event: dict, *, root: str | None = None) -> str:
     if compactions:
         parts.append(f"{compactions} compaction{'s' if compactions != 1 else ''}")
     return " · ".join(parts)
+
+
+def session_tokens(files: dict, paths: list) -> dict:
+    """Usage fields per model of the session: each file's messages (a message once), and the
+    agents none of `paths` is the log of, from their `Agent` results (as `show` counts them)."""
+    per_model: dict = {}
+    seen: set = set()
+
+    def add(model: str, fields: list) -> None:
+        total = per_model.setdefault(model, [0] * len(fields))
+        for i, v in enumerate(fields):
+            total[i] += v
+
+    for path in paths:
+        for key, (model, *fields) in files.get(path, {}).get("messages", {}).items():
+            if key not in seen:
+                seen.add(key)
+                add(model, fields)
+    logged = {os.path.basename(p)[len("agent-") : -len(".jsonl")] for p in paths[1:]}
+    for agent_id, (model, *fields) in (files.get(paths[0], {}).get("results") or {}).items():
+        if agent_id not in logged:
+            add(model, fields)
+    return per_model
 
 
 def _background_running(agent_ids, transcript: str, session_id: str) -> int:
