@@ -173,3 +173,15 @@ def test_a_fifo_named_like_a_transcript_is_passed_over_not_waited_on(tmp_path: P
     session(tmp_path, output=3)
     os.mkfifo(tmp_path / "projects" / "-work-a" / "fifo.jsonl")
     assert report(tmp_path).total.tokens.total.output == 3
+
+
+def test_rows_holding_agents_counted_from_their_results_are_marked_as_a_floor(tmp_path: Path):
+    t = Transcript(start=DAY1)
+    call = t.tool_use("Agent", {"prompt": "p"})
+    t.tool_result(call, "ok", extra={"agentId": "gone", "usage": {"input_tokens": 50, "output_tokens": 5}})
+    t.write_session(tmp_path)
+    r = report(tmp_path, by="agent")
+    assert {row.key: row.floor for row in r.rows} == {"main": False, "agent (no log)": True}
+    assert r.total.floor and r.agents_from_results == 1
+    doc = r.as_dict()
+    assert {row["key"]: row["floor"] for row in doc["rows"]}["main"] is False and doc["agents_from_results"] == 1

@@ -81,11 +81,16 @@ def usage(kit: Kit, since: date | None, until: date | None, by: str, no_index: b
         click.echo(
             f"{row.key:<{width}}  {row.sessions:>8}  {human_tokens(t.input):>8}  {human_tokens(t.output):>8}  "
             f"{human_tokens(t.cache_read):>8}  {human_tokens(t.cache_write):>8}  {human_tokens(t.tokens):>8}  "
-            f"{row.cost.display():>10}"
+            f"{row.cost.display():>10}" + ("  floor" if row.floor else "")
         )
     unknown = report.total.cost.unknown_models
     if unknown:
         click.echo(f"No price for {', '.join(unknown)}: their tokens are counted, not priced.")
+    if report.agents_from_results:
+        click.echo(
+            f"{report.agents_from_results} agents whose log is gone are counted from their Agent results"
+            " (their last request only): the rows marked floor are at least that much."
+        )
     if report.duplicates:
         click.echo(f"{report.duplicates} messages repeated by resumed or copied files were counted once.")
     click.echo(f"Prices of {prices.date}" + (f" from {prices.override}" if prices.override else " (bundled)") + ".")

@@ -36,6 +36,7 @@ class UsageRow:
     cost: Cost
     sessions: int
     project: str | None = None  # for `by session`
+    floor: bool = False  # some of it is agents' Agent results (their last request only): at least this
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -44,6 +45,7 @@ class UsageRow:
             "sessions": self.sessions,
             "tokens": self.tokens.as_dict(),
             "cost": self.cost.as_dict(),
+            "floor": self.floor,
         }
 
 
@@ -58,6 +60,7 @@ class UsageReport:
     files: int
     files_read: int  # files read this run (the others came from the index)
     duplicates: int  # messages repeated by resumed or copied files, counted once
+    agents_from_results: int = 0  # agents whose log is gone, counted from their Agent results
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -70,6 +73,7 @@ class UsageReport:
             "files": self.files,
             "files_read": self.files_read,
             "duplicate_messages": self.duplicates,
+            "agents_from_results": self.agents_from_results,
         }
 
 
@@ -169,17 +173,20 @@ def usage_report(
     sums: dict[str, dict[str, list[int]]] = {}
     sessions: dict[str, set[str]] = {}
     projects: dict[str, str] = {}
+    floors: set[str] = set()  # groups that hold agents' Agent results
+    from_results = 0
 
-    def add(hour: int, model: str, fields: Iterable[int], project: str, session: str, agent: str) -> None:
+    def add(hour: int, model: str, fields: Iterable[int], project: str, session: str, agent: str) -> str | None:
         day = days(hour)
         if (since and (day is None or day < since)) or (until and (day is None or day > until)):
-            return
+            return None
         group = _group(by, day, project, session, model, agent)
         row = sums.setdefault(group, {}).setdefault(model, [0] * 8)
         for i, v in enumerate(fields):
             row[i] += v
         sessions.setdefault(group, set()).add(session)
         projects.setdefault(session, project)
+        return group
 
     for file_id, hour, model, fields in found.messages:
         f = found.files[file_id]
@@ -187,14 +194,19 @@ def usage_report(
         add(hour, model, fields, f.project or "?", f.session, agent)
     for file_id, _agent_id, hour, model, _source, fields in found.agent_results:
         f = found.files[file_id]
-        add(hour, model, fields, f.project or "?", f.session, NO_LOG)
+        group = add(hour, model, fields, f.project or "?", f.session, NO_LOG)
+        if group is not None:
+            floors.add(group)
+            from_results += 1
     rows = []
     total_tokens = TokenUsage()
     for group in sorted(sums):
         tokens = TokenUsage(tuple(sorted((m, Usage(*v)) for m, v in sums[group].items())))
         total_tokens = total_tokens + tokens
         project = projects.get(group) if by == "session" else None
-        rows.append(UsageRow(group, tokens, prices.cost(tokens), len(sessions[group]), project))
+        rows.append(UsageRow(group, tokens, prices.cost(tokens), len(sessions[group]), project, group in floors))
     all_sessions = set().union(*sessions.values()) if sessions else set()
-    total = UsageRow("total", total_tokens, prices.cost(total_tokens), len(all_sessions))
-    return UsageReport(by, since, until, tuple(rows), total, prices, listed, read, found.repeated)
+    total = UsageRow("total", total_tokens, prices.cost(total_tokens), len(all_sessions), floor=bool(floors))
+    return UsageReport(
+        by, since, until, tuple(rows), total, prices, listed, read, found.repeated, agents_from_results=from_results
+    )
