@@ -64,6 +64,8 @@ CREATE TABLE IF NOT EXISTS messages(
     file_id INTEGER NOT NULL, key TEXT NOT NULL, session TEXT NOT NULL, agent TEXT, hour INTEGER, model TEXT,
     {TOKEN_COLUMNS.replace(",", " INTEGER,")} INTEGER, PRIMARY KEY(file_id, key)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS messages_session ON messages(session);
+CREATE INDEX IF NOT EXISTS messages_key ON messages(key);  -- the few held twice, found without a sort
+CREATE INDEX IF NOT EXISTS messages_sums ON messages(file_id, hour, model, {TOKEN_COLUMNS});  -- usage's sums
 CREATE TABLE IF NOT EXISTS agent_results(
     file_id INTEGER NOT NULL, session TEXT NOT NULL, agent_id TEXT NOT NULL, hour INTEGER, model TEXT,
     {TOKEN_COLUMNS.replace(",", " INTEGER,")} INTEGER, source TEXT, PRIMARY KEY(file_id, agent_id));

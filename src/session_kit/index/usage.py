@@ -19,26 +19,17 @@ from session_kit.index.db import TOKEN_COLUMNS
 
 _SUMS = ", ".join(f"sum({c.strip()})" for c in TOKEN_COLUMNS.split(","))
 
-_MESSAGES = f"""
-WITH ranked AS (
-    SELECT m.file_id, m.hour, m.model, {TOKEN_COLUMNS},
-           row_number() OVER (PARTITION BY m.key ORDER BY u.rank) > 1 AS repeated
-    FROM messages m JOIN usage_files u ON u.id = m.file_id)
-SELECT file_id, hour, model, repeated, {_SUMS}, count(*) FROM ranked GROUP BY file_id, hour, model, repeated
+_MESSAGES = f"SELECT file_id, hour, model, {_SUMS}, count(*) FROM messages GROUP BY file_id, hour, model"
+# The messages held more than once (a resumed or copied file repeats earlier ones): few, so
+# the common case costs no sort of every message by key.
+_REPEATS = f"""
+SELECT file_id, key, hour, model, {TOKEN_COLUMNS} FROM messages
+WHERE key IN (SELECT key FROM messages GROUP BY key HAVING count(*) > 1)
 """
-
-_RESULTS = f"""
-WITH ranked AS (
-    SELECT r.file_id, r.agent_id, r.hour, r.model, r.source, {TOKEN_COLUMNS},
-           row_number() OVER (PARTITION BY r.agent_id ORDER BY u.rank) AS nth
-    FROM agent_results r JOIN usage_files u ON u.id = r.file_id
-    WHERE NOT EXISTS (SELECT 1 FROM files f JOIN usage_files l ON l.id = f.id WHERE f.agent = r.agent_id))
-SELECT file_id, agent_id, hour, model, source, {TOKEN_COLUMNS} FROM ranked WHERE nth = 1
-"""
-
+_RESULTS = f"SELECT file_id, agent_id, hour, model, source, {TOKEN_COLUMNS} FROM agent_results"
 _FILES = """
-SELECT f.id, f.project, f.session, f.agent, a.type
-FROM files f JOIN usage_files u ON u.id = f.id LEFT JOIN agents a ON a.session = f.session AND a.agent_id = f.agent
+SELECT f.id, f.path, f.modified, f.project, f.session, f.agent, a.type
+FROM files f LEFT JOIN agents a ON a.session = f.session AND a.agent_id = f.agent
 """
 
 
@@ -59,29 +50,37 @@ class UsageRows:
 
 
 def usage_rows(conn: sqlite3.Connection, paths: Iterable[str]) -> UsageRows:
-    """The token rows of the files at `paths` (as the index names them)."""
-    conn.execute("CREATE TEMP TABLE IF NOT EXISTS usage_paths(path TEXT PRIMARY KEY)")
-    conn.execute("CREATE TEMP TABLE IF NOT EXISTS usage_files(id INTEGER PRIMARY KEY, rank INTEGER)")
-    conn.execute("DELETE FROM usage_paths")
-    conn.execute("DELETE FROM usage_files")
-    conn.executemany("INSERT OR IGNORE INTO usage_paths VALUES(?)", ((_text(p),) for p in paths))
-    conn.execute(
-        "INSERT INTO usage_files SELECT f.id, row_number() OVER (ORDER BY f.modified, f.path)"
-        " FROM files f JOIN usage_paths p ON p.path = f.path"
-    )
-    files = {row[0]: UsageFile(*row[1:]) for row in conn.execute(_FILES)}
-    messages = []
+    """The token rows of the files at `paths` (files the index keeps but are not named, such
+    as those the client deleted, are left out). The sums are read whole and filtered here:
+    cheaper than telling SQLite which files, on a history of any size."""
+    wanted = {_text(p) for p in paths}
+    found = [row for row in conn.execute(_FILES) if row[1] in wanted]
+    found.sort(key=lambda row: (row[2] or 0, row[1]))  # the file written first owns a message
+    rank = {row[0]: n for n, row in enumerate(found)}
+    files = {row[0]: UsageFile(*row[3:]) for row in found}
+    sums = {(f, h, m): rest for f, h, m, *rest in conn.execute(_MESSAGES) if f in rank}
+    copies: dict[str, list[tuple]] = {}
+    for file_id, key, *rest in conn.execute(_REPEATS):
+        if file_id in rank:
+            copies.setdefault(key, []).append((rank[file_id], file_id, *rest))
     repeated = 0
-    for file_id, hour, model, again, *sums in conn.execute(_MESSAGES):
-        if again:
-            repeated += sums[-1]
-        else:
-            messages.append((file_id, hour, model, tuple(sums)))
-    results = [
-        (file_id, agent_id, hour, model, source, (*tokens, 1))
-        for file_id, agent_id, hour, model, source, *tokens in conn.execute(_RESULTS)
-    ]
-    return UsageRows(files, messages, results, repeated)
+    for held in copies.values():
+        held.sort()
+        for _rank, file_id, hour, model, *tokens in held[1:]:
+            row = sums[(file_id, hour, model)]
+            for i, v in enumerate(tokens):
+                row[i] -= v
+            row[-1] -= 1
+            repeated += 1
+    messages = [(f, h, m, tuple(rest)) for (f, h, m), rest in sums.items() if rest[-1]]
+    logged = {f.agent for f in files.values() if f.agent}
+    first: dict[str, tuple] = {}
+    for file_id, agent_id, hour, model, source, *tokens in conn.execute(_RESULTS):
+        if file_id not in rank or agent_id in logged:
+            continue
+        if agent_id not in first or rank[file_id] < rank[first[agent_id][0]]:
+            first[agent_id] = (file_id, agent_id, hour, model, source, (*tokens, 1))
+    return UsageRows(files, messages, list(first.values()), repeated)
 
 
 def _text(path: str) -> str:
