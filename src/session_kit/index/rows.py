@@ -33,6 +33,7 @@ from session_kit.transcript.searchable import searchable_fields
 from session_kit.transcript.titles import TYPE_AI, TYPE_CUSTOM, title_line
 from session_kit.transcript.tokens import Usage, agent_result_usage, assistant_usage, count_key
 from session_kit.transcript.tools import summarize_input
+from session_kit.usage.breakdown import SOURCE_RESULT
 
 MAX_TEXT = 64 * 1024  # of one piece of text, what is indexed (its head): the rest is output noise
 _INT64 = (-(2**63), 2**63 - 1)
@@ -114,7 +115,6 @@ FROM (SELECT input, output, cache_read, cache_write_5m, cache_write_1h FROM mess
       SELECT input, output, cache_read, cache_write_5m, cache_write_1h FROM agent_results r
       WHERE r.session = :session AND NOT EXISTS (SELECT 1 FROM files f WHERE f.agent = r.agent_id))
 """
-SOURCE_RESULT = "agent_result"  # `usage.breakdown`'s word: the client's figure in the spawning call's result
 _NO_HOUR = -1
 
 _TITLE_RANK = {TYPE_CUSTOM: 3, TYPE_AI: 2}
