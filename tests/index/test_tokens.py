@@ -1,6 +1,6 @@
 """The index's tokens: one rule with `show`, `usage` and `sessions --tokens` (the last line of
-each API message wins, across updates too), input defined alike everywhere, and an index of
-an older schema made again rather than trusted."""
+each API message wins, across updates too), input defined alike everywhere, rewritten files
+and warmup logs, and an index of an older schema made again rather than trusted."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ import sqlite3
 from pathlib import Path
 
 from session_kit.index import db
+from session_kit.index.query import search_index
 from session_kit.index.update import update
+from tests.support import dialects
 from tests.support.cli import invoke, invoke_json
 from tests.support.transcripts import Transcript
 
@@ -100,3 +102,44 @@ def test_an_index_of_the_older_schema_is_made_again_not_trusted(claude_root: Pat
     update(conn, claude_root)
     [(output,)] = conn.execute("SELECT output_tokens FROM sessions WHERE id=?", (t.session_id,)).fetchall()
     assert output == GROWING[-1]
+
+
+def test_a_rewritten_file_leaves_none_of_its_old_messages_in_the_sessions_tokens(claude_root: Path, tmp_path: Path):
+    t, path, _middle = streamed_session(claude_root)
+    conn = db.connect(str(tmp_path / "state"), claude_root=claude_root)
+    update(conn, claude_root)
+    again = Transcript(t.session_id)
+    again.user("short")
+    [line] = again.say("ok")
+    line["message"]["usage"] = {"input_tokens": 1, "output_tokens": 7}
+    again.write_session(claude_root)  # smaller than before: the client rewrote it
+    update(conn, claude_root)
+    row = conn.execute("SELECT input_tokens, output_tokens FROM sessions WHERE id=?", (t.session_id,)).fetchone()
+    assert row == (1, 7) and path.exists()
+
+
+def test_warmup_logs_are_billed_but_neither_agents_nor_searched(claude_root: Path, tmp_path: Path):
+    built = dialects.legacy_2_0(claude_root)
+    conn = db.connect(str(tmp_path / "state"), claude_root=claude_root)
+    update(conn, claude_root)
+    agents = {row[0] for row in conn.execute("SELECT agent_id FROM agents")}
+    assert agents == {built.agent}
+    hits, _ = search_index(conn, "ready", limit=None)
+    assert [h.agent_id for h in hits if h.agent_id in built.warmups] == []
+    billed = {row[0] for row in conn.execute("SELECT DISTINCT agent FROM messages WHERE agent IS NOT NULL")}
+    assert billed == {built.agent, *built.warmups}
+    show = invoke_json("show", str(built.path))["usage"]["total"]["tokens"]
+    [(output,)] = conn.execute("SELECT output_tokens FROM sessions WHERE id=?", (built.session.session_id,))
+    assert output == show["output"]
+
+
+def test_the_real_clients_session_is_exported_with_shows_figures(tmp_path: Path):
+    real = Path(__file__).resolve().parents[1] / "fixtures" / "real"
+    session = "266f5872-b716-4df1-b42b-7ca857a257ae"
+    conn = db.connect(str(tmp_path / "state"), claude_root=real)
+    update(conn, real)
+    row = conn.execute(
+        "SELECT input_tokens, output_tokens, cache_read_tokens, cache_write_tokens FROM sessions WHERE id=?", (session,)
+    ).fetchone()
+    show = invoke_json("show", str(real / "projects" / "-tmp-real-fixture-project" / f"{session}.jsonl"))
+    assert row == figures(show["usage"]["total"]["tokens"])
