@@ -185,3 +185,11 @@ def test_rows_holding_agents_counted_from_their_results_are_marked_as_a_floor(tm
     assert r.total.floor and r.agents_from_results == 1
     doc = r.as_dict()
     assert {row["key"]: row["floor"] for row in doc["rows"]}["main"] is False and doc["agents_from_results"] == 1
+
+
+def test_a_state_dir_that_cannot_hold_the_index_still_gets_its_report(tmp_path: Path):
+    root = tmp_path / "root"
+    session(root, output=4)
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    assert report(root, blocked / "state").total.tokens.total.output == 4

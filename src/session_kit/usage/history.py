@@ -158,8 +158,9 @@ def usage_report(
     until: date | None = None,
     state_root: str | None = None,
 ) -> UsageReport:
-    """The report over `root`; without `state_root` the index is made in a throw-away folder
-    (every transcript read, nothing kept)."""
+    """The report over `root`; without `state_root` (or when the index there cannot be
+    opened or written) the index is made in a throw-away folder: every transcript read,
+    nothing kept."""
     if by not in BY:
         raise ValueError(f"by must be one of {', '.join(BY)}")
     if state_root is None:
@@ -167,8 +168,13 @@ def usage_report(
 
         with tempfile.TemporaryDirectory(prefix="session-kit-usage-") as scratch:
             return usage_report(root, prices, by=by, since=since, until=until, state_root=scratch)
+    import sqlite3
+
+    try:
+        found, listed, read = _index_rows(root, state_root)
+    except (OSError, sqlite3.OperationalError):  # the kit's state cannot hold it: count all the same
+        return usage_report(root, prices, by=by, since=since, until=until, state_root=None)
     _forget_old_cache(state_root)
-    found, listed, read = _index_rows(root, state_root)
     days = _Days()
     sums: dict[str, dict[str, list[int]]] = {}
     sessions: dict[str, set[str]] = {}
