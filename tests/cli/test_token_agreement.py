@@ -104,3 +104,14 @@ def test_the_status_line_counts_an_agent_whose_log_is_gone_from_its_result(claud
     [gone] = [a for a in show["agents"] if a["agent_id"] == "agonewithusage01"]
     assert gone["source"] == "agent_result" and gone["tokens"]["output"] == 9
     assert status_figures(path, t.session_id)[1] == show["total"]["tokens"]["output"]
+
+
+def test_the_status_line_reads_the_head_of_a_log_beside_the_sessions_once(claude_root: Path, tmp_path: Path):
+    built = dialects.legacy_2_0(claude_root)
+    sid = built.session.session_id
+    event = {"session_id": sid, "transcript_path": str(built.path), "cwd": built.session.cwd}
+    first = statusline.status_line(event, root=str(tmp_path / "state"))
+    log = built.path.parent / f"agent-{built.agent}.jsonl"
+    other = sid[:-1] + ("0" if sid[-1] != "0" else "1")  # same length: the file keeps its size
+    log.write_bytes(log.read_bytes().replace(sid.encode(), other.encode()))
+    assert statusline.status_line(event, root=str(tmp_path / "state")) == first  # its verdict was kept

@@ -7,7 +7,8 @@ the subagents still running (an `Agent`/`Task` call with no result yet, or an ag
 in the background whose log was written in the last minute) and the compactions.
 
 Owns: reading the status-line input, the running count it keeps in the session's scratch
-dir (`statusline.json`: per file the offset already counted, per API message its usage), and
+dir (`statusline.json`: per file the offset already counted, per API message its usage, the
+usage `Agent` results report; which 2.0.x agent logs beside the sessions are this session's), and
 the line. Fast because each run reads only what the client appended since the last one; a
 file that shrank or was replaced is counted again. Imports only the standard library's
 smallest modules, `state`, `transcript.usagefields` and `usage.pricerows`: no `json`, no
@@ -39,7 +40,7 @@ from session_kit.usage import pricerows
 # What the client runs: a short script (a script is compiled on every run; this module is not).
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "statusline_main.py")
 STATE_FILE = "statusline.json"
-STATE_VERSION = 2  # 2: agents' results kept, messages keyed by `usagefields.count_key`
+STATE_VERSION = 2  # 2: agents' results, 2.0.x logs beside the sessions, messages by `usagefields.count_key`
 MAX_STDIN = 1 << 20
 HEAD_BYTES = 8192  # of a 2.0.x agent log beside the sessions: where its session id is
 RECENT_S = 60.0  # a background agent whose log was written this recently is running
@@ -57,9 +58,10 @@ def _read_input(stream) -> dict:
     return value if isinstance(value, dict) else {}
 
 
-def _agent_logs(transcript: str, session_id: str) -> list:
+def _agent_logs(transcript: str, session_id: str, checked: dict | None = None) -> list:
     """The session's agent logs: `<id>/subagents/` (workflow runs too), and the 2.0.x logs
-    beside the sessions whose head names this session."""
+    beside the sessions whose head names this session (`checked`: the verdict per name, kept
+    between runs, so each such log's head is read once)."""
     project = os.path.dirname(transcript)
     folder = os.path.join(project, session_id, "subagents")
     found = []
@@ -71,14 +73,17 @@ def _agent_logs(transcript: str, session_id: str) -> list:
     except OSError:
         beside = []
     needles = tuple(f'"sessionId":{sep}"{session_id}"'.encode() for sep in ("", " "))
+    checked = {} if checked is None else checked
     for name in beside:
         path = os.path.join(project, name)
-        try:
-            with _open_regular(path) as f:
-                head = f.read(HEAD_BYTES)
-        except OSError:
-            continue
-        if any(needle in head for needle in needles):
+        if name not in checked:
+            try:
+                with _open_regular(path) as f:
+                    head = f.read(HEAD_BYTES)
+            except OSError:
+                continue
+            checked[name] = any(needle in head for needle in needles)
+        if checked[name]:
             found.append(path)
     return found
 
@@ -250,8 +255,11 @@ def status_line(event: dict, *, root: str | None = None) -> str:
     ):
         cache = {"version": STATE_VERSION, "transcript": transcript, "files": {}}
     files = cache["files"]
-    paths = [transcript, *_agent_logs(transcript, session_id)]
-    changed = False
+    if not isinstance(cache.get("beside"), dict):
+        cache["beside"] = {}  # 2.0.x agent logs beside the sessions: whether each is this session's
+    known = len(cache["beside"])
+    paths = [transcript, *_agent_logs(transcript, session_id, cache["beside"])]
+    changed = len(cache["beside"]) != known
     for path in paths:
         before = files.get(path)
         old_offset = before.get("offset") if isinstance(before, dict) else None
