@@ -54,7 +54,8 @@ def usage(kit: Kit, since: date | None, until: date | None, by: str, no_index: b
     Every session and agent log of the Claude root is counted: once per API message (the last
     line of a message written as several; a message repeated by a resumed or copied file counts
     once), input, output, cache read and cache writes by tier (5-minute, 1-hour), per model.
-    Agents whose log is missing count with the usage their Agent result reports.
+    Agents whose log is missing count with the usage their Agent result reports: their last
+    request only, so the rows holding them are marked floor.
 
     Cost comes from the price table bundled with the kit (dated {date}; the date of the table
     used is printed and in --json), or from $SESSION_KIT_PRICES / prices.json in the kit's state dir when there is one. A model
