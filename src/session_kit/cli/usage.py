@@ -15,7 +15,7 @@ import click
 from session_kit import api
 from session_kit.cli.context import Kit, pass_kit, shared_options
 from session_kit.cli.helptext import epilog
-from session_kit.cli.output import emit_json
+from session_kit.cli.output import emit_json, plural
 from session_kit.cli.tokens import human_tokens
 from session_kit.errors import KitError
 
@@ -89,8 +89,8 @@ def usage(kit: Kit, since: date | None, until: date | None, by: str, no_index: b
         click.echo(f"No price for {', '.join(unknown)}: their tokens are counted, not priced.")
     if report.agents_from_results:
         click.echo(
-            f"{report.agents_from_results} agents whose log is gone are counted from their Agent results"
-            " (their last request only): the rows marked floor are at least that much."
+            f"{plural(report.agents_from_results, 'agent')} whose log is gone counted from the Agent results"
+            " (the last request only): the rows marked floor are at least that much."
         )
     if report.duplicates:
         click.echo(f"{report.duplicates} messages repeated by resumed or copied files were counted once.")
