@@ -62,3 +62,13 @@ def test_a_bad_price_file_is_a_one_line_error_with_exit_5(claude_root: Path, tmp
 def test_an_empty_history_says_so(claude_root: Path):
     result = invoke("usage")
     assert result.exit_code == 0 and result.stdout.startswith("No usage in 0 transcripts")
+
+
+def test_usage_marks_the_rows_of_agents_counted_from_their_results_as_a_floor(claude_root: Path):
+    t = one_session(claude_root)
+    call = t.tool_use("Agent", {"prompt": "p"})
+    t.tool_result(call, "ok", extra={"agentId": "gone", "usage": {"input_tokens": 50, "output_tokens": 5}})
+    t.write_session(claude_root)
+    lines = invoke("usage", "--by", "agent").stdout.splitlines()
+    assert [line.split()[0] for line in lines if line.endswith("  floor")] == ["agent", "total"]
+    assert "1 agent whose log is gone counted from the Agent results" in "\n".join(lines)

@@ -68,6 +68,20 @@ def test_the_kit_counts_exactly_what_the_api_sent_for_the_messages_the_client_ke
     report = kit_json(claude, "usage", "--by", "session")
     assert report["total"]["tokens"]["input"] == expected_in and report["total"]["tokens"]["output"] == expected_out
 
+    # Every other command that gives the session's tokens gives the same figures.
+    figures = ("input", "output", "cache_read", "cache_creation")
+    [row] = [r for r in report["rows"] if r["key"] == run.session_id]
+    assert [row["tokens"][f] for f in figures] == [total[f] for f in figures]
+    [listed] = [s for s in kit_json(claude, "sessions", "--all", "--tokens")["sessions"] if s["id"] == run.session_id]
+    assert [listed["tokens"][f] for f in figures] == [total[f] for f in figures]
+    out = tmp_path / "export"
+    kit_json(claude, "export", "--output-dir", str(out))
+    [exported] = [
+        r for r in map(json.loads, (out / "sessions.jsonl").read_text().splitlines()) if r["id"] == run.session_id
+    ]
+    columns = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens")
+    assert [exported[c] for c in columns] == [total[f] for f in figures]
+
     # The status line, given the client's documented stdin shape for this session.
     event = {
         "hook_event_name": "Status",

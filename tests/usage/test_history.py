@@ -1,5 +1,5 @@
 """The `usage` report over a whole Claude root: every session and agent log, each API message
-once across files, grouped as asked, with an index that is only a cache."""
+once across files, grouped as asked, read from the index (no cache of its own)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from session_kit.usage.history import index_path, parse_day, usage_report
+from session_kit.index.db import index_path
+from session_kit.usage.history import parse_day, usage_report
 from session_kit.usage.prices import load_prices
 from tests.support.transcripts import Transcript
 
@@ -115,7 +116,7 @@ def test_a_corrupt_index_is_rebuilt_not_trusted(tmp_path: Path):
     root, state = tmp_path / "root", tmp_path / "state"
     session(root, output=4)
     report(root, state)
-    Path(index_path(str(state), str(root))).write_bytes(b"\x00garbage")
+    Path(index_path(str(state), str(root))).write_bytes(b"\x00garbage" * 1000)
     again = report(root, state)
     assert again.files_read == 1 and again.total.tokens.total.output == 4
 
@@ -149,20 +150,46 @@ def test_an_unknown_grouping_is_refused(tmp_path: Path):
         report(tmp_path, by="year")
 
 
-def test_an_index_row_of_the_wrong_shape_is_read_again(tmp_path: Path):
+def test_the_json_cache_of_earlier_versions_is_removed(tmp_path: Path):
     root, state = tmp_path / "root", tmp_path / "state"
-    t = session(root, output=4)
-    report(root, state)
-    index = Path(index_path(str(state), str(root)))
-    doc = json.loads(index.read_text())
-    [path] = doc["files"]
-    doc["files"][path][6] = [[1, "m", [1, 2]]]  # a bucket of the wrong width
-    index.write_text(json.dumps(doc))
-    again = report(root, state)
-    assert again.files_read == 1 and again.total.tokens.total.output == 4 and t.session_id
+    session(root, output=4)
+    old = state / "usage-index" / "0123456789abcdef.json"
+    old.parent.mkdir(parents=True)
+    old.write_text(json.dumps({"version": 2, "files": {}}))
+    assert report(root, state).total.tokens.total.output == 4
+    assert not old.parent.exists()
+
+
+def test_files_the_client_deleted_leave_the_report_though_the_index_keeps_them(tmp_path: Path):
+    root, state = tmp_path / "root", tmp_path / "state"
+    session(root, output=4)
+    gone = session(root, output=2, cwd="/work/b")
+    assert report(root, state).total.tokens.total.output == 6
+    (root / "projects" / "-work-b" / f"{gone.session_id}.jsonl").unlink()
+    assert report(root, state).total.tokens.total.output == 4
 
 
 def test_a_fifo_named_like_a_transcript_is_passed_over_not_waited_on(tmp_path: Path):
     session(tmp_path, output=3)
     os.mkfifo(tmp_path / "projects" / "-work-a" / "fifo.jsonl")
     assert report(tmp_path).total.tokens.total.output == 3
+
+
+def test_rows_holding_agents_counted_from_their_results_are_marked_as_a_floor(tmp_path: Path):
+    t = Transcript(start=DAY1)
+    call = t.tool_use("Agent", {"prompt": "p"})
+    t.tool_result(call, "ok", extra={"agentId": "gone", "usage": {"input_tokens": 50, "output_tokens": 5}})
+    t.write_session(tmp_path)
+    r = report(tmp_path, by="agent")
+    assert {row.key: row.floor for row in r.rows} == {"main": False, "agent (no log)": True}
+    assert r.total.floor and r.agents_from_results == 1
+    doc = r.as_dict()
+    assert {row["key"]: row["floor"] for row in doc["rows"]}["main"] is False and doc["agents_from_results"] == 1
+
+
+def test_a_state_dir_that_cannot_hold_the_index_still_gets_its_report(tmp_path: Path):
+    root = tmp_path / "root"
+    session(root, output=4)
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    assert report(root, blocked / "state").total.tokens.total.output == 4

@@ -15,7 +15,7 @@ import click
 from session_kit import api
 from session_kit.cli.context import Kit, pass_kit, shared_options
 from session_kit.cli.helptext import epilog
-from session_kit.cli.output import emit_json
+from session_kit.cli.output import emit_json, plural
 from session_kit.cli.tokens import human_tokens
 from session_kit.errors import KitError
 
@@ -54,12 +54,13 @@ def usage(kit: Kit, since: date | None, until: date | None, by: str, no_index: b
     Every session and agent log of the Claude root is counted: once per API message (the last
     line of a message written as several; a message repeated by a resumed or copied file counts
     once), input, output, cache read and cache writes by tier (5-minute, 1-hour), per model.
-    Agents whose log is missing count with the usage their Agent result reports.
+    Agents whose log is missing count with the usage their Agent result reports: their last
+    request only, so the rows holding them are marked floor.
 
     Cost comes from the price table bundled with the kit (dated {date}; the date of the table
     used is printed and in --json), or from $SESSION_KIT_PRICES / prices.json in the kit's state dir when there is one. A model
-    with no price is named and left out of the cost, never priced at zero. An index in the
-    kit's state dir keeps what each file held, so later runs read only changed files.
+    with no price is named and left out of the cost, never priced at zero. The kit's index (the
+    one search and export read) keeps what each file held, so later runs read only changed files.
     """
     if since and until and since > until:
         raise KitError("--since is after --until")
@@ -81,11 +82,16 @@ def usage(kit: Kit, since: date | None, until: date | None, by: str, no_index: b
         click.echo(
             f"{row.key:<{width}}  {row.sessions:>8}  {human_tokens(t.input):>8}  {human_tokens(t.output):>8}  "
             f"{human_tokens(t.cache_read):>8}  {human_tokens(t.cache_write):>8}  {human_tokens(t.tokens):>8}  "
-            f"{row.cost.display():>10}"
+            f"{row.cost.display():>10}" + ("  floor" if row.floor else "")
         )
     unknown = report.total.cost.unknown_models
     if unknown:
         click.echo(f"No price for {', '.join(unknown)}: their tokens are counted, not priced.")
+    if report.agents_from_results:
+        click.echo(
+            f"{plural(report.agents_from_results, 'agent')} whose log is gone counted from the Agent results"
+            " (the last request only): the rows marked floor are at least that much."
+        )
     if report.duplicates:
         click.echo(f"{report.duplicates} messages repeated by resumed or copied files were counted once.")
     click.echo(f"Prices of {prices.date}" + (f" from {prices.override}" if prices.override else " (bundled)") + ".")

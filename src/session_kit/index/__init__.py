@@ -2,9 +2,12 @@
 
 Modules:
 - `db` — where the database is, its schema (sessions, texts with FTS5 full-text search or
-  a plain table where the Python build lacks FTS5, tool calls, agents, files) and opening it.
+  a plain table where the Python build lacks FTS5, tool calls, agents, each API message's
+  usage, agents' usage from their results, files) and opening it.
 - `update` — bringing it up to date from each file's byte offset already indexed (files are
   append-only; one that shrank or changed identity is indexed again), text redacted first.
+- `usage` — its per-message token rows as the `usage` report reads them (each message once
+  across files; `sessions --tokens` reads the same).
 - `query` — searching it: filters, ranking, context, the command that resumes each hit.
 - `export` — its tables as JSON Lines (and Parquet with the optional extra).
 Does not: print, or read a file any other way than through `transcript/` and `sessions/`.

@@ -9,7 +9,9 @@ and a writer killed (even with -9) leaves the last committed state. Does not: fi
 
 Tables (documented for users in docs/json.md, "export"):
     sessions  one row per session: id, project, cwd, path, title, first_request, started,
-              ended, branch, version, input_tokens, output_tokens, agents, compactions
+              ended, branch, version, input_tokens, output_tokens, cache_read_tokens,
+              cache_write_tokens (its files' `messages` and the `agent_results` of agents
+              with no log, added up), agents, compactions
     texts     one row per searchable piece (message text, tool input, tool output, summary):
               session, agent, line, ts, kind, tool, status (a tool output's: ok | error),
               text (redacted; a piece's first 64 KiB); `texts_fts` indexes
@@ -17,9 +19,22 @@ Tables (documented for users in docs/json.md, "export"):
     calls     one row per tool call: session, agent, tool_use_id, tool, summary, status,
               exit_code, error, started, duration_s, line
     agents    one row per subagent log: session, agent_id, type, description, path
-    files     one row per indexed file: path, session, agent, offset (bytes indexed, whole
-              lines only), size, ino, mtime, lines, last_message, tail (the line
+    messages  one row per API message of a file (`transcript.tokens`' key; the last line of
+              a message wins, a later update replacing what an earlier one counted):
+              file_id, key, session, agent, hour (UTC hours since the epoch, -1 without a
+              time), model, input, output, cache_read, cache_write_5m, cache_write_1h,
+              web_search, web_fetch
+    agent_results  what an `Agent`/`Task` result reports of its agent's usage (all that is
+              known of an agent whose log is gone): file_id, session, agent_id, hour, model,
+              the same token columns, source (`agent_result`: the agent's last request only)
+    files     one row per indexed file: path, session, agent, project, offset (bytes
+              indexed, whole lines only), size, ino, mtime, modified (mtime in ns, the
+              order "written first" follows), warmup (a 2.0.x warmup log: only its usage is
+              kept), lines, last_message, tail (the line
               follower's checkpoint, `transcript.follow`)
+
+A database of another schema version is deleted and made again from the transcripts (its
+rows are never trusted: version 1 counted each message's first line).
 """
 
 from __future__ import annotations
@@ -31,17 +46,30 @@ from session_kit.state.root import ensure_dir
 
 INDEX = "index"
 DB_FILE = "history.sqlite3"
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
+META = "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);"
+TOKEN_COLUMNS = "input, output, cache_read, cache_write_5m, cache_write_1h, web_search, web_fetch"
+SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS files(
-    id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, session TEXT, agent TEXT, offset INTEGER NOT NULL,
-    size INTEGER NOT NULL, ino INTEGER, mtime REAL, lines INTEGER NOT NULL, last_message TEXT, tail TEXT);
+    id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, session TEXT, agent TEXT, project TEXT,
+    offset INTEGER NOT NULL, size INTEGER NOT NULL, ino INTEGER, mtime REAL, modified INTEGER DEFAULT 0,
+    warmup INTEGER DEFAULT 0, lines INTEGER NOT NULL, last_message TEXT, tail TEXT);
+CREATE INDEX IF NOT EXISTS files_agent ON files(agent);
 CREATE TABLE IF NOT EXISTS sessions(
     id TEXT PRIMARY KEY, project TEXT, cwd TEXT, path TEXT, title TEXT, first_request TEXT, started TEXT,
     ended TEXT, branch TEXT, version TEXT, input_tokens INTEGER DEFAULT 0, output_tokens INTEGER DEFAULT 0,
+    cache_read_tokens INTEGER DEFAULT 0, cache_write_tokens INTEGER DEFAULT 0,
     agents INTEGER DEFAULT 0, compactions INTEGER DEFAULT 0);
+CREATE TABLE IF NOT EXISTS messages(
+    file_id INTEGER NOT NULL, key TEXT NOT NULL, session TEXT NOT NULL, agent TEXT, hour INTEGER, model TEXT,
+    {TOKEN_COLUMNS.replace(",", " INTEGER,")} INTEGER, PRIMARY KEY(file_id, key)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS messages_session ON messages(session);
+CREATE INDEX IF NOT EXISTS messages_key ON messages(key);  -- the few held twice, found without a sort
+CREATE INDEX IF NOT EXISTS messages_sums ON messages(file_id, hour, model, {TOKEN_COLUMNS});  -- usage's sums
+CREATE TABLE IF NOT EXISTS agent_results(
+    file_id INTEGER NOT NULL, session TEXT NOT NULL, agent_id TEXT NOT NULL, hour INTEGER, model TEXT,
+    {TOKEN_COLUMNS.replace(",", " INTEGER,")} INTEGER, source TEXT, PRIMARY KEY(file_id, agent_id));
 CREATE TABLE IF NOT EXISTS texts(
     id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, session TEXT NOT NULL, agent TEXT, line INTEGER,
     ts TEXT, kind TEXT, tool TEXT, status TEXT, text TEXT NOT NULL);
@@ -90,7 +118,8 @@ def connect(
     claude_root: str | os.PathLike[str] | None = None,
 ) -> sqlite3.Connection:
     """The index (of `claude_root`), made if missing; `fts=False` makes it without FTS5 (as
-    where SQLite lacks it). A database made by another schema version is made again."""
+    where SQLite lacks it). A database made by another schema version, or that is no
+    database, is made again."""
     path = index_path(state_root, claude_root)
     if not create and not os.path.exists(path):
         raise FileNotFoundError(path)
@@ -98,10 +127,24 @@ def connect(
     if not os.path.exists(path):
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600))
     conn = sqlite3.connect(path, timeout=30, isolation_level=None)
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=NORMAL")
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute(META)
+        row = conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+    except sqlite3.DatabaseError as exc:
+        if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+            raise  # another process holds it: no reason to doubt it
+        row = ("damaged",)  # not a database (any more): made again from the transcripts
+    if row is not None and row[0] != SCHEMA_VERSION:  # before the schema: its tables may differ
+        conn.close()
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                os.unlink(path + suffix)
+            except FileNotFoundError:
+                pass
+        return connect(state_root, fts=fts, create=create, claude_root=claude_root)
     conn.executescript(SCHEMA)
-    row = conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
     if row is None:
         use_fts = fts5_available(conn) if fts is None else (fts and fts5_available(conn))
         conn.execute("BEGIN IMMEDIATE")
@@ -110,14 +153,6 @@ def connect(
                 conn.execute(FTS_SCHEMA)
             conn.execute("INSERT INTO meta VALUES('schema', ?), ('fts', ?)", (SCHEMA_VERSION, "1" if use_fts else "0"))
         conn.execute("COMMIT")
-    elif row[0] != SCHEMA_VERSION:
-        conn.close()
-        for suffix in ("", "-wal", "-shm"):
-            try:
-                os.unlink(path + suffix)
-            except FileNotFoundError:
-                pass
-        return connect(state_root, fts=fts, create=create, claude_root=claude_root)
     return conn
 
 

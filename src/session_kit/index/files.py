@@ -5,7 +5,8 @@ them cheaply, as every search does before it answers: one `scandir` per folder a
 gives, plain strings (no `pathlib`), in the layouts `sessions.store` names (a project's
 `<id>.jsonl`, `<id>/subagents/agent-*.jsonl` and its workflow runs', 2025's `agent-*.jsonl`
 beside the sessions, whose session id is read from its head only the first time, and whose
-warmup logs are left out); agent folders whose session file is gone are listed too. Does not:
+2.0.x warmup logs are marked: billed, so their usage is kept, but no agent of the conversation
+and never searched); agent folders whose session file is gone are listed too. Does not:
 read transcripts.
 """
 
@@ -30,6 +31,7 @@ class IndexFile:
     size: int | None = None  # from the listing's stat
     mtime: float | None = None
     original: str | None = None  # a file of the archive's view: where the client had it
+    warmup: bool = False  # a 2.0.x warmup log (known when the index first lists it)
 
 
 def _entries(folder: str) -> list[os.DirEntry]:
@@ -40,14 +42,16 @@ def _entries(folder: str) -> list[os.DirEntry]:
         return []
 
 
-def _file(entry: os.DirEntry, session: str, agent: str | None, project: str) -> IndexFile | None:
+def _file(
+    entry: os.DirEntry, session: str, agent: str | None, project: str, *, warmup: bool = False
+) -> IndexFile | None:
     try:
         st = entry.stat()
     except OSError:
         return None  # removed while we looked
     if not stat.S_ISREG(st.st_mode):
         return None  # a FIFO or a device named like a transcript is never read
-    return IndexFile(entry.path, session, agent, project, st.st_size, st.st_mtime)
+    return IndexFile(entry.path, session, agent, project, st.st_size, st.st_mtime, warmup=warmup)
 
 
 def _agents_in(folder: str, session: str, project: str) -> Iterator[IndexFile]:
@@ -85,12 +89,12 @@ def files_to_index(
                 if name.startswith(AGENT_PREFIX):  # 2025: beside the sessions, named by its head
                     agent = name[len(AGENT_PREFIX) : -len(SESSION_SUFFIX)]
                     session = session_of(entry.path)
+                    warmup = False
                     if session is None:
-                        if is_warmup_log(Path(entry.path)):
-                            continue
+                        warmup = is_warmup_log(Path(entry.path))
                         session = first_field(Path(entry.path), b"sessionId")
                     if session:
-                        found = _file(entry, session, agent, project)
+                        found = _file(entry, session, agent, project, warmup=warmup)
                         if found:
                             yield found
                     continue

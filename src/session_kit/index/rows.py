@@ -2,7 +2,11 @@
 
 Owns: what one transcript entry adds to the index (texts redacted first with `redact.redact`,
 tool calls paired with results across updates through the `calls` table, the session's title,
-first request, times, branch, version, tokens counted once per API message, compactions).
+first request, times, branch, version, compactions), and each API message's usage (the
+`messages` rows: `transcript.tokens`' key and rule, the last line of a message replacing
+what an earlier line or update counted) and each agent's usage its `Agent` result reports
+(`agent_results`); the session's token columns are added up from those rows
+(`SESSION_TOKENS`), never counted on the way.
 Loaded only when a file has new lines, so an update that finds nothing new never imports the
 transcript parsers. Does not: read files (`update`).
 """
@@ -12,6 +16,7 @@ from __future__ import annotations
 import sqlite3
 
 from session_kit.files import TEXT_ERRORS
+from session_kit.index.db import TOKEN_COLUMNS
 from session_kit.index.files import IndexFile
 from session_kit.redact import redact, redact_many
 from session_kit.transcript.calls import result_outcome
@@ -26,7 +31,9 @@ from session_kit.transcript.entries import (
 )
 from session_kit.transcript.searchable import searchable_fields
 from session_kit.transcript.titles import TYPE_AI, TYPE_CUSTOM, title_line
+from session_kit.transcript.tokens import Usage, agent_result_usage, assistant_usage, count_key
 from session_kit.transcript.tools import summarize_input
+from session_kit.usage.breakdown import SOURCE_RESULT
 
 MAX_TEXT = 64 * 1024  # of one piece of text, what is indexed (its head): the rest is output noise
 _INT64 = (-(2**63), 2**63 - 1)
@@ -59,7 +66,9 @@ class SessionState:
     __slots__ = ("session", "fields", "title_rank")
 
     COLUMNS = ("project", "cwd", "path", "title", "first_request", "started", "ended", "branch", "version",
-               "input_tokens", "output_tokens", "agents", "compactions")  # fmt: skip
+               "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "agents",
+               "compactions")  # fmt: skip
+    TOKENS = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens")
 
     def __init__(self, session: str, fields: dict) -> None:
         self.session = session
@@ -75,7 +84,7 @@ class SessionState:
         if item.agent is None:
             fields["path"] = item.original or item.path
         fields["project"] = fields["project"] or item.project
-        for name in ("input_tokens", "output_tokens", "agents", "compactions"):
+        for name in ("agents", "compactions"):
             fields[name] = fields[name] or 0
         state = cls(item.session, fields)
         if item.agent is not None and row is not None:
@@ -85,6 +94,8 @@ class SessionState:
     def save(self, conn: sqlite3.Connection) -> None:
         agents = conn.execute("SELECT count(*) FROM agents WHERE session=?", (self.session,)).fetchone()[0]
         self.fields["agents"] = agents
+        totals = conn.execute(SESSION_TOKENS, {"session": sql_value(self.session)}).fetchone()
+        self.fields.update(zip(self.TOKENS, totals))
         names = ", ".join(self.COLUMNS)
         marks = ", ".join("?" for _ in self.COLUMNS)
         conn.execute(
@@ -92,6 +103,19 @@ class SessionState:
             sql_row((self.session, *(self.fields[c] for c in self.COLUMNS))),
         )
 
+
+# A session's tokens: its files' messages, and the agents whose log the index never saw
+# counted from their `Agent` results (as `show` counts them). Input is input alone: cache
+# reads and writes have their own columns, as in every command.
+SESSION_TOKENS = """
+SELECT coalesce(sum(input), 0), coalesce(sum(output), 0), coalesce(sum(cache_read), 0),
+       coalesce(sum(cache_write_5m + cache_write_1h), 0)
+FROM (SELECT input, output, cache_read, cache_write_5m, cache_write_1h FROM messages WHERE session = :session
+      UNION ALL
+      SELECT input, output, cache_read, cache_write_5m, cache_write_1h FROM agent_results r
+      WHERE r.session = :session AND NOT EXISTS (SELECT 1 FROM files f WHERE f.agent = r.agent_id))
+"""
+_NO_HOUR = -1
 
 _TITLE_RANK = {TYPE_CUSTOM: 3, TYPE_AI: 2}
 
@@ -102,10 +126,23 @@ class FileRows:
     index filled from them with one statement. Tool calls used and answered within the batch
     are paired in memory; a result whose use an earlier update indexed updates that row."""
 
-    __slots__ = ("conn", "state", "item", "file_id", "last_message", "texts", "calls", "results")
+    __slots__ = (
+        "conn", "state", "item", "file_id", "last_message", "texts", "calls", "results", "messages", "agent_results",
+        "warmup",
+    )  # fmt: skip
 
-    def __init__(self, conn: sqlite3.Connection, state: SessionState, item: IndexFile, file_id: int, last: str | None):
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        state: SessionState,
+        item: IndexFile,
+        file_id: int,
+        last: str | None,
+        *,
+        warmup: bool = False,
+    ):
         self.conn = conn
+        self.warmup = warmup  # a 2.0.x warmup log: billed (its usage is kept), not searchable
         self.state = state
         self.item = item
         self.file_id = file_id
@@ -113,8 +150,21 @@ class FileRows:
         self.texts: list[list] = []  # [line, ts, kind, tool, status, text, tool_use_id]
         self.calls: dict[str, list] = {}  # tool_use_id -> [tool, summary, status, exit, error, started, dur, line]
         self.results: list[tuple] = []  # (tool_use_id, status, exit_code, error, ended) of earlier uses
+        self.messages: dict[str, tuple] = {}  # count key -> (hour, model, Usage): the last line wins
+        self.agent_results: dict[str, tuple] = {}  # agent id -> (hour, model, Usage)
 
     def add(self, entry: Entry) -> None:
+        if entry.kind == KIND_ASSISTANT:
+            found = assistant_usage(entry.raw)
+            if found is not None:
+                key = count_key(entry.raw) or f"line:{self.file_id}:{entry.line}"
+                self.messages[key] = (_hour(entry), *found)
+            if entry.message_id:
+                self.last_message = entry.message_id
+        elif entry.kind == KIND_USER and (result := agent_result_usage(entry.raw)) is not None:
+            self.agent_results[result[0]] = (_hour(entry), *result[1:])
+        if self.warmup:
+            return
         fields = self.state.fields
         stamp = format_timestamp(entry.timestamp)
         conversation = entry.kind in (KIND_USER, KIND_ASSISTANT)
@@ -135,13 +185,6 @@ class FileRows:
         if stamp and conversation:
             fields["started"] = min(fields["started"] or stamp, stamp)
             fields["ended"] = max(fields["ended"] or stamp, stamp)
-        if entry.kind == KIND_ASSISTANT:
-            usage, message = entry.usage, entry.message_id
-            if usage and message != self.last_message:  # the client repeats usage on each block's line
-                fields["input_tokens"] += _int(usage.get("input_tokens")) + _int(usage.get("cache_read_input_tokens"))
-                fields["output_tokens"] += _int(usage.get("output_tokens"))
-            if message:
-                self.last_message = message
         names: dict[str, str] = {}
         for block in entry.tool_uses:
             call_id, name = block.get("id"), str(block.get("name", "?"))
@@ -169,6 +212,7 @@ class FileRows:
 
     def flush(self, fts: bool) -> None:
         conn, item = self.conn, self.item
+        self._flush_usage()
         names = self._earlier_tools()
         pieces = [t[5] for t in self.texts]
         pieces += [c[1] for c in self.calls.values()] + [c[4] or "" for c in self.calls.values()]
@@ -208,6 +252,29 @@ class FileRows:
             conn.execute("INSERT INTO texts_fts(rowid, text) SELECT id, text FROM texts WHERE id > ?", (first,))
         self.texts, self.calls, self.results = [], {}, []
 
+    def _flush_usage(self) -> None:
+        """Each message's usage, replacing what an earlier update counted of it (its last line
+        came later); each agent result's."""
+        marks = ",".join("?" * (len(TOKEN_COLUMNS.split(",")) + 6))
+        item = self.item
+        self.conn.executemany(
+            f"INSERT OR REPLACE INTO messages(file_id, key, session, agent, hour, model, {TOKEN_COLUMNS})"
+            f" VALUES({marks})",
+            [
+                sql_row((self.file_id, key, item.session, item.agent, hour, model, *_tokens(usage)))
+                for key, (hour, model, usage) in self.messages.items()
+            ],
+        )
+        self.conn.executemany(
+            f"INSERT OR REPLACE INTO agent_results(file_id, session, agent_id, hour, model, {TOKEN_COLUMNS}, source)"
+            f" VALUES({marks})",  # the same count: source in place of key
+            [
+                sql_row((self.file_id, item.session, agent_id, hour, model, *_tokens(usage), SOURCE_RESULT))
+                for agent_id, (hour, model, usage) in self.agent_results.items()
+            ],
+        )
+        self.messages, self.agent_results = {}, {}
+
     def _earlier_tools(self) -> dict[str, tuple[int, str | None, str | None]]:
         """(row id, started, tool) of the pending calls of this session an earlier update
         indexed, for the results here."""
@@ -225,5 +292,11 @@ class FileRows:
         return found
 
 
-def _int(value: object) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+def _hour(entry: Entry) -> int:
+    stamp = entry.timestamp
+    return int(stamp.timestamp() // 3600) if stamp is not None else _NO_HOUR
+
+
+def _tokens(u: Usage) -> tuple[int, ...]:
+    """`TOKEN_COLUMNS`' values of a usage."""
+    return (u.input, u.output, u.cache_read, u.cache_write_5m, u.cache_write_1h, u.web_search, u.web_fetch)

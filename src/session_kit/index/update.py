@@ -6,7 +6,8 @@ checkpoint, through the kit's one line follower (`transcript.follow`: a half-wri
 line waits for the next update; a file replaced, cut shorter or rewritten is indexed again
 from the start; the checkpoint is kept in `files.tail`); turning entries into rows:
 the session's facts, the searchable texts (redacted first, `redact.redact`), tool calls
-paired across updates, agents. Client noise is skipped on the raw bytes
+paired across updates, agents, each API message's usage (`rows`; a 2.0.x warmup log adds
+only that). Client noise is skipped on the raw bytes
 (`transcript.rawtype`), never parsed. Files are indexed in transactions of a few dozen: a kill
 leaves every file either indexed to its old offset or to its new one. A session whose files the client deleted
 keeps its rows. Does not: search (`query`).
@@ -107,7 +108,9 @@ def _index_file(conn: sqlite3.Connection, item: IndexFile, fts: bool) -> tuple[i
     from session_kit.index.rows import sql_value
 
     key = sql_value(item.path)  # the file is read by its own name; the database holds valid UTF-8
-    row = conn.execute("SELECT id, offset, ino, lines, last_message, tail FROM files WHERE path=?", (key,)).fetchone()
+    row = conn.execute(
+        "SELECT id, offset, ino, lines, last_message, tail, warmup FROM files WHERE path=?", (key,)
+    ).fetchone()
     # A row written before checkpoints were kept knows its offset and inode only.
     seen = (Checkpoint.from_text(row[5]) or Checkpoint(row[1], ino=row[2] or 0)) if row is not None else None
     try:
@@ -130,7 +133,8 @@ def _index_held(
     from session_kit.transcript.reader import ReadStats, parse_line
 
     noise = frozenset(t.encode() for t in NOISE_TYPES - _TITLES)
-    if item.agent is not None:
+    warmup = bool(row[6]) if row is not None else item.warmup
+    if item.agent is not None and not warmup:
         meta = _read_meta(Path(item.path[: -len(".jsonl")] + ".meta.json")) or {}
         kind, description = meta.get("agentType"), meta.get("description")
         conn.execute(
@@ -146,18 +150,19 @@ def _index_held(
             ),
         )
     if row is not None:
-        file_id, _offset, _ino, lines, last_message, _tail = row
+        file_id, _offset, _ino, lines, last_message, _tail, _warmup = row
         if f.restarted:  # replaced, cut shorter or rewritten: what it gave the index goes
             _forget_file(conn, file_id, fts)
             lines, last_message = 0, None
     else:
         file_id = conn.execute(
-            "INSERT INTO files(path, session, agent, offset, size, ino, mtime, lines) VALUES(?,?,?,0,0,NULL,0,0)",
-            sql_row((key, item.session, item.agent)),
+            "INSERT INTO files(path, session, agent, project, offset, size, ino, mtime, warmup, lines)"
+            " VALUES(?,?,?,?,0,0,NULL,0,?,0)",
+            sql_row((key, item.session, item.agent, item.project, int(warmup))),
         ).lastrowid
         lines, last_message = 0, None
     state = SessionState.load(conn, item)
-    rows = FileRows(conn, state, item, file_id, last_message)
+    rows = FileRows(conn, state, item, file_id, last_message, warmup=warmup)
     start = f.offset
     stats = ReadStats()
     for block in f.blocks(chunk=CHUNK):
@@ -170,11 +175,22 @@ def _index_held(
             if value is not None:
                 rows.add(Entry.from_raw(lines, value))
         rows.flush(fts)  # a chunk's rows at a time: memory stays bounded on a large file
-    state.save(conn)
+    if not warmup or conn.execute("SELECT 1 FROM sessions WHERE id=?", (sql_value(item.session),)).fetchone():
+        state.save(conn)  # a warmup log alone makes no session
     cp = f.checkpoint()
     conn.execute(
-        "UPDATE files SET offset=?, size=?, ino=?, mtime=?, lines=?, last_message=?, tail=? WHERE id=?",
-        (cp.offset, cp.size, cp.ino, f.stat.st_mtime, lines, sql_value(rows.last_message), cp.to_text(), file_id),
+        "UPDATE files SET offset=?, size=?, ino=?, mtime=?, modified=?, lines=?, last_message=?, tail=? WHERE id=?",
+        (
+            cp.offset,
+            cp.size,
+            cp.ino,
+            f.stat.st_mtime,
+            f.stat.st_mtime_ns,
+            lines,
+            sql_value(rows.last_message),
+            cp.to_text(),
+            file_id,
+        ),
     )
     return cp.offset - start, f.restarted
 
@@ -187,3 +203,5 @@ def _forget_file(conn: sqlite3.Connection, file_id: int, fts: bool) -> None:
         )
     conn.execute("DELETE FROM texts WHERE file_id=?", (file_id,))
     conn.execute("DELETE FROM calls WHERE file_id=?", (file_id,))
+    conn.execute("DELETE FROM messages WHERE file_id=?", (file_id,))
+    conn.execute("DELETE FROM agent_results WHERE file_id=?", (file_id,))

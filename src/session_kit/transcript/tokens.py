@@ -3,12 +3,15 @@
 Owns: the one accounting of tokens every command shares — what one API message's `usage`
 says as a value (`Usage`: input, output, cache read, cache write by tier — 5-minute and
 1-hour — and server-side tool use; the reading itself is `usagefields`', shared with the
-status line), and adding messages up per model (`TokenTally`), once per API message
-(`message_key`: `message.id`, else `requestId`). One API response is written as several lines that repeat its usage, and older
-clients wrote each line as its block streamed, so the first line's `output_tokens` is a
-partial count: the LAST line of a message is the one kept. Lines repeated by a resumed or
-copied file count once. Does not read files, price tokens (`usage.prices`) or know about
-agents and sessions (`usage.breakdown`, `usage.history`).
+status line), what an `Agent`/`Task` result reports of its agent's usage
+(`agent_result_usage`), and adding messages up per model (`TokenTally`), once per API message
+(`count_key`: `message.id`, else `requestId`, else the line's `uuid`). One API response is
+written as several lines that repeat its usage, and older clients wrote each line as its
+block streamed, so the first line's `output_tokens` is a partial count: the LAST line of a
+message is the one kept. Lines repeated by a resumed or copied file count once. The index
+keeps each message's usage by the same key and rule (`index.rows`), the status line too
+(`usagefields`). Does not read files, price tokens (`usage.prices`) or know about agents and
+sessions (`usage.breakdown`, `usage.history`).
 """
 
 from __future__ import annotations
@@ -17,13 +20,23 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from session_kit.transcript.usagefields import UNKNOWN_MODEL, message_key, usage_fields
+from session_kit.transcript.usagefields import UNKNOWN_MODEL, count_key, message_key, usage_fields
 from session_kit.transcript.usagefields import assistant_usage as _assistant_fields
 
 if TYPE_CHECKING:
     from session_kit.transcript.entries import Entry
 
-__all__ = ["UNKNOWN_MODEL", "TokenTally", "TokenUsage", "Usage", "assistant_usage", "message_key", "usage_of"]
+__all__ = [
+    "UNKNOWN_MODEL",
+    "TokenTally",
+    "TokenUsage",
+    "Usage",
+    "agent_result_usage",
+    "assistant_usage",
+    "count_key",
+    "message_key",
+    "usage_of",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +131,19 @@ def assistant_usage(raw: Mapping[str, Any]) -> tuple[str, Usage] | None:
     return None if found is None else (found[0], Usage(*found[1]))
 
 
+def agent_result_usage(raw: Mapping[str, Any]) -> tuple[str, str, Usage] | None:
+    """`(agent id, model, usage)` an `Agent`/`Task` result reports of its agent (its
+    `toolUseResult`), or None. Only the agent's last request: a floor of what its log held."""
+    extra = raw.get("toolUseResult")
+    if not isinstance(extra, Mapping):
+        return None
+    agent_id, usage = extra.get("agentId"), extra.get("usage")
+    if not (isinstance(agent_id, str) and agent_id and isinstance(usage, Mapping)):
+        return None
+    model = extra.get("resolvedModel")
+    return agent_id, (model if isinstance(model, str) and model else UNKNOWN_MODEL), usage_of(usage)
+
+
 class TokenTally:
     """Adds up the usage of a stream of entries, once per API message, the last line of a
     message winning. `seen` may be shared between tallies (several files of one history): a
@@ -134,10 +160,7 @@ class TokenTally:
         found = assistant_usage(raw)
         if found is None:
             return
-        key = message_key(raw)
-        if key is None:
-            uuid = raw.get("uuid")
-            key = f"uuid:{uuid}" if isinstance(uuid, str) else f"line:{id(self)}:{line}"
+        key = count_key(raw) or f"line:{id(self)}:{line}"
         owner = self._seen.setdefault(key, self)
         if owner is self:
             self._messages[key] = found

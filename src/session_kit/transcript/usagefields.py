@@ -4,8 +4,8 @@ the token accounting the status line needs, in plain tuples.
 Owns: `FIELDS` (the order of the numbers), `usage_fields` (a `usage` object to those numbers:
 `cache_creation_input_tokens` split into the 5-minute and 1-hour tiers of
 `usage.cache_creation`, writes no tier accounts for counted as 5-minute ones, server-side web search and fetch requests,
-malformed fields as zero), `message_key` (`message.id`, else `requestId`) and
-`assistant_usage` (the model and usage of an assistant line; the client's `<synthetic>`
+malformed fields as zero), `message_key` (`message.id`, else `requestId`), `count_key` (the
+key a line's usage is counted under: its message key, else its `uuid`) and `assistant_usage` (the model and usage of an assistant line; the client's `<synthetic>`
 lines are no API call). `transcript.tokens` builds its values on these. Does not add messages up
 (`transcript.tokens`) and imports nothing, not even `typing`: the status line runs in a
 hook's time budget.
@@ -63,6 +63,16 @@ def message_key(raw: dict) -> str | None:
             return mid
     rid = raw.get("requestId")
     return f"req:{rid}" if isinstance(rid, str) and rid else None
+
+
+def count_key(raw: dict) -> str | None:
+    """The key a line's usage counts under, the last line of a key winning: its message key,
+    else its `uuid` (a copied file repeats it). None: the line is a message of its own."""
+    key = message_key(raw)
+    if key is not None:
+        return key
+    uuid = raw.get("uuid")
+    return f"uuid:{uuid}" if isinstance(uuid, str) and uuid else None
 
 
 def assistant_usage(raw: dict) -> tuple | None:

@@ -7,8 +7,8 @@ Owns, module by module:
 - `breakdown`   one session's usage: the main conversation and each agent (nested agents
                 rolled up into their parent), agents without a log from their `Agent` result.
 - `history`     the `usage` report over every session (and agent log) of a Claude root, by
-                day, week, month, project, session, model or agent, with an index in the
-                kit's state so a second run reads only what changed.
+                day, week, month, project, session, model or agent, read from the kit's
+                index (`index.usage`), so a second run reads only what changed.
 - `statusline`  the client's status line: a stdlib-only script, fast because it remembers the
                 offset it already counted.
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from session_kit.sessions.store import AgentLogRef
 from session_kit.transcript.entries import KIND_USER, Entry, read_entries
-from session_kit.transcript.tokens import UNKNOWN_MODEL, TokenTally, TokenUsage, usage_of
+from session_kit.transcript.tokens import TokenTally, TokenUsage, agent_result_usage
 from session_kit.usage.prices import Cost, PriceTable
 
 TYPE_CHECKING = False
@@ -41,14 +41,10 @@ class AgentResultUsage:
     def add(self, entry: Entry) -> None:
         if entry.kind != KIND_USER:
             return
-        extra = entry.raw.get("toolUseResult")
-        if not isinstance(extra, Mapping):
-            return
-        agent_id, usage = extra.get("agentId"), extra.get("usage")
-        if isinstance(agent_id, str) and agent_id and isinstance(usage, Mapping):
-            model = extra.get("resolvedModel")
-            model = model if isinstance(model, str) and model else UNKNOWN_MODEL
-            self.by_agent[agent_id] = TokenUsage(((model, usage_of(usage)),))
+        found = agent_result_usage(entry.raw)
+        if found is not None:
+            agent_id, model, usage = found
+            self.by_agent[agent_id] = TokenUsage(((model, usage),))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,89 +1,32 @@
 """The `usage` report: tokens and cost over a whole Claude root, grouped as asked.
 
-Owns: finding every transcript of a root (sessions, agent logs of both layouts), reading only
-their lines that carry usage, the per-file index that lets a second run read only what
-changed, and the report (`usage_report`): rows by day, week, month, project, session, model
-or agent, within `since`/`until` (local dates). One API message counts once across the whole
-history (`transcript.tokens`' key): a resumed or copied file that repeats earlier messages
-adds nothing; the file written first keeps them. Agents whose log is missing count with the
-usage their `Agent` result reports. Does not print.
-
-The index lives in the kit's state (`usage-index/<root hash>.json`, 0600): per file its
-size, mtime, message keys and usage summed per (hour, model). It is a cache: a missing,
-stale or unreadable one is rebuilt, never trusted over the transcripts.
+Owns: the report (`usage_report`): rows by day, week, month, project, session, model or
+agent, within `since`/`until` (local dates), from the index (`index.usage`: each file's
+messages, kept per message by `transcript.tokens`' rule, brought up to date first so that
+only files that changed are read). One API message counts once across the whole history: a
+resumed or copied file that repeats earlier messages adds nothing; the file written first
+keeps them. Agents whose log is missing count with the usage their `Agent` result reports
+(the agent's last request only: a floor). Only the files on disk now are counted (the
+index also keeps sessions the client deleted). Does not print, or read transcripts itself.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
-from session_kit.files import open_regular, read_small
-from session_kit.state.fileio import atomic_write
-from session_kit.state.root import ensure_dir
-from session_kit.transcript.entries import parse_timestamp
-from session_kit.transcript.tokens import TokenUsage, Usage, assistant_usage, message_key, usage_of
+from session_kit.transcript.tokens import TokenUsage, Usage
 from session_kit.usage.prices import Cost, PriceTable
 
 BY = ("day", "week", "month", "project", "session", "model", "agent")
 MAIN = "main"  # the agent group of a session's own conversation
-INDEX_VERSION = 2
-META_LIMIT = 1 << 20  # an agent's .meta.json is a few hundred bytes
-_USAGE = b'"usage"'
+NO_LOG = "agent (no log)"  # the agent group of agents counted from their Agent result
 _NO_HOUR = -1  # lines without a time
-
-
-@dataclass(frozen=True, slots=True)
-class FileUsage:
-    """What the index keeps of one transcript file."""
-
-    size: int
-    mtime_ns: int
-    session: str
-    agent: str | None
-    agent_type: str | None
-    keys: tuple[str, ...]
-    buckets: tuple[tuple[int, str, tuple[int, ...]], ...]  # (hour, model, Usage fields)
-    results: tuple[tuple[str, int, str, tuple[int, ...]], ...]  # agents' usage from Agent results
-
-    def to_row(self) -> list:
-        return [
-            self.size,
-            self.mtime_ns,
-            self.session,
-            self.agent,
-            self.agent_type,
-            self.keys,
-            self.buckets,
-            self.results,
-        ]
-
-    @classmethod
-    def from_row(cls, row: Any) -> FileUsage | None:
-        """A row of the index, or None when it is not of the index's shape (it is read again)."""
-        if not isinstance(row, list) or len(row) != 8:
-            return None
-        size, mtime, session, agent, kind, keys, buckets, results = row
-        if not (
-            _is_int(size)
-            and _is_int(mtime)
-            and isinstance(session, str)
-            and isinstance(agent, (str, type(None)))
-            and isinstance(kind, (str, type(None)))
-            and isinstance(keys, list)
-            and all(isinstance(k, str) for k in keys)
-            and isinstance(buckets, list)
-            and all(_is_bucket(b, 3) for b in buckets)
-            and isinstance(results, list)
-            and all(_is_bucket(r, 4) and isinstance(r[0], str) for r in results)
-        ):
-            return None
-        return cls(size, mtime, session, agent, kind, tuple(keys), tuple(buckets), tuple(results))
+_OLD_CACHE = "usage-index"  # the JSON cache earlier versions kept beside the index
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +36,7 @@ class UsageRow:
     cost: Cost
     sessions: int
     project: str | None = None  # for `by session`
+    floor: bool = False  # some of it is agents' Agent results (their last request only): at least this
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -101,6 +45,7 @@ class UsageRow:
             "sessions": self.sessions,
             "tokens": self.tokens.as_dict(),
             "cost": self.cost.as_dict(),
+            "floor": self.floor,
         }
 
 
@@ -115,6 +60,7 @@ class UsageReport:
     files: int
     files_read: int  # files read this run (the others came from the index)
     duplicates: int  # messages repeated by resumed or copied files, counted once
+    agents_from_results: int = 0  # agents whose log is gone, counted from their Agent results
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -127,218 +73,39 @@ class UsageReport:
             "files": self.files,
             "files_read": self.files_read,
             "duplicate_messages": self.duplicates,
+            "agents_from_results": self.agents_from_results,
         }
 
 
-def _is_int(value: Any) -> bool:
-    return type(value) is int
+# --- reading the index --------------------------------------------------------------------
 
 
-def _is_bucket(value: Any, width: int) -> bool:
-    """`[hour, model, [8 ints]]` (width 3) or `[agent, hour, model, [8 ints]]` (width 4)."""
-    if not isinstance(value, list) or len(value) != width:
-        return False
-    hour, model, fields = value[-3:]
-    return (
-        _is_int(hour)
-        and isinstance(model, str)
-        and isinstance(fields, list)
-        and len(fields) == 8
-        and all(_is_int(v) for v in fields)
-    )
+def _index_rows(root: str, state_root: str) -> tuple[Any, int, int]:
+    """`(index.usage.UsageRows, files listed, files read)` of the files under `root` now,
+    the index brought up to date first."""
+    from session_kit.index import db
+    from session_kit.index.files import files_to_index
+    from session_kit.index.update import update
+    from session_kit.index.usage import usage_rows
 
-
-# --- finding and reading the files ------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _File:
-    path: str
-    project: str
-    session: str | None  # None: a 2025 agent log, whose session is in its lines
-    agent: str | None
-    meta: str | None  # the agent's .meta.json, when there is one
-
-
-def transcript_files(root: str) -> list[_File]:
-    """Every transcript under `<root>/projects`: sessions, `subagents/` logs (workflow ones
-    too) and 2025 `agent-*.jsonl` logs beside the sessions."""
-    found: list[_File] = []
-    projects = os.path.join(root, "projects")
+    conn = db.connect(state_root, claude_root=root)
     try:
-        project_names = sorted(os.listdir(projects))
-    except OSError:
-        return found
-    for project in project_names:
-        folder = os.path.join(projects, project)
-        try:
-            entries = sorted(os.scandir(folder), key=lambda e: e.name)
-        except OSError:
-            continue
-        for e in entries:
-            if e.name.endswith(".jsonl") and not e.is_dir():
-                if e.name.startswith("agent-"):
-                    found.append(_File(e.path, project, None, e.name[6:-6], None))
-                else:
-                    found.append(_File(e.path, project, e.name[:-6], None, None))
-            elif e.is_dir():
-                _agent_logs(os.path.join(e.path, "subagents"), project, e.name, found)
-    return found
+        known = dict(conn.execute("SELECT path, session FROM files"))
+        files = list(files_to_index(Path(root), known.get))
+        listed = [f.path for f in files]
+        read = update(conn, Path(root), files=files).files
+        return usage_rows(conn, listed), len(listed), read
+    finally:
+        conn.close()
 
 
-def _agent_logs(folder: str, project: str, session: str, found: list[_File]) -> None:
-    for dirpath, dirnames, names in os.walk(folder):
-        dirnames.sort()
-        for name in sorted(names):
-            if name.startswith("agent-") and name.endswith(".jsonl"):
-                meta = os.path.join(dirpath, name[:-6] + ".meta.json")
-                found.append(_File(os.path.join(dirpath, name), project, session, name[6:-6], meta))
+def _forget_old_cache(state_root: str) -> None:
+    """The JSON cache of earlier versions: the index holds what it held."""
+    folder = os.path.join(state_root, _OLD_CACHE)
+    if os.path.isdir(folder) and not os.path.islink(folder):
+        import shutil  # here: once, and never again
 
-
-def _scan(path: str, owned: set[str] | None = None) -> tuple[dict, dict, str | None]:
-    """`(messages, agent results, first session id)` of a file's usage lines: per message key
-    its last line's `(hour, model, Usage)`; `owned`: only those keys."""
-    messages: dict[str, tuple[int, str, Usage]] = {}
-    results: dict[str, tuple[int, str, Usage]] = {}
-    session = None
-    for n, line in enumerate(_lines(path)):
-        if _USAGE not in line:
-            continue
-        try:
-            raw = json.loads(line)
-        except ValueError:
-            continue  # a malformed or half-written line
-        if not isinstance(raw, dict):
-            continue
-        if session is None and isinstance(raw.get("sessionId"), str):
-            session = raw["sessionId"]
-        found = assistant_usage(raw)
-        if found is not None:
-            key = message_key(raw) or f"{path}:{n}"
-            if owned is None or key in owned:
-                messages[key] = (_hour(raw.get("timestamp")), found[0], found[1])
-        elif raw.get("type") == "user":
-            _agent_result(raw, results)
-    return messages, results, session
-
-
-def _lines(path: str) -> Iterator[bytes]:
-    """The file's lines, read a buffer at a time (memory stays bounded by the longest line); a
-    file that cannot be read has none."""
-    try:
-        with open_regular(path) as fh:  # a FIFO or a device named `x.jsonl` is no transcript
-            yield from fh
-    except OSError:
-        return
-
-
-def _buckets(messages: Mapping[str, tuple[int, str, Usage]]) -> tuple[tuple[int, str, tuple[int, ...]], ...]:
-    buckets: dict[tuple[int, str], Usage] = {}
-    for hour, model, usage in messages.values():
-        buckets[(hour, model)] = buckets.get((hour, model), Usage()) + usage
-    return tuple((h, m, _tuple(u)) for (h, m), u in sorted(buckets.items()))
-
-
-def read_file_usage(f: _File, size: int, mtime_ns: int) -> FileUsage:
-    """The usage lines of one file, the last line of each API message kept, summed per
-    (hour, model); plus the usage `Agent` results report of their agents."""
-    messages, results, session = _scan(f.path)
-    return FileUsage(
-        size=size,
-        mtime_ns=mtime_ns,
-        session=f.session or session or "?",
-        agent=f.agent,
-        agent_type=_agent_type(f.meta),
-        keys=tuple(messages),
-        buckets=_buckets(messages),
-        results=tuple((aid, h, m, _tuple(u)) for aid, (h, m, u) in sorted(results.items())),
-    )
-
-
-def _agent_result(raw: Mapping[str, Any], out: dict[str, tuple[int, str, Usage]]) -> None:
-    extra = raw.get("toolUseResult")
-    if not isinstance(extra, Mapping):
-        return
-    aid, usage = extra.get("agentId"), extra.get("usage")
-    if isinstance(aid, str) and aid and isinstance(usage, Mapping):
-        model = extra.get("resolvedModel")
-        out[aid] = (
-            _hour(raw.get("timestamp")),
-            model if isinstance(model, str) and model else "(unknown)",
-            usage_of(usage),
-        )
-
-
-def _agent_type(meta: str | None) -> str | None:
-    if meta is None:
-        return None
-    try:
-        data = json.loads(read_small(meta, META_LIMIT))
-    except (OSError, ValueError):
-        return None
-    kind = data.get("agentType") if isinstance(data, dict) else None
-    return kind if isinstance(kind, str) else None
-
-
-def _hour(stamp: Any) -> int:
-    parsed = parse_timestamp(stamp)
-    return int(parsed.timestamp() // 3600) if parsed is not None else _NO_HOUR
-
-
-def _tuple(u: Usage) -> tuple[int, ...]:
-    return (u.input, u.output, u.cache_read, u.cache_write_5m, u.cache_write_1h, u.web_search, u.web_fetch, u.messages)
-
-
-# --- the index --------------------------------------------------------------------------------
-
-
-def index_path(state_root: str, root: str) -> str:
-    digest = hashlib.sha1(os.path.abspath(root).encode("utf-8", "surrogateescape")).hexdigest()[:16]
-    return os.path.join(state_root, "usage-index", f"{digest}.json")
-
-
-def _load_index(path: str) -> dict[str, Any]:
-    try:
-        with open(path, "rb") as fh:
-            doc = json.loads(fh.read())
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(doc, dict) or doc.get("version") != INDEX_VERSION or not isinstance(doc.get("files"), dict):
-        return {}
-    return doc["files"]
-
-
-def _save_index(path: str, files: Mapping[str, list]) -> None:
-    try:
-        ensure_dir(os.path.dirname(path))
-        data = json.dumps({"version": INDEX_VERSION, "files": files}, separators=(",", ":"))
-        atomic_write(path, data.encode("utf-8"))
-    except OSError:
-        pass  # a cache that cannot be written costs only the next run's time
-
-
-def history_usage(root: str, *, state_root: str | None) -> tuple[list[tuple[_File, FileUsage]], int]:
-    """Every file's usage, from the index where the file has not changed; and how many files
-    were read. Without `state_root` nothing is cached."""
-    path = index_path(state_root, root) if state_root else None
-    cached = _load_index(path) if path else {}
-    fresh: dict[str, list] = {}
-    out = []
-    read = 0
-    for f in transcript_files(root):
-        try:
-            st = os.stat(f.path)
-        except OSError:
-            continue
-        usage = FileUsage.from_row(cached.get(f.path))
-        if usage is None or usage.size != st.st_size or usage.mtime_ns != st.st_mtime_ns:
-            usage = read_file_usage(f, st.st_size, st.st_mtime_ns)
-            read += 1
-        fresh[f.path] = usage.to_row()
-        out.append((f, usage))
-    if path and (read or len(fresh) != len(cached)):
-        _save_index(path, fresh)
-    return out, read
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 # --- the report -------------------------------------------------------------------------------
@@ -391,50 +158,61 @@ def usage_report(
     until: date | None = None,
     state_root: str | None = None,
 ) -> UsageReport:
+    """The report over `root`; without `state_root` (or when the index there cannot be
+    opened or written) the index is made in a throw-away folder: every transcript read,
+    nothing kept."""
     if by not in BY:
         raise ValueError(f"by must be one of {', '.join(BY)}")
-    files, read = history_usage(root, state_root=state_root)
-    # The file written first keeps a message that later files repeat.
-    files.sort(key=lambda fu: (fu[1].mtime_ns, fu[0].path))
-    logged_agents = {u.agent for _, u in files if u.agent}
+    if state_root is None:
+        import tempfile  # here: a run with the index never needs it
+
+        with tempfile.TemporaryDirectory(prefix="session-kit-usage-") as scratch:
+            return usage_report(root, prices, by=by, since=since, until=until, state_root=scratch)
+    import sqlite3
+
+    try:
+        found, listed, read = _index_rows(root, state_root)
+    except (OSError, sqlite3.OperationalError):  # the kit's state cannot hold it: count all the same
+        return usage_report(root, prices, by=by, since=since, until=until, state_root=None)
+    _forget_old_cache(state_root)
     days = _Days()
     sums: dict[str, dict[str, list[int]]] = {}
     sessions: dict[str, set[str]] = {}
     projects: dict[str, str] = {}
-    seen: set[str] = set()
-    duplicates = 0
+    floors: set[str] = set()  # groups that hold agents' Agent results
+    from_results = 0
 
-    def add(hour: int, model: str, fields: Iterable[int], f: _File, usage: FileUsage) -> None:
+    def add(hour: int, model: str, fields: Iterable[int], project: str, session: str, agent: str) -> str | None:
         day = days(hour)
         if (since and (day is None or day < since)) or (until and (day is None or day > until)):
-            return
-        agent = MAIN if usage.agent is None else (usage.agent_type or "agent")
-        group = _group(by, day, f.project, usage.session, model, agent)
+            return None
+        group = _group(by, day, project, session, model, agent)
         row = sums.setdefault(group, {}).setdefault(model, [0] * 8)
         for i, v in enumerate(fields):
             row[i] += v
-        sessions.setdefault(group, set()).add(usage.session)
-        projects.setdefault(usage.session, f.project)
+        sessions.setdefault(group, set()).add(session)
+        projects.setdefault(session, project)
+        return group
 
-    for f, usage in files:
-        repeated = seen.intersection(usage.keys)
-        seen.update(usage.keys)
-        buckets = usage.buckets
-        if repeated:  # this file repeats messages an earlier file holds: count only its own
-            duplicates += len(repeated)
-            buckets = _buckets(_scan(f.path, set(usage.keys) - repeated)[0])
-        for hour, model, fields in buckets:
-            add(hour, model, fields, f, usage)
-        for aid, hour, model, fields in usage.results:
-            if aid not in logged_agents:
-                add(hour, model, fields, f, FileUsage(0, 0, usage.session, aid, "agent (no log)", (), (), ()))
+    for file_id, hour, model, fields in found.messages:
+        f = found.files[file_id]
+        agent = MAIN if f.agent is None else (f.agent_type or "agent")
+        add(hour, model, fields, f.project or "?", f.session, agent)
+    for file_id, _agent_id, hour, model, _source, fields in found.agent_results:
+        f = found.files[file_id]
+        group = add(hour, model, fields, f.project or "?", f.session, NO_LOG)
+        if group is not None:
+            floors.add(group)
+            from_results += 1
     rows = []
     total_tokens = TokenUsage()
     for group in sorted(sums):
         tokens = TokenUsage(tuple(sorted((m, Usage(*v)) for m, v in sums[group].items())))
         total_tokens = total_tokens + tokens
         project = projects.get(group) if by == "session" else None
-        rows.append(UsageRow(group, tokens, prices.cost(tokens), len(sessions[group]), project))
+        rows.append(UsageRow(group, tokens, prices.cost(tokens), len(sessions[group]), project, group in floors))
     all_sessions = set().union(*sessions.values()) if sessions else set()
-    total = UsageRow("total", total_tokens, prices.cost(total_tokens), len(all_sessions))
-    return UsageReport(by, since, until, tuple(rows), total, prices, len(files), read, duplicates)
+    total = UsageRow("total", total_tokens, prices.cost(total_tokens), len(all_sessions), floor=bool(floors))
+    return UsageReport(
+        by, since, until, tuple(rows), total, prices, listed, read, found.repeated, agents_from_results=from_results
+    )

@@ -1,15 +1,18 @@
 """The client's status line: `python3 -I -S .../usage/statusline_main.py`, JSON on stdin.
 
 Prints one line for the session it is run in: its id prefix, tokens and cost so far (its own
-transcript and its agents' logs, each API message once, the last line of a message kept),
+transcript and its agents' logs, each API message once, the last line of a message kept, and
+agents whose log is gone from their `Agent` results: `show`'s and `usage`'s figures),
 the subagents still running (an `Agent`/`Task` call with no result yet, or an agent launched
 in the background whose log was written in the last minute) and the compactions.
 
 Owns: reading the status-line input, the running count it keeps in the session's scratch
-dir (`statusline.json`: per file the line follower's checkpoint, per API message its usage),
-and the line. Fast because each run reads only the whole lines the client appended since the
-last one (`transcript.follow`); a file replaced or rewritten since is counted again. Imports only the standard library's
-smallest modules, `state`, `transcript.follow`, `transcript.usagefields` and `usage.pricerows`: no `json`, no
+dir (`statusline.json`: per file the line follower's checkpoint, per API message its usage,
+the usage `Agent` results report; which 2.0.x agent logs beside the sessions are this
+session's), and the line. Fast because each run reads only the whole lines the client appended
+since the last one (`transcript.follow`); a file replaced or rewritten since is counted again.
+Imports only the standard library's smallest modules, `state`, `transcript.follow`,
+`transcript.usagefields` and `usage.pricerows`: no `json`, no
 `dataclasses` (a test lists what it loads). Never fails the client: on any fault it prints
 what it can (at least the id prefix) and exits 0. Does not use click, the CLI or the entry
 model: the accounting it shares is `transcript.usagefields` and `usage.pricerows`.
@@ -32,15 +35,16 @@ from session_kit.state import root as state
 from session_kit.state.ids import check_session_id
 from session_kit.state.scratch import SessionScratch
 from session_kit.transcript.follow import Checkpoint, Follow, unchanged
-from session_kit.transcript.usagefields import assistant_usage, message_key
+from session_kit.transcript.usagefields import UNKNOWN_MODEL, assistant_usage, count_key, usage_fields
 from session_kit.usage import pricerows
 
 # What the client runs: a short script (a script is compiled on every run; this module is not).
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "statusline_main.py")
 STATE_FILE = "statusline.json"
-STATE_VERSION = 2  # 2: per file the line follower's checkpoint
+STATE_VERSION = 3  # 2: agents' results, 2.0.x logs beside the sessions, `count_key`; 3: the follower's checkpoint
 MAX_STDIN = 1 << 20
 MAX_STATE_BYTES = 64 << 20  # the running count of a long session with many agents
+HEAD_BYTES = 8192  # of a 2.0.x agent log beside the sessions: where its session id is
 RECENT_S = 60.0  # a background agent whose log was written this recently is running
 _SPAWNING = ("Agent", "Task")
 
@@ -56,12 +60,33 @@ def _read_input(stream) -> dict:
     return value if isinstance(value, dict) else {}
 
 
-def _agent_logs(transcript: str, session_id: str) -> list:
-    folder = os.path.join(os.path.dirname(transcript), session_id, "subagents")
+def _agent_logs(transcript: str, session_id: str, checked: dict | None = None) -> list:
+    """The session's agent logs: `<id>/subagents/` (workflow runs too), and the 2.0.x logs
+    beside the sessions whose head names this session (`checked`: the verdict per name, kept
+    between runs, so each such log's head is read once)."""
+    project = os.path.dirname(transcript)
+    folder = os.path.join(project, session_id, "subagents")
     found = []
     for dirpath, dirnames, names in os.walk(folder):
         dirnames.sort()
         found.extend(os.path.join(dirpath, n) for n in sorted(names) if n.startswith("agent-") and n.endswith(".jsonl"))
+    try:
+        beside = sorted(n for n in os.listdir(project) if n.startswith("agent-") and n.endswith(".jsonl"))
+    except OSError:
+        beside = []
+    needles = tuple(f'"sessionId":{sep}"{session_id}"'.encode() for sep in ("", " "))
+    checked = {} if checked is None else checked
+    for name in beside:
+        path = os.path.join(project, name)
+        if name not in checked:
+            try:
+                with fileio.open_file(path) as f:
+                    head = f.read(HEAD_BYTES)
+            except OSError:
+                continue
+            checked[name] = any(needle in head for needle in needles)
+        if checked[name]:
+            found.append(path)
     return found
 
 
@@ -78,12 +103,13 @@ def _count_file(path: str, seen: dict, main: bool) -> dict:
         with Follow(path, Checkpoint.from_text(seen.get("checkpoint"))) as f:
             record = seen if seen and f.offset else _empty_record()
             messages, pending, background = record["messages"], set(record["pending"]), set(record["background"])
+            results = record.setdefault("results", {})
             compactions = record["compactions"]
             for lines in f.blocks():
                 at = f.offset
                 for line in lines:
                     at += len(line) + 1  # `line-at:` names a message without an id by where it ends
-                    compactions += _count_line(line, messages, pending, background, main=main, at=at)
+                    compactions += _count_line(line, messages, pending, background, main=main, at=at, results=results)
             cp = f.checkpoint()
     except OSError:
         return seen
@@ -98,11 +124,22 @@ def _count_file(path: str, seen: dict, main: bool) -> dict:
 
 
 def _empty_record() -> dict:
-    return {"checkpoint": None, "offset": 0, "messages": {}, "pending": [], "background": [], "compactions": 0}
+    return {
+        "checkpoint": None,
+        "offset": 0,
+        "messages": {},
+        "results": {},
+        "pending": [],
+        "background": [],
+        "compactions": 0,
+    }
 
 
-def _count_line(line: bytes, messages: dict, pending: set, background: set, *, main: bool, at: int) -> int:
-    """Count one complete line; returns 1 for a compaction boundary, else 0."""
+def _count_line(
+    line: bytes, messages: dict, pending: set, background: set, *, main: bool, at: int, results: dict | None = None
+) -> int:
+    """Count one complete line; returns 1 for a compaction boundary, else 0. `results`: the
+    usage `Agent` results report of their agents (`transcript.tokens.agent_result_usage`)."""
     usage_line = b'"usage"' in line and b'"assistant"' in line
     spawn_line = main and (b'"tool_use"' in line or b'"tool_result"' in line)
     compact_line = main and b'"compact_boundary"' in line
@@ -116,10 +153,12 @@ def _count_line(line: bytes, messages: dict, pending: set, background: set, *, m
         return 0
     found = assistant_usage(raw) if usage_line else None
     if found is not None:
-        key = message_key(raw) or f"line-at:{at}"
+        key = count_key(raw) or f"line-at:{at}"
         messages[key] = [found[0], *found[1]]  # the message's last line wins
     if spawn_line:
         _track_agents(raw, pending, background)
+        if results is not None:
+            _agent_result(raw, results)
     return int(compact_line and raw.get("type") == "system" and raw.get("subtype") == "compact_boundary")
 
 
@@ -142,6 +181,17 @@ def _track_agents(raw: dict, pending: set, background: set) -> None:
                 and isinstance(extra.get("agentId"), str)
             ):
                 background.add(extra["agentId"])
+
+
+def _agent_result(raw: dict, results: dict) -> None:
+    """`transcript.tokens.agent_result_usage` in plain values (that module loads `dataclasses`)."""
+    extra = raw.get("toolUseResult")
+    if raw.get("type") != "user" or not isinstance(extra, dict):
+        return
+    agent_id, usage = extra.get("agentId"), extra.get("usage")
+    if isinstance(agent_id, str) and agent_id and isinstance(usage, dict):
+        model = extra.get("resolvedModel")
+        results[agent_id] = [model if isinstance(model, str) and model else UNKNOWN_MODEL, *usage_fields(usage)]
 
 
 def _tokens(n: int) -> str:
@@ -195,8 +245,11 @@ def status_line(event: dict, *, root: str | None = None) -> str:
     ):
         cache = {"version": STATE_VERSION, "transcript": transcript, "files": {}}
     files = cache["files"]
-    paths = [transcript, *_agent_logs(transcript, session_id)]
-    changed = False
+    if not isinstance(cache.get("beside"), dict):
+        cache["beside"] = {}  # 2.0.x agent logs beside the sessions: whether each is this session's
+    known = len(cache["beside"])
+    paths = [transcript, *_agent_logs(transcript, session_id, cache["beside"])]
+    changed = len(cache["beside"]) != known
     for path in paths:
         before = files.get(path)
         old_offset = before.get("offset") if isinstance(before, dict) else None
@@ -207,16 +260,7 @@ def status_line(event: dict, *, root: str | None = None) -> str:
         changed = changed or files[path].get("offset") != old_offset
     if changed:
         fileio.write_json(cache_path, cache)
-    per_model: dict = {}
-    seen: set = set()
-    for path in paths:
-        for key, (model, *fields) in files.get(path, {}).get("messages", {}).items():
-            if key in seen:
-                continue
-            seen.add(key)
-            total = per_model.setdefault(model, [0] * len(fields))
-            for i, v in enumerate(fields):
-                total[i] += v
+    per_model = session_tokens(files, paths)
     tokens = sum(sum(f[:5]) for f in per_model.values())
     main = files.get(transcript) or {}
     running = len(main.get("pending", ())) + _background_running(main.get("background", ()), transcript, session_id)
@@ -227,6 +271,29 @@ def status_line(event: dict, *, root: str | None = None) -> str:
     if compactions:
         parts.append(f"{compactions} compaction{'s' if compactions != 1 else ''}")
     return " · ".join(parts)
+
+
+def session_tokens(files: dict, paths: list) -> dict:
+    """Usage fields per model of the session: each file's messages (a message once), and the
+    agents none of `paths` is the log of, from their `Agent` results (as `show` counts them)."""
+    per_model: dict = {}
+    seen: set = set()
+
+    def add(model: str, fields: list) -> None:
+        total = per_model.setdefault(model, [0] * len(fields))
+        for i, v in enumerate(fields):
+            total[i] += v
+
+    for path in paths:
+        for key, (model, *fields) in files.get(path, {}).get("messages", {}).items():
+            if key not in seen:
+                seen.add(key)
+                add(model, fields)
+    logged = {os.path.basename(p)[len("agent-") : -len(".jsonl")] for p in paths[1:]}
+    for agent_id, (model, *fields) in (files.get(paths[0], {}).get("results") or {}).items():
+        if agent_id not in logged:
+            add(model, fields)
+    return per_model
 
 
 def _background_running(agent_ids, transcript: str, session_id: str) -> int:
