@@ -1,8 +1,9 @@
 """An entry's rows in the index: the session's facts, its searchable texts, its tool calls.
 
 Owns: what one transcript entry adds to the index (texts redacted first with `redact.redact`,
-tool calls paired with results across updates through the `calls` table, the session's title,
-first request, times, branch, version, tokens counted once per API message, compactions).
+tool calls paired with results across updates through the `calls` table, the session's title
+(as `sessions` names it: `glance`, by the rule of `titles`), first request, times (by the rule
+of `span`), branch, version, tokens counted once per API message, compactions).
 Loaded only when a file has new lines, so an update that finds nothing new never imports the
 transcript parsers. Does not: read files (`update`).
 """
@@ -24,8 +25,10 @@ from session_kit.transcript.entries import (
     request_text,
     seconds_between,
 )
+from session_kit.transcript.glance import glance
 from session_kit.transcript.searchable import searchable_fields
-from session_kit.transcript.titles import TYPE_AI, TYPE_CUSTOM, title_line
+from session_kit.transcript.span import Span, span_time
+from session_kit.transcript.titles import title_line
 from session_kit.transcript.tools import summarize_input
 
 MAX_TEXT = 64 * 1024  # of one piece of text, what is indexed (its head): the rest is output noise
@@ -56,7 +59,7 @@ def sql_row(values: tuple) -> tuple:
 class SessionState:
     """The session's row, loaded once per file and saved at its end."""
 
-    __slots__ = ("session", "fields", "title_rank")
+    __slots__ = ("session", "fields", "titled", "span")
 
     COLUMNS = ("project", "cwd", "path", "title", "first_request", "started", "ended", "branch", "version",
                "input_tokens", "output_tokens", "agents", "compactions")  # fmt: skip
@@ -64,7 +67,8 @@ class SessionState:
     def __init__(self, session: str, fields: dict) -> None:
         self.session = session
         self.fields = fields
-        self.title_rank = 0
+        self.titled = False  # a title line was read in this update: the title is looked up again
+        self.span = Span(parse_timestamp(fields["started"]), parse_timestamp(fields["ended"]))
 
     @classmethod
     def load(cls, conn: sqlite3.Connection, item: IndexFile) -> SessionState:
@@ -77,12 +81,16 @@ class SessionState:
         fields["project"] = fields["project"] or item.project
         for name in ("input_tokens", "output_tokens", "agents", "compactions"):
             fields[name] = fields[name] or 0
-        state = cls(item.session, fields)
-        if item.agent is not None and row is not None:
-            state.title_rank = 3  # an agent's lines never name the session
-        return state
+        return cls(item.session, fields)
 
-    def save(self, conn: sqlite3.Connection) -> None:
+    def save(self, conn: sqlite3.Connection, item: IndexFile, size: int) -> None:
+        if item.agent is None and (self.titled or self.fields["title"] is not None):
+            # The title by the one rule, from the file as `sessions` reads it (a summary's leaf
+            # may have arrived since, a later title line may win).
+            title = glance(item.path, size).title
+            self.fields["title"] = redact(title)[:300] if title is not None else None
+        self.fields["started"] = format_timestamp(self.span.start)
+        self.fields["ended"] = format_timestamp(self.span.end)
         agents = conn.execute("SELECT count(*) FROM agents WHERE session=?", (self.session,)).fetchone()[0]
         self.fields["agents"] = agents
         names = ", ".join(self.COLUMNS)
@@ -91,9 +99,6 @@ class SessionState:
             f"INSERT OR REPLACE INTO sessions(id, {names}) VALUES(?, {marks})",
             sql_row((self.session, *(self.fields[c] for c in self.COLUMNS))),
         )
-
-
-_TITLE_RANK = {TYPE_CUSTOM: 3, TYPE_AI: 2}
 
 
 class FileRows:
@@ -119,11 +124,7 @@ class FileRows:
         stamp = format_timestamp(entry.timestamp)
         conversation = entry.kind in (KIND_USER, KIND_ASSISTANT)
         if self.item.agent is None:
-            title = title_line(entry)
-            if title is not None:
-                rank = _TITLE_RANK.get(title.type, 1)
-                if rank >= self.state.title_rank:
-                    fields["title"], self.state.title_rank = redact(title.text)[:300], rank
+            self.state.titled = self.state.titled or title_line(entry) is not None
             if entry.is_compact_boundary:
                 fields["compactions"] += 1
             if conversation:
@@ -132,9 +133,7 @@ class FileRows:
                 fields["version"] = entry.version or fields["version"]
                 if fields["first_request"] is None and (request := request_text(entry)):
                     fields["first_request"] = redact(request)[:500]
-        if stamp and conversation:
-            fields["started"] = min(fields["started"] or stamp, stamp)
-            fields["ended"] = max(fields["ended"] or stamp, stamp)
+        self.state.span = self.state.span.including(span_time(entry))
         if entry.kind == KIND_ASSISTANT:
             usage, message = entry.usage, entry.message_id
             if usage and message != self.last_message:  # the client repeats usage on each block's line

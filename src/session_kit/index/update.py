@@ -188,7 +188,7 @@ def _index_held(
         offset += end + 1
         rows.flush(fts)  # a chunk's rows at a time: memory stays bounded on a large file
     last_message = rows.last_message
-    state.save(conn)
+    state.save(conn, item, offset)
     conn.execute(
         "UPDATE files SET offset=?, size=?, ino=?, mtime=?, lines=?, last_message=?, tail=? WHERE id=?",
         (

@@ -1,7 +1,8 @@
 """A transcript's head and tail, read cheaply: what a listing of many sessions needs.
 
 Owns: the start time, the first request, cwd, branch and title lines from the head of a
-file, and the last time and title lines from its tail, locating lines with byte searches and
+file, and the last time and title lines from its tail (times and title by the one rules of
+`span` and `titles`, applied to what the head and tail hold), locating lines with byte searches and
 parsing only the few that can matter (the client's noise, most of a file's bytes, is passed over unparsed); the first value
 of a top-level-looking string field of a line without parsing it; complete lines from a
 file's head. Knows no disk layout: it is given a path or an open descriptor.
@@ -19,8 +20,9 @@ from typing import Any
 
 from session_kit.files import open_fd, open_regular
 from session_kit.state import fastjson
-from session_kit.transcript.entries import Entry, entry_time, request_text
+from session_kit.transcript.entries import Entry, request_text
 from session_kit.transcript.reader import loads_glanced, skip_bom
+from session_kit.transcript.span import SPAN_KINDS, Span, span_time
 from session_kit.transcript.titles import TitleLine, choose_title, title_line
 
 HEAD_STEP = 8 * 1024
@@ -30,8 +32,8 @@ TAIL_STEPS = (8 * 1024, 128 * 1024, 2 * 1024 * 1024)  # tail reads, until a time
 
 @dataclass(frozen=True, slots=True)
 class Glance:
-    """What the head and tail of a transcript say. `end` is None when no line of the tail had
-    a time (the caller may fall back to the file's mtime)."""
+    """What the head and tail of a transcript say. `start` and `end` are the earliest and the
+    latest conversation time read (`span.Span`), both None when no line read had one."""
 
     start: datetime | None
     first_prompt: Entry | None
@@ -76,12 +78,20 @@ def glance(path: str | os.PathLike[str], size: int, *, tail: Tail | None = None)
             end, data = tail_end(fd, size)
             if size > HEAD_STEP:  # a small file's head was its tail: its titles are in already
                 titles.extend(title_lines(data, cut=size > len(data), types=_LATE_TITLES))
-        title = choose_title(titles, lambda uuid: file_holds(fd, uuid.encode())) if titles else None
+        title = choose_title(titles, lambda uuid: file_holds(fd, *uuid_marks(uuid))) if titles else None
     except OSError:
         title = None
     finally:
         os.close(fd)
-    return Glance(start, prompt, cwd, branch, end, title, text)
+    span = Span().including(start).including(end)  # a file need not be written in time order
+    return Glance(span.start, prompt, cwd, branch, span.end, title, text)
+
+
+def uuid_marks(uuid: str) -> tuple[bytes, ...]:
+    """The bytes of an entry's `uuid` field holding `uuid`, written with or without a space
+    (a title line's own `leafUuid` field, or a `parentUuid`, does not match)."""
+    value = fastjson.dumps(uuid).encode("utf-8")
+    return (b'"uuid":' + value, b'"uuid": ' + value)
 
 
 def tail_end(fd: int, size: int) -> tuple[datetime | None, bytes]:
@@ -268,7 +278,7 @@ def head_facts(
             if not isinstance(value, dict):
                 continue
             entry = Entry.from_raw(0, value)
-            start = start or entry.timestamp
+            start = start or span_time(entry)
             cwd = cwd or entry.cwd
             branch = branch or entry.git_branch
             text = request_text(entry)
@@ -296,16 +306,21 @@ def last_timestamp(tail: bytes, *, cut: bool) -> datetime | None:
     return None
 
 
-def line_timestamp(raw: bytes) -> datetime | None:
-    """The entry's own time (top-level, or the seed dialect's `message.timestamp`), if any.
+# Lines that may give the span a time name one of its kinds (the kinds are the types of the same
+# names): the client's bookkeeping lines, most of a file, are passed over without being parsed.
+_SPAN_TYPE = re.compile(rb'"type"\s*:\s*"(?:' + b"|".join(re.escape(k.encode()) for k in sorted(SPAN_KINDS)) + rb')"')
 
-    The line is parsed: a regex cannot tell the entry's timestamp from one nested inside it
-    (file-history snapshots and attachments carry their own).
+
+def line_timestamp(raw: bytes) -> datetime | None:
+    """The time the line gives its session's span (`span.span_time`), if any.
+
+    The line is parsed: a regex cannot tell the entry's own type and time from ones nested
+    inside it (file-history snapshots and attachments carry their own).
     """
-    if b'"timestamp"' not in raw:
+    if b'"timestamp"' not in raw or _SPAN_TYPE.search(raw) is None:
         return None
     try:
         value = loads_glanced(raw.strip())
     except (ValueError, RecursionError):
         return None
-    return entry_time(value) if isinstance(value, dict) else None
+    return span_time(Entry.from_raw(0, value)) if isinstance(value, dict) else None
