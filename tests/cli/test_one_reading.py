@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -127,12 +128,14 @@ def test_every_reader_counts_the_same_requests_and_names_the_same_first_one(clau
     assert invoke("export", "--output-dir", str(tmp_path / "out")).exit_code == 0
     exported = json.loads((tmp_path / "out" / "sessions.jsonl").read_text())
     assert exported["first_request"] == "Rename the module"
+    document = ElementTree.fromstring(invoke("preprocess", sid, "--stdout", "--no-filtering").stdout.encode())
+    assert [u.text for u in document.iter("user") if u.get("kind") is None] == ["Rename the module"]
 
 
 @pytest.mark.parametrize("build", [_stacked_elsewhere, _own_among_others], ids=lambda b: b.__name__.strip("_"))
 def test_preprocess_names_only_the_sessions_own_title_and_never_as_a_summary(claude_root: Path, build):
     t, title = build(claude_root)
-    result = invoke("preprocess", t.session_id, "--stdout")
+    result = invoke("preprocess", t.session_id, "--stdout", "--no-filtering")  # short: kept whole
     assert result.exit_code == 0, result.stderr
     document = result.stdout
     assert "<summary" not in document
