@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -27,7 +27,7 @@ from session_kit.transcript.titles import TitleLine, choose_title, title_line
 
 HEAD_STEP = 8 * 1024
 HEAD_LIMIT = 1024 * 1024  # how far into a file the first prompt is looked for
-TAIL_STEPS = (8 * 1024, 128 * 1024, 2 * 1024 * 1024)  # tail reads, until a timestamp shows
+TAIL_STEPS = (8 * 1024, 32 * 1024, 128 * 1024, 2 * 1024 * 1024)  # tail reads, until a conversation time shows
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,13 +253,8 @@ def head_facts(
         data += chunk
         at_eof = len(chunk) < step
         complete = len(data) if at_eof else data.rfind(b"\n") + 1
-        pos = data.find(b'"timestamp"', scanned, complete) if start is None else -1
-        while pos >= 0:
-            line_start, line_end = _line_at(data, pos, scanned, complete)
-            start = line_timestamp(data[line_start:line_end])
-            if start is not None:
-                break
-            pos = data.find(b'"timestamp"', line_end, complete)
+        if start is None:
+            start = first_timestamp(data, scanned, complete)
         if titles is not None and (
             data.find(b'"summary"', scanned, complete) >= 0 or data.find(b"-title", scanned, complete) >= 0
         ):
@@ -290,25 +285,65 @@ def head_facts(
         step = min(step * 2, 256 * 1024)
 
 
+# Lines that may give the span a time name one of its kinds (the kinds are the types of the same
+# names), found by byte searches: the client's bookkeeping lines, most of a file, are passed
+# over without being split apart or parsed.
+_TYPE_MARK = b'"type":"'  # as the client writes it
+_SPAN_NAMES = tuple(kind.encode() + b'"' for kind in sorted(SPAN_KINDS))
+_SPAN_TYPE = re.compile(rb'"type"\s*:\s*"(?:' + b"|".join(re.escape(k.encode()) for k in sorted(SPAN_KINDS)) + rb')"')
+
+
+def _marks(data: bytes, lo: int, hi: int, *, last_first: bool = False) -> Iterator[int]:
+    """Where `data[lo:hi]` names a kind whose time counts, in order."""
+    at = data.rfind(_TYPE_MARK, lo, hi)
+    if at < 0:  # no line as the client writes them: JSON with spaces (or no types at all)
+        found = [match.start() for match in _SPAN_TYPE.finditer(data, lo, hi)]
+        yield from reversed(found) if last_first else found
+        return
+    step = len(_TYPE_MARK)
+    if last_first:
+        while at >= 0:
+            if data.startswith(_SPAN_NAMES, at + step):
+                yield at
+            at = data.rfind(_TYPE_MARK, lo, at)
+        return
+    at = data.find(_TYPE_MARK, lo, hi)
+    while at >= 0:
+        if data.startswith(_SPAN_NAMES, at + step):
+            yield at
+        at = data.find(_TYPE_MARK, at + step, hi)
+
+
+def first_timestamp(data: bytes, lo: int, hi: int) -> datetime | None:
+    """The time of the first line of `data[lo:hi]` (complete lines) that gives the span one."""
+    tried = lo  # the lines before this were tried
+    for pos in _marks(data, lo, hi):
+        if pos < tried:
+            continue
+        line_start, line_end = _line_at(data, pos, lo, hi)
+        tried = line_end
+        stamp = line_timestamp(data[line_start:line_end])
+        if stamp is not None:
+            return stamp
+    return None
+
+
 def last_timestamp(tail: bytes, *, cut: bool) -> datetime | None:
-    """The time of the last timestamped line of a file's tail."""
+    """The time of the last line of a file's tail that gives the span one (`line_timestamp`)."""
     lo = tail.find(b"\n") + 1 if cut else 0  # a cut tail starts inside a line: skip it
     if cut and lo == 0:
         return None
     hi = len(tail)
-    pos = tail.rfind(b'"timestamp"', lo, hi)
-    while pos >= 0:
+    untried = hi  # the lines from here on were tried
+    for pos in _marks(tail, lo, hi, last_first=True):
+        if pos >= untried:
+            continue
         line_start, line_end = _line_at(tail, pos, lo, hi)
+        untried = line_start
         stamp = line_timestamp(tail[line_start:line_end])
         if stamp is not None:
             return stamp
-        pos = tail.rfind(b'"timestamp"', lo, line_start)
     return None
-
-
-# Lines that may give the span a time name one of its kinds (the kinds are the types of the same
-# names): the client's bookkeeping lines, most of a file, are passed over without being parsed.
-_SPAN_TYPE = re.compile(rb'"type"\s*:\s*"(?:' + b"|".join(re.escape(k.encode()) for k in sorted(SPAN_KINDS)) + rb')"')
 
 
 def line_timestamp(raw: bytes) -> datetime | None:
@@ -317,7 +352,7 @@ def line_timestamp(raw: bytes) -> datetime | None:
     The line is parsed: a regex cannot tell the entry's own type and time from ones nested
     inside it (file-history snapshots and attachments carry their own).
     """
-    if b'"timestamp"' not in raw or _SPAN_TYPE.search(raw) is None:
+    if b'"timestamp"' not in raw:
         return None
     try:
         value = loads_glanced(raw.strip())
