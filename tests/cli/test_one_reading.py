@@ -71,7 +71,23 @@ def _out_of_order(root: Path) -> tuple[Transcript, str]:
     return t, "Loader refactor"
 
 
-BUILDERS = [_stacked_elsewhere, _own_among_others, _renamed_2_1, _out_of_order]
+def _agent_outlives_the_session(root: Path) -> tuple[Transcript, str]:
+    """2.1.x: a background agent whose log goes on after the session's last line."""
+    t = Transcript("21e00000-0000-0000-0000-00000000000e", cwd="/work/one", version="2.1.330", start=T0)
+    t.user("Audit the tree in the background")
+    call = t.tool_use("Agent", {"subagent_type": "general-purpose", "description": "Audit", "prompt": "AUDIT"})
+    t.tool_result(call, "Async agent launched", extra={"agentId": "a0d17000000000e1", "status": "async_launched"})
+    t.raw({"type": "ai-title", "aiTitle": "Tree audit", "sessionId": t.session_id})
+    t.say("Launched.")
+    agent = Transcript(t.session_id, cwd=t.cwd, agent_id="a0d17000000000e1", start=t.clock + timedelta(minutes=5))
+    agent.user("AUDIT")
+    agent.say("Audited.")
+    t.write_session(root)
+    agent.write_subagent(root, t, meta={"agentType": "general-purpose", "toolUseId": call})
+    return t, "Tree audit"
+
+
+BUILDERS = [_stacked_elsewhere, _own_among_others, _renamed_2_1, _out_of_order, _agent_outlives_the_session]
 
 
 def _span(t: Transcript) -> tuple[str, str]:

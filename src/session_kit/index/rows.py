@@ -123,8 +123,9 @@ class FileRows:
         fields = self.state.fields
         stamp = format_timestamp(entry.timestamp)
         conversation = entry.kind in (KIND_USER, KIND_ASSISTANT)
-        if self.item.agent is None:
+        if self.item.agent is None:  # the session's own transcript: its facts, as `show` gives them
             self.state.titled = self.state.titled or title_line(entry) is not None
+            self.state.span = self.state.span.including(span_time(entry))
             if entry.is_compact_boundary:
                 fields["compactions"] += 1
             if conversation:
@@ -133,7 +134,6 @@ class FileRows:
                 fields["version"] = entry.version or fields["version"]
                 if fields["first_request"] is None and (request := request_text(entry)):
                     fields["first_request"] = redact(request)[:500]
-        self.state.span = self.state.span.including(span_time(entry))
         if entry.kind == KIND_ASSISTANT:
             usage, message = entry.usage, entry.message_id
             if usage and message != self.last_message:  # the client repeats usage on each block's line
