@@ -117,9 +117,10 @@ def sessions(
     branch, title (else the first prompt).
 
     LAST ACTIVE is the last time written in the transcript (never the file's mtime, which a
-    copy changes), in UTC like --json; a session with no time shows `-` and is listed last. Warmup sessions of 2.0.x clients are marked `(warmup)`. Rows
-    fit the terminal: the title is cut, and on a narrow one the AGENTS, BRANCH, SIZE and
-    DURATION columns are left out in that order; ids are never cut. Reads only the head and
+    copy changes), in UTC like --json; a session with no time shows `-` and is listed last.
+    Warmup sessions of 2.0.x clients are marked `(warmup)`. Rows fit the terminal: the title
+    is cut, and on a narrow one the AGENTS, BRANCH, SIZE and DURATION columns are left out in
+    that order; ids are never cut. Reads only the head and
     tail of each file, and prints each row in its turn (memory stays flat on any number of
     sessions); --tokens adds tokens and cost, counted as `session-kit usage` counts them.
     """

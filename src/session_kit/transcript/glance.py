@@ -1,11 +1,12 @@
 """A transcript's head and tail, read cheaply: what a listing of many sessions needs.
 
 Owns: the start time, the first request, cwd, branch and title lines from the head of a
-file, and the last time and title lines from its tail (times and title by the one rules of
-`span` and `titles`, applied to what the head and tail hold), locating lines with byte searches and
-parsing only the few that can matter (the client's noise, most of a file's bytes, is passed over unparsed); the first value
-of a top-level-looking string field of a line without parsing it; complete lines from a
-file's head. Knows no disk layout: it is given a path or an open descriptor.
+file, and the last time and title lines from its tail (the start, end and title by the one
+rules of `span` and `titles`, applied to what the head and tail hold), locating lines with
+byte searches and parsing only the few that can matter (the client's noise, most of a file's
+bytes, is passed over unparsed); the first value of a top-level-looking string field of a
+line without parsing it; complete lines from a file's head. Knows no disk layout: it is
+given a path or an open descriptor.
 """
 
 from __future__ import annotations
