@@ -171,6 +171,19 @@ def test_sessions_are_sorted_by_last_activity_not_by_file_mtime(claude_root: Pat
     assert out[1].startswith(f"{NEW}  2026-11-20 09:00:02Z")
 
 
+def test_a_session_with_no_time_shows_none_and_is_listed_last(claude_root: Path):
+    _dated(claude_root, OLD, 2, mtime=1_000_000_000)
+    timeless = claude_root / "projects" / "-work-proj" / "7e000000-0000-0000-0000-000000000003.jsonl"
+    timeless.write_text('{"type":"summary","summary":"Only a title","leafUuid":"elsewhere"}\n')
+    os.utime(timeless, (2_000_000_000, 2_000_000_000))  # the newest mtime: never shown, never first
+    doc = invoke_json("sessions", "--all")
+    assert [(s["id"], s["end"]) for s in doc["sessions"]][-1] == (timeless.stem, None)
+    header, *rows = invoke("sessions", "--all", env={"COLUMNS": "200"}).stdout.splitlines()
+    assert [row.split()[0] for row in rows] == [OLD, timeless.stem]
+    mtime_shown = datetime.fromtimestamp(2_000_000_000, timezone.utc).strftime("%Y-%m-%d")
+    assert rows[-1].split()[1] == "-" and mtime_shown not in rows[-1]
+
+
 def test_sessions_since_and_until_choose_by_time(claude_root: Path):
     _dated(claude_root, NEW, 20)
     _dated(claude_root, OLD, 2)

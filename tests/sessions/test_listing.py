@@ -19,13 +19,12 @@ from tests.support.transcripts import Transcript
 T0 = datetime(2026, 11, 1, 9, 0, 0, tzinfo=timezone.utc)
 
 
-def _last_activity(row: SessionOverview) -> datetime:
-    return row.end or datetime.fromtimestamp(row.ref.mtime, timezone.utc)
-
-
 def _every_overview_sorted(root: Path) -> list[SessionOverview]:
-    """The order as a listing that holds every row would make it."""
-    return sorted(overviews(list_all_sessions(root)), key=_last_activity, reverse=True)
+    """The order as a listing that holds every row would make it: latest end first, then the
+    sessions with no time (never ordered by their mtimes' times)."""
+    rows = list(overviews(list_all_sessions(root)))
+    timed = sorted((r for r in rows if r.end is not None), key=lambda r: r.end, reverse=True)
+    return timed + [r for r in rows if r.end is None]
 
 
 def _keys(rows) -> list[tuple[str, str]]:
@@ -33,7 +32,7 @@ def _keys(rows) -> list[tuple[str, str]]:
 
 
 def _timeless(root: Path, sid: str, cwd: str, mtime: float) -> None:
-    """A session with no timestamped line: it is ordered by its mtime."""
+    """A session with no timestamped line: it is listed after those with a time."""
     path = root / "projects" / cwd.replace("/", "-") / f"{sid}.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text('{"type":"summary","summary":"no times here","leafUuid":"x"}\n')
@@ -61,8 +60,8 @@ def tangled(claude_root: Path) -> Path:
 def test_the_order_is_the_last_time_written_then_mtime_then_id_then_project(tangled: Path):
     listed = list(latest_first(tangled, all_projects=True))
     assert _keys(listed) == _keys(_every_overview_sorted(tangled))
-    assert [r.ref.id for r in listed[:4]] == ["zzzz", "twin", "twin", "aaaa"]
-    assert [r.ref.project.name for r in listed[1:3]] == ["-work-a", "-work-b"]
+    assert [r.ref.id for r in listed[-4:]] == ["zzzz", "twin", "twin", "aaaa"]  # no time: last
+    assert [r.ref.project.name for r in listed[-3:-1]] == ["-work-a", "-work-b"]
 
 
 def test_each_row_is_the_overview_of_its_session(tangled: Path):
@@ -82,10 +81,10 @@ def test_each_row_is_the_overview_of_its_session(tangled: Path):
 )
 def test_since_until_and_limit_keep_what_filtering_every_row_would(tangled: Path, since, until, limit):
     rows = _every_overview_sorted(tangled)
-    if since is not None:
-        rows = [r for r in rows if _last_activity(r) >= since]
+    if since is not None:  # a session with no time cannot be said to be active since
+        rows = [r for r in rows if r.end is not None and r.end >= since]
     if until is not None:
-        rows = [r for r in rows if (r.start or _last_activity(r)) <= until]
+        rows = [r for r in rows if (r.start or r.end) is not None and (r.start or r.end) <= until]
     rows = rows[:limit] if limit else rows
     assert _keys(latest_first(tangled, all_projects=True, since=since, until=until, limit=limit)) == _keys(rows)
 
@@ -93,7 +92,7 @@ def test_since_until_and_limit_keep_what_filtering_every_row_would(tangled: Path
 def test_one_projects_listing_is_its_sessions_latest_active_first(tangled: Path):
     listed = list(latest_first(tangled, project_path="/work/b"))
     assert {r.ref.id for r in listed} == {s.id for s in list_sessions(tangled / "projects" / "-work-b")}
-    assert [r.ref.id for r in listed] == ["zzzz", "twin", "aaaa", "00000001-same-end"]
+    assert [r.ref.id for r in listed] == ["00000001-same-end", "zzzz", "twin", "aaaa"]
 
 
 def test_nothing_to_list_is_said_when_the_listing_is_asked_for_not_when_it_is_read(claude_root: Path):
@@ -129,7 +128,7 @@ def test_a_last_time_written_in_another_zone_is_given_as_written(claude_root: Pa
         path = claude_root / "projects" / "-work-z" / f"z{n}.jsonl"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(
-            '{"type":"user","timestamp":"2026-11-01T09:00:00Z","message":{"role":"user","content":"hi"}}\n'
+            '{"type":"user","timestamp":"2026-11-01T00:00:00Z","message":{"role":"user","content":"hi"}}\n'
             f'{{"type":"assistant","timestamp":"2026-11-01T1{n}:00:00.123456{zone}","message":{{"role":"assistant"}}}}\n'
         )
     listed = list(latest_first(claude_root, all_projects=True))

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+from session_kit.transcript.entries import parse_timestamp, read_entries
 from session_kit.transcript.glance import glance, head_lines, quick_field
+from session_kit.transcript.span import SpanScan
 from tests.support.transcripts import Transcript
 
 
@@ -30,6 +33,28 @@ def test_the_tail_gives_the_last_time(tmp_path: Path):
     t, path = noisy_session(tmp_path)
     g = glance(path, path.stat().st_size)
     assert g.start is not None and g.end == t.clock
+
+
+def test_the_span_is_the_conversations_whatever_the_noise_and_the_json_spacing(tmp_path: Path):
+    t = Transcript()
+    t.noise("attachment", size=12_000)  # a time before the conversation's: it does not count
+    first = t.user("go")
+    for _ in range(3):
+        t.say("x" * 3000)
+    last = t.say("done")[0]
+    t.noise("attachment", size=40_000)  # past the tail's first read, and later: it does not count
+    for name, separators in (("compact", (",", ":")), ("spaced", (", ", ": "))):
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text("".join(json.dumps(line, separators=separators) + "\n" for line in t.lines))
+        scan = SpanScan()
+        for entry in read_entries(path):
+            scan.add(entry)
+        g = glance(path, path.stat().st_size)
+        assert (
+            (g.start, g.end)
+            == (scan.start, scan.end)
+            == (parse_timestamp(first["timestamp"]), parse_timestamp(last["timestamp"]))
+        ), name
 
 
 def test_a_file_that_is_gone_gives_an_empty_glance(tmp_path: Path):

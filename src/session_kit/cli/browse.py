@@ -11,7 +11,7 @@ import json
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -80,11 +80,6 @@ SESSION_CODES = (EXIT_NOT_FOUND, EXIT_AMBIGUOUS)  # a command about one session:
 WARMUP_PROMPT = "warmup"  # 2.0.x clients started sessions of their own with this prompt
 
 
-def _last_activity(row: api.SessionOverview) -> datetime:
-    """The last time written in the transcript, else (no time in its tail) the file's mtime."""
-    return row.end or datetime.fromtimestamp(row.ref.mtime, timezone.utc)
-
-
 @click.command(
     epilog=epilog(
         "session-kit sessions                      # this project's sessions",
@@ -121,10 +116,11 @@ def sessions(
     """List sessions, latest activity first, with last activity, duration, size, agents,
     branch, title (else the first prompt).
 
-    LAST ACTIVE is the last time written in the transcript (not the file's mtime, which a copy
-    changes), in UTC like --json. Warmup sessions of 2.0.x clients are marked `(warmup)`. Rows
-    fit the terminal: the title is cut, and on a narrow one the AGENTS, BRANCH, SIZE and
-    DURATION columns are left out in that order; ids are never cut. Reads only the head and
+    LAST ACTIVE is the last time written in the transcript (never the file's mtime, which a
+    copy changes), in UTC like --json; a session with no time shows `-` and is listed last.
+    Warmup sessions of 2.0.x clients are marked `(warmup)`. Rows fit the terminal: the title
+    is cut, and on a narrow one the AGENTS, BRANCH, SIZE and DURATION columns are left out in
+    that order; ids are never cut. Reads only the head and
     tail of each file, and prints each row in its turn (memory stays flat on any number of
     sessions); --tokens adds tokens and cost, counted as `session-kit usage` counts them.
     """
@@ -158,7 +154,7 @@ def sessions(
                 columns,
                 [
                     r.ref.id,
-                    local_time(_last_activity(r)),
+                    local_time(r.end),  # `-` when the transcript has no time (never the mtime)
                     human_duration(r.duration_s),
                     human_size(r.ref.size),
                     str(r.agents),

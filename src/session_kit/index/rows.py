@@ -1,12 +1,13 @@
 """An entry's rows in the index: the session's facts, its searchable texts, its tool calls.
 
 Owns: what one transcript entry adds to the index (texts redacted first with `redact.redact`,
-tool calls paired with results across updates through the `calls` table, the session's title,
-first request, times, branch, version, compactions), and each API message's usage (the
-`messages` rows: `transcript.tokens`' key and rule, the last line of a message replacing
-what an earlier line or update counted) and each agent's usage its `Agent` result reports
-(`agent_results`); the session's token columns are added up from those rows
-(`SESSION_TOKENS`), never counted on the way.
+tool calls paired with results across updates through the `calls` table, the session's title
+(as `sessions` names it: `glance`, by the rule of `titles`), first request, times (by the rule
+of `span`), branch, version, compactions), and each API message's usage (the `messages` rows:
+`transcript.tokens`' key and rule, the last line of a message replacing what an earlier line
+or update counted) and each agent's usage its `Agent` result reports (`agent_results`); the
+session's token columns are added up from those rows (`SESSION_TOKENS`), never counted on the
+way.
 Loaded only when a file has new lines, so an update that finds nothing new never imports the
 transcript parsers. Does not: read files (`update`).
 """
@@ -29,8 +30,10 @@ from session_kit.transcript.entries import (
     request_text,
     seconds_between,
 )
+from session_kit.transcript.glance import glance
 from session_kit.transcript.searchable import searchable_fields
-from session_kit.transcript.titles import TYPE_AI, TYPE_CUSTOM, title_line
+from session_kit.transcript.span import Span, span_time
+from session_kit.transcript.titles import title_line
 from session_kit.transcript.tokens import Usage, agent_result_usage, assistant_usage, count_key
 from session_kit.transcript.tools import summarize_input
 from session_kit.usage.breakdown import SOURCE_RESULT
@@ -63,7 +66,7 @@ def sql_row(values: tuple) -> tuple:
 class SessionState:
     """The session's row, loaded once per file and saved at its end."""
 
-    __slots__ = ("session", "fields", "title_rank")
+    __slots__ = ("session", "fields", "titled", "span")
 
     COLUMNS = ("project", "cwd", "path", "title", "first_request", "started", "ended", "branch", "version",
                "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "agents",
@@ -73,7 +76,8 @@ class SessionState:
     def __init__(self, session: str, fields: dict) -> None:
         self.session = session
         self.fields = fields
-        self.title_rank = 0
+        self.titled = False  # a title line was read in this update: the title is looked up again
+        self.span = Span(parse_timestamp(fields["started"]), parse_timestamp(fields["ended"]))
 
     @classmethod
     def load(cls, conn: sqlite3.Connection, item: IndexFile) -> SessionState:
@@ -86,12 +90,16 @@ class SessionState:
         fields["project"] = fields["project"] or item.project
         for name in ("agents", "compactions"):
             fields[name] = fields[name] or 0
-        state = cls(item.session, fields)
-        if item.agent is not None and row is not None:
-            state.title_rank = 3  # an agent's lines never name the session
-        return state
+        return cls(item.session, fields)
 
-    def save(self, conn: sqlite3.Connection) -> None:
+    def save(self, conn: sqlite3.Connection, item: IndexFile, size: int) -> None:
+        if item.agent is None and (self.titled or self.fields["title"] is not None):
+            # The title by the one rule, from the file as `sessions` reads it (a summary's leaf
+            # may have arrived since, a later title line may win).
+            title = glance(item.path, size).title
+            self.fields["title"] = redact(title)[:300] if title is not None else None
+        self.fields["started"] = format_timestamp(self.span.start)
+        self.fields["ended"] = format_timestamp(self.span.end)
         agents = conn.execute("SELECT count(*) FROM agents WHERE session=?", (self.session,)).fetchone()[0]
         self.fields["agents"] = agents
         totals = conn.execute(SESSION_TOKENS, {"session": sql_value(self.session)}).fetchone()
@@ -116,8 +124,6 @@ FROM (SELECT input, output, cache_read, cache_write_5m, cache_write_1h FROM mess
       WHERE r.session = :session AND NOT EXISTS (SELECT 1 FROM files f WHERE f.agent = r.agent_id))
 """
 _NO_HOUR = -1
-
-_TITLE_RANK = {TYPE_CUSTOM: 3, TYPE_AI: 2}
 
 
 class FileRows:
@@ -168,12 +174,9 @@ class FileRows:
         fields = self.state.fields
         stamp = format_timestamp(entry.timestamp)
         conversation = entry.kind in (KIND_USER, KIND_ASSISTANT)
-        if self.item.agent is None:
-            title = title_line(entry)
-            if title is not None:
-                rank = _TITLE_RANK.get(title.type, 1)
-                if rank >= self.state.title_rank:
-                    fields["title"], self.state.title_rank = redact(title.text)[:300], rank
+        if self.item.agent is None:  # the session's own transcript: its facts, as `show` gives them
+            self.state.titled = self.state.titled or title_line(entry) is not None
+            self.state.span = self.state.span.including(span_time(entry))
             if entry.is_compact_boundary:
                 fields["compactions"] += 1
             if conversation:
@@ -182,9 +185,6 @@ class FileRows:
                 fields["version"] = entry.version or fields["version"]
                 if fields["first_request"] is None and (request := request_text(entry)):
                     fields["first_request"] = redact(request)[:500]
-        if stamp and conversation:
-            fields["started"] = min(fields["started"] or stamp, stamp)
-            fields["ended"] = max(fields["ended"] or stamp, stamp)
         names: dict[str, str] = {}
         for block in entry.tool_uses:
             call_id, name = block.get("id"), str(block.get("name", "?"))

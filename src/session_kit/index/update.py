@@ -176,7 +176,7 @@ def _index_held(
                 rows.add(Entry.from_raw(lines, value))
         rows.flush(fts)  # a chunk's rows at a time: memory stays bounded on a large file
     if not warmup or conn.execute("SELECT 1 FROM sessions WHERE id=?", (sql_value(item.session),)).fetchone():
-        state.save(conn)  # a warmup log alone makes no session
+        state.save(conn, item, f.offset)  # a warmup log alone makes no session
     cp = f.checkpoint()
     conn.execute(
         "UPDATE files SET offset=?, size=?, ino=?, mtime=?, modified=?, lines=?, last_message=?, tail=? WHERE id=?",

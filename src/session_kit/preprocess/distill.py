@@ -30,7 +30,7 @@ INSTRUCTION = """\
 The input (on stdin) is one part of a Claude Code session transcript that has already been \
 reduced mechanically to XML. Its elements: <session>/<agent> (the root), <user>, <assistant> \
 (with <text>, <thinking>, <tool_use> and its <param>s), <tool_result> (with <omitted lines=N/> \
-where lines were cut), <compact_boundary>, <compact_summary>, <summary>, <system>, <same_as>, \
+where lines were cut), <compact_boundary>, <compact_summary>, <system>, <same_as>, \
 <entry>.
 
 Rewrite it shorter for a reader who wants to learn what happened in the session. Remove only \

@@ -31,6 +31,7 @@ from session_kit.transcript.entries import (
     ToolResult,
     count_value,
     prompt_display,
+    request_text,
 )
 from session_kit.transcript.reader import loads_line
 from session_kit.transcript.tokens import TokenTally
@@ -198,9 +199,9 @@ class UnitBuilder:
         if kind == KIND_SYSTEM:
             return [self._system(entry)]
         if kind == KIND_SUMMARY:
-            leaf = entry.raw.get("leafUuid")
-            leaf = leaf if isinstance(leaf, str) else None
-            return [self._text_element("summary", {"line": entry.line, "leaf": leaf}, entry.summary_text or "")]
+            # A title line, often another session's (`transcript.titles`): never a unit. The
+            # session's own title is its root's `title` (`pipeline.session_attributes`).
+            return None
         text = steps.cut(json.dumps(entry.raw, ensure_ascii=False, default=str), UNKNOWN_LIMIT)
         return [
             self._text_element("entry", {"line": entry.line, "type": entry.type or None, "time": _time(entry)}, text)
@@ -300,6 +301,8 @@ class UnitBuilder:
             return "meta", text
         if entry.is_system_originated or head.startswith("<task-notification>"):
             return "notification", text
+        if not entry.is_sidechain and request_text(entry) is None:
+            return "meta", text  # client text the one request rule leaves out (a teammate's message…)
         return None, text
 
     def _pruned_ahead(self, index: int, text: str) -> steps.PrunedOutput | None:

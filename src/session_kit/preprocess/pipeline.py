@@ -35,7 +35,7 @@ from session_kit.preprocess.result import (
 from session_kit.preprocess.sinks import OneStream, PartFiles, Section, Sink
 from session_kit.redact import Redactor
 from session_kit.sessions.store import SessionRef
-from session_kit.transcript.glance import file_holds
+from session_kit.transcript.glance import file_holds, glance
 from session_kit.transcript.reader import ReadStats
 
 # --- where things go -----------------------------------------------------------------------------
@@ -73,8 +73,12 @@ def _prepare_dir(path: Path) -> Path:
 # --- root elements -------------------------------------------------------------------------------
 
 
-def session_attributes(ref: SessionRef, converter: LogConverter) -> dict[str, Any]:
-    return {"id": ref.id, "cwd": converter.facts.cwd, "branch": converter.facts.branch}
+def session_attributes(ref: SessionRef, converter: LogConverter, redactor: Redactor | None = None) -> dict[str, Any]:
+    """The root's attributes; `title`: the session's own title, as `sessions` names it."""
+    title = glance(ref.path, ref.size).title
+    if title and redactor is not None:
+        title = redactor(title)  # transcript text, like any other
+    return {"id": ref.id, "cwd": converter.facts.cwd, "branch": converter.facts.branch, "title": title}
 
 
 def agent_attributes(ref: SessionRef, agent: LinkedAgent, redactor: Redactor | None = None) -> dict[str, Any]:
@@ -215,7 +219,7 @@ def _write(run: _Run, sink: Sink) -> PreprocessResult:
     # has entries of its own id (a renamed copy, or an agent log named as the session, has none).
     own = ref.id if holds_session(ref.path, ref.id) else None
     main = run.converter(ref.path, session_id=own, skip_sidechains=inline.apart if inline else None)
-    section = sink.open("session", lambda: session_attributes(ref, main))
+    section = sink.open("session", lambda: session_attributes(ref, main, run.redactor))
     try:
         status, reason = run.fill(main, section)
     except _Unreadable as exc:

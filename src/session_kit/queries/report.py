@@ -1,10 +1,11 @@
 """A whole session read once into a summary: what `show` prints.
 
 Owns: the report's observer (`ReportCollector`: entry types, the person's requests, cwd,
-branch (the first recorded, as `sessions` lists them), client version, title, compactions
-and tokens, once per API message id) and the report it makes with the session's calls and
-agents, their tokens and cost (`usage.breakdown`). Holds only small facts, never the entries; a
-query that needs more from the same pass gives its own observer to the same `Session.scan`.
+branch (the first recorded, as `sessions` lists them), client version, title (by the rule of
+`transcript.titles`), start and end (by the rule of `transcript.span`), compactions and
+tokens, once per API message id) and the report it makes with the session's calls and agents,
+their tokens and cost (`usage.breakdown`). Holds only small facts, never the entries; a query
+that needs more from the same pass gives its own observer to the same `Session.scan`.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from session_kit.transcript.entries import (
     seconds_between,
 )
 from session_kit.transcript.reader import ReadStats
+from session_kit.transcript.span import SpanScan
 from session_kit.transcript.titles import TitleScan
 from session_kit.transcript.tokens import TokenTally
 from session_kit.usage.breakdown import AgentResultUsage, SessionUsage, session_usage
@@ -115,8 +117,7 @@ class ReportCollector:
         self.requests: list[UserRequest] = []
         self.tokens = TokenTally()
         self.agent_results = AgentResultUsage()
-        self.start: datetime | None = None
-        self.end: datetime | None = None
+        self.span = SpanScan()
         self.cwd = self.branch = self.version = None
         self.compaction_entries: list[Entry] = []
         self.titles = TitleScan()
@@ -125,11 +126,7 @@ class ReportCollector:
     def add(self, entry: Entry) -> None:
         self.types[entry.type or "(none)"] += 1
         self.titles.add(entry)
-        if entry.timestamp is not None:
-            if self.start is None or entry.timestamp < self.start:
-                self.start = entry.timestamp
-            if self.end is None or entry.timestamp > self.end:
-                self.end = entry.timestamp
+        self.span.add(entry)
         if entry.kind == KIND_NOISE:
             return
         # The first recorded, as a listing reads them from the head of the file.
@@ -158,8 +155,8 @@ class ReportCollector:
         )
         return SessionReport(
             ref=session.ref,
-            start=self.start,
-            end=self.end,
+            start=self.span.start,
+            end=self.span.end,
             cwd=self.cwd,
             branch=self.branch,
             version=self.version,

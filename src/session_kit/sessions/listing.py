@@ -1,9 +1,10 @@
 """Many sessions, latest active first, in memory that does not grow with their number.
 
 Owns: `latest_first` and the `Listing` it returns: the order `sessions` lists in and its
-filters, streaming. The order is the last time written in each transcript (else its file's
-mtime), latest first; ties go to the later mtime, then the greater id, then the project
-folders' order. A first pass reads only each file's tail and keeps what that order needs (its
+filters, streaming. The order is the last time written in each transcript (`transcript.span`),
+latest first, sessions with no time last (a file's mtime is never taken for a time: a copy or
+a touch sets it); ties go to the later mtime, then the greater id, then the project folders'
+order. A first pass reads only each file's tail and keeps what that order needs (its
 project, name, mtime, size and last time) in flat arrays (about 60 bytes a session, where a
 `SessionOverview` with its strings weighs over 2 KB); the overviews are then made in that
 order, a batch at a time, and never kept. Both passes go over two cores when there is much to
@@ -44,7 +45,7 @@ def _micros(moment: datetime) -> int:
 
 
 FOLDER = 1  # a `<id>/` folder is beside the file
-ENDED = 2  # its tail has a time: `activity` is that time (else the file's mtime)
+ENDED = 2  # its tail has a time: `activity` is that time (else NO_TIME)
 TITLED = 4  # its tail may hold a title line: read it again for the row
 UUID = 8  # the id is a canonical uuid, kept as its 16 bytes (else as the file system spells it)
 
@@ -64,7 +65,7 @@ class _Table:
         self.mtime = array("d")
         self.size = array("q")
         self.flags = bytearray()
-        self.activity = array("q")  # the last time written (else the mtime), in microseconds
+        self.activity = array("q")  # the last time written (else NO_TIME), in microseconds
         self.offset = array("i")  # the UTC offset the last time was written with, in seconds
 
     def add(self, project: int, sid: str, mtime: float, size: int, tail: Tail) -> None:
@@ -77,7 +78,7 @@ class _Table:
         else:  # no time (or one an offset of seconds cannot give back): the row reads its tail
             flags |= TITLED if end is not None else 0
             self.offset.append(0)
-        self.activity.append(_micros(end or datetime.fromtimestamp(mtime, timezone.utc)))
+        self.activity.append(NO_TIME if end is None else _micros(end))
         self.project.append(project)
         if _UUID.fullmatch(sid):
             flags |= UUID
@@ -160,6 +161,7 @@ class _Table:
 
 
 RUN = 4096  # slots sorted at once (then merged)
+NO_TIME = -(2**63)  # the `activity` of a session with no time: before every time, so listed last
 
 
 def latest_first(
@@ -172,8 +174,9 @@ def latest_first(
     limit: int | None = None,
 ) -> Listing:
     """The overviews of every project's sessions (`all_projects`), else of the project of
-    `project_path` (default: the current directory), latest active first: those active at or
-    after `since`, begun at or before `until` (else last active then), at most `limit`.
+    `project_path` (default: the current directory), latest active first, those with no time
+    last: those active at or after `since`, begun at or before `until` (else last active then),
+    at most `limit` (a session with no time is left out by `since` and `until`).
 
     The files are found and ordered now (NotFound / NoSessionsHere when there is nothing to
     list); each overview is made as the iterator reaches it."""
@@ -195,7 +198,7 @@ def latest_first(
         folders: set[str] = set()
         for sid, path, mtime, size in session_files(projects[number], folders):
             tail = _tail(path, size)
-            if since is None or (tail.end or datetime.fromtimestamp(mtime, timezone.utc)) >= since:
+            if since is None or (tail.end is not None and tail.end >= since):
                 found.add(number, sid, mtime, size, tail)
         if folders:
             found.mark_folders(folders)
@@ -208,7 +211,7 @@ def latest_first(
     return Listing(table, table.order(), until=until, limit=limit)
 
 
-UNREAD = Tail(None, True)  # a tail that could not be read: ordered by the mtime, read again for the row
+UNREAD = Tail(None, True)  # a tail that could not be read: listed with the timeless, read again for the row
 
 
 def _tail(path: str, size: int) -> Tail:
@@ -277,10 +280,8 @@ class Listing:
     def _raw(self, i: int, agents: AgentLogs) -> SessionOverview | None:
         """Slot `i`'s overview before its prompt is shown; None when `until` leaves it out."""
         row = raw_overview(self._table.ref(i), agents, self._table.tail(i))
-        if self._until is not None and (row.start or row.end or _mtime_time(row)) > self._until:
-            return None
+        if self._until is not None:
+            began = row.start or row.end
+            if began is None or began > self._until:
+                return None
         return row
-
-
-def _mtime_time(row: SessionOverview) -> datetime:
-    return datetime.fromtimestamp(row.ref.mtime, timezone.utc)

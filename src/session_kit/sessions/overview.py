@@ -56,8 +56,9 @@ class SessionOverview:
 
 def overview(session: SessionRef, agents: AgentLogs | None = None) -> SessionOverview:
     """Start, end, branch, title, first prompt and agent count, from the head and tail of the
-    file. The end is the last time written in the file: never its mtime (a copy, a touch or a
-    backup sets that), so None when no line of the tail has a time."""
+    file. Start and end are the earliest and latest conversation times read there
+    (`transcript.span`): never the file's mtime (a copy, a touch or a backup sets that), so
+    None when no line read has one."""
     return shown_overviews([raw_overview(session, agents or AgentLogs(with_meta=False))])[0]
 
 

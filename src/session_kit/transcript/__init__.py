@@ -12,7 +12,9 @@
 - `tools`        the per-tool registry: input summaries, which tools spawn agents or write files.
 - `calls`        tool uses paired with their results; call statuses.
 - `compactions`  compaction boundaries and summaries. `tokens`: usage once per API message.
-- `titles`       a session's title (`summary`, `custom-title`, `ai-title` lines).
+- `titles`       a session's title (`summary`, `custom-title`, `ai-title` lines): the one rule.
+- `span`         a session's start and end (its conversation's earliest and latest time): the
+                 one rule.
 - `searchable`   what of an entry can be searched, and where it stands (scan and index).
 
 Imports nothing from `sessions`, `queries`, `preprocess`, `install`, `hooks` or `cli`.

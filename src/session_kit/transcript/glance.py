@@ -1,17 +1,19 @@
 """A transcript's head and tail, read cheaply: what a listing of many sessions needs.
 
 Owns: the start time, the first request, cwd, branch and title lines from the head of a
-file, and the last time and title lines from its tail, locating lines with byte searches and
-parsing only the few that can matter (the client's noise, most of a file's bytes, is passed over unparsed); the first value
-of a top-level-looking string field of a line without parsing it; complete lines from a
-file's head. Knows no disk layout: it is given a path or an open descriptor.
+file, and the last time and title lines from its tail (the start, end and title by the one
+rules of `span` and `titles`, applied to what the head and tail hold), locating lines with
+byte searches and parsing only the few that can matter (the client's noise, most of a file's
+bytes, is passed over unparsed); the first value of a top-level-looking string field of a
+line without parsing it; complete lines from a file's head. Knows no disk layout: it is
+given a path or an open descriptor.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -19,19 +21,20 @@ from typing import Any
 
 from session_kit.files import open_fd, open_regular
 from session_kit.state import fastjson
-from session_kit.transcript.entries import Entry, entry_time, request_text
+from session_kit.transcript.entries import Entry, request_text
 from session_kit.transcript.reader import loads_glanced, skip_bom
+from session_kit.transcript.span import SPAN_KINDS, Span, span_time
 from session_kit.transcript.titles import TitleLine, choose_title, title_line
 
 HEAD_STEP = 8 * 1024
 HEAD_LIMIT = 1024 * 1024  # how far into a file the first prompt is looked for
-TAIL_STEPS = (8 * 1024, 128 * 1024, 2 * 1024 * 1024)  # tail reads, until a timestamp shows
+TAIL_STEPS = (8 * 1024, 32 * 1024, 128 * 1024, 2 * 1024 * 1024)  # tail reads, until a conversation time shows
 
 
 @dataclass(frozen=True, slots=True)
 class Glance:
-    """What the head and tail of a transcript say. `end` is None when no line of the tail had
-    a time (the caller may fall back to the file's mtime)."""
+    """What the head and tail of a transcript say. `start` and `end` are the earliest and the
+    latest conversation time read (`span.Span`), both None when no line read had one."""
 
     start: datetime | None
     first_prompt: Entry | None
@@ -76,12 +79,20 @@ def glance(path: str | os.PathLike[str], size: int, *, tail: Tail | None = None)
             end, data = tail_end(fd, size)
             if size > HEAD_STEP:  # a small file's head was its tail: its titles are in already
                 titles.extend(title_lines(data, cut=size > len(data), types=_LATE_TITLES))
-        title = choose_title(titles, lambda uuid: file_holds(fd, uuid.encode())) if titles else None
+        title = choose_title(titles, lambda uuid: file_holds(fd, *uuid_marks(uuid))) if titles else None
     except OSError:
         title = None
     finally:
         os.close(fd)
-    return Glance(start, prompt, cwd, branch, end, title, text)
+    span = Span().including(start).including(end)  # a file need not be written in time order
+    return Glance(span.start, prompt, cwd, branch, span.end, title, text)
+
+
+def uuid_marks(uuid: str) -> tuple[bytes, ...]:
+    """The bytes of an entry's `uuid` field holding `uuid`, written with or without a space
+    (a title line's own `leafUuid` field, or a `parentUuid`, does not match)."""
+    value = fastjson.dumps(uuid).encode("utf-8")
+    return (b'"uuid":' + value, b'"uuid": ' + value)
 
 
 def tail_end(fd: int, size: int) -> tuple[datetime | None, bytes]:
@@ -243,13 +254,8 @@ def head_facts(
         data += chunk
         at_eof = len(chunk) < step
         complete = len(data) if at_eof else data.rfind(b"\n") + 1
-        pos = data.find(b'"timestamp"', scanned, complete) if start is None else -1
-        while pos >= 0:
-            line_start, line_end = _line_at(data, pos, scanned, complete)
-            start = line_timestamp(data[line_start:line_end])
-            if start is not None:
-                break
-            pos = data.find(b'"timestamp"', line_end, complete)
+        if start is None:
+            start = first_timestamp(data, scanned, complete)
         if titles is not None and (
             data.find(b'"summary"', scanned, complete) >= 0 or data.find(b"-title", scanned, complete) >= 0
         ):
@@ -268,7 +274,7 @@ def head_facts(
             if not isinstance(value, dict):
                 continue
             entry = Entry.from_raw(0, value)
-            start = start or entry.timestamp
+            start = start or span_time(entry)
             cwd = cwd or entry.cwd
             branch = branch or entry.git_branch
             text = request_text(entry)
@@ -280,27 +286,72 @@ def head_facts(
         step = min(step * 2, 256 * 1024)
 
 
+# Lines that may give the span a time name one of its kinds (the kinds are the types of the same
+# names), found by byte searches: the client's bookkeeping lines, most of a file, are passed
+# over without being split apart or parsed.
+_TYPE_MARK = b'"type":"'  # as the client writes it
+_SPAN_NAMES = tuple(kind.encode() + b'"' for kind in sorted(SPAN_KINDS))
+_SPAN_TYPE = re.compile(rb'"type"\s*:\s*"(?:' + b"|".join(re.escape(k.encode()) for k in sorted(SPAN_KINDS)) + rb')"')
+
+
+def _marks(data: bytes, lo: int, hi: int, *, last_first: bool = False) -> Iterator[int]:
+    """Where `data[lo:hi]` names a kind whose time counts, in order."""
+    at = data.rfind(_TYPE_MARK, lo, hi)
+    if at < 0:  # no line as the client writes them: JSON with spaces (or no types at all)
+        found = [match.start() for match in _SPAN_TYPE.finditer(data, lo, hi)]
+        yield from reversed(found) if last_first else found
+        return
+    step = len(_TYPE_MARK)
+    if last_first:
+        while at >= 0:
+            if data.startswith(_SPAN_NAMES, at + step):
+                yield at
+            at = data.rfind(_TYPE_MARK, lo, at)
+        return
+    at = data.find(_TYPE_MARK, lo, hi)
+    while at >= 0:
+        if data.startswith(_SPAN_NAMES, at + step):
+            yield at
+        at = data.find(_TYPE_MARK, at + step, hi)
+
+
+def first_timestamp(data: bytes, lo: int, hi: int) -> datetime | None:
+    """The time of the first line of `data[lo:hi]` (complete lines) that gives the span one."""
+    tried = lo  # the lines before this were tried
+    for pos in _marks(data, lo, hi):
+        if pos < tried:
+            continue
+        line_start, line_end = _line_at(data, pos, lo, hi)
+        tried = line_end
+        stamp = line_timestamp(data[line_start:line_end])
+        if stamp is not None:
+            return stamp
+    return None
+
+
 def last_timestamp(tail: bytes, *, cut: bool) -> datetime | None:
-    """The time of the last timestamped line of a file's tail."""
+    """The time of the last line of a file's tail that gives the span one (`line_timestamp`)."""
     lo = tail.find(b"\n") + 1 if cut else 0  # a cut tail starts inside a line: skip it
     if cut and lo == 0:
         return None
     hi = len(tail)
-    pos = tail.rfind(b'"timestamp"', lo, hi)
-    while pos >= 0:
+    untried = hi  # the lines from here on were tried
+    for pos in _marks(tail, lo, hi, last_first=True):
+        if pos >= untried:
+            continue
         line_start, line_end = _line_at(tail, pos, lo, hi)
+        untried = line_start
         stamp = line_timestamp(tail[line_start:line_end])
         if stamp is not None:
             return stamp
-        pos = tail.rfind(b'"timestamp"', lo, line_start)
     return None
 
 
 def line_timestamp(raw: bytes) -> datetime | None:
-    """The entry's own time (top-level, or the seed dialect's `message.timestamp`), if any.
+    """The time the line gives its session's span (`span.span_time`), if any.
 
-    The line is parsed: a regex cannot tell the entry's timestamp from one nested inside it
-    (file-history snapshots and attachments carry their own).
+    The line is parsed: a regex cannot tell the entry's own type and time from ones nested
+    inside it (file-history snapshots and attachments carry their own).
     """
     if b'"timestamp"' not in raw:
         return None
@@ -308,4 +359,4 @@ def line_timestamp(raw: bytes) -> datetime | None:
         value = loads_glanced(raw.strip())
     except (ValueError, RecursionError):
         return None
-    return entry_time(value) if isinstance(value, dict) else None
+    return span_time(Entry.from_raw(0, value)) if isinstance(value, dict) else None
