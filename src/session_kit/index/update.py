@@ -28,8 +28,6 @@ CHUNK = 8 << 20  # bytes read at once; a longer line is read whole
 # Files indexed in one transaction: commits cost more than small files; a kill loses at most these.
 BATCH_FILES = 64
 BATCH_BYTES = 32 << 20
-# Noise never parsed; title lines are read (a session's title).
-_TITLES = frozenset({"custom-title", "ai-title", "summary-title"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,11 +122,12 @@ def _index_held(
     from session_kit.index.rows import FileRows, SessionState
     from session_kit.redact import redact as redact_text
     from session_kit.sessions.store import _read_meta
-    from session_kit.transcript.entries import NOISE_TYPES, Entry
+    from session_kit.transcript.entries import Entry
     from session_kit.transcript.rawtype import top_level_type
     from session_kit.transcript.reader import ReadStats, parse_line
+    from session_kit.transcript.vocabulary import NOISE_TYPE_BYTES, TITLE_TYPE_BYTES
 
-    noise = frozenset(t.encode() for t in NOISE_TYPES - _TITLES)
+    noise = NOISE_TYPE_BYTES - TITLE_TYPE_BYTES  # never parsed; title lines are (a session's title)
     from session_kit.index.rows import sql_row, sql_value
 
     key = sql_value(item.path)  # the file is read by its own name; the database holds valid UTF-8

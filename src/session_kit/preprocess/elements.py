@@ -13,7 +13,6 @@ the renderers).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -37,7 +36,6 @@ from session_kit.transcript.tokens import TokenTally
 from session_kit.transcript.tools import AGENT_TOOLS, summarize_input
 
 _LOCAL_OUTPUT = ("<local-command-stdout>", "<local-command-stderr>")
-UNKNOWN_LIMIT = 500  # characters of an unknown entry's (or block's) JSON kept
 _IMAGE = Element("image")  # no attributes, no content: shared by every unit
 
 
@@ -136,7 +134,7 @@ class UnitBuilder:
             elif kind == "image":
                 children.append(_IMAGE)
             elif isinstance(kind, str):
-                children.append(self._unknown_block(kind, block))
+                children.append(self._unknown_block(kind))
         if not children:
             return None
         first = group[0]
@@ -182,9 +180,10 @@ class UnitBuilder:
             params.append(self._text_element("param", {"name": key}, text))
         return Element("tool_use", {"id": call_id, "name": name}, params)
 
-    def _unknown_block(self, kind: str, block: Mapping[str, Any]) -> Element:
-        text = steps.cut(json.dumps(block, ensure_ascii=False, default=str), UNKNOWN_LIMIT)
-        return self._text_element("block", {"type": kind}, text)
+    @staticmethod
+    def _unknown_block(kind: str) -> Element:
+        """A block the kit does not show: named by its type, never its content."""
+        return Element("block", {"type": kind})
 
     # --- every other entry ------------------------------------------------------------------------
     def entry(self, entry: Entry) -> list[Element] | None:
@@ -201,10 +200,8 @@ class UnitBuilder:
             leaf = entry.raw.get("leafUuid")
             leaf = leaf if isinstance(leaf, str) else None
             return [self._text_element("summary", {"line": entry.line, "leaf": leaf}, entry.summary_text or "")]
-        text = steps.cut(json.dumps(entry.raw, ensure_ascii=False, default=str), UNKNOWN_LIMIT)
-        return [
-            self._text_element("entry", {"line": entry.line, "type": entry.type or None, "time": _time(entry)}, text)
-        ]
+        # A type nobody knows (`doctor --transcripts` reports it): named, never shown.
+        return [Element("entry", {"line": entry.line, "type": entry.type or None, "time": _time(entry)})]
 
     def _system(self, entry: Entry) -> Element:
         raw = entry.raw
@@ -283,7 +280,7 @@ class UnitBuilder:
             elif block_type == "image":
                 children.append(_IMAGE)
             else:
-                children.append(self._unknown_block(block_type, block))
+                children.append(self._unknown_block(block_type))
         if user is not None:
             user.attrs = {**attributes, "kind": kind}
         return elements or None
