@@ -1,7 +1,7 @@
 """One transcript file (a session or an agent log) streamed through the steps into units.
 
-Owns: the order of the steps on each line (noise by raw type, unreadable lines, the session
-filter, the split of a 1.0.x file's inline agents from its main conversation, then the
+Owns: the order of the steps on each line (noise by raw type, unreadable lines, repeated
+entries (a uuid an earlier line had: a file resumed or copied into itself), the session filter, the split of a 1.0.x file's inline agents from its main conversation, then the
 content steps in `elements`), grouping the lines an assistant message is written as into one
 entry, the log's cwd, branch, client version and token usage, and redacting the units' texts
 in batches (one pass over ~64 KB of joined text costs far less than a pass over each; one batch
@@ -70,6 +70,7 @@ class LogConverter:
         group: list[Entry] = []  # the lines of the assistant message being read
         group_id: str | None = None
         assistant, other = self.builder.assistant, self.builder.entry
+        seen: set[str] = set()  # the uuids of the entries read (as `entries.read_entries`)
         try:
             # On a big file the reader is forked and prunes tool results ahead (`prune_ahead`),
             # and a worker redacts a batch while the next is built: both on the second core.
@@ -94,6 +95,12 @@ class LogConverter:
                     reduction.count(steps.STEP_UNREADABLE, size)
                     continue
                 entry = Entry.from_raw(line_no, value)
+                uuid = entry.uuid
+                if uuid is not None:
+                    if uuid in seen:  # a file resumed or copied into itself: each entry once
+                        self.read.repeated += 1
+                        continue
+                    seen.add(uuid)
                 if thread is not None:
                     if entry.uuid not in thread:
                         continue  # the main conversation's, or another agent's: converted there

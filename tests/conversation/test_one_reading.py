@@ -1,0 +1,43 @@
+"""`preprocess` and `view` read a conversation the same way: each decision is made once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from session_kit.preprocess import PreprocessOptions, preprocess_session
+from session_kit.sessions.resolve import resolve_session
+from session_kit.sessions.store import session_ref_from_path
+from session_kit.view.build import ViewOptions, build_page
+from session_kit.view.model import Call, Compaction, Message
+from tests.support.transcripts import Transcript
+
+
+def _resumed_into_itself(root: Path) -> Transcript:
+    t = Transcript("5e5e0000-0000-0000-0000-000000000023")
+    t.user("the one request")
+    t.bash("ls", "a")
+    t.compact("compacted once")
+    t.say("done")
+    path = t.write_session(root)
+    path.write_text(t.text() * 3)  # resumed or copied: the same entries, the same uuids
+    return t
+
+
+def test_preprocess_writes_each_entry_of_a_file_copied_into_itself_once(tmp_path: Path):
+    t = _resumed_into_itself(tmp_path / "root")
+    ref = session_ref_from_path(next((tmp_path / "root").rglob("*.jsonl")))
+    result = preprocess_session(ref, PreprocessOptions(output_dir=tmp_path / "out", filtering=False))
+    xml = "".join(d.path.read_text(encoding="utf-8") for d in result.documents)
+    assert xml.count("the one request") == 1 and xml.count("<tool_use ") == 1 and xml.count("<tool_result") == 1
+    assert xml.count("<compact_boundary") == 1 and xml.count("compacted once") == 1
+    assert result.read.repeated == 2 * len(t.lines)
+
+
+def test_view_shows_each_entry_of_a_file_copied_into_itself_once(tmp_path: Path):
+    t = _resumed_into_itself(tmp_path)
+    page, read, _ = build_page(resolve_session(t.session_id, tmp_path), ViewOptions())
+    items = page.threads[0].items
+    assert [i.status for i in items if isinstance(i, Call)] == ["ok"]
+    assert sum(isinstance(i, Compaction) for i in items) == 1
+    assert [i.text.text for i in items if isinstance(i, Message) and i.kind is None] == ["the one request"]
+    assert read.repeated == 2 * len(t.lines)
