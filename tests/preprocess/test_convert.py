@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from session_kit.conversation.items import Element, Omitted, texts
 from session_kit.preprocess import steps
 from session_kit.preprocess.convert import BATCH_CHARS, ConvertOptions, LogConverter
-from session_kit.preprocess.units import Element, Omitted, texts
 from session_kit.redact import Redactor
 from session_kit.transcript.calls import STATUS_OK
 from session_kit.transcript.reader import ReadStats

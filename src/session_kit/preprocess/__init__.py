@@ -12,7 +12,7 @@ One pipeline (`preprocess_session`) serves the library, `session-kit preprocess`
 - `elements` — entries as the documented elements, with the content steps applied.
 - `steps` — what each step keeps and drops, as pure functions, and the reduction tally.
 - `noise` — the lines left once noise is dropped by raw type (in a forked reader on big files).
-- `units` — the format-neutral units (elements, texts, omitted lines).
+- (`conversation.items` — the format-neutral items the units are made of, shared with `view`.)
 - `render/` — a renderer per output format behind one interface: `xml` (with `xmlwriter`).
 - `sinks` — where rendered units go: files in parts under a budget, or one stream.
 - `distill` — the optional second stage through `claude -p`.

@@ -6,7 +6,7 @@ content steps in `elements`), grouping the lines an assistant message is written
 entry, the log's cwd, branch, client version and token usage, and redacting the units' texts
 in batches (one pass over ~64 KB of joined text costs far less than a pass over each; one batch
 is redacted by `redacting` while the next is built, so units come out a batch late). Yields
-format-neutral units (`units.Unit`), one per entry, and never holds more than a batch. Does
+format-neutral units (`conversation.items.Unit`), one per entry, and never holds more than a batch. Does
 not render a format (that is `render/`), decide where documents start and end (that is
 `sinks`) or which files are read (that is `pipeline`).
 """
@@ -16,11 +16,11 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
+from session_kit.conversation.items import REPLACEMENT, Unit, clean, replace_texts
 from session_kit.preprocess import steps
 from session_kit.preprocess.elements import ConvertOptions, LogFacts, UnitBuilder, prune_ahead
 from session_kit.preprocess.noise import NoiseTally, conversation_lines, second_core_pays
 from session_kit.preprocess.redacting import BatchRedactor
-from session_kit.preprocess.units import REPLACEMENT, Unit, clean, replace_texts
 from session_kit.redact import SEPARATOR, Redactor
 from session_kit.transcript.entries import KIND_ASSISTANT, KIND_NOISE, Entry
 from session_kit.transcript.reader import ReadStats, parse_line

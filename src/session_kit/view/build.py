@@ -1,8 +1,9 @@
-"""A session and its agents as a page model, read through the format-neutral units.
+"""A session and its agents as a page model, read through the one conversation model.
 
-Owns: reading the main transcript and each agent log once, through preprocessing's converter
-(`preprocess.convert`: noise dropped by raw type, texts cleaned and redacted in batches; no
-content steps, so every call stays), and turning the units into the page model (`model`):
+Owns: reading the main transcript and each agent log once, through the converter that builds
+the conversation's items (`preprocess.convert`, `conversation.items`: noise dropped by raw
+type, each entry once, texts cleaned and redacted in batches; no content steps, so every call
+stays), and turning the items into the page model (`model`) by their kinds and roles:
 each call's start (its assistant message's time) and end (its result's time), the threads,
 the agents' lanes nested under the call (or the meta file's parent) that spawned them, agents
 named by a spawning call whose log is missing, the header card, and the size limits (`Cutter`)
@@ -18,11 +19,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from session_kit.conversation import items
+from session_kit.conversation.items import Element, Omitted, Unit
 from session_kit.preprocess.agents import AgentsInStartOrder, InlineAgents, LinkedAgent
 from session_kit.preprocess.convert import ConvertOptions, LogConverter
 from session_kit.preprocess.pipeline import claude_roots_of, holds_session
 from session_kit.preprocess.steps import STATUS_WARMUP, Reduction
-from session_kit.preprocess.units import Element, Omitted, Unit
 from session_kit.redact import Redactor, showing_secrets
 from session_kit.sessions.store import SessionRef
 from session_kit.transcript.entries import parse_timestamp
@@ -149,27 +151,23 @@ class ThreadReader:
         return [self.items[i] for i in self._calls.values()]  # type: ignore[misc]
 
     def add(self, unit: Unit) -> None:
+        by_kind = _BY_KIND
         for element in unit:
             time = _time(element.attrs)
             self._saw(time)
-            handler = getattr(self, "_" + element.name, None)
+            kind = element.name
+            handler = by_kind.get(kind)
             if handler is not None:
-                handler(element, time)
-            else:
-                self._note(element.attrs.get("type") if element.attrs else None, element, time)
+                handler(self, element, time)
+            elif items.role(kind) != items.ROLE_TITLE:  # a title names the session (`titles`)
+                self._note(element, time)
 
-    def _note(self, label: object, element: Element, time: datetime | None) -> None:
+    def _note(self, element: Element, time: datetime | None) -> None:
+        """An item shown small: a client note, or what is named but never shown."""
+        attrs = element.attrs or {}
+        label = attrs.get("subtype") if element.name == items.SYSTEM else attrs.get("type")
         name = label if isinstance(label, str) and label else element.name
         self.items.append(Note(name, self.cut(_texts(element), NOTE_CHARS), time))
-
-    def _entry(self, element: Element, time: datetime | None) -> None:
-        self._note((element.attrs or {}).get("type"), element, time)
-
-    def _system(self, element: Element, time: datetime | None) -> None:
-        self._note((element.attrs or {}).get("subtype") or "system", element, time)
-
-    def _summary(self, element: Element, time: datetime | None) -> None:
-        pass  # a `summary` line is a title (`transcript.titles`), never conversation
 
     def _compact_boundary(self, element: Element, time: datetime | None) -> None:
         attrs = element.attrs or {}
@@ -183,10 +181,10 @@ class ThreadReader:
         for child in element.children or ():
             if isinstance(child, str):
                 texts.append(child)
-            elif isinstance(child, Element) and child.name == "image":
+            elif isinstance(child, Element) and child.name == items.IMAGE:
                 images += 1
             elif isinstance(child, Element):
-                self._note(child.attrs.get("type") if child.attrs else None, child, time)
+                self._note(child, time)
         kind = (element.attrs or {}).get("kind")
         self.items.append(Message(kind, self.cut("\n\n".join(texts), MESSAGE_CHARS), time, images))
 
@@ -195,16 +193,16 @@ class ThreadReader:
             if not isinstance(child, Element):
                 continue
             name = child.name
-            if name == "text":
+            if name == items.TEXT:
                 self.items.append(Message(model.KIND_ASSISTANT, self.cut(_texts(child), MESSAGE_CHARS), time))
-            elif name == "thinking":
+            elif name == items.THINKING:
                 self.items.append(Message(model.KIND_THINKING, self.cut(_texts(child), MESSAGE_CHARS), time))
-            elif name == "tool_use":
+            elif name == items.TOOL_USE:
                 self._tool_use(child, time)
-            elif name == "image":
+            elif name == items.IMAGE:
                 self.items.append(Message(model.KIND_ASSISTANT, Cut("", 0, 0), time, images=1))
             else:
-                self._note((child.attrs or {}).get("type"), child, time)
+                self._note(child, time)
 
     def _tool_use(self, element: Element, time: datetime | None) -> None:
         attrs = element.attrs or {}
@@ -253,6 +251,17 @@ class ThreadReader:
             output=output,
             spawned=attrs.get("agent_id") if call.name in AGENT_TOOLS else None,
         )
+
+
+# What the page makes of each item kind (`conversation.items`); a kind not here is a note,
+# but a title.
+_BY_KIND = {
+    items.USER: ThreadReader._user,
+    items.ASSISTANT: ThreadReader._assistant,
+    items.TOOL_RESULT: ThreadReader._tool_result,
+    items.COMPACT_BOUNDARY: ThreadReader._compact_boundary,
+    items.COMPACT_SUMMARY: ThreadReader._compact_summary,
+}
 
 
 @dataclass(slots=True)
