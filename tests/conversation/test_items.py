@@ -54,8 +54,8 @@ def _kinds(element: Element) -> set[str]:
 
 
 def test_every_item_kind_the_converter_makes_has_a_role(tmp_path):
-    from session_kit.preprocess import steps
-    from session_kit.preprocess.convert import ConvertOptions, LogConverter
+    from session_kit.conversation import steps
+    from session_kit.conversation.convert import ConvertOptions, LogConverter
     from session_kit.transcript.reader import ReadStats
     from tests.support import dialects
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from session_kit.preprocess.noise import NoiseTally, conversation_lines
+from session_kit.conversation.noise import NoiseTally, conversation_lines
 from session_kit.transcript import entries, vocabulary
 from session_kit.transcript.entries import KIND_NOISE, KIND_UNKNOWN, Entry
 from session_kit.transcript.rawtype import top_level_type

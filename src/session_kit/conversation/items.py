@@ -6,7 +6,7 @@ children; a child is text, a nested element or an `Omitted` run of lines), the `
 elements of one entry, in order), the text guarantee every unit keeps (no character that no
 output may carry: `clean`), and replacing a unit's texts in order (`replace_texts`, for
 redaction done in batches). Does not decide which items an entry becomes (that is
-`preprocess.elements`), escape anything or choose a layout (the XML renderer in
+`elements`), escape anything or choose a layout (the XML renderer in
 `preprocess/render/`, the page in `view`).
 
 A child list of None means an element with no content at all (`<image/>` in XML); an empty

@@ -1,9 +1,9 @@
 """A session and its agents as a page model, read through the one conversation model.
 
-Owns: reading the main transcript and each agent log once, through the converter that builds
-the conversation's items (`preprocess.convert`, `conversation.items`: noise dropped by raw
-type, each entry once, texts cleaned and redacted in batches; no content steps, so every call
-stays), and turning the items into the page model (`model`) by their kinds and roles:
+Owns: reading the main transcript and each agent log once, as the conversation's items
+(`conversation.SessionReading`, as `preprocess` reads them: noise dropped by raw type, each
+entry once, texts cleaned and redacted in batches; no content steps, so every call stays),
+and turning the items into the page model (`model`) by their kinds and roles:
 each call's start (its assistant message's time) and end (its result's time), the threads,
 the agents' lanes nested under the call (or the meta file's parent) that spawned them, agents
 named by a spawning call whose log is missing, the header card, and the size limits (`Cutter`)
@@ -16,15 +16,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 from session_kit.conversation import items
+from session_kit.conversation.convert import LogConverter, SessionReading
 from session_kit.conversation.items import Element, Omitted, Unit
+from session_kit.conversation.steps import STATUS_WARMUP
 from session_kit.preprocess.agents import AgentsInStartOrder, InlineAgents, LinkedAgent
-from session_kit.preprocess.convert import ConvertOptions, LogConverter
-from session_kit.preprocess.pipeline import claude_roots_of, holds_session
-from session_kit.preprocess.steps import STATUS_WARMUP, Reduction
 from session_kit.redact import Redactor, showing_secrets
 from session_kit.sessions.store import SessionRef
 from session_kit.transcript.entries import parse_timestamp
@@ -287,27 +285,12 @@ def build_page(ref: SessionRef, options: ViewOptions | None = None) -> tuple[mod
     """The page model of a session; with what reading met and the redactions made."""
     options = options or ViewOptions()
     redactor = Redactor() if options.redact else None
-    read, reduction, cut, anchors = ReadStats(), Reduction(), Cutter(), _Anchors()
-
+    # No content steps: every call stays.
+    reading = SessionReading(ref, filtering=False, thinking=options.thinking, redactor=redactor)
+    read, cut, anchors = reading.read, Cutter(), _Anchors()
     inline = InlineAgents(ref.path) if options.agents else None
-    # As preprocessing: other sessions' entries are dropped only from a file that has its own.
-    own = ref.id if holds_session(ref.path, ref.id) else None
 
-    def converter(path: Path, agent_id: str | None, *, thread: frozenset[str] | None = None) -> LogConverter:
-        convert = ConvertOptions(
-            session_id=own,
-            skip_sidechains=inline.apart if agent_id is None and inline else None,
-            thread=thread,
-            filtering=False,
-            thinking=options.thinking,
-            claude_roots=claude_roots_of(ref),
-            agent_id=agent_id,
-        )
-        # An inline agent's lines were read (and counted) with the session's file already.
-        stats = read if thread is None else ReadStats()
-        return LogConverter(path, convert, reduction=reduction, read=stats, redactor=redactor)
-
-    main_conv = converter(ref.path, None)
+    main_conv = reading.converter(ref.path, skip_sidechains=inline.apart if inline else None)
     main = ThreadReader(MAIN, cut=cut, anchors=anchors)
     for unit in main_conv.units():
         main.add(unit)
@@ -318,7 +301,7 @@ def build_page(ref: SessionRef, options: ViewOptions | None = None) -> tuple[mod
         for agent in logs:
             if agent.log.path is None:
                 continue  # no log: the lane comes from its spawning call (`_assemble`)
-            conv = converter(agent.log.path, agent.agent_id, thread=agent.thread)
+            conv = reading.converter(agent.log.path, agent.agent_id, thread=agent.thread)
             reader = ThreadReader(agent.agent_id, cut=cut, anchors=anchors)
             try:
                 for unit in conv.units():

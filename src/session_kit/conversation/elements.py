@@ -18,9 +18,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from session_kit.conversation import items
+from session_kit.conversation import items, steps
 from session_kit.conversation.items import Child, Element, Omitted
-from session_kit.preprocess import steps
 from session_kit.redact import Redactor, is_secret_name, marker
 from session_kit.transcript.calls import STATUS_ERROR, ToolCall, result_outcome, spawned_agent_of
 from session_kit.transcript.entries import (
