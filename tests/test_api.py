@@ -27,6 +27,13 @@ def test_the_names_for_type_checkers_are_the_public_names():
         assert re.search(rf"\b{name}\b", checked), f"{name} is missing under TYPE_CHECKING"
 
 
+def test_every_public_name_has_a_caller_the_command_line_or_the_documented_example():
+    cli = "\n".join(p.read_text() for p in (Path(api.__file__).parent / "cli").glob("*.py"))
+    callers = cli + (api.__doc__ or "")
+    unused = [name for name in api.__all__ if not re.search(rf"\bapi\.{name}\b", callers)]
+    assert unused == [], f"no caller uses these: drop them from the api ({unused})"
+
+
 def test_importing_the_api_loads_no_other_kit_module():
     code = "import session_kit.api, sys, json; print(json.dumps(sorted(m for m in sys.modules if m.startswith('session_kit'))))"
     loaded = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from benchmarks import areas
+from benchmarks.harness.context import BENCHMARKS, QUICK, scale_for
 from session_kit.claude.encoding import encode_project_dir
 from tests.support.benchmarks import load_generator
 
@@ -152,3 +156,31 @@ def test_a_session_grown_from_the_real_clients_transcript_repeats_no_entry(tmp_p
     assert {e["sessionId"] for e in rows if "sessionId" in e} == {session.stem}
     assert (grown.parent / session.stem / "subagents").is_dir()  # its agents came along
     assert 0.5 < manifest.noise_bytes / manifest.total_bytes < 1
+
+
+def test_the_runner_finds_every_area_and_keeps_the_reports_order():
+    areas.load()
+    assert list(BENCHMARKS) == [
+        "listing",
+        "search",
+        "memory",
+        "reads",
+        "hooks",
+        "startup",
+        "usage",
+        "statusline",
+        "compaction",
+        "preprocess",
+        "view",
+        "baselines",
+        "history",
+    ]
+    runner = Path(__file__).parents[1] / "benchmarks" / "run.py"
+    shown = subprocess.run([sys.executable, runner, "--help"], capture_output=True, text=True, check=True).stdout
+    assert "--only {baselines,compaction,history," in shown
+
+
+def test_a_quick_run_keeps_the_quick_sizes_whatever_its_repeat_count():
+    scale = scale_for(quick=True, repeat=7)
+    assert (scale.repeat, scale.slow_repeat) == (7, QUICK.slow_repeat)
+    assert (scale.sessions, scale.big_mb, scale.reads_mb) == (QUICK.sessions, QUICK.big_mb, QUICK.reads_mb)

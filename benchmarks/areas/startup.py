@@ -1,0 +1,51 @@
+"""Start-up: every read command on one small session, where start-up is nearly all the time."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from benchmarks import generator
+from benchmarks.harness.context import Context, benchmark
+from benchmarks.harness.fixtures import small_root, state_root
+from benchmarks.harness.measure import Command
+from benchmarks.harness.report import Row
+
+
+@benchmark("startup")
+def bench_startup(ctx: Context) -> list[Row]:
+    """Every read command on one small session (a throw-away root: a generated 28 KB
+    transcript and its 8 KB subagent log), where start-up is nearly all of the time, against
+    `python -c pass` in the same rounds: at most 4x. For reference, in the same rounds:
+    `session-kit --version` (the command line alone) and `python -c 'import click'` (the floor
+    of any command click parses)."""
+    with tempfile.TemporaryDirectory(prefix="kit-startup-") as tmp, state_root(Path(tmp) / "state"):
+        root = Path(tmp) / "claude"
+        _, sid = small_root(root)
+        kb = sum(p.stat().st_size for p in root.rglob("*.jsonl")) / 1000
+        on = ["--claude-dir", root]
+        reads = [
+            ("preprocess --stdout", ["preprocess", sid, "--stdout"]),
+            ("show", ["show", sid]),
+            ("info", ["info", sid]),
+            ("events", ["events", sid]),
+            ("plan", ["plan", sid]),
+            ("debug-agent", ["debug-agent", sid]),
+            ("memory", ["memory", sid]),
+            ("sessions --all", ["sessions", "--all"]),
+            (f"search {generator.COMMON_QUERY} --scan", ["search", generator.COMMON_QUERY, "--all", "--scan"]),
+            ("usage (its index built)", ["usage"]),
+        ]
+        # The usage index is made by the first run; the timed runs read it, as any later run does.
+        subprocess.run([*ctx.kit, "usage", *on], capture_output=True)
+        base = Command.of("python -c pass", [sys.executable, "-c", "pass"])
+        version = Command.of("session-kit --version", [*ctx.kit, "--version"])
+        click_only = Command.of("python -c 'import click'", [sys.executable, "-c", "import click"])
+        commands = [Command.of(label, [*ctx.kit, *argv, *on]) for label, argv in reads]
+        m_base, m_version, m_click, *m_reads = ctx.measure(base, version, click_only, *commands)
+    rows = [Row.ratio_row("startup", f"{m.label} ({kb:.0f} KB session)", m, m_base, max_ratio=4) for m in m_reads]
+    rows.append(Row.ratio_row("startup", "session-kit --version (reference)", m_version, m_base))
+    rows.append(Row.ratio_row("startup", "python -c 'import click' (reference: click's floor)", m_click, m_base))
+    return rows
