@@ -41,3 +41,28 @@ def test_view_shows_each_entry_of_a_file_copied_into_itself_once(tmp_path: Path)
     assert sum(isinstance(i, Compaction) for i in items) == 1
     assert [i.text.text for i in items if isinstance(i, Message) and i.kind is None] == ["the one request"]
     assert read.repeated == 2 * len(t.lines)
+
+
+def _one_id_used_three_times(root: Path) -> Transcript:
+    t = Transcript("5e5e0000-0000-0000-0000-000000000024")
+    t.user("run three things")
+    for n in range(3):
+        t.tool_use("Bash", {"command": f"step {n}"}, call_id="toolu_same")
+        if n == 1:
+            t.tool_result("toolu_same", "Exit code 1\nstep 1 failed", is_error=True)
+        else:
+            t.tool_result("toolu_same", f"step {n} ok")
+    t.say("done")
+    t.write_session(root)
+    return t
+
+
+def test_view_pairs_calls_that_share_an_id_in_order_as_every_command_does(tmp_path: Path):
+    from session_kit.sessions.session import Session
+
+    t = _one_id_used_three_times(tmp_path)
+    ref = resolve_session(t.session_id, tmp_path)
+    expected = [(c.summary, c.status) for c in Session(ref).all_calls()]
+    page, _, _ = build_page(ref, ViewOptions())
+    shown = [(c.summary, c.status) for c in page.threads[0].items if isinstance(c, Call)]
+    assert shown == expected == [("step 0", "ok"), ("step 1", "error"), ("step 2", "ok")]

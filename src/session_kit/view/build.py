@@ -4,7 +4,8 @@ Owns: reading the main transcript and each agent log once, as the conversation's
 (`conversation.SessionReading`, as `preprocess` reads them: noise dropped by raw type, each
 entry once, texts cleaned and redacted in batches; no content steps, so every call stays),
 and turning the items into the page model (`model`) by their kinds and roles:
-each call's start (its assistant message's time) and end (its result's time), the threads,
+each call's start (its assistant message's time) and end (its result's time, paired by the
+one rule, `transcript.calls.WaitingCalls`), the threads,
 the agents' lanes nested under the call (or the meta file's parent) that spawned them, agents
 named by a spawning call whose log is missing, the header card, and the size limits (`Cutter`)
 that keep a page small whatever the input. Does not lay anything out (that is `html` and
@@ -25,6 +26,7 @@ from session_kit.conversation.steps import STATUS_WARMUP
 from session_kit.preprocess.agents import AgentsInStartOrder, InlineAgents, LinkedAgent
 from session_kit.redact import Redactor, showing_secrets
 from session_kit.sessions.store import SessionRef
+from session_kit.transcript.calls import WaitingCalls
 from session_kit.transcript.entries import parse_timestamp
 from session_kit.transcript.glance import glance
 from session_kit.transcript.reader import ReadStats
@@ -133,7 +135,8 @@ class ThreadReader:
         self.cut = cut
         self.anchors = anchors
         self.items: list[Item] = []
-        self._calls: dict[str, int] = {}  # tool_use_id -> index in items
+        self._waiting = WaitingCalls()  # index in items of each call without its result
+        self._call_indexes: list[int] = []
         self.first: datetime | None = None
         self.last: datetime | None = None
 
@@ -146,7 +149,7 @@ class ThreadReader:
             self.last = time
 
     def calls(self) -> list[Call]:
-        return [self.items[i] for i in self._calls.values()]  # type: ignore[misc]
+        return [self.items[i] for i in self._call_indexes]  # type: ignore[misc]
 
     def add(self, unit: Unit) -> None:
         by_kind = _BY_KIND
@@ -222,21 +225,22 @@ class ThreadReader:
             output=None,
             lane=self.key,
         )
-        if call.tool_use_id and call.tool_use_id not in self._calls:
-            self._calls[call.tool_use_id] = len(self.items)
+        if call.tool_use_id:
+            self._waiting.use(call.tool_use_id, len(self.items))
+        self._call_indexes.append(len(self.items))
         self.items.append(call)
 
     def _tool_result(self, element: Element, time: datetime | None) -> None:
         attrs = element.attrs or {}
-        index = self._calls.get(str(attrs.get("tool_use_id") or ""))
+        call_id = str(attrs.get("tool_use_id") or "")
+        index = self._waiting.answer(call_id)  # the one pairing rule (`transcript.calls`)
+        if index is None:
+            if call_id not in self._waiting:  # a result whose call is not in this log
+                self.items.append(Note("tool result", self.cut(_texts(element), NOTE_CHARS), time))
+            return  # else a second result for an answered call: each call shows one
         text = _texts(element)
-        if index is None:  # a result whose call is not in this log
-            self.items.append(Note("tool result", self.cut(text, NOTE_CHARS), time))
-            return
         call = self.items[index]
         assert isinstance(call, Call)
-        if call.output is not None:
-            return  # the client repeats lines on resume: a result counts once
         lines = attrs.get("lines")
         output = self.cut(text, OUTPUT_CHARS, max_lines=OUTPUT_LINES)
         if isinstance(lines, int) and lines > output.lines:
