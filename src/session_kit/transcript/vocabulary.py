@@ -182,11 +182,6 @@ _ATTACHMENT_CLASSES: dict[str, tuple[str, ...]] = {
 }
 ATTACHMENT_KINDS = MappingProxyType({kind: cls for cls, kinds in _ATTACHMENT_CLASSES.items() for kind in kinds})
 
-# `system` subtypes the kit has met; others are shown as a note like these (their `content`).
-SYSTEM_SUBTYPES = frozenset(
-    {SUBTYPE_COMPACT_BOUNDARY, "informational", "local_command", "api_error", "turn_duration", "stop_hook_summary"}
-)
-
 
 def entry_class(entry_type: object) -> str:
     """The class of an entry type (`UNKNOWN` for a type nobody knows, or no type at all)."""
