@@ -45,3 +45,14 @@ def test_an_entry_of_an_unknown_type_is_a_one_line_note_without_its_content(tmp_
     for fmt in (FORMAT_HTML, FORMAT_MARKDOWN):
         text = render(ref, fmt=fmt, options=ViewOptions())[0]
         assert "UNKNOWN_CONTENT" not in text and "UNKNOWN_BLOCK_CONTENT" not in text
+
+
+def test_a_note_without_content_is_one_line_not_a_box_to_open(tmp_path: Path):
+    t = Transcript("c0ffee00-0000-0000-0000-000000000025", version="2.1.330")
+    t.user("Look at the logs")
+    t.raw({"type": "brand-new-entry", "sessionId": t.session_id, "payload": "UNKNOWN_CONTENT"})
+    t.say("All fine.")
+    t.write_session(tmp_path)
+    html = render(resolve_session(t.session_id, tmp_path), fmt=FORMAT_HTML, options=ViewOptions())[0]
+    assert '<p class="item note">brand-new-entry <small>' in html
+    assert "<summary>brand-new-entry" not in html
