@@ -13,6 +13,8 @@
 - `noise`      the lines left once noise (`transcript.vocabulary`) is dropped by raw type, in a
                forked reader on big files.
 - `redacting`  redacting a batch of texts beside the conversion.
+- `agents`     the session's agent logs (and 1.0.x inline threads) to read, in start order,
+               each tied to its spawning call through `sessions.agents`' one linker.
 
 Both consumers read the same items: `preprocess`' XML renderer writes each kind as the element
 of the same name (docs/preprocess.md), and `view` turns them into a page by their kinds and

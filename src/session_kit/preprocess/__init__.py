@@ -8,8 +8,6 @@ reading `view` makes); this package turns those items into documents, renderer -
 - `pipeline` — the order of the work: one loop over the session and then its agents, each
   converted into a section of the sink, kept or dropped by its verdict; distill; the result.
 - `result` — the options, and the result values with their `--json` shape.
-- `agents` — this session's agent logs in start order, each linked to its spawning call
-  (`sessions.agents.AgentLinker`, fed each converted log's own calls).
 - `render/` — a renderer per output format behind one interface: `xml` (with `xmlwriter`).
 - `sinks` — where rendered units go: files in parts under a budget, or one stream.
 - `distill` — the optional second stage through `claude -p`.

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from session_kit.conversation import steps
+from session_kit.conversation.agents import AgentsInStartOrder, InlineAgents, LinkedAgent
 from session_kit.conversation.convert import LogConverter, SessionReading
 from session_kit.errors import KitError, NoScratchDir, cannot_read
-from session_kit.preprocess.agents import AgentsInStartOrder, InlineAgents, LinkedAgent
 from session_kit.preprocess.render.base import renderer_for
 from session_kit.preprocess.result import (
     CHARS_PER_TOKEN,

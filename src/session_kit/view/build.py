@@ -20,10 +20,10 @@ from datetime import datetime
 from typing import Any
 
 from session_kit.conversation import items
+from session_kit.conversation.agents import AgentsInStartOrder, InlineAgents, LinkedAgent
 from session_kit.conversation.convert import LogConverter, SessionReading
 from session_kit.conversation.items import Element, Omitted, Unit
 from session_kit.conversation.steps import STATUS_WARMUP
-from session_kit.preprocess.agents import AgentsInStartOrder, InlineAgents, LinkedAgent
 from session_kit.redact import Redactor, showing_secrets
 from session_kit.sessions.store import SessionRef
 from session_kit.transcript.calls import WaitingCalls
