@@ -66,3 +66,19 @@ def test_view_pairs_calls_that_share_an_id_in_order_as_every_command_does(tmp_pa
     page, _, _ = build_page(ref, ViewOptions())
     shown = [(c.summary, c.status) for c in page.threads[0].items if isinstance(c, Call)]
     assert shown == expected == [("step 0", "ok"), ("step 1", "error"), ("step 2", "ok")]
+
+
+def test_preprocess_names_each_result_by_the_call_it_answers_as_every_command_pairs_them(tmp_path: Path):
+    t = Transcript("5e5e0000-0000-0000-0000-000000000025")
+    t.user("look, then count")
+    t.assistant(
+        {"type": "tool_use", "id": "toolu_twice", "name": "Read", "input": {"file_path": "/a"}},
+        {"type": "tool_use", "id": "toolu_twice", "name": "Bash", "input": {"command": "wc -l /a"}},
+    )
+    t.tool_result("toolu_twice", "line one")
+    t.tool_result("toolu_twice", "1 /a")
+    t.say("one line")
+    path = t.write_session(tmp_path / "root")
+    result = preprocess_session(session_ref_from_path(path), PreprocessOptions(output_dir=tmp_path / "out"))
+    xml = "".join(d.path.read_text(encoding="utf-8") for d in result.documents)
+    assert xml.count('tool="Read"') == 1 and xml.count('tool="Bash"') == 1

@@ -4,8 +4,8 @@ Owns: mapping one entry (or one assistant message) to its items (an assistant me
 user turn and its kind, tool uses, tool results named by their call, compactions, client
 notes, markers for what is never shown…; as XML, docs/preprocess.md), applying the content steps
 on the way (log discovery, documentation dedup, parameter truncation, duplicate text, output
-pruning, thinking, secret-named parameters), and the per-log state they need: tool names by
-id, dropped calls, seen documentation blocks, the previous assistant text, the empty/warmup
+pruning, thinking, secret-named parameters), and the per-log state they need: the calls
+waiting for their results (paired by `transcript.calls.WaitingCalls`), dropped calls, seen documentation blocks, the previous assistant text, the empty/warmup
 check, and the log's agent-spawning calls as `ToolCall`s for the agent linker. Every text put
 in a unit is also appended to `texts`, in document order, so the converter can redact a
 batch of them at once. Does not read lines, redact free text or escape (that is `convert` and
@@ -21,7 +21,7 @@ from typing import Any
 from session_kit.conversation import items, steps
 from session_kit.conversation.items import Child, Element, Omitted
 from session_kit.redact import Redactor, is_secret_name, marker
-from session_kit.transcript.calls import STATUS_ERROR, ToolCall, result_outcome, spawned_agent_of
+from session_kit.transcript.calls import STATUS_ERROR, ToolCall, WaitingCalls, result_outcome, spawned_agent_of
 from session_kit.transcript.entries import (
     KIND_SUMMARY,
     KIND_SYSTEM,
@@ -83,7 +83,7 @@ class UnitBuilder:
         self.redactor = redactor
         self.facts = LogFacts()
         self.texts: list[str] = []
-        self._tool_names: dict[str, str] = {}
+        self._waiting = WaitingCalls()  # the name of each call without its result yet
         self._dropped_calls: set[str] = set()
         self._docs = steps.DocDeduper()
         self._last_text: str | None = None
@@ -147,12 +147,12 @@ class UnitBuilder:
         name = str(block.get("name") or "?")
         tool_input = block.get("input")
         tool_input = tool_input if isinstance(tool_input, Mapping) else {}
-        self._tool_names[call_id] = name
         filtering = self.options.filtering
         if filtering and steps.is_log_discovery(name, tool_input, self.options.claude_roots):
             self._dropped_calls.add(call_id)
             self.reduction.count(steps.STEP_LOG_DISCOVERY, len(steps.param_text(dict(tool_input))))
             return None
+        self._waiting.use(call_id, name)
         if name in AGENT_TOOLS and call_id:
             self.facts.spawn_calls[call_id] = ToolCall(
                 id=call_id,
@@ -315,7 +315,7 @@ class UnitBuilder:
         if call_id in self._dropped_calls:
             self.reduction.count(steps.STEP_LOG_DISCOVERY, len(text))
             return None
-        name = self._tool_names.get(call_id)
+        name = self._waiting.answer(call_id)  # the call it answers: the one pairing rule
         status, exit_code, error = result_outcome(result)
         agent_id = None
         if name in AGENT_TOOLS:
