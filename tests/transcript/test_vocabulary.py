@@ -108,3 +108,38 @@ def test_the_guard_would_see_a_spelled_name(tmp_path: Path, name: str):
     module = tmp_path / "probe.py"
     module.write_text(f"NOISE = frozenset({{{name!r}.encode()}})\nMARK = b'\"{name}\"'\n")
     assert len(_offenders(module, tmp_path)) == 2
+
+
+def _type_lists(path: Path) -> list[str]:
+    """Collection literals (sets, tuples, lists, dict keys) naming two entry types or more."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, (ast.Set, ast.Tuple, ast.List)):
+            elements = node.elts
+        elif isinstance(node, ast.Dict):
+            elements = [k for k in node.keys if k is not None]
+        else:
+            continue
+        names = [
+            e.value.decode("latin-1") if isinstance(e.value, bytes) else e.value
+            for e in elements
+            if isinstance(e, ast.Constant) and isinstance(e.value, (str, bytes))
+        ]
+        named = [n for n in names if n in vocabulary.KNOWN_ENTRY_TYPES]
+        if len(named) >= 2:
+            found.append(f"{path.name}:{node.lineno}: {named}")
+    return found
+
+
+def test_no_other_module_lists_entry_types_of_its_own():
+    offenders = []
+    for path in sorted(SRC.rglob("*.py")):
+        if path.name != "vocabulary.py" or path.parent.name != "transcript":
+            offenders += _type_lists(path)
+    assert offenders == []
+
+
+def test_the_guard_would_see_a_list_of_entry_types(tmp_path: Path):
+    module = tmp_path / "probe.py"
+    module.write_text('SKIP = frozenset({b"summary", b"progress"})\nKINDS = {"system": 1, "attachment": 2}\n')
+    assert len(_type_lists(module)) == 2
