@@ -3,8 +3,8 @@ and on what a fresh interpreter really loads.
 
 - Only `cli` (and `python -m session_kit`) imports `session_kit.cli`; the core never imports click.
 - `transcript` (one file's bytes) knows nothing of sessions, queries or the edges above it.
-- `state`, `hooks`, `memory` and `archive` run inside hooks: standard library, each other and
-  `claude.encoding` only (the redactor loaded on first use), and a hook's import stays
+- `state`, `hooks`, `memory` and `archive` run inside hooks: standard library, each other,
+  `claude.encoding` and `transcript.follow` only (the redactor loaded on first use), and a hook's import stays
   within its budget.
 - A package's `__init__.py` is light, so importing one module drags in nothing else.
 - No module grows past 500 lines, the benchmarks' included.
@@ -161,6 +161,7 @@ HOOK_SIDE = (
     "session_kit.memory",
     "session_kit.archive",
     "session_kit.claude.encoding",
+    "session_kit.transcript.follow",  # the line follower: memory capture and the archive read through it
 )
 # `state.root` needs filelock (to lock where there is no fcntl) and platformdirs (to find the
 # state folder off Linux and macOS) on other platforms only; it imports them inside the
@@ -176,13 +177,16 @@ LAZY_KIT = {"session_kit.memory.text": {"session_kit.redact", "session_kit.trans
 SHARED_WITH_HOOKS = ("session_kit.transcript.vocabulary", "session_kit.transcript.rawtype")
 
 
+OUTER_PACKAGES = ("session_kit", "session_kit.claude", "session_kit.transcript")  # light `__init__`s
+
+
 def test_state_and_hooks_import_only_the_standard_library_each_other_and_encoding():
     offenders = []
     for name in MODULES:
         if not within(name, *HOOK_SIDE):
             continue
         for i in imports_of(name):
-            if is_stdlib(i.module) or within(i.module, *HOOK_SIDE) or i.module in ("session_kit", "session_kit.claude"):
+            if is_stdlib(i.module) or within(i.module, *HOOK_SIDE) or i.module in OUTER_PACKAGES:
                 continue
             if i.module in SHARED_WITH_HOOKS:
                 continue
@@ -370,3 +374,63 @@ def test_the_plugins_run_hook_script_starts_the_kits_hook_runner():
     [target] = [word for word in shlex.split(line) if word.endswith("run.py")]
     runner = Path(target.replace("${0%/*}", str(script.parent))).resolve()
     assert runner == (PACKAGE / "hooks" / "run.py").resolve() and runner.is_file()
+
+
+# --- (i) one home each: the non-blocking open, the atomic replace, the follower's checkpoint ---
+
+
+def _code_nodes(name: str) -> list[ast.AST]:
+    """The nodes of module `name`, its docstrings left out (they may name what they do not use)."""
+    tree = ast.parse(MODULES[name].read_text())
+    docstrings = {
+        id(node.body[0])
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.body
+        and is_docstring(node.body[0])
+    }
+    skipped = {id(n) for d in ast.walk(tree) if id(d) in docstrings for n in ast.walk(d)}
+    return [n for n in ast.walk(tree) if id(n) not in skipped]
+
+
+def _uses_os(name: str, attr: str) -> bool:
+    """`os.<attr>`, `from os import <attr>` or `getattr(os, "<attr>", ...)` in module `name`."""
+    for node in _code_nodes(name):
+        if isinstance(node, ast.Attribute) and node.attr == attr and getattr(node.value, "id", None) == "os":
+            return True
+        if isinstance(node, ast.ImportFrom) and node.module == "os" and any(a.name == attr for a in node.names):
+            return True
+        if (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "id", None) == "getattr"
+            and len(node.args) >= 2
+            and getattr(node.args[0], "id", None) == "os"
+            and getattr(node.args[1], "value", None) == attr
+        ):
+            return True
+    return False
+
+
+def _reads_attribute(name: str, attr: str) -> bool:
+    return any(isinstance(node, ast.Attribute) and node.attr == attr for node in _code_nodes(name))
+
+
+def test_one_module_opens_files_without_blocking():
+    assert {n for n in MODULES if _uses_os(n, "O_NONBLOCK")} == {"session_kit.state.fileio"}
+
+
+def test_one_module_replaces_a_file_atomically():
+    assert {n for n in MODULES if _uses_os(n, "replace") or _uses_os(n, "rename")} == {"session_kit.state.fileio"}
+
+
+# Where a file's identity is read besides the follower's checkpoint, and why.
+IDENTITY_ELSEWHERE = {
+    # The compare-and-swap of a settings file the user owns: still the very file that was read?
+    "session_kit.claude.settings": "a settings file is replaced only if nobody changed it since it was read",
+}
+
+
+def test_one_module_decides_what_a_followed_file_gained_since_its_checkpoint():
+    assert {n for n in MODULES if "class Checkpoint" in MODULES[n].read_text()} == {"session_kit.transcript.follow"}
+    identity = {n for n in MODULES if _reads_attribute(n, "st_ino") or _reads_attribute(n, "st_dev")}
+    assert identity == {"session_kit.transcript.follow", *IDENTITY_ELSEWHERE}

@@ -145,3 +145,30 @@ def test_session_files_are_the_transcript_its_folder_its_legacy_agents_and_its_p
     assert any(n.endswith(f"agent-{built.plan_agent}.jsonl") for n in names)
     assert any(n.endswith(f"agent-{built.plan_agent}.meta.json") for n in names)
     assert not any(built.legacy.session_id in n for n in names)
+
+
+def test_a_file_rewritten_in_place_to_the_same_size_is_copied_again_whole(claude_root: Path, tmp_path: Path):
+    """The client rewrites transcripts in place: same inode, same size, the same end."""
+    path = claude_root / "projects" / "p" / "s1.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b'{"n":"first"}\n' + b"a" * 10_000 + b"\n")
+    state = str(tmp_path / "state")
+    store.archive_file(state, str(claude_root), str(path))
+    with path.open("r+b") as f:
+        f.write(b'{"n":"other"}\n')
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10**9))
+    assert store.archive_file(state, str(claude_root), str(path)) == path.stat().st_size
+    assert store.read_original(state, "projects/p/s1.jsonl") == path.read_bytes()
+
+
+def test_a_file_replaced_by_another_inode_is_copied_again_whole(claude_root: Path, tmp_path: Path):
+    path = claude_root / "projects" / "p" / "s1.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b'{"n":1}\n')
+    state = str(tmp_path / "state")
+    store.archive_file(state, str(claude_root), str(path))
+    other = path.with_name("new.tmp")
+    other.write_bytes(b'{"n":2}\n{"n":3}\n')
+    other.replace(path)
+    assert store.archive_file(state, str(claude_root), str(path)) == path.stat().st_size
+    assert store.read_original(state, "projects/p/s1.jsonl") == path.read_bytes()

@@ -199,3 +199,41 @@ def test_a_fifo_named_like_a_transcript_is_never_read(claude_root: Path, state: 
     conn = db.connect(state)
     update(conn, claude_root)  # returns: a FIFO with no writer would block a reader forever
     assert len(_texts(conn, "fifoword")) == 1
+
+
+def test_the_first_line_of_a_transcript_that_starts_with_a_bom_is_indexed(claude_root: Path, state: str):
+    _t, path = _session(claude_root, "bomfirstword", "secondword")
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    conn = db.connect(state)
+    update(conn, claude_root)
+    assert [h[2] for h in _texts(conn, "bomfirstword")] == [1]
+    assert len(_texts(conn, "secondword")) == 1
+
+
+def test_a_file_rewritten_in_place_to_the_same_size_is_indexed_again(claude_root: Path, state: str):
+    _t, path = _session(claude_root, "earlyword", "filler " * 1000, "keptword")  # far from the end
+    conn = db.connect(state)
+    update(conn, claude_root)
+    data = path.read_bytes()
+    with path.open("r+b") as f:  # same size, same inode, the same end
+        f.write(data.replace(b"earlyword", b"laterword"))
+    os.utime(path, ns=(time.time_ns(), time.time_ns() + 10**9))
+    assert update(conn, claude_root).reindexed == 1
+    assert _texts(conn, "earlyword") == [] and len(_texts(conn, "laterword")) == 1
+
+
+def test_a_file_whose_first_line_was_rewritten_is_indexed_again(claude_root: Path, state: str):
+    """The client drops a large file's history before its compaction: the file that remains
+    starts with another line, and may have grown past the old end meanwhile."""
+    _t, path = _session(claude_root, "droppedword", "filler " * 1000, "keptword")
+    conn = db.connect(state)
+    update(conn, claude_root)
+    old = path.read_bytes()
+    first, rest = old.split(b"\n", 1)
+    more = Transcript(SID, cwd="/work/proj")
+    more.user("grownword")
+    with path.open("r+b") as f:  # same inode, the old end where it was, and grown past it
+        f.write(first.replace(b"droppedword", b"summaryword") + b"\n" + rest + more.text().encode())
+    assert update(conn, claude_root).reindexed == 1
+    assert _texts(conn, "droppedword") == [] and len(_texts(conn, "summaryword")) == 1
+    assert len(_texts(conn, "keptword")) == 1 and len(_texts(conn, "grownword")) == 1

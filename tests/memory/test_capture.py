@@ -341,3 +341,52 @@ def test_every_capture_writes_the_whole_memory_as_text_beside_it(tmp_path: Path)
     capture_session(str(scratch), str(working_session().write(tmp_path / "s.jsonl")), MemorySettings())
     text = (scratch / "memory.md").read_text()
     assert "Fix the parser for TICKET-99 please" in text and "pytest tests/test_parser.py" in text
+
+
+def test_the_first_line_of_a_transcript_that_starts_with_a_bom_is_captured(tmp_path: Path):
+    path = working_session().write(tmp_path / "s.jsonl")
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    memory = captured(path)
+    assert memory["requests"]["first"]["text"] == "Fix the parser for TICKET-99 please"
+    assert memory["requests"]["first"]["line"] == 1 and memory["skipped"]["malformed"] == 0
+
+
+def test_a_file_rewritten_in_place_with_another_first_line_is_read_again(tmp_path: Path):
+    """The client rewrites transcripts (history dropped before a compaction, a self-heal):
+    same inode, same size, the same end; another head."""
+    t = working_session()
+    t.say("padding " * 1000)  # the rewritten start lies far from the end
+    path = t.write(tmp_path / "s.jsonl")
+    memory = captured(path)
+    data = path.read_bytes()
+    with path.open("r+b") as f:
+        f.write(data.replace(b"TICKET-99", b"TICKET-77"))
+    memory = captured(path, memory)
+    assert memory["requests"]["first"]["text"] == "Fix the parser for TICKET-77 please"
+    assert len(memory["failures"]) == 1
+
+
+def test_a_file_replaced_by_a_longer_one_is_read_again_from_the_start(tmp_path: Path):
+    path = working_session().write(tmp_path / "s.jsonl")
+    memory = captured(path)
+    t = Transcript()
+    t.user("A new start " + "z" * path.stat().st_size)
+    t.write(tmp_path / "new.jsonl").replace(path)
+    memory = captured(path, memory)
+    assert memory["requests"]["first"]["text"].startswith("A new start")
+    assert memory["failures"] == [] and memory["skipped"]["malformed"] == 0
+
+
+def test_a_memory_saved_before_checkpoints_goes_on_from_its_offset(tmp_path: Path):
+    t = working_session()
+    path = t.write(tmp_path / "s.jsonl")
+    memory = captured(path)
+    del memory["checkpoint"]  # as an older kit saved it
+    t.lines.clear()
+    t.user("Now also handle commas")
+    with path.open("a") as f:
+        f.write(t.text())
+    memory = captured(path, memory)
+    assert [r["text"] for r in memory["requests"]["recent"]].count("Now also handle commas") == 1
+    assert memory["requests"]["first"]["text"] == "Fix the parser for TICKET-99 please"
+    assert len(memory["failures"]) == 1

@@ -102,3 +102,11 @@ def test_every_current_session_is_the_environments_and_every_pointers(root: str)
     point(root, "/a", "one")
     point(root, "/b", "two")
     assert current.every_current_session_id(root, {"SESSION_CONTEXT": "session_id=three"}) == {"one", "two", "three"}
+
+
+def test_a_fifo_in_the_pointers_place_is_no_pointer_and_never_waited_on(root: str):
+    pointer = layout.pointer_path(root, current.project_key_for("/work/proj"))
+    layout.ensure_dir(os.path.dirname(pointer))
+    os.mkfifo(pointer)
+    assert current.current_session_id(env={}, state_root=root, project_path="/work/proj") is None
+    assert current.every_current_session_id(root, env={}) == set()

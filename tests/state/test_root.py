@@ -28,26 +28,6 @@ def test_session_kit_home_overrides(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     assert state.state_root() == str(tmp_path / "x")
 
 
-def write_twice(tmp_path: Path) -> Path:
-    target = tmp_path / "f.json"
-    state.atomic_write(str(target), b"one")
-    state.atomic_write(str(target), b"two")
-    return target
-
-
-def test_an_atomic_write_replaces_the_content(tmp_path: Path):
-    assert write_twice(tmp_path).read_bytes() == b"two"
-
-
-def test_an_atomic_write_makes_the_file_private(tmp_path: Path):
-    assert oct(write_twice(tmp_path).stat().st_mode & 0o777) == "0o600"
-
-
-def test_an_atomic_write_leaves_no_temp_file(tmp_path: Path):
-    write_twice(tmp_path)
-    assert [p.name for p in tmp_path.iterdir()] == ["f.json"]
-
-
 def test_a_held_lock_makes_another_wait_and_time_out(tmp_path: Path):
     path = str(tmp_path / "x")
     with state.locked(path), pytest.raises(TimeoutError), state.locked(path, timeout=0.05):
@@ -176,14 +156,3 @@ def test_session_kit_scratch_inside_the_state_root_is_used_as_it_is(tmp_path: Pa
     root = str(tmp_path / "state")
     inside = os.path.join(root, "projects", "some-key", "sessions", "s1")
     assert scratch_of("s1", root=root, env={"SESSION_KIT_SCRATCH": inside}).path == inside
-
-
-def test_an_atomic_write_syncs_its_bytes_unless_told_it_need_not(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    synced: list[int] = []
-    real = os.fsync
-    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real(fd)))
-    state.atomic_write(str(tmp_path / "kept"), b"kept")
-    assert len(synced) == 1
-    state.atomic_write(str(tmp_path / "hint"), b"hint", sync=False)
-    assert len(synced) == 1
-    assert (tmp_path / "hint").read_bytes() == b"hint" and not list(tmp_path.glob(".*.tmp"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -203,3 +204,39 @@ def test_a_fifo_as_transcript_path_prints_a_line_without_waiting(tmp_path: Path)
     t = Transcript()
     proc = run_script(json.dumps(event(t, fifo)), tmp_path)
     assert proc.returncode == 0 and proc.stdout.startswith(t.session_id[:8])
+
+
+def test_the_first_line_of_a_transcript_that_starts_with_a_bom_is_counted(tmp_path: Path):
+    t = Transcript()
+    opus(t, 10)
+    path = t.write(tmp_path / "s.jsonl")
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert " · 110 tok · " in status_line(event(t, path))
+
+
+def test_a_transcript_rewritten_in_place_to_the_same_size_is_counted_again(tmp_path: Path):
+    t = Transcript()
+    opus(t, 10)
+    t.user("padding " * 1000)
+    opus(t, 10)
+    path = t.write(tmp_path / "s.jsonl")
+    assert " · 220 tok · " in status_line(event(t, path))
+    data = path.read_bytes()
+    with path.open("r+b") as f:  # the first message's usage rewritten: same inode, same size
+        f.write(data.replace(b'"output_tokens":10', b'"output_tokens":90', 1))
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10**9))
+    assert " · 300 tok · " in status_line(event(t, path))
+
+
+def test_a_half_written_line_completed_later_is_counted_once(tmp_path: Path):
+    t = Transcript()
+    opus(t, 10)
+    path = t.write(tmp_path / "s.jsonl")
+    whole = path.read_bytes()
+    more = Transcript(t.session_id)
+    opus(more, 20)
+    line = more.text().encode()
+    path.write_bytes(whole + line[:40])
+    assert " · 110 tok · " in status_line(event(t, path))
+    path.write_bytes(whole + line)
+    assert " · 230 tok · " in status_line(event(t, path))

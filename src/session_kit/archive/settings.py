@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 
-from session_kit.state import fastjson
+from session_kit.state.fileio import read_json_object
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -42,15 +42,10 @@ def archive_settings(root: str, env: Mapping[str, str] | None = None) -> Archive
     env = os.environ if env is None else env
     settings = ArchiveSettings()
     path = os.path.join(root, "config.json")
-    try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_CONFIG_BYTES + 1)
-        section = fastjson.loads(data).get("archive", {}) if len(data) <= MAX_CONFIG_BYTES else {}
-    except FileNotFoundError:
-        section = {}
-    except (OSError, ValueError, AttributeError) as exc:
-        settings.problems.append(f"{path}: {exc}")
-        section = {}
+    config, problem = read_json_object(path, MAX_CONFIG_BYTES)
+    if problem:
+        settings.problems.append(problem)
+    section = config.get("archive", {})
     if isinstance(section, dict):
         if isinstance(section.get("enabled"), bool):
             settings.enabled = section["enabled"]

@@ -2,13 +2,14 @@
 
 Owns: the archive's layout (`<state>/archive/files/<path under the Claude root>.gz`, and
 beside each a manifest `….gz.json`: how many bytes of the original are in, how large the
-`.gz` is, the last bytes' hash and the file's identity); copying only the bytes appended since
-the last copy, as one more gzip member (a file that shrank, or whose last archived bytes
-changed, was replaced: it is copied again whole); reading the original bytes back; which files
+`.gz` is, and the line follower's checkpoint: `transcript.follow`); copying only the bytes
+appended since the last copy, as one more gzip member (a file replaced, cut shorter or
+rewritten since is copied again whole); reading the original bytes back; which files
 belong to a session (its transcript, its `<id>/` folder of agent logs and meta files, its
 2025-layout agent logs, its plan file) and walking everything under a Claude root.
 Does not: parse transcripts (a session id or slug is looked up in the raw bytes), decide when
-to run (hooks, `background`, the CLI), or put files back (`view`). Standard library only.
+to run (hooks, `background`, the CLI), or put files back (`view`). Standard library (and the kit's
+standard-library-only `state` and `transcript.follow`) only.
 
 Crash safety: the manifest is replaced (rename) only after the member is written, and the
 next copy first cuts the `.gz` back to the size the manifest records, so a copy killed
@@ -18,22 +19,21 @@ symlink inside the state folder.
 
 from __future__ import annotations
 
-import hashlib
 import os
-import stat
 import time
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from session_kit.state import fastjson
+from session_kit.state import fileio
 from session_kit.state.root import check_no_symlink, ensure_dir
+from session_kit.transcript.follow import Checkpoint, checkpoint, resume, unchanged
 
 ARCHIVE = "archive"
 FILES = "files"
 GZ = ".gz"
 MANIFEST = ".json"  # beside the member file: <name>.gz.json
-TAIL = 4096  # the archived end whose hash tells an appended file from a replaced one
+MAX_MANIFEST = 1 << 20  # a manifest is a few hundred bytes
 CHUNK = 1 << 20
 # zlib level 1 (gzip -1): transcripts are repetitive JSON; higher levels cost 3-5x the time
 # for ~15% less (measured on the benchmark root).
@@ -73,8 +73,7 @@ def member_path(state_root: str, rel: str) -> str:
 
 def _load_manifest(path: str) -> dict | None:
     try:
-        with open(path + MANIFEST, "rb") as f:
-            value = fastjson.loads(f.read())
+        value = fileio.read_json(path + MANIFEST, MAX_MANIFEST)
     except (OSError, ValueError):
         return None
     return value if isinstance(value, dict) else None
@@ -83,17 +82,18 @@ def _load_manifest(path: str) -> dict | None:
 def _save_manifest(path: str, manifest: dict) -> None:
     # Replaced by rename, not fsync'd: a kill -9 leaves the old manifest (the member is cut back
     # to it next time); 10,000 fsyncs would cost more than the copying itself.
-    tmp = f"{path}{MANIFEST}.{os.getpid()}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
-    try:
-        os.write(fd, fastjson.dumps(manifest).encode())
-    finally:
-        os.close(fd)
-    os.replace(tmp, path + MANIFEST)
+    fileio.write_json(path + MANIFEST, manifest, sync=False)
 
 
-def _tail_hash(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
+def _checkpoint(manifest: dict | None) -> Checkpoint | None:
+    """How far the archived copy goes; a manifest written before checkpoints were kept knows
+    its offset and the file's inode only."""
+    if not manifest:
+        return None
+    found = Checkpoint.from_text(manifest.get("checkpoint"))
+    if found is None and type(manifest.get("offset")) is int and type(manifest.get("ino")) is int:
+        found = Checkpoint(manifest["offset"], ino=manifest["ino"])
+    return found
 
 
 def archive_file(state_root: str, claude_root: str, path: str, *, session: str | None = None) -> int:
@@ -103,13 +103,10 @@ def archive_file(state_root: str, claude_root: str, path: str, *, session: str |
     if rel.startswith("../") or rel == "..":
         raise ValueError(f"{path} is not under {claude_root}")
     gz = member_path(state_root, rel)
-    src = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    src, info = fileio.open_fd(path)
     try:
-        info = os.fstat(src)
-        if not stat.S_ISREG(info.st_mode):
-            raise OSError(f"{path}: not a regular file")
         old = _load_manifest(gz)
-        if old and _unchanged(old, info):  # the common case: no lock, no read
+        if unchanged(_checkpoint(old), info):  # the common case: no lock, no read
             return 0
         ensure_dir(os.path.dirname(gz), root=state_root)
         check_no_symlink(state_root, gz)
@@ -124,14 +121,6 @@ def archive_file(state_root: str, claude_root: str, path: str, *, session: str |
         os.close(src)
 
 
-def _unchanged(manifest: dict, info: os.stat_result) -> bool:
-    return (
-        manifest.get("offset") == info.st_size
-        and manifest.get("mtime") == info.st_mtime
-        and manifest.get("ino") == info.st_ino
-    )
-
-
 def _lock(fd: int) -> None:
     try:
         import fcntl
@@ -143,29 +132,23 @@ def _lock(fd: int) -> None:
 def _copy(src: int, out: int, info: os.stat_result, gz: str, old: dict | None, rel: str, session: str | None) -> int:
     size = info.st_size  # bytes appended while we copy wait for the next copy
     start, gz_size = 0, 0
-    if old and isinstance(old.get("offset"), int) and 0 < old["offset"] <= size:
-        offset = old["offset"]
-        back = min(TAIL, offset)
-        if _tail_hash(os.pread(src, back, offset - back)) == old.get("tail"):
-            start, gz_size = offset, int(old.get("gz_size", 0))
+    if old and isinstance(old.get("gz_size"), int):
+        start = resume(src, info, _checkpoint(old))[0]  # 0: replaced or rewritten since
+        gz_size = old["gz_size"] if start else 0
     if old and start == size and gz_size:
-        _save_manifest(gz, {**old, "mtime": info.st_mtime, "ino": info.st_ino})
+        _save_manifest(gz, {**old, "checkpoint": checkpoint(src, info, start).to_text(), "mtime": info.st_mtime})
         return 0
     if old and not start:  # replaced: forget the old copy first, so a kill now leaves none
-        _save_manifest(gz, {**old, "offset": 0, "gz_size": 0, "tail": "", "mtime": 0.0})
+        _save_manifest(gz, {**old, "offset": 0, "gz_size": 0, "checkpoint": None, "mtime": 0.0})
     os.ftruncate(out, gz_size)  # a member a killed copy left past the manifest goes
     os.lseek(out, gz_size, os.SEEK_SET)
     packer = zlib.compressobj(LEVEL, zlib.DEFLATED, 31)
-    position, tail = start, b""
-    if start:
-        back = min(TAIL, start)
-        tail = os.pread(src, back, start - back)
+    position = start
     while position < size:
         chunk = os.pread(src, min(CHUNK, size - position), position)
         if not chunk:
             break  # cut short while we read: what we have is what the file held
         position += len(chunk)
-        tail = (tail + chunk)[-TAIL:]
         _write_all(out, packer.compress(chunk))
     _write_all(out, packer.flush())
     manifest = {
@@ -174,8 +157,7 @@ def _copy(src: int, out: int, info: os.stat_result, gz: str, old: dict | None, r
         "session": session if session is not None else (old or {}).get("session"),
         "offset": position,
         "gz_size": os.lseek(out, 0, os.SEEK_CUR),
-        "tail": _tail_hash(tail),
-        "ino": info.st_ino,
+        "checkpoint": checkpoint(src, info, position).to_text(),
         "mtime": info.st_mtime if position == size else 0.0,
         "archived": time.time(),
     }
@@ -301,17 +283,9 @@ def _entries_under(folder: str) -> Iterator[Archived]:
 def _read_head(path: str) -> bytes | None:
     """A regular file's first bytes; None for anything else (a FIFO would block a plain open)."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        return fileio.read_small(path, HEAD_BYTES)
     except OSError:
         return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        return os.read(fd, HEAD_BYTES)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
 
 
 def head_field(path: str, key: bytes) -> str | None:

@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 
 from session_kit.archive import store
+from session_kit.state import fileio
 from session_kit.state.root import ensure_dir
 
 VIEW = "view"
@@ -55,17 +56,17 @@ def archived_ids(state_root: str, prefix: str) -> list[str]:
 
 
 def _write(state_root: str, entry: store.Archived, dest: str, *, mode: int = 0o600) -> None:
-    tmp = f"{dest}.{os.getpid()}.restore.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    tmp = fileio.temp_beside(dest)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
         for chunk in store.original_chunks(state_root, entry.rel):
             store._write_all(fd, chunk)
     except BaseException:
         os.close(fd)
-        os.unlink(tmp)
+        fileio.discard(tmp)
         raise
     os.close(fd)
-    os.replace(tmp, dest)
+    fileio.replace(tmp, dest)
 
 
 def materialize(state_root: str, session_id: str) -> str | None:

@@ -2,7 +2,10 @@
 
 Owns: the settings file and the slash-command folder of each scope (user: the Claude root;
 project: `<project>/.claude/settings.json`; local: `<project>/.claude/settings.local.json`),
-reading one as the client would (a missing or invalid file gives nothing), and the
+the one reader of the client's settings files (`read_settings_file`: regular files only,
+bounded, read again while an editor is between truncating and writing; `parse_settings`:
+numbers keep their text, so a file written back keeps `1e400`), reading a setting as the
+client would (a missing or invalid file gives nothing), and the
 `plansDirectory` setting with the folders that hold plan files. Changing settings is
 `install`'s job.
 """
@@ -10,17 +13,23 @@ reading one as the client would (a missing or invalid file gives nothing), and t
 from __future__ import annotations
 
 import json
+import os
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from session_kit.claude import paths
-from session_kit.files import read_small
+from session_kit.errors import BadFile
+from session_kit.state.fileio import NotARegularFile, open_fd
 
 SCOPE_USER = "user"
 SCOPE_PROJECT = "project"
 SCOPE_LOCAL = "local"
 SCOPES = (SCOPE_USER, SCOPE_PROJECT, SCOPE_LOCAL)
 # A settings file is a few kB; reading stops here (a link to /dev/zero never ends).
-MAX_SETTINGS_BYTES = 4 * 1024 * 1024
+MAX_SETTINGS_BYTES = 16 * 1024 * 1024
+SETTLE_S = 0.5  # a blank settings file is trusted once it has not changed for this long
+SETTLE_TIMEOUT_S = 5.0
 
 
 def settings_path(scope: str, claude_root: Path, project: Path) -> Path:
@@ -43,10 +52,87 @@ def read_setting(path: Path, key: str) -> object:
     """`key` of the settings file at `path`, or None when the file is missing, invalid or
     lacks it (the client would not use it either)."""
     try:
-        value = json.loads(read_small(path, MAX_SETTINGS_BYTES))
-    except (OSError, ValueError, RecursionError):
+        value = parse_settings(read_settings_file(path, settle=False).raw or b"")
+    except (BadFile, ValueError, RecursionError):
         return None
     return value.get(key) if isinstance(value, dict) else None
+
+
+class JSONNumber(float):
+    """A number as the settings file writes it: saved back with its own text, so `1e400`
+    stays `1e400` (a float would become `Infinity`, which the client cannot parse)."""
+
+    __slots__ = ("text",)
+
+    def __new__(cls, text: str) -> JSONNumber:
+        number = float.__new__(cls, text)
+        number.text = text
+        return number
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def parse_settings(raw: bytes) -> object:
+    """The settings file's JSON; a blank file is `{}`. ValueError when it is not JSON."""
+    if not raw.strip():
+        return {}
+    return json.loads(raw, parse_float=JSONNumber)
+
+
+@dataclass(frozen=True, slots=True)
+class SettingsRead:
+    """A settings file as read: its bytes (None: no file) and the identity of what was read
+    (device, inode, size, mtime), to tell whether it changed before it is replaced."""
+
+    raw: bytes | None
+    stamp: tuple[int, int, int, int] | None
+
+
+def file_stamp(st: os.stat_result) -> tuple[int, int, int, int]:
+    """The identity of a settings file as read (device, inode, size, mtime)."""
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def read_settings_file(path: Path, *, settle: bool = True) -> SettingsRead:
+    """The file's bytes, read once it has settled.
+
+    An editor saving in place truncates the file, then writes it: an empty (or blank) read of
+    a file changed less than SETTLE_S ago may be that moment, so it is read again until the
+    file holds something or has been still for SETTLE_S. BadFile for anything but a regular
+    file, for one too large, and for one that keeps changing while blank.
+    """
+    deadline = time.monotonic() + SETTLE_TIMEOUT_S
+    while True:
+        try:
+            fd, st = open_fd(path)  # a FIFO in the settings file's place must not hang the kit
+        except FileNotFoundError:
+            return SettingsRead(None, None)
+        except NotARegularFile:
+            raise BadFile(f"{path} is not a regular file; it was left as it was", path=str(path)) from None
+        except OSError as exc:
+            raise BadFile(f"cannot read {path}: {exc.strerror}; it was left as it was", path=str(path)) from None
+        try:
+            chunks, size = [], 0
+            while chunk := os.read(fd, 1 << 20):
+                chunks.append(chunk)
+                size += len(chunk)
+                if size > MAX_SETTINGS_BYTES:
+                    raise BadFile(
+                        f"{path} is larger than {MAX_SETTINGS_BYTES} bytes; it was left as it was", path=str(path)
+                    )
+            raw = b"".join(chunks)
+            st = os.fstat(fd)
+        except OSError as exc:
+            raise BadFile(f"cannot read {path}: {exc.strerror}; it was left as it was", path=str(path)) from None
+        finally:
+            os.close(fd)
+        age = time.time() - st.st_mtime
+        if raw.strip() or not settle or age >= SETTLE_S or age < -1.0:  # (-1: a clock skew, not an editor)
+            return SettingsRead(raw, file_stamp(st))
+        if time.monotonic() > deadline:
+            raise BadFile(f"{path} stays empty while it keeps changing; it was left as it was", path=str(path))
+        time.sleep(0.02)
 
 
 def plans_directory_setting(root: Path, project: str | None) -> str | None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from session_kit.files import open_fd
 from session_kit.sessions.agents import AgentLinker, inline_threads, run_from_entries, tie_by_prompt
 from session_kit.sessions.store import LAYOUT_INLINE, AgentLogRef, SessionRef, find_agent_logs
 from session_kit.transcript.calls import ToolCall
@@ -68,7 +69,7 @@ def inline_agents(path: Path) -> dict[str, list[Entry]]:
     none when the file has no sidechain entries, or nothing else (an agent log named as the
     session is its own conversation)."""
     try:
-        fd = os.open(path, os.O_RDONLY)
+        fd = open_fd(path)
     except OSError:
         return {}
     try:

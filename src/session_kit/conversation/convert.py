@@ -23,6 +23,7 @@ from session_kit.conversation.elements import ConvertOptions, LogFacts, UnitBuil
 from session_kit.conversation.items import REPLACEMENT, Unit, clean, replace_texts
 from session_kit.conversation.noise import NoiseTally, conversation_lines, second_core_pays
 from session_kit.conversation.redacting import BatchRedactor
+from session_kit.files import open_fd
 from session_kit.redact import SEPARATOR, Redactor
 from session_kit.sessions.store import SessionRef
 from session_kit.transcript.entries import KIND_ASSISTANT, KIND_NOISE, Entry
@@ -87,7 +88,7 @@ def holds_session(path: Path, session_id: str) -> bool:
     """Whether the file has entries of `session_id` (its `sessionId` written as the client
     writes it, with or without a space); one byte search, the file is not parsed."""
     try:
-        fd = os.open(path, os.O_RDONLY)
+        fd = open_fd(path)
     except OSError:
         return True  # the conversion reports the error
     try:

@@ -17,11 +17,10 @@ always 0, so the kit never blocks or breaks a session.
 from __future__ import annotations
 
 import os
-import stat
 import sys
 
 from session_kit.hooks.events import HOOK_EVENTS
-from session_kit.state import fastjson
+from session_kit.state import fastjson, fileio
 from session_kit.state import root as state
 from session_kit.state.current import session_id_from_env
 from session_kit.state.ids import check_session_id
@@ -153,12 +152,11 @@ def _append_env(env_file: str, lines: list[str]) -> None:
     a regular file (a FIFO, /dev/zero) is refused. A file without a final newline gets one
     first, so the first export is not glued onto its last line. Lines are written as the
     bytes they stand for: a path that was not UTF-8 is exported as it is."""
-    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(env_file, flags, 0o600)
     try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise HookInputError(f"CLAUDE_ENV_FILE {env_file} is not a regular file; nothing was exported")
+        fd, st = fileio.open_fd(env_file, flags=os.O_RDWR | os.O_APPEND | os.O_CREAT)
+    except fileio.NotARegularFile:
+        raise HookInputError(f"CLAUDE_ENV_FILE {env_file} is not a regular file; nothing was exported") from None
+    try:
         start = max(0, st.st_size - ENV_TAIL_BYTES)
         tail = os.pread(fd, st.st_size - start, start) if st.st_size else b""
         present = set(tail.split(b"\n"))
@@ -214,7 +212,7 @@ def session_start(event: Mapping, env: Mapping[str, str], root: str) -> str:
         if os.path.exists(mark):
             os.unlink(mark)
     else:
-        state.atomic_write(mark, b"CLAUDE_ENV_FILE was absent at session start\n", sync=False)
+        fileio.atomic_write(mark, b"CLAUDE_ENV_FILE was absent at session start\n", sync=False)
     parts = []
     first_time = sum(meta.get("sources", {}).values()) == 1
     if source in ("startup", "clear", "compact") or first_time:
@@ -237,7 +235,7 @@ def user_prompt_submit(event: Mapping, env: Mapping[str, str], root: str) -> str
         scratch.create()
         scratch.point_here()
         scratch.record_start(source="prompt", transcript_path=None, cwd=None, env_file=False)
-        state.atomic_write(scratch.file(NO_ENV_FILE_MARK), b"no SessionStart seen\n", sync=False)
+        fileio.atomic_write(scratch.file(NO_ENV_FILE_MARK), b"no SessionStart seen\n", sync=False)
         parts.append(_intro(scratch, env_file=False))
     elif os.path.exists(scratch.file(NO_ENV_FILE_MARK)):
         parts.append(f"session-kit: session id {session_id}; scratch dir {scratch.path}.")

@@ -18,8 +18,8 @@ Tables (documented for users in docs/json.md, "export"):
               exit_code, error, started, duration_s, line
     agents    one row per subagent log: session, agent_id, type, description, path
     files     one row per indexed file: path, session, agent, offset (bytes indexed, whole
-              lines only), size, ino, mtime, lines, last_message, tail (hash of the
-              indexed end)
+              lines only), size, ino, mtime, lines, last_message, tail (the line
+              follower's checkpoint, `transcript.follow`)
 """
 
 from __future__ import annotations

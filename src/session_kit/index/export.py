@@ -14,6 +14,8 @@ import json
 import os
 import sqlite3
 
+from session_kit.state import fileio
+
 TABLES = ("sessions", "texts", "calls", "agents")
 FORMATS = ("jsonl", "parquet")
 
@@ -40,7 +42,7 @@ def export_tables(conn: sqlite3.Connection, folder: str, *, source: str, fmt: st
     for table in TABLES:
         columns, rows = _rows(conn, table, source)
         path = os.path.join(folder, f"{table}.{fmt}")
-        tmp = path + ".tmp"
+        tmp = fileio.temp_beside(path)
         if fmt == "jsonl":
             count = 0
             with open(tmp, "w", encoding="utf-8", errors="surrogatepass") as out:
@@ -55,6 +57,6 @@ def export_tables(conn: sqlite3.Connection, folder: str, *, source: str, fmt: st
             count = len(data)
             table_data = pa.table({c: [r[i] for r in data] for i, c in enumerate(columns)})
             pq.write_table(table_data, tmp)
-        os.replace(tmp, path)
+        fileio.replace(tmp, path)
         written[table] = count
     return written

@@ -1,9 +1,10 @@
 """Bringing the index up to date, file by file, from the byte offset already indexed.
 
 Owns: which files are indexed (every session's transcript and agent logs under a Claude root,
-as `sessions.store` lists them); per file, reading only whole lines past its offset (a
-half-written last line waits for the next update; a file that shrank, changed identity or
-whose indexed end changed is indexed again from the start); turning entries into rows:
+as `sessions.store` lists them); per file, reading the whole lines it gained since its
+checkpoint, through the kit's one line follower (`transcript.follow`: a half-written last
+line waits for the next update; a file replaced, cut shorter or rewritten is indexed again
+from the start; the checkpoint is kept in `files.tail`); turning entries into rows:
 the session's facts, the searchable texts (redacted first, `redact.redact`), tool calls
 paired across updates, agents. Client noise is skipped on the raw bytes
 (`transcript.rawtype`), never parsed. Files are indexed in transactions of a few dozen: a kill
@@ -13,7 +14,6 @@ keeps its rows. Does not: search (`query`).
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sqlite3
 import stat
@@ -23,6 +23,7 @@ from pathlib import Path
 
 from session_kit.index.db import has_fts
 from session_kit.index.files import IndexFile, archived_only, files_to_index
+from session_kit.transcript.follow import Checkpoint, Follow, unchanged
 
 CHUNK = 8 << 20  # bytes read at once; a longer line is read whole
 # Files indexed in one transaction: commits cost more than small files; a kill loses at most these.
@@ -47,11 +48,13 @@ def update(
 ) -> UpdateResult:
     """Index what was added to every file since the last update; with `state_root`, also the
     archived sessions the index has never seen (deleted by the client before any update)."""
-    known = {row[0]: row[1:] for row in conn.execute("SELECT path, id, offset, size, ino, mtime, session FROM files")}
+    known = {
+        row[0]: row[1:] for row in conn.execute("SELECT path, id, offset, size, ino, mtime, session, tail FROM files")
+    }
     fts = has_fts(conn)
     read = total = again = pending = 0
     if files is None:
-        files = files_to_index(claude_root, lambda path: (known.get(path) or (None,) * 6)[5])
+        files = files_to_index(claude_root, lambda path: (known.get(path) or (None,) * 7)[5])
         if state_root is not None:
             files = _then_archived(files, claude_root, state_root, conn)
     for item in files:
@@ -64,12 +67,12 @@ def update(
             continue
         if not stat.S_ISREG(info.st_mode):
             continue
-        if row is not None and row[2] == info.st_size and row[3] == info.st_ino and row[4] == info.st_mtime:
+        if row is not None and unchanged(Checkpoint.from_text(row[6]), info):
             continue  # unchanged since the last update: one stat, no read
         if not conn.in_transaction:
             conn.execute("BEGIN IMMEDIATE")
         try:
-            added, redone = _index_file(conn, item, info, fts)
+            added, redone = _index_file(conn, item, fts)
         except BaseException:
             conn.execute("ROLLBACK")
             raise
@@ -98,28 +101,26 @@ def _then_archived(
     yield from archived_only(claude_root, state_root, indexed)
 
 
-def _tail_hash(fd: int, offset: int) -> str:
-    back = min(offset, 4096)
-    return hashlib.blake2b(os.pread(fd, back, offset - back), digest_size=16).hexdigest()
+def _index_file(conn: sqlite3.Connection, item: IndexFile, fts: bool) -> tuple[int, bool]:
+    from session_kit.index.rows import sql_value
 
-
-def _index_file(conn: sqlite3.Connection, item: IndexFile, info: os.stat_result, fts: bool) -> tuple[int, bool]:
-    key = item.path
+    key = sql_value(item.path)  # the file is read by its own name; the database holds valid UTF-8
+    row = conn.execute("SELECT id, offset, ino, lines, last_message, tail FROM files WHERE path=?", (key,)).fetchone()
+    # A row written before checkpoints were kept knows its offset and inode only.
+    seen = (Checkpoint.from_text(row[5]) or Checkpoint(row[1], ino=row[2] or 0)) if row is not None else None
     try:
-        fd = os.open(key, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        follow = Follow(item.path, seen)
     except OSError:
         return 0, False
-    try:
-        return _index_held(conn, item, fd, info, fts)
-    finally:
-        os.close(fd)
+    with follow:
+        return _index_held(conn, item, key, row, follow, fts)
 
 
 def _index_held(
-    conn: sqlite3.Connection, item: IndexFile, fd: int, info: os.stat_result, fts: bool
+    conn: sqlite3.Connection, item: IndexFile, key: str, row: tuple | None, f: Follow, fts: bool
 ) -> tuple[int, bool]:
     # The parsers load only here: an update that finds nothing new never pays for them.
-    from session_kit.index.rows import FileRows, SessionState
+    from session_kit.index.rows import FileRows, SessionState, sql_row, sql_value
     from session_kit.redact import redact as redact_text
     from session_kit.sessions.store import _read_meta
     from session_kit.transcript.entries import Entry
@@ -128,11 +129,6 @@ def _index_held(
     from session_kit.transcript.vocabulary import NOISE_TYPE_BYTES, TITLE_TYPE_BYTES
 
     noise = NOISE_TYPE_BYTES - TITLE_TYPE_BYTES  # never parsed; title lines are (a session's title)
-    from session_kit.index.rows import sql_row, sql_value
-
-    key = sql_value(item.path)  # the file is read by its own name; the database holds valid UTF-8
-    row = conn.execute("SELECT id, offset, ino, lines, last_message, tail FROM files WHERE path=?", (key,)).fetchone()
-    redone = False
     if item.agent is not None:
         meta = _read_meta(Path(item.path[: -len(".jsonl")] + ".meta.json")) or {}
         kind, description = meta.get("agentType"), meta.get("description")
@@ -149,34 +145,22 @@ def _index_held(
             ),
         )
     if row is not None:
-        file_id, offset, ino, lines, last_message, tail = row
-        if info.st_size < offset or ino != info.st_ino or (offset and tail != _tail_hash(fd, offset)):
+        file_id, _offset, _ino, lines, last_message, _tail = row
+        if f.restarted:  # replaced, cut shorter or rewritten: what it gave the index goes
             _forget_file(conn, file_id, fts)
-            offset, lines, last_message, redone = 0, 0, None, True
+            lines, last_message = 0, None
     else:
         file_id = conn.execute(
-            "INSERT INTO files(path, session, agent, offset, size, ino, mtime, lines) VALUES(?,?,?,0,0,?,0,0)",
-            sql_row((key, item.session, item.agent, info.st_ino)),
+            "INSERT INTO files(path, session, agent, offset, size, ino, mtime, lines) VALUES(?,?,?,0,0,NULL,0,0)",
+            sql_row((key, item.session, item.agent)),
         ).lastrowid
-        offset, lines, last_message = 0, 0, None
+        lines, last_message = 0, None
     state = SessionState.load(conn, item)
     rows = FileRows(conn, state, item, file_id, last_message)
-    start = offset
+    start = f.offset
     stats = ReadStats()
-    while offset < info.st_size:
-        data = os.pread(fd, min(CHUNK, info.st_size - offset), offset)
-        if not data:
-            break
-        end = data.rfind(b"\n")
-        while end < 0 and offset + len(data) < info.st_size:  # one line longer than a chunk
-            more = os.pread(fd, CHUNK, offset + len(data))
-            if not more:
-                break
-            data += more
-            end = data.rfind(b"\n")
-        if end < 0:
-            break  # a half-written last line: the next update reads it whole
-        for raw in data[:end].split(b"\n"):
+    for block in f.blocks(chunk=CHUNK):
+        for raw in block:
             lines += 1
             kind = top_level_type(raw) if raw else None
             if not raw.strip() or kind in noise:
@@ -184,24 +168,14 @@ def _index_held(
             value = parse_line(raw, stats, lines)
             if value is not None:
                 rows.add(Entry.from_raw(lines, value))
-        offset += end + 1
         rows.flush(fts)  # a chunk's rows at a time: memory stays bounded on a large file
-    last_message = rows.last_message
     state.save(conn)
+    cp = f.checkpoint()
     conn.execute(
         "UPDATE files SET offset=?, size=?, ino=?, mtime=?, lines=?, last_message=?, tail=? WHERE id=?",
-        (
-            offset,
-            info.st_size,
-            info.st_ino,
-            info.st_mtime if offset == info.st_size else 0.0,  # a half line left: look again next time
-            lines,
-            sql_value(last_message),
-            _tail_hash(fd, offset),
-            file_id,
-        ),
+        (cp.offset, cp.size, cp.ino, f.stat.st_mtime, lines, sql_value(rows.last_message), cp.to_text(), file_id),
     )
-    return offset - start, redone
+    return cp.offset - start, f.restarted
 
 
 def _forget_file(conn: sqlite3.Connection, file_id: int, fts: bool) -> None:

@@ -14,7 +14,6 @@ changes inside the settings is decided by the pure functions of `settings`.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import sys
 import time
@@ -45,6 +44,7 @@ from session_kit.install.settings_file import (
     replace_if_unchanged,
     write_target,
 )
+from session_kit.state import fileio
 from session_kit.state import root as state
 
 COMMAND_MARKER = "# claude-session-kit: installed copy; `session-kit uninstall` removes it"
@@ -107,7 +107,7 @@ def _backup(root: str, path: Path, original: bytes) -> Path:
     folder = Path(state.ensure_dir(os.path.join(root, "install", "backups"), root=root))
     stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
     target = folder / f"{_key(path)}-{path.name}.{stamp}.{os.getpid()}"
-    state.atomic_write(str(target), original)
+    fileio.atomic_write(str(target), original)
     older = sorted(folder.glob(f"{_key(path)}-{path.name}.*[0-9]"))
     for stale in older[:-MAX_BACKUPS]:
         stale.unlink(missing_ok=True)
@@ -118,7 +118,7 @@ def _keep_original(root: str, path: Path, original: bytes) -> Path:
     """The settings as they were before the kit's first install; never pruned."""
     folder = Path(state.ensure_dir(os.path.join(root, "install", "backups"), root=root))
     target = folder / f"{_key(path)}-{path.name}.original"
-    state.atomic_write(str(target), original)
+    fileio.atomic_write(str(target), original)
     return target
 
 
@@ -128,11 +128,14 @@ def save_settings(path: Path, settings: dict[str, Any], original: bytes | None, 
     backup = _backup(root, path, original) if original is not None else None
     target = write_target(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    state.atomic_write(str(target), dump_settings(settings), mode=mode_of(target))
+    fileio.atomic_write(str(target), dump_settings(settings), mode=mode_of(target))
     return backup
 
 
 # --- receipts ---------------------------------------------------------------------------------
+
+
+MAX_RECEIPTS_BYTES = 16 << 20  # a few kB: one entry per settings file the kit changed
 
 
 def _receipts_path(root: str) -> str:
@@ -141,8 +144,7 @@ def _receipts_path(root: str) -> str:
 
 def load_receipts(root: str) -> dict[str, Any]:
     try:
-        with open(_receipts_path(root), "rb") as f:
-            value = json.loads(f.read())
+        value = fileio.read_json(_receipts_path(root), MAX_RECEIPTS_BYTES)
     except (OSError, ValueError):
         return {}
     return value if isinstance(value, dict) else {}
@@ -150,7 +152,7 @@ def load_receipts(root: str) -> dict[str, Any]:
 
 def _store_receipts(root: str, receipts: dict[str, Any]) -> None:
     state.ensure_dir(os.path.join(root, "install"), root=root)
-    state.atomic_write(_receipts_path(root), (json.dumps(receipts, indent=1, sort_keys=True) + "\n").encode())
+    fileio.write_json(_receipts_path(root), receipts, indent=1, sort_keys=True)
 
 
 # --- the launcher and the slash commands ------------------------------------------------------
@@ -167,7 +169,7 @@ def write_launcher(root: str, python: str) -> str:
     folder = state.ensure_dir(bin_dir(root), root=root)
     path = os.path.join(folder, "session-kit")
     script = f'#!/bin/sh\n# claude-session-kit launcher\nexec {shlex.quote(python)} -m session_kit "$@"\n'
-    state.atomic_write(path, script.encode(), mode=0o755)
+    fileio.atomic_write(path, script.encode(), mode=0o755)
     return path
 
 
@@ -203,7 +205,7 @@ def install_command_files(target: Path, *, dry_run: bool) -> tuple[list[str], li
         installed.append(source.stem)
         if not dry_run:
             target.mkdir(parents=True, exist_ok=True)
-            state.atomic_write(str(dest), _marked(source.read_text(encoding="utf-8")).encode("utf-8"), mode=0o644)
+            fileio.atomic_write(str(dest), _marked(source.read_text(encoding="utf-8")).encode("utf-8"), mode=0o644)
     return installed, skipped
 
 

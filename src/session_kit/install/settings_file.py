@@ -1,122 +1,40 @@
 """The bytes of a settings file the user owns: reading them safely and replacing them only
 if nobody changed them meanwhile. Knows nothing of hooks, receipts or backups (`installer`).
 
-Owns: parsing and writing settings JSON (numbers keep their text: `1e400` never becomes
-`Infinity`), where a write goes (a symlink's target, so the link stays), reading a file once it
-has settled (a blank read of a file just changed may be an editor between truncating and
-writing), the compare-and-swap replace (`renameat2(RENAME_EXCHANGE)` where Linux has it, else
-a check right before `os.replace`), and removing temp files that killed writes left behind.
-Does not: lock (the installer holds the kit's lock; editors take none, hence the checks).
+Owns: writing settings JSON (numbers keep the text they were read with: `1e400` never
+becomes `Infinity`), where a write goes (a symlink's target, so the link stays), the
+compare-and-swap replace (`renameat2(RENAME_EXCHANGE)` where Linux has it, else
+a check right before the replace), and removing temp files that killed writes left behind.
+Does not: lock (the installer holds the kit's lock; editors take none, hence the checks);
+read or parse a settings file (`claude.settings`, the one reader of the client's settings).
 """
 
 from __future__ import annotations
 
-import json
 import os
-import stat
 import sys
-import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from session_kit.errors import BadFile
-from session_kit.state import fastjson
-from session_kit.state.root import write_temp
-
-MAX_SETTINGS_BYTES = 16 * 1024 * 1024
-SETTLE_S = 0.5  # a blank settings file is trusted once it has not changed for this long
-SETTLE_TIMEOUT_S = 5.0
-
-
-class JSONNumber(float):
-    """A number as the settings file writes it: saved back with its own text, so `1e400`
-    stays `1e400` (a float would become `Infinity`, which the client cannot parse)."""
-
-    __slots__ = ("text",)
-
-    def __new__(cls, text: str) -> JSONNumber:
-        number = float.__new__(cls, text)
-        number.text = text
-        return number
-
-    def __repr__(self) -> str:
-        return self.text
-
-
-def parse_settings(raw: bytes) -> object:
-    """The settings file's JSON; a blank file is `{}`. ValueError when it is not JSON."""
-    if not raw.strip():
-        return {}
-    return json.loads(raw, parse_float=JSONNumber)
+# Reading and parsing a settings file is `claude.settings`' (the one reader of the client's
+# settings); named here for the installer, which reads through this module.
+from session_kit.claude.settings import MAX_SETTINGS_BYTES as MAX_SETTINGS_BYTES
+from session_kit.claude.settings import JSONNumber as JSONNumber
+from session_kit.claude.settings import SettingsRead, file_stamp
+from session_kit.claude.settings import parse_settings as parse_settings
+from session_kit.claude.settings import read_settings_file as read_settings_file
+from session_kit.state.fileio import json_bytes, read_small, replace, write_temp
 
 
 def dump_settings(settings: dict[str, Any]) -> bytes:
     # A lone surrogate (a `\udcXX` escape in the user's file) goes back out as that escape.
-    return (fastjson.dumps(settings, indent=2) + "\n").encode("utf-8", "backslashreplace")
+    return json_bytes(settings, indent=2)
 
 
 def write_target(path: Path) -> Path:
     """The file to write for `path`: a symlink's final target (dotfile managers link the
     settings file; replacing the link with a file would detach it for good)."""
     return Path(os.path.realpath(path)) if path.is_symlink() else path
-
-
-@dataclass(frozen=True, slots=True)
-class SettingsRead:
-    """A settings file as read: its bytes (None: no file) and the identity of what was read
-    (device, inode, size, mtime), to tell whether it changed before it is replaced."""
-
-    raw: bytes | None
-    stamp: tuple[int, int, int, int] | None
-
-
-def _stamp(st: os.stat_result) -> tuple[int, int, int, int]:
-    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
-
-
-def read_settings_file(path: Path, *, settle: bool = True) -> SettingsRead:
-    """The file's bytes, read once it has settled.
-
-    An editor saving in place truncates the file, then writes it: an empty (or blank) read of
-    a file changed less than SETTLE_S ago may be that moment, so it is read again until the
-    file holds something or has been still for SETTLE_S. BadFile for anything but a regular
-    file, for one too large, and for one that keeps changing while blank.
-    """
-    target = write_target(path)
-    deadline = time.monotonic() + SETTLE_TIMEOUT_S
-    while True:
-        try:
-            # O_NONBLOCK: a FIFO in the settings file's place must not hang the kit.
-            fd = os.open(target, os.O_RDONLY | os.O_NONBLOCK)
-        except FileNotFoundError:
-            return SettingsRead(None, None)
-        except OSError as exc:
-            raise BadFile(f"cannot read {path}: {exc.strerror}; it was left as it was", path=str(path)) from None
-        try:
-            st = os.fstat(fd)
-            if not stat.S_ISREG(st.st_mode):
-                raise BadFile(f"{path} is not a regular file; it was left as it was", path=str(path))
-            chunks, size = [], 0
-            while chunk := os.read(fd, 1 << 20):
-                chunks.append(chunk)
-                size += len(chunk)
-                if size > MAX_SETTINGS_BYTES:
-                    raise BadFile(
-                        f"{path} is larger than {MAX_SETTINGS_BYTES} bytes; it was left as it was", path=str(path)
-                    )
-            raw = b"".join(chunks)
-            st = os.fstat(fd)
-        except OSError as exc:
-            raise BadFile(f"cannot read {path}: {exc.strerror}; it was left as it was", path=str(path)) from None
-        finally:
-            os.close(fd)
-        age = time.time() - st.st_mtime
-        if raw.strip() or not settle or age >= SETTLE_S or age < -1.0:  # (-1: a clock skew, not an editor)
-            return SettingsRead(raw, _stamp(st))
-        if time.monotonic() > deadline:
-            raise BadFile(f"{path} stays empty while it keeps changing; it was left as it was", path=str(path))
-        time.sleep(0.02)
 
 
 def _exchange(a: str, b: str) -> bool:
@@ -144,10 +62,9 @@ def _same(path: str, seen: SettingsRead) -> bool:
     """Whether `path` is still the very file that was read (identity, size, time, bytes)."""
     try:
         st = os.lstat(path)
-        if seen.stamp is None or _stamp(st) != seen.stamp:
+        if seen.stamp is None or file_stamp(st) != seen.stamp:
             return False
-        with open(path, "rb") as f:
-            return f.read(MAX_SETTINGS_BYTES + 1) == seen.raw
+        return read_small(path, MAX_SETTINGS_BYTES + 1) == seen.raw
     except OSError:
         return False
 
@@ -178,10 +95,10 @@ def replace_if_unchanged(path: Path, data: bytes, seen: SettingsRead, *, mode: i
         except FileNotFoundError:  # removed meanwhile
             return False
         if not swapped:
-            os.replace(tmp, target)
+            replace(tmp, target)
             return True
         try:  # only a stat here: another writer may see our file until it is swapped back
-            displaced = _stamp(os.lstat(tmp))
+            displaced = file_stamp(os.lstat(tmp))
         except OSError:
             displaced = None
         if displaced == seen.stamp:

@@ -1,21 +1,22 @@
 """Capture: a transcript's new lines into the session's working memory, kept on disk.
 
-Owns: reading a transcript from where the last capture stopped (whole lines only: a
-half-written last line waits for the next capture; a file shorter than before was replaced
-and is read again), with bounded memory (a line past `MAX_LINE` is skipped, never held); the
+Owns: reading a transcript from where the last capture stopped, through the kit's one line
+follower (`transcript.follow`: whole lines only, a half-written last line waits for the next
+capture; a file replaced or rewritten since is read again), with bounded memory (a line past
+`MAX_LINE` is skipped, never held); the
 capture of one session (or of one of its agents) under the memory file's lock, here or in a
 child process the hooks do not wait for (`state.detach`); and keeping the client's
-compaction summary. What each line means is `fold`'s. Standard library only.
+compaction summary. What each line means is `fold`'s. Standard library (and the
+kit's standard-library-only `state` and `transcript.follow`) only.
 """
 
 from __future__ import annotations
-
-import os
 
 from session_kit.memory import record
 from session_kit.memory.record import read_plan_file
 from session_kit.memory.text import redact
 from session_kit.state.detach import in_child
+from session_kit.transcript.follow import Checkpoint, Follow
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -30,71 +31,34 @@ __all__ = ["capture_file", "capture_in_background", "capture_session", "read_pla
 
 
 def capture_file(path: str, memory: dict, *, keeps: Callable[[str], bool], session_id: str | None = None) -> dict:
-    """Fold the lines of `path` past `memory["offset"]` into `memory`; returns it.
+    """Fold the whole lines `path` gained since `memory`'s checkpoint into `memory`; returns it.
 
-    A file shorter than the offset was replaced: it is read again from the start, into a
-    fresh memory (the compactions already seen are kept). Only whole lines are read.
+    A file replaced, cut shorter or rewritten since (`transcript.follow.resume`) is read
+    again from the start, into a fresh memory (the compactions already seen are kept).
     """
     from session_kit.memory.fold import Fold  # here: the hook that hands the capture over never needs it
 
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    try:
-        import stat
-
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise OSError(f"{path}: not a regular file")
-        if info.st_size < memory.get("offset", 0):
+    # A memory saved before checkpoints were kept knows its offset only.
+    seen = Checkpoint.from_text(memory.get("checkpoint")) or Checkpoint(memory.get("offset", 0))
+    with Follow(path, seen) as f:
+        if f.restarted:
             kept = memory.get("compactions", [])
             memory.clear()
             memory.update(record.empty_memory(path))
             memory["compactions"] = kept
         memory["transcript"] = path
         capture = Fold(memory, keeps=keeps, session_id=session_id)
-        offset = memory["offset"]  # the bytes read so far, whole lines only
-        os.lseek(fd, offset, os.SEEK_SET)
-        pieces: list[bytes] = []  # the start of a line that runs past the chunk read
-        held = 0
-        skipping = False  # inside a line longer than MAX_LINE: dropped, never held
-        while True:
-            chunk = os.read(fd, CHUNK)
-            if not chunk:
-                break
-            newline = chunk.find(b"\n")
-            if newline < 0:
-                if skipping:
-                    offset += len(chunk)
+        for lines in f.blocks(chunk=CHUNK, max_line=MAX_LINE):
+            for raw in lines:
+                if raw is None:
+                    capture.line += 1
+                    memory["skipped"]["malformed"] += 1
                 else:
-                    pieces.append(chunk)
-                    held += len(chunk)
-                    if held > MAX_LINE:
-                        offset, pieces, held, skipping = offset + held, [], 0, True
-                continue
-            if skipping:
-                offset += newline + 1
-                capture.line += 1
-                memory["skipped"]["malformed"] += 1
-                skipping = False
-            elif pieces:
-                pieces.append(chunk[:newline])
-                capture.feed(b"".join(pieces))
-                offset += held + newline + 1
-            else:
-                capture.feed(chunk[:newline])
-                offset += newline + 1
-            pieces, held = [], 0
-            last = chunk.rfind(b"\n")
-            if last > newline:
-                for raw in chunk[newline + 1 : last].split(b"\n"):
                     capture.feed(raw)
-                offset += last - newline
-            if last + 1 < len(chunk):
-                pieces, held = [chunk[last + 1 :]], len(chunk) - last - 1
-        memory["offset"] = offset
+        memory["offset"] = f.offset
+        memory["checkpoint"] = f.checkpoint().to_text()
         capture.finish()
         memory["lines"] = capture.line
-    finally:
-        os.close(fd)
     return memory
 
 
@@ -161,7 +125,7 @@ def _capture_held(
     """The capture, with the memory's lock already held."""
     memory = record.load(path) or record.empty_memory(transcript_path)
     if memory.get("transcript") not in (None, transcript_path):
-        memory["offset"], memory["lines"] = 0, 0  # another file (a fork, a move): read it whole
+        memory["offset"], memory["lines"], memory["checkpoint"] = 0, 0, None  # another file: read it whole
         memory["pending"] = {}
     try:
         capture_file(transcript_path, memory, keeps=settings.keeps, session_id=session_id)
@@ -181,7 +145,7 @@ def _capture_held(
 def _write_text(path: str, memory: dict) -> None:
     """The whole memory as text beside its file: what a restore cut to fit names."""
     from session_kit.memory.restore import render_whole
-    from session_kit.state.root import atomic_write
+    from session_kit.state.fileio import atomic_write
 
     text = render_whole(memory, {"values": {}, "notes": []}, memory_file=path, read_plan=read_plan_file)
     atomic_write(record.text_path(path), (text + "\n").encode("utf-8", "surrogatepass"))

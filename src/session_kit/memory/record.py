@@ -8,6 +8,7 @@ only. Capture fills it (`capture`), the restore reads it (`restore`).
 
 Shape (`version` 1; every text already redacted):
     transcript, offset, lines       where the next capture starts (bytes, lines read so far)
+    checkpoint                      the line follower's checkpoint (`transcript.follow`)
     captures, updated               how many captures, and the last one's time
     requests  {"first": item, "recent": [item…]}   item = {"text", "line", "at"}
     plan      {"text", "path", "status", "line", "at"} | null
@@ -27,7 +28,7 @@ from __future__ import annotations
 
 import os
 
-from session_kit.state import fastjson
+from session_kit.state import fileio
 from session_kit.state import root as state
 
 MEMORY_FILE = "memory.json"
@@ -42,6 +43,7 @@ def empty_memory(transcript: str | None = None) -> dict:
         "version": VERSION,
         "transcript": transcript,
         "offset": 0,
+        "checkpoint": None,
         "lines": 0,
         "captures": 0,
         "updated": None,
@@ -76,15 +78,8 @@ def text_path(path: str) -> str:
 def load(path: str) -> dict | None:
     """The memory saved at `path`; None when there is none or it cannot be read as one."""
     try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-    if len(data) > MAX_FILE_BYTES:
-        return None
-    try:
-        value = fastjson.loads(data)
-    except ValueError:
+        value = fileio.read_json(path, MAX_FILE_BYTES)
+    except (FileNotFoundError, NotADirectoryError, ValueError):
         return None
     if not isinstance(value, dict) or value.get("version") != VERSION:
         return None
@@ -97,7 +92,7 @@ def load(path: str) -> dict | None:
 
 def save(path: str, memory: dict) -> None:
     state.ensure_dir(os.path.dirname(path))
-    state.atomic_write(path, (fastjson.dumps(memory, indent=1) + "\n").encode("utf-8", "surrogatepass"))
+    fileio.write_json(path, memory, indent=1)
 
 
 def locked(path: str, *, timeout: float = 30.0) -> state.locked:
@@ -113,16 +108,6 @@ def ensure_parent(path: str) -> None:
 def read_plan_file(path: str, *, limit: int = MAX_PLAN_FILE) -> str | None:
     """A plan file's text (a regular file only, at most `limit` bytes); None if unreadable."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except (OSError, ValueError):
-        return None
-    try:
-        import stat
-
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        return os.read(fd, limit).decode("utf-8", "replace")
+        return fileio.read_small(path, limit).decode("utf-8", "replace")
     except OSError:
         return None
-    finally:
-        os.close(fd)

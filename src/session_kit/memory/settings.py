@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 
-from session_kit.state import fastjson
+from session_kit.state.fileio import read_json_object
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -58,30 +58,6 @@ def config_path(root: str) -> str:
     return os.path.join(root, CONFIG_FILE)
 
 
-def _read_config(path: str) -> tuple[dict, str | None]:
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except FileNotFoundError:
-        return {}, None
-    except OSError as exc:
-        return {}, f"{path}: {exc.strerror}"
-    try:
-        import stat
-
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return {}, f"{path}: not a regular file"
-        data = os.read(fd, MAX_CONFIG_BYTES + 1)
-    finally:
-        os.close(fd)
-    if len(data) > MAX_CONFIG_BYTES:
-        return {}, f"{path}: larger than {MAX_CONFIG_BYTES} bytes"
-    try:
-        value = fastjson.loads(data)
-    except ValueError as exc:
-        return {}, f"{path}: not JSON ({exc})"
-    return (value, None) if isinstance(value, dict) else ({}, f"{path}: not a JSON object")
-
-
 def _parts(value: object) -> frozenset[str]:
     if isinstance(value, str):
         value = value.replace(",", " ").split()
@@ -93,7 +69,7 @@ def _parts(value: object) -> frozenset[str]:
 def memory_settings(root: str, env: Mapping[str, str] | None = None) -> MemorySettings:
     """The effective settings: the config file's `memory` section, then the environment."""
     env = os.environ if env is None else env
-    config, problem = _read_config(config_path(root))
+    config, problem = read_json_object(config_path(root), MAX_CONFIG_BYTES)
     section = config.get("memory") if isinstance(config.get("memory"), dict) else {}
     settings = MemorySettings(
         capture=section.get("capture") is not False,

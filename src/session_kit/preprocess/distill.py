@@ -18,6 +18,7 @@ from pathlib import Path
 from session_kit.claude.encoding import encode_project_dir
 from session_kit.errors import KitError, NotFound
 from session_kit.preprocess.result import DEFAULT_MODEL, Distilled
+from session_kit.state import fileio
 
 # The child is a text transform: no hook of anyone's (the kit's would make phantom scratch dirs
 # and move the project's current-session pointer), whatever the user and project settings say.
@@ -118,9 +119,7 @@ def distill_document(
         raise KitError(f"distilling: claude -p failed on {document.name} (exit {done.returncode}): {last}")
     text = _strip_fences(done.stdout.decode("utf-8", "replace"))
     target = distilled_path(document)
-    temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    temp.write_text(text, encoding="utf-8")
-    os.replace(temp, target)
+    fileio.atomic_write(str(target), text.encode("utf-8"), mode=0o644, sync=False)
     return Distilled(document, target, len(text), _well_formed(text))
 
 

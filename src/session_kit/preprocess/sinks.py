@@ -25,6 +25,7 @@ from session_kit.errors import KitError
 from session_kit.files import TEXT_ERRORS
 from session_kit.preprocess.render.base import Renderer
 from session_kit.preprocess.result import DocumentInfo
+from session_kit.state import fileio
 
 SPOOL_MEMORY = 4 * 1024 * 1024
 COPY_CHUNK = 1024 * 1024
@@ -126,7 +127,7 @@ class PartWriter:
     def _open(self) -> None:
         number = len(self.parts) + 1
         final = self.directory / part_name(self.base, number, self.renderer.extension)
-        temp = self.directory / f".{final.name}.{os.getpid()}.tmp"
+        temp = Path(fileio.temp_beside(final))
         self._file = open(temp, "w", encoding="utf-8", errors=TEXT_ERRORS, newline="\n")  # noqa: SIM115 - open until the part is finished
         self._temps.append((temp, final))
         head = self.renderer.open(self.root, {**self.attributes(), "part": number})
@@ -150,7 +151,7 @@ class PartWriter:
             if self._file is not None:
                 self._finish_part()
             for temp, final in self._temps:
-                os.replace(temp, final)
+                fileio.replace(temp, final)
             self._temps = []
             self._remove_stale(len(self.parts) + 1)
         except OSError as exc:

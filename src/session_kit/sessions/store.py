@@ -25,7 +25,7 @@ from typing import Any
 from session_kit import files
 from session_kit.claude import paths
 from session_kit.errors import KitError, NoSessionsHere, NotFound
-from session_kit.files import read_small, reason, skipped
+from session_kit.files import open_regular, read_small, reason, skipped
 from session_kit.state import fastjson
 from session_kit.state.ids import is_plain_id
 from session_kit.transcript.entries import Entry, is_warmup_conversation
@@ -197,7 +197,7 @@ def looks_like_transcript(path: Path) -> bool:
     if any("type" in value or "sessionId" in value for value in head):
         return True
     try:
-        with open(path, "rb") as f:  # one long first line: too long to judge, so read it
+        with open_regular(path) as f:  # one long first line: too long to judge, so read it
             return f.read(1) == b"{" and f.seek(0, os.SEEK_END) > HEAD_FIELD_BYTES
     except OSError:
         return True

@@ -16,12 +16,14 @@ import os
 
 from session_kit.claude.encoding import encode_project_dir
 from session_kit.state import root as layout
+from session_kit.state.fileio import read_small
 
 # Annotations only: `collections.abc` costs the hooks ~2 ms to import (and `typing` more).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+MAX_POINTER_BYTES = 4096  # a session id and a newline
 SOURCE_ENV = "environment"
 SOURCE_POINTER = "pointer"
 
@@ -98,7 +100,6 @@ def every_current_session_id(root: str, env: Mapping[str, str] | None = None) ->
 def _pointed(pointer: str) -> str | None:
     """The session id a pointer file holds; None when it is missing, unreadable or empty."""
     try:
-        with open(pointer) as f:
-            return f.read().strip() or None
-    except OSError:
+        return read_small(pointer, MAX_POINTER_BYTES).decode("utf-8").strip() or None
+    except (OSError, ValueError):
         return None

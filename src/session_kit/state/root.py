@@ -3,7 +3,8 @@
 Owns: where the kit keeps its state (`SESSION_KIT_HOME`, else the platform's user state
 directory, as platformdirs computes it), the layout inside it (per-project scratch
 directories of sessions, the per-project `current-session-id` pointer, the hook log, locks,
-install receipts and backups), atomic writes, file locks and writing the hook log. The id
+install receipts and backups), file locks and writing the hook log. Writing a file whole
+(atomically, privately) is `fileio`'s. The id
 rule is `ids`; which session is current is `current`.
 Hooks import this module, so it must stay cheap to import: no pathlib, no platformdirs, no
 filelock on POSIX (measured: importing filelock alone costs more than the hook's budget).
@@ -159,47 +160,6 @@ def check_no_symlink(root: str, path: str) -> None:
                 raise UnsafePath(current)
         except OSError:
             return  # not there (yet): nothing is written through it
-
-
-def write_temp(path: str, data: bytes, *, mode: int = 0o600, sync: bool = True) -> str:
-    """All of `data`, written (and synced, unless `sync` is False) to a new temp file beside
-    `path` (`.<name>.<pid>.<n>.tmp`), whose path is returned; nothing is left behind on a failure."""
-    folder = os.path.dirname(path) or "."
-    tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.{time.monotonic_ns()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            if sync:
-                f.flush()
-                os.fsync(f.fileno())
-    except BaseException:
-        _discard(tmp)
-        raise
-    return tmp
-
-
-def _discard(tmp: str) -> None:
-    """Remove a temp file that will not be used (gone already is fine)."""
-    try:
-        os.unlink(tmp)
-    except OSError:
-        pass
-
-
-def atomic_write(path: str, data: bytes, *, mode: int = 0o600, sync: bool = True) -> None:
-    """Write all of `data` to `path` or nothing: a temp file in the same folder, then replace.
-
-    `sync=False` skips the fsync, for files the kit can do without after a power cut (its
-    own bookkeeping, rewritten at every start, and copies of files that are synced): an
-    fsync costs 1-6 ms on a loaded disk here, a third of a hook's budget. Readers still see
-    the old file or the new one, never half of one."""
-    tmp = write_temp(path, data, mode=mode, sync=sync)
-    try:
-        os.replace(tmp, path)
-    except BaseException:
-        _discard(tmp)
-        raise
 
 
 class locked:  # lower case: used like a function, `with locked(path):`

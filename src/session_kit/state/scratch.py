@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import time
 
-from session_kit.state import fastjson
+from session_kit.state import fastjson, fileio
 from session_kit.state import root as state
 from session_kit.state.current import current_session_id, every_current_session_id, project_key_for
 from session_kit.state.ids import check_session_id
@@ -68,8 +68,7 @@ def empty_state() -> dict[str, object]:
 
 def _read_json(path: str) -> object:
     try:
-        with open(path, "rb") as f:
-            return fastjson.loads(f.read())
+        return fileio.read_json(path, MAX_STATE_BYTES)
     except FileNotFoundError:
         return None
     except ValueError:
@@ -77,18 +76,16 @@ def _read_json(path: str) -> object:
 
 
 def _dump(value: object) -> bytes:
-    # A value may hold lone surrogates: bytes that were not UTF-8 in an argument, a file name or
-    # stdin (Python's surrogateescape). `backslashreplace` writes each as the JSON escape `\udcXX`,
-    # so the file stays valid UTF-8 JSON and reads back to the very same string.
-    return (fastjson.dumps(value, indent=1, sort_keys=True) + "\n").encode("utf-8", "backslashreplace")
+    # A value may hold lone surrogates (bytes that were not UTF-8 in an argument, a file name or
+    # stdin): the kit's JSON writes each as an escape that reads back to the very same string.
+    return fileio.json_bytes(value, indent=1, sort_keys=True)
 
 
 def _read_state_file(path: str) -> dict | None:
     """The parsed work state; None when there is no file; StateFileDamaged when there is one
     that cannot be read as work state."""
     try:
-        with open(path, "rb") as f:
-            raw = f.read(MAX_STATE_BYTES + 1)
+        raw = fileio.read_small(path, MAX_STATE_BYTES + 1)
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -157,7 +154,7 @@ class SessionScratch:
     def point_here(self) -> None:
         """Make this session the project's current one (`current-session-id`)."""
         # Unsynced: a hint every start rewrites (a lost one falls back to the newest session).
-        state.atomic_write(
+        fileio.atomic_write(
             state.pointer_path(self.root, self.project_key), (self.session_id + "\n").encode(), sync=False
         )
 
@@ -182,7 +179,7 @@ class SessionScratch:
             sources[source] = int(sources.get(source, 0)) + 1
             meta["sources"] = sources
             meta["env_file"] = env_file
-            state.atomic_write(self.file(META_FILE), _dump(meta), sync=False)  # bookkeeping, see point_here
+            fileio.atomic_write(self.file(META_FILE), _dump(meta), sync=False)  # bookkeeping, see point_here
         return meta
 
     # --- work state ---
@@ -205,7 +202,7 @@ class SessionScratch:
             current = self.read_state()
             change(current)
             current["updated"] = state.now_iso()
-            state.atomic_write(self.file(STATE_FILE), _dump(current))
+            fileio.atomic_write(self.file(STATE_FILE), _dump(current))
         return current
 
     def set(self, key: str, value: str) -> dict:
@@ -239,16 +236,15 @@ class SessionScratch:
         try:
             data = _dump(self.read_state())
         except StateFileDamaged:  # keep its bytes as they are: they may still be mended by hand
-            with open(self.file(STATE_FILE), "rb") as f:
-                data = f.read(MAX_STATE_BYTES)
+            data = fileio.read_small(self.file(STATE_FILE), MAX_STATE_BYTES)
         folder = state.ensure_dir(self.file(SNAPSHOTS), root=self.root)
         stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + f"-{time.monotonic_ns() % 1_000_000:06d}"
         safe_reason = "".join(c for c in reason if c.isalnum())[:20] or "compact"
         path = os.path.join(folder, f"{stamp}-{safe_reason}.json")
         # Unsynced, both: the snapshot is a copy of the state file, which is synced when it is
         # written and is what a restore reads; the mark only makes a resumed start restore too.
-        state.atomic_write(path, data, sync=False)
-        state.atomic_write(self.file(PENDING_RESTORE), (path + "\n").encode(), sync=False)
+        fileio.atomic_write(path, data, sync=False)
+        fileio.atomic_write(self.file(PENDING_RESTORE), (path + "\n").encode(), sync=False)
         return path
 
     def take_pending_restore(self) -> bool:

@@ -1,7 +1,9 @@
 """One transcript file's bytes to typed entries and tool calls. Knows no disk layout.
 
-- `reader`       streaming JSON Lines: spans, records, head and tail; the one BOM and
-                 bad-line policy.
+- `follow`       the one line follower: a checkpoint that knows the file it was taken of,
+                 the whole lines a file gained since, and the one BOM rule (standard
+                 library only: the hooks and the status line read through it).
+- `reader`       streaming JSON Lines: spans, records, head and tail; the one bad-line policy.
 - `glance`       a file's head and tail read cheaply (for listings of many sessions).
 - `blockscan`    blocks of whole lines and the lines holding a needle (for search).
 - `vocabulary`   every entry type a client wrote (1.0.x to 2.1.330) and its class, attachment

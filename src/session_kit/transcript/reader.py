@@ -1,9 +1,9 @@
 """Streaming JSON Lines: a transcript file's bytes into lines and objects, one policy for bad input.
 
 Owns: turning a `.jsonl` file (or its head) into line spans and JSON objects, one line
-at a time, never holding more than one line in memory, and the one byte-order-mark policy
-(`skip_bom`) every byte-level reader of the kit applies (`glance` for heads and tails,
-`blockscan` for search, `conversation.noise` over these spans). Blank lines, malformed JSON,
+at a time, never holding more than one line in memory, applying the one byte-order-mark
+policy (`follow.skip_bom`, which every byte-level reader of the kit applies: `glance` for
+heads and tails, `blockscan` for search, `conversation.noise` over these spans). Blank lines, malformed JSON,
 non-object values, invalid UTF-8, a byte-order mark, overlong lines and a half-written last
 line (the client may still be writing the file) are survived and counted in `ReadStats`; only
 regular files are opened (`files.open_regular`: a FIFO would block, `/dev/zero` never end). Does not interpret the
@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from session_kit.files import open_regular
+from session_kit.transcript.follow import BOM as BOM  # the one BOM policy, named for the readers above
+from session_kit.transcript.follow import skip_bom as skip_bom
 
-BOM = b"\xef\xbb\xbf"
 # A line longer than this is skipped (and counted), not parsed: it bounds memory per line.
 DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024
 # Files are read in blocks and cut into lines with `bytes.find` (a line is a span of a block,
@@ -44,12 +45,6 @@ _parsed = 0
 _switch_at: float = SWITCH_BYTES
 _fast = None  # msgspec's decode, once switched
 _FAST_ERRORS: tuple[type[BaseException], ...] = ()
-
-
-def skip_bom(head: bytes) -> bytes:
-    """The first bytes of a file without a UTF-8 byte-order mark (the one BOM policy: a BOM
-    is dropped at the start of a file, and is data anywhere else)."""
-    return head[len(BOM) :] if head.startswith(BOM) else head
 
 
 def loads_line(data: bytes) -> object:

@@ -24,7 +24,8 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from session_kit.files import open_regular, read_small
-from session_kit.state.root import atomic_write, ensure_dir
+from session_kit.state.fileio import atomic_write
+from session_kit.state.root import ensure_dir
 from session_kit.transcript.entries import parse_timestamp
 from session_kit.transcript.tokens import TokenUsage, Usage, assistant_usage, message_key, usage_of
 from session_kit.usage.prices import Cost, PriceTable

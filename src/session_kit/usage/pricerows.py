@@ -14,9 +14,9 @@ values or words (`usage.prices`).
 from __future__ import annotations
 
 import os
-import stat
 
 from session_kit.state import fastjson
+from session_kit.state.fileio import read_small
 
 KINDS = ("input", "output", "cache_read", "cache_write_5m", "cache_write_1h")
 BUNDLED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "prices.json")
@@ -27,25 +27,10 @@ MAX_FILE = 4 << 20  # a price table is a few kilobytes
 
 def read_table(path: str) -> dict:
     """The price file as an object (OSError, or ValueError when it is not JSON)."""
-    data = fastjson.loads(_read_regular(path, MAX_FILE).decode("utf-8"))
+    data = fastjson.loads(read_small(path, MAX_FILE).decode("utf-8"))
     if not isinstance(data, dict) or not isinstance(data.get("models"), dict):
         raise ValueError('expected an object with "models": {model: {input, output, ...}}')
     return data
-
-
-def _read_regular(path: str, limit: int) -> bytes:
-    """At most `limit` bytes of the regular file at `path`: a FIFO or a device is refused
-    (OSError), as `files.read_small` does, without its imports."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(f"{path}: not a regular file")
-        with os.fdopen(fd, "rb") as f:
-            fd = -1
-            return f.read(limit)
-    finally:
-        if fd >= 0:
-            os.close(fd)
 
 
 def bundled_date() -> str:

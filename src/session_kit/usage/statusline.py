@@ -6,10 +6,10 @@ the subagents still running (an `Agent`/`Task` call with no result yet, or an ag
 in the background whose log was written in the last minute) and the compactions.
 
 Owns: reading the status-line input, the running count it keeps in the session's scratch
-dir (`statusline.json`: per file the offset already counted, per API message its usage), and
-the line. Fast because each run reads only what the client appended since the last one; a
-file that shrank or was replaced is counted again. Imports only the standard library's
-smallest modules, `state`, `transcript.usagefields` and `usage.pricerows`: no `json`, no
+dir (`statusline.json`: per file the line follower's checkpoint, per API message its usage),
+and the line. Fast because each run reads only the whole lines the client appended since the
+last one (`transcript.follow`); a file replaced or rewritten since is counted again. Imports only the standard library's
+smallest modules, `state`, `transcript.follow`, `transcript.usagefields` and `usage.pricerows`: no `json`, no
 `dataclasses` (a test lists what it loads). Never fails the client: on any fault it prints
 what it can (at least the id prefix) and exits 0. Does not use click, the CLI or the entry
 model: the accounting it shares is `transcript.usagefields` and `usage.pricerows`.
@@ -25,21 +25,22 @@ Set it in settings.json (a plugin cannot set the main status line):
 from __future__ import annotations
 
 import os
-import stat
 import sys
 
-from session_kit.state import fastjson
+from session_kit.state import fastjson, fileio
 from session_kit.state import root as state
 from session_kit.state.ids import check_session_id
 from session_kit.state.scratch import SessionScratch
+from session_kit.transcript.follow import Checkpoint, Follow, unchanged
 from session_kit.transcript.usagefields import assistant_usage, message_key
 from session_kit.usage import pricerows
 
 # What the client runs: a short script (a script is compiled on every run; this module is not).
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "statusline_main.py")
 STATE_FILE = "statusline.json"
-STATE_VERSION = 1
+STATE_VERSION = 2  # 2: per file the line follower's checkpoint
 MAX_STDIN = 1 << 20
+MAX_STATE_BYTES = 64 << 20  # the running count of a long session with many agents
 RECENT_S = 60.0  # a background agent whose log was written this recently is running
 _SPAWNING = ("Agent", "Task")
 
@@ -65,37 +66,39 @@ def _agent_logs(transcript: str, session_id: str) -> list:
 
 
 def _count_file(path: str, seen: dict, main: bool) -> dict:
-    """Read `path` from the offset `seen` holds on; returns the file's new record."""
+    """Count the whole lines `path` gained since the checkpoint `seen` holds; returns the
+    file's new record (a file replaced or rewritten since is counted again from the start)."""
     try:
         st = os.stat(path)
     except OSError:
         return seen
-    record = seen
-    if not record or record.get("ino") != st.st_ino or record.get("offset", 0) > st.st_size:
-        record = {"ino": st.st_ino, "offset": 0, "messages": {}, "pending": [], "background": [], "compactions": 0}
-    offset = record["offset"]
-    if offset == st.st_size:
-        return record
-    messages, pending, background = record["messages"], set(record["pending"]), set(record["background"])
-    compactions = record["compactions"]
-    counted = offset
+    if seen and unchanged(Checkpoint.from_text(seen.get("checkpoint")), st):
+        return seen
     try:
-        with _open_regular(path) as f:
-            f.seek(offset)
-            for line in f:  # a buffer at a time: memory stays bounded by the longest line
-                if not line.endswith(b"\n"):
-                    break  # a half-written line: read it whole next time
-                counted += len(line)
-                compactions += _count_line(line, messages, pending, background, main=main, at=counted)
+        with Follow(path, Checkpoint.from_text(seen.get("checkpoint"))) as f:
+            record = seen if seen and f.offset else _empty_record()
+            messages, pending, background = record["messages"], set(record["pending"]), set(record["background"])
+            compactions = record["compactions"]
+            for lines in f.blocks():
+                at = f.offset
+                for line in lines:
+                    at += len(line) + 1  # `line-at:` names a message without an id by where it ends
+                    compactions += _count_line(line, messages, pending, background, main=main, at=at)
+            cp = f.checkpoint()
     except OSError:
-        pass
+        return seen
     record.update(
-        offset=counted,
+        checkpoint=cp.to_text(),
+        offset=cp.offset,
         pending=sorted(pending),
         background=sorted(background),
         compactions=compactions,
     )
     return record
+
+
+def _empty_record() -> dict:
+    return {"checkpoint": None, "offset": 0, "messages": {}, "pending": [], "background": [], "compactions": 0}
 
 
 def _count_line(line: bytes, messages: dict, pending: set, background: set, *, main: bool, at: int) -> int:
@@ -141,19 +144,6 @@ def _track_agents(raw: dict, pending: set, background: set) -> None:
                 background.add(extra["agentId"])
 
 
-def _open_regular(path: str):
-    """The regular file at `path` (OSError for a FIFO or a device: one would block, the other
-    never end); `files.open_regular`'s rule without its imports (`typing`)."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(f"{path}: not a regular file")
-        return os.fdopen(fd, "rb")
-    except BaseException:
-        os.close(fd)
-        raise
-
-
 def _tokens(n: int) -> str:
     if n < 1000:
         return str(n)
@@ -194,8 +184,7 @@ def status_line(event: dict, *, root: str | None = None) -> str:
     scratch = SessionScratch.for_session(session_id, project_path=cwd, root=root).create()
     cache_path = scratch.file(STATE_FILE)
     try:
-        with open(cache_path, "rb") as f:
-            cache = fastjson.loads(f.read().decode("utf-8"))
+        cache = fileio.read_json(cache_path, MAX_STATE_BYTES)
     except (OSError, ValueError):
         cache = {}
     if (
@@ -217,7 +206,7 @@ def status_line(event: dict, *, root: str | None = None) -> str:
             files[path] = _count_file(path, {}, main=path == transcript)  # a damaged record: count again
         changed = changed or files[path].get("offset") != old_offset
     if changed:
-        state.atomic_write(cache_path, fastjson.dumps(cache).encode("utf-8"))
+        fileio.write_json(cache_path, cache)
     per_model: dict = {}
     seen: set = set()
     for path in paths:

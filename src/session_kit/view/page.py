@@ -10,7 +10,6 @@ result with its `--json` shape. Does not parse options or open a browser (that i
 from __future__ import annotations
 
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -18,6 +17,7 @@ from typing import IO, Any
 from session_kit.conversation.items import clean
 from session_kit.errors import KitError, NotFound
 from session_kit.sessions.store import SessionRef
+from session_kit.state import fileio
 from session_kit.transcript.reader import ReadStats
 from session_kit.view.build import ViewOptions, build_page
 from session_kit.view.model import Page
@@ -126,19 +126,14 @@ def _write_whole(path: Path, data: bytes) -> None:
     """`data` as the file `path`, or nothing: a reader never sees half a page."""
     folder = path.parent if str(path.parent) else Path(".")
     try:
-        fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+        temp = fileio.write_temp(str(path), data, mode=0o644, sync=False)
     except FileNotFoundError:
         raise KitError(f"cannot write {path}: no folder {folder}") from None
     except OSError as exc:
         raise KitError(f"cannot write in {folder}: {exc.strerror or exc}") from None
     try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        os.chmod(temp, 0o644)
-        os.replace(temp, path)
+        os.chmod(temp, 0o644)  # a page to share, whatever the umask
+        fileio.replace(temp, str(path))
     except OSError as exc:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
+        fileio.discard(temp)
         raise KitError(f"cannot write {path}: {exc.strerror or exc}") from None

@@ -1,0 +1,188 @@
+"""The kit's file I/O in one place: opening a file without blocking, replacing one atomically,
+and the JSON of the kit's own state files. Standard library only and cheap to import: the
+hooks and the status line load it.
+
+Owns:
+- `open_fd` / `open_file`: the one way any file is opened for reading (and the one use of
+  `O_NONBLOCK` in the kit): without blocking (a FIFO named `x.jsonl` would otherwise wait
+  for a writer forever), then `fstat`ed, and anything but a regular file (a FIFO, a device
+  such as `/dev/zero` behind a symlink, a socket, a folder) refused with `NotARegularFile`,
+  an `OSError`, so every caller's "cannot read it" path takes it. `read_small` reads a
+  bounded prefix (settings, meta, config and price files).
+- `write_temp`, `replace`, `atomic_write`: a new file is written beside its target, private
+  (0600 unless told), synced unless the caller says the file can be lost in a power cut
+  (`sync=False`: bookkeeping rewritten at every start; an fsync costs a third of a hook's
+  budget on a loaded disk), then put in place with the one `os.replace`; a temp file that
+  will not be used is removed.
+- `read_json` / `json_bytes` / `write_json`: the codec of the kit's own state files
+  (`fastjson`, no `json` import): UTF-8, lone surrogates written as `\\udcXX` escapes so a
+  value reads back as it was written.
+
+Does not: decide what a refused or unreadable file means (callers skip it or report it);
+locks and the state layout (`root`); reading transcripts line by line (`transcript.follow`).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import time
+
+from session_kit.state import fastjson
+
+_READ = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+class NotARegularFile(OSError):
+    """A path that is not a regular file (a FIFO, a device, a socket, a folder)."""
+
+
+def open_fd(path: str | os.PathLike[str], *, flags: int = 0, mode: int = 0o600) -> tuple[int, os.stat_result]:
+    """A descriptor of the regular file at `path` and its `fstat`; NotARegularFile (or another
+    OSError) else. Read-only unless `flags` adds more (`os.O_RDWR | os.O_APPEND | os.O_CREAT`:
+    `mode` is then the new file's)."""
+    try:
+        fd = os.open(path, _READ | flags, mode)
+    except ValueError as exc:  # a NUL or a lone surrogate in a path a transcript named
+        raise OSError(errno.EINVAL, f"not a usable path ({exc})") from None
+    try:
+        st = os.fstat(fd)
+    except BaseException:
+        os.close(fd)
+        raise
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        raise NotARegularFile(errno.EINVAL, f"not a regular file ({_kind(st.st_mode)})", os.fspath(path))
+    return fd, st
+
+
+def open_file(path: str | os.PathLike[str], *, buffering: int = -1):
+    """The regular file at `path`, open for binary reading (OSError as `open_fd`)."""
+    return os.fdopen(open_fd(path)[0], "rb", buffering=buffering)
+
+
+def read_small(path: str | os.PathLike[str], limit: int) -> bytes:
+    """At most `limit` bytes of the regular file at `path` (OSError as `open_fd`)."""
+    fd = open_fd(path)[0]
+    try:
+        chunks, size = [], 0
+        while size < limit:
+            chunk = os.read(fd, limit - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a file"
+
+
+# --- writing whole files ------------------------------------------------------------------
+
+
+def temp_beside(path: str | os.PathLike[str]) -> str:
+    """A new temp file's name in `path`'s folder (`.<name>.<pid>.<n>.tmp`): a rename from it
+    stays on one file system."""
+    path = os.fspath(path)
+    folder = os.path.dirname(path) or "."
+    return os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.{time.monotonic_ns()}.tmp")
+
+
+def write_temp(path: str, data: bytes, *, mode: int = 0o600, sync: bool = True) -> str:
+    """All of `data`, written (and synced, unless `sync` is False) to a new temp file beside
+    `path`, whose path is returned; nothing is left behind on a failure."""
+    tmp = temp_beside(path)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), mode)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            if sync:
+                f.flush()
+                os.fsync(f.fileno())
+    except BaseException:
+        discard(tmp)
+        raise
+    return tmp
+
+
+def replace(tmp: str | os.PathLike[str], path: str | os.PathLike[str]) -> None:
+    """Put the finished temp file `tmp` in `path`'s place (readers see the old file or the new
+    one, never half of one); on a failure `tmp` is removed and the error raised."""
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        discard(tmp)
+        raise
+
+
+def discard(tmp: str | os.PathLike[str]) -> None:
+    """Remove a temp file that will not be used (gone already is fine)."""
+    try:
+        os.unlink(tmp)
+    except OSError:
+        pass
+
+
+def atomic_write(path: str, data: bytes, *, mode: int = 0o600, sync: bool = True) -> None:
+    """Write all of `data` to `path` or nothing: a temp file in the same folder, then replace.
+    `sync=False` skips the fsync, for files the kit can do without after a power cut."""
+    replace(write_temp(path, data, mode=mode, sync=sync), path)
+
+
+# --- the kit's JSON files ------------------------------------------------------------------
+
+
+def json_bytes(value: object, *, indent: int | None = None, sort_keys: bool = False) -> bytes:
+    """`value` as the kit writes its JSON files: UTF-8, a final newline with `indent`."""
+    text = fastjson.dumps(value, indent=indent, sort_keys=sort_keys)
+    # A lone surrogate (bytes that were not UTF-8 in a name or an argument) is written as the
+    # JSON escape `\udcXX`: the file stays valid UTF-8 and reads back to the very same string.
+    return (text + "\n" if indent is not None else text).encode("utf-8", "backslashreplace")
+
+
+def read_json(path: str, limit: int) -> object:
+    """The JSON document in the file at `path`. FileNotFoundError when there is none;
+    ValueError when it is larger than `limit` bytes or not JSON; OSError as `open_fd`."""
+    data = read_small(path, limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"larger than {limit} bytes")
+    try:
+        return fastjson.loads(data)
+    except RecursionError:
+        raise ValueError("nested too deep") from None
+
+
+def write_json(
+    path: str, value: object, *, indent: int | None = None, sort_keys: bool = False, sync: bool = True
+) -> None:
+    """`value` written to `path` atomically (`atomic_write`, 0600)."""
+    atomic_write(path, json_bytes(value, indent=indent, sort_keys=sort_keys), sync=sync)
+
+
+def read_json_object(path: str, limit: int) -> tuple[dict, str | None]:
+    """The JSON object in the file at `path` (the kit's config), and what was wrong with it:
+    `({}, None)` when there is no file; `({}, "<path>: <problem>")` when it cannot be read,
+    is too large, is not JSON or not an object (the caller goes on with its defaults)."""
+    try:
+        value = read_json(path, limit)
+    except FileNotFoundError:
+        return {}, None
+    except OSError as exc:
+        return {}, f"{path}: {exc.strerror or exc}"
+    except ValueError as exc:
+        problem = str(exc) if str(exc).startswith("larger than") else f"not JSON ({exc})"
+        return {}, f"{path}: {problem}"
+    return (value, None) if isinstance(value, dict) else ({}, f"{path}: not a JSON object")
