@@ -142,7 +142,7 @@ def test_the_cli_reaches_the_core_only_through_the_public_face():
 
 
 def test_transcript_imports_nothing_of_the_layers_above_it():
-    above = ("sessions", "queries", "preprocess", "install", "hooks", "cli")
+    above = ("sessions", "queries", "conversation", "preprocess", "view", "install", "hooks", "cli")
     offenders = [
         (n, i.module, i.line)
         for n in MODULES
@@ -172,6 +172,9 @@ LAZY_THIRD_PARTY = {"session_kit.state.root": {"filelock", "platformdirs"}}
 # The memory also takes the one rule of what a request is from `transcript.entries`, loaded
 # the same way: the capture runs beside the client, in a process no hook waits for.
 LAZY_KIT = {"session_kit.memory.text": {"session_kit.redact", "session_kit.transcript.entries"}}
+# The one vocabulary of entry types and the raw-type reader are constants and byte scanning,
+# standard library only: the hook side (the memory capture) may take them at module level.
+SHARED_WITH_HOOKS = ("session_kit.transcript.vocabulary", "session_kit.transcript.rawtype")
 
 
 OUTER_PACKAGES = ("session_kit", "session_kit.claude", "session_kit.transcript")  # light `__init__`s
@@ -185,9 +188,16 @@ def test_state_and_hooks_import_only_the_standard_library_each_other_and_encodin
         for i in imports_of(name):
             if is_stdlib(i.module) or within(i.module, *HOOK_SIDE) or i.module in OUTER_PACKAGES:
                 continue
+            if i.module in SHARED_WITH_HOOKS:
+                continue
             if i.module in LAZY_THIRD_PARTY.get(name, set()) | LAZY_KIT.get(name, set()) and i.in_function:
                 continue
             offenders.append((name, i.module, i.line, "in a function" if i.in_function else "at module level"))
+    assert offenders == []
+
+
+def test_what_the_hook_side_shares_with_the_core_imports_only_the_standard_library():
+    offenders = [(n, i.module) for n in SHARED_WITH_HOOKS for i in imports_of(n) if not is_stdlib(i.module)]
     assert offenders == []
 
 

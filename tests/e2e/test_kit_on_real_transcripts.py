@@ -135,3 +135,26 @@ def test_doctor_sees_no_format_drift_in_the_clients_transcripts(scenario: Scenar
     drift = kit(scenario, "doctor", "--transcripts", "--strict")
     assert drift["drifted"] is False, (drift["unknown_entry_types"], drift["unknown_block_types"])
     assert drift["files"] >= 3 and drift["entries"] > 0
+
+
+def _text_of(run: ScenarioRun, *args: str) -> str:
+    """``python -m session_kit ARGS --claude-dir <scenario config>``: its standard output."""
+    command = [sys.executable, "-m", "session_kit", *args, "--claude-dir", str(run.home.config_dir)]
+    env = {"PATH": "/usr/bin:/bin", **run.home.env()}
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, cwd=run.project, env=env, check=False)
+    assert done.returncode == 0, f"{' '.join(command[1:])} -> exit {done.returncode}\n{done.stderr[-3000:]}"
+    return done.stdout
+
+
+def test_no_bookkeeping_line_of_the_client_reaches_preprocess_or_view(scenario: ScenarioRun):
+    """Attachments, request blobs, hook progress and mode lines are never written out raw."""
+    outputs = {
+        "preprocess": _text_of(scenario, "preprocess", scenario.session_id, "--stdout"),
+        "view html": _text_of(scenario, "view", scenario.session_id, "-o", "-"),
+        "view md": _text_of(scenario, "view", scenario.session_id, "--format", "md", "-o", "-"),
+    }
+    for name, text in outputs.items():
+        for raw in ('"parentUuid"', "parentUuid&#34;", "&quot;parentUuid", "<entry", "skill_listing"):
+            assert raw not in text, (name, raw)
+    drift = kit(scenario, "doctor", "--transcripts")
+    assert drift["unknown_entry_types"] == {}

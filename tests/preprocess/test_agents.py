@@ -98,7 +98,7 @@ def test_the_meta_file_wins_over_the_call_and_a_call_is_taken_once(claude_root: 
 def test_a_file_without_sidechain_entries_is_never_read_for_inline_agents(claude_root: Path, monkeypatch):
     """Every current-format session: the whole file was searched for `"isSidechain":true`
     before its first line was converted."""
-    from session_kit.preprocess import agents as module
+    from session_kit.conversation import agents as module
     from tests.support import dialects
 
     looked = []

@@ -12,10 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from session_kit.conversation.items import Element
 from session_kit.errors import KitError
 from session_kit.preprocess.render.base import renderer_for
 from session_kit.preprocess.sinks import OneStream, PartFiles, PartWriter, part_name, stream_base
-from session_kit.preprocess.units import Element
 from session_kit.state.ids import is_plain_id
 
 any_text = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF), max_size=300)
@@ -43,7 +43,7 @@ def test_every_part_parses_and_the_parts_hold_every_unit_once_in_order(tmp_path:
     # A fresh folder per example: hypothesis replays examples within one tmp_path.
     folder = Path(tempfile.mkdtemp(dir=tmp_path))
     writer = _writer(folder, budget)
-    from session_kit.preprocess.units import clean
+    from session_kit.conversation.items import clean
 
     for i, t in enumerate(texts):
         writer.add(XML.unit([Element("user", {"line": i}, [clean(t)])]))

@@ -61,8 +61,8 @@ def test_empty_elements_are_self_closing():
 
 # --- the renderer ----------------------------------------------------------------------------
 
+from session_kit.conversation.items import Element, Omitted  # noqa: E402
 from session_kit.preprocess.render.base import renderer_for  # noqa: E402
-from session_kit.preprocess.units import Element, Omitted  # noqa: E402
 
 XML = renderer_for("xml")
 

@@ -5,6 +5,7 @@ from pathlib import Path
 from session_kit.queries.drift import drift_report
 from tests.support import dialects
 from tests.support.cli import invoke, invoke_json
+from tests.support.dialects import every_type_2_1_330
 from tests.support.transcripts import Transcript
 
 
@@ -48,3 +49,34 @@ def test_doctor_transcripts_exits_7_with_strict_only_when_something_is_unknown(c
 
 def test_strict_alone_is_a_usage_error(claude_root: Path):
     assert invoke("doctor", "--strict").exit_code == 2
+
+
+# --- the current client's files pass --strict ---------------------------------------------------
+
+REAL = Path(__file__).parent.parent / "fixtures" / "real"
+
+
+def test_the_real_clients_files_show_no_drift():
+    report = drift_report(REAL)
+    assert report.files == 3 and not report.drifted
+    assert report.as_dict()["unknown_attachment_kinds"] == {}
+    assert invoke("doctor", "--transcripts", "--strict", "--claude-dir", str(REAL)).exit_code == 0
+
+
+def test_a_2_1_330_session_with_every_line_type_passes_strict(claude_root: Path):
+    every_type_2_1_330(claude_root)
+    report = drift_report(claude_root)
+    assert not report.drifted and report.as_dict()["unknown_attachment_kinds"] == {}
+    assert set(report.versions) == {"2.1.330"}
+    assert invoke("doctor", "--transcripts", "--strict").exit_code == 0
+
+
+def test_an_unknown_attachment_kind_is_reported_without_failing_strict(claude_root: Path):
+    t = Transcript("d71f0000-0000-0000-0000-000000000002", version="2.1.330")
+    t.user("hi")
+    t.attachment("brand_new_context", content="?")
+    t.write_session(claude_root)
+    data = drift_report(claude_root).as_dict()
+    assert data["unknown_attachment_kinds"]["brand_new_context"]["count"] == 1 and data["drifted"] is False
+    text = invoke("doctor", "--transcripts", "--strict")
+    assert text.exit_code == 0 and "brand_new_context" in text.stdout

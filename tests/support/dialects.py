@@ -11,6 +11,10 @@ the facts page's "Entries in a transcript"), small enough to read in a test:
   is in the plan file its result names.
 - `subagents_2_1`: 2.1.x — `subagents/` with and without meta files, a workflow run's agents,
   agents whose logs are gone, and a plan file that is gone.
+- `every_type_2_1_330`: a 2.1.330 session holding every line type that client writes: hook
+  `progress` lines around each call (most of the file, as in real use), `permission-mode` and
+  `mode` changes, title lines, attachments of every kind named in the facts, snapshots, the
+  client's request and queue bookkeeping, and a compaction.
 - `odd_files`: a renamed copy of a session, a file holding two session ids, agent logs whose
   main transcript is gone (orphans), and a file that is not a transcript at all.
 """
@@ -227,6 +231,77 @@ def subagents_2_1(root: Path) -> Subagents21:
         ("a21gone000000004", "a21gone000000005"),
         missing_plan,
     )
+
+
+# What the 2.1.330 client writes besides the conversation (the facts page, "Noise" and "Added
+# 2026-11-26"): every one of them is bookkeeping, none may reach an output.
+BOOKKEEPING_2_1_330 = (
+    "api-request",
+    "api-request-shape",
+    "api-request-blob",
+    "queue-operation",
+    "atis-latch",
+    "last-prompt",
+    "tools-used",
+    "cost-state",
+    "mode",
+    "file-history-snapshot",
+    "custom-title",
+    "ai-title",
+    "agent-name",
+)
+ATTACHMENT_KINDS_2_1_330 = (
+    "prompt_snapshot",
+    "skill_listing",
+    "agent_listing_delta",
+    "deferred_tools_delta",
+    "environment",
+    "session_context",
+    "date",
+    "plan_mode",
+    "queued_command",
+    "task_status",
+)
+BOOKKEEPING_MARK = "BOOKKEEPING_SENTINEL"  # in every bookkeeping line: never in an output
+
+
+@dataclass
+class EveryType2_1_330:
+    root: Path
+    session: Transcript
+    path: Path
+    progress_lines: int
+
+
+def every_type_2_1_330(root: Path, *, calls: int = 6) -> EveryType2_1_330:
+    t = Transcript("21330000-0000-0000-0000-000000000330", cwd="/work/current", version="2.1.330")
+    mark = {"note": BOOKKEEPING_MARK}
+    t.permission_mode("default")
+    for kind in BOOKKEEPING_2_1_330:
+        t.raw({"type": kind, "sessionId": t.session_id, **mark})
+    for kind in ATTACHMENT_KINDS_2_1_330:
+        t.attachment(kind, content=BOOKKEEPING_MARK)
+    t.progress("SessionStart")
+    t.user("Run the checks one by one")
+    t.progress("UserPromptSubmit")
+    progress = 2
+    for number in range(calls):
+        call = t.tool_use("Bash", {"command": f"check {number}", "description": "run"})
+        t.progress("PreToolUse", tool_use_id=call)
+        t.tool_result(call, f"check {number} passed", extra={"stdout": "ok", "stderr": "", "interrupted": False})
+        for _ in range(4):
+            t.progress("PostToolUse", tool_use_id=call)
+        progress += 5
+        if number == calls // 2:
+            t.permission_mode("acceptEdits")
+    t.raw({"type": "system", "subtype": "informational", "content": "Hooks ran", "sessionId": t.session_id})
+    t.compact("SUMMARY: the checks ran")
+    t.user("Anything else?")
+    t.say("All checks passed.")
+    t.progress("Stop")
+    progress += 1
+    path = t.write_session(root)
+    return EveryType2_1_330(root, t, path, progress)
 
 
 @dataclass

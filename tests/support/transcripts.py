@@ -189,6 +189,38 @@ class Transcript:
         self.lines.append(entry)
         return entry
 
+    def progress(self, hook_event: str = "PostToolUse", *, tool_use_id: str | None = None) -> dict[str, Any]:
+        """A 2.1.x `progress` line: one hook run, keys in the client's order (`type` mid-line)."""
+        stamp = self.tick(0.01).isoformat().replace("+00:00", "Z")
+        entry: dict[str, Any] = {
+            "parentUuid": self._last_uuid,
+            "isSidechain": self._sidechain,
+            "userType": "external",
+            "cwd": self.cwd,
+            "sessionId": self.session_id,
+            "version": self.version,
+            "gitBranch": self.branch,
+            "type": "progress",
+            "data": {
+                "type": "hook_progress",
+                "hookEvent": hook_event,
+                "hookName": f"{hook_event}:Bash",
+                "command": "${CLAUDE_PLUGIN_ROOT}/hooks/run-hook post-tool-use",
+            },
+            "parentToolUseID": tool_use_id,
+            "toolUseID": tool_use_id,
+            "timestamp": stamp,
+            "uuid": str(uuidlib.uuid4()),
+        }
+        self.lines.append(entry)
+        return entry
+
+    def permission_mode(self, mode: str = "acceptEdits") -> dict[str, Any]:
+        """A `permission-mode` line (2.1.114+): the mode the session is in."""
+        entry = {"type": "permission-mode", "permissionMode": mode, "sessionId": self.session_id}
+        self.lines.append(entry)
+        return entry
+
     def api_error(self, text: str) -> dict[str, Any]:
         """The assistant entry the client writes when an API call failed."""
         [entry] = self.say(text)

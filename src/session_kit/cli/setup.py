@@ -36,7 +36,8 @@ DRY_RUN_HELP = "Say what would change; change nothing."
     "--transcripts",
     is_flag=True,
     help="Instead: the client versions in the root's transcripts, and the entry and content-block "
-    "types the kit does not know (format drift), by version, with an example location each.",
+    "types the kit does not know (format drift), by version, with an example location each; also "
+    "the attachment kinds it does not know (listed, not drift: attachments are never shown).",
 )
 @click.option("--strict", is_flag=True, help="With --transcripts: exit 7 when an unknown type was found.")
 @shared_options
@@ -77,7 +78,11 @@ def _doctor_transcripts(kit: Kit, *, strict: bool) -> None:
         versions = ", ".join(f"{v} ({n})" for v, n in data["versions"].items()) or "none"
         click.echo(f"Transcripts under {kit.root}: {data['files']} files, {data['entries']} entries")
         click.echo(f"Client versions (entries): {versions}")
-        for label, key in (("entry types", "unknown_entry_types"), ("content-block types", "unknown_block_types")):
+        for label, key in (
+            ("entry types", "unknown_entry_types"),
+            ("content-block types", "unknown_block_types"),
+            ("attachment kinds (never shown; not drift)", "unknown_attachment_kinds"),
+        ):
             table = data[key]
             click.echo(f"Unknown {label}: {len(table) or 'none'}")
             for name, item in table.items():

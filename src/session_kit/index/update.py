@@ -30,8 +30,6 @@ CHUNK = 8 << 20  # bytes read at once; a longer line is read whole
 # Files indexed in one transaction: commits cost more than small files; a kill loses at most these.
 BATCH_FILES = 64
 BATCH_BYTES = 32 << 20
-# Noise never parsed; title lines are read (a session's title).
-_TITLES = frozenset({"custom-title", "ai-title", "summary-title"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,11 +126,12 @@ def _index_held(
     from session_kit.index.rows import FileRows, SessionState, sql_row, sql_value
     from session_kit.redact import redact as redact_text
     from session_kit.sessions.store import _read_meta
-    from session_kit.transcript.entries import NOISE_TYPES, Entry
+    from session_kit.transcript.entries import Entry
     from session_kit.transcript.rawtype import top_level_type
     from session_kit.transcript.reader import ReadStats, parse_line
+    from session_kit.transcript.vocabulary import NOISE_TYPE_BYTES, TITLE_TYPE_BYTES
 
-    noise = frozenset(t.encode() for t in NOISE_TYPES - _TITLES)
+    noise = NOISE_TYPE_BYTES - TITLE_TYPE_BYTES  # never parsed; title lines are (a session's title)
     warmup = bool(row[6]) if row is not None else item.warmup
     if item.agent is not None and not warmup:
         meta = _read_meta(Path(item.path[: -len(".jsonl")] + ".meta.json")) or {}

@@ -6,7 +6,8 @@ the memory (`record`'s shape): the person's requests, the plan and plan mode, th
 files changed and read, failed calls not yet fixed by a later success of the same command,
 subagents, the assistant's latest words and the compactions. Every text kept is redacted and
 cut to a size. Reads every dialect the kit knows (current, 2025, the seed docs'); an entry it
-cannot read is counted and skipped. Standard library only. Does not: open the transcript
+cannot read is counted and skipped. Standard library only, besides the kit's one vocabulary of
+entry types and its raw-type reader (both standard library only). Does not: open the transcript
 (`capture` does), or decide what goes back into the context (`restore`).
 """
 
@@ -25,6 +26,8 @@ from session_kit.memory.text import (
     task_notification,
 )
 from session_kit.state import fastjson
+from session_kit.transcript.rawtype import top_level_type
+from session_kit.transcript.vocabulary import NOISE_TYPE_BYTES, TITLE_TYPE_BYTES, TYPE_ATTACHMENT
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,24 +46,10 @@ MAX_AGENTS = 40
 MAX_TASKS = 100
 MAX_FILES = 400
 
-# Entry types whose lines are never parsed: the client's bookkeeping.
-NOISE = frozenset(
-    {
-        b"attachment",
-        b"api-request",
-        b"api-request-shape",
-        b"api-request-blob",
-        b"queue-operation",
-        b"atis-latch",
-        b"last-prompt",
-        b"tools-used",
-        b"cost-state",
-        b"mode",
-        b"file-history-snapshot",
-        b"summary",
-        b"progress",
-    }
-)
+# Entry types whose lines are never parsed: the client's bookkeeping and title lines (the
+# vocabulary's), told from the raw bytes. Attachments of the plan mode are read.
+NOISE = NOISE_TYPE_BYTES | TITLE_TYPE_BYTES
+_ATTACHMENT = TYPE_ATTACHMENT.encode()
 FILE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 PATH_KEYED = frozenset({*FILE_TOOLS, "Read"})
 AGENT_TOOLS = frozenset({"Agent", "Task"})
@@ -93,14 +82,8 @@ class Fold:
         self.line += 1
         if not raw.strip():
             return
-        if raw.startswith(b'{"type":"'):
-            end = raw.find(b'"', 9)
-            if raw[9:end] in NOISE and not (raw[9:end] == b"attachment" and b'"plan_mode' in raw):
-                return
-        elif b'"type":"attachment"' in raw and b'"attachment":{' in raw:
-            if b'"plan_mode' not in raw:
-                return
-        elif b'"type":"progress"' in raw and raw.startswith(b'{"parentUuid"'):
+        kind = top_level_type(raw)
+        if kind is not None and kind in NOISE and not (kind == _ATTACHMENT and b'"plan_mode' in raw):
             return
         if self._known_result(raw):
             return

@@ -5,23 +5,22 @@ call: checking the options, choosing the renderer and the sink (files in parts, 
 stream for `--stdout`), the one loop that converts the main transcript and then each agent
 log (in start order, linked to its spawning call) into a section of that sink, stopping at an
 empty or warmup session, the optional distill stage, and the result with its reduction
-report. Does not parse options or print (that is `cli`), build units (`convert`, `elements`),
+report. Does not parse options or print (that is `cli`), build units (`conversation`),
 render them (`render/`) or know how sections are stored (`sinks`).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any
 
+from session_kit.conversation import steps
+from session_kit.conversation.agents import AgentsInStartOrder, InlineAgents, LinkedAgent
+from session_kit.conversation.convert import LogConverter, SessionReading
 from session_kit.errors import KitError, NoScratchDir, cannot_read
-from session_kit.files import open_fd
-from session_kit.preprocess import steps
-from session_kit.preprocess.agents import AgentsInStartOrder, InlineAgents, LinkedAgent
-from session_kit.preprocess.convert import ConvertOptions, LogConverter
 from session_kit.preprocess.render.base import renderer_for
 from session_kit.preprocess.result import (
     CHARS_PER_TOKEN,
@@ -35,18 +34,9 @@ from session_kit.preprocess.result import (
 from session_kit.preprocess.sinks import OneStream, PartFiles, Section, Sink
 from session_kit.redact import Redactor
 from session_kit.sessions.store import SessionRef
-from session_kit.transcript.glance import file_holds, glance
-from session_kit.transcript.reader import ReadStats
+from session_kit.transcript.glance import glance
 
 # --- where things go -----------------------------------------------------------------------------
-
-
-def claude_roots_of(ref: SessionRef) -> tuple[str, ...]:
-    """The Claude root a session lives in, and its `projects` folder, as path strings."""
-    projects = ref.project.parent
-    if projects.name == "projects":
-        return (str(projects.parent), str(projects))
-    return ()
 
 
 def default_output_dir(ref: SessionRef) -> Path:
@@ -112,32 +102,13 @@ class _Run:
     def __init__(self, ref: SessionRef, options: PreprocessOptions) -> None:
         self.ref = ref
         self.options = options
-        self.reduction = steps.Reduction()
-        self.read = ReadStats()
-        self.redactor = Redactor() if options.redact else None
+        redactor = Redactor() if options.redact else None
+        self.reading = SessionReading(ref, filtering=options.filtering, thinking=options.thinking, redactor=redactor)
+        self.reduction = self.reading.reduction
+        self.read = self.reading.read
+        self.redactor = redactor
+        self.converter = self.reading.converter
         self.renderer = renderer_for(options.format)
-
-    def converter(
-        self,
-        path: Path,
-        agent_id: str | None = None,
-        *,
-        session_id: str | None = None,
-        skip_sidechains: Callable[[], bool] | None = None,
-        thread: frozenset[str] | None = None,
-    ) -> LogConverter:
-        options = ConvertOptions(
-            session_id=session_id,
-            skip_sidechains=skip_sidechains,
-            thread=thread,
-            filtering=self.options.filtering,
-            thinking=self.options.thinking,
-            claude_roots=claude_roots_of(self.ref),
-            agent_id=agent_id,
-        )
-        # An inline agent's lines were read (and counted) with the session's file already.
-        read = self.read if thread is None else ReadStats()
-        return LogConverter(path, options, reduction=self.reduction, read=read, redactor=self.redactor)
 
     def fill(self, converter: LogConverter, section: Section, *, agent: bool = False) -> tuple[str, str | None]:
         """Convert one log into `section`, keep or drop it by its verdict; the verdict.
@@ -215,10 +186,7 @@ def _write(run: _Run, sink: Sink) -> PreprocessResult:
     """The one loop: the session, then each of its agents, each a section of `sink`."""
     ref = run.ref
     inline = InlineAgents(ref.path) if run.options.agents else None
-    # A file holds what it holds: entries of other sessions are dropped only from a file that
-    # has entries of its own id (a renamed copy, or an agent log named as the session, has none).
-    own = ref.id if holds_session(ref.path, ref.id) else None
-    main = run.converter(ref.path, session_id=own, skip_sidechains=inline.apart if inline else None)
+    main = run.converter(ref.path, skip_sidechains=inline.apart if inline else None)
     section = sink.open("session", lambda: session_attributes(ref, main, run.redactor))
     try:
         status, reason = run.fill(main, section)
@@ -232,7 +200,7 @@ def _write(run: _Run, sink: Sink) -> PreprocessResult:
         logs = AgentsInStartOrder(ref, main.facts.spawn_calls.values(), inline=inline.threads() if inline else {})
         for agent in logs:
             assert agent.log.path is not None
-            converter = run.converter(agent.log.path, agent.agent_id, session_id=own, thread=agent.thread)
+            converter = run.converter(agent.log.path, agent.agent_id, thread=agent.thread)
             section = sink.open(
                 "agent", lambda agent=agent: agent_attributes(ref, agent, run.redactor), agent_id=agent.agent_id
             )
@@ -245,20 +213,6 @@ def _write(run: _Run, sink: Sink) -> PreprocessResult:
     documents = sink.finish()
     run.reduction.output_chars += sum(d.chars for d in documents)
     return _result(run, steps.STATUS_OK, None, sink.output_dir, documents, agents)
-
-
-def holds_session(path: Path, session_id: str) -> bool:
-    """Whether the file has entries of `session_id` (its `sessionId` written as the client
-    writes it, with or without a space); one byte search, the file is not parsed."""
-    try:
-        fd = open_fd(path)
-    except OSError:
-        return True  # the conversion reports the error
-    try:
-        sid = session_id.encode()
-        return file_holds(fd, b'"sessionId":"' + sid + b'"', b'"sessionId": "' + sid + b'"')
-    finally:
-        os.close(fd)
 
 
 def _unreadable(ref: SessionRef, exc: OSError) -> KitError:

@@ -12,8 +12,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from session_kit.conversation import steps
+
+# A result's statuses and its reduction report are the reading's, named here for callers.
+from session_kit.conversation.steps import STATUS_EMPTY as STATUS_EMPTY
+from session_kit.conversation.steps import STATUS_OK as STATUS_OK
+from session_kit.conversation.steps import STATUS_WARMUP as STATUS_WARMUP
+from session_kit.conversation.steps import Reduction as Reduction
 from session_kit.errors import InvalidOptions
-from session_kit.preprocess import steps
 from session_kit.preprocess.render.base import DEFAULT_FORMAT, FORMATS
 from session_kit.sessions.store import SessionRef
 from session_kit.state.ids import is_plain_id

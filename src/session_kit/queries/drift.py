@@ -3,8 +3,10 @@
 Owns: walking every transcript under `<root>/projects/` (sessions and agent logs, every
 layout), the client versions that wrote them, and the entry types and content-block types
 the kit does not know, by version, each with a count and one example location (path and
-line). The client's format is internal and changes often: this is how the next change is
-noticed before users notice it. What the kit knows is `transcript.entries`' types and blocks.
+line); also the attachment kinds it does not know (listed, but not drift: an attachment is
+never shown, whatever its kind). The client's format is internal and changes often: this is
+how the next change is noticed before users notice it. What the kit knows is
+`transcript.vocabulary`'s entry types and attachment kinds and `transcript.entries`' blocks.
 Does not print.
 """
 
@@ -19,8 +21,9 @@ from typing import Any
 
 from session_kit.claude import paths
 from session_kit.sessions.store import first_field
-from session_kit.transcript.entries import KNOWN_BLOCK_TYPES, KNOWN_ENTRY_TYPES
+from session_kit.transcript.entries import KNOWN_BLOCK_TYPES
 from session_kit.transcript.reader import ReadStats, iter_records
+from session_kit.transcript.vocabulary import ATTACHMENT_KINDS, KNOWN_ENTRY_TYPES, TYPE_ATTACHMENT
 
 UNKNOWN_VERSION = "unknown"  # entries of a file where no entry names its client version
 
@@ -45,6 +48,7 @@ class DriftReport:
     versions: Counter[str] = field(default_factory=Counter)  # entries by client version
     entry_types: dict[str, Unknown] = field(default_factory=dict)
     block_types: dict[str, Unknown] = field(default_factory=dict)
+    attachment_kinds: dict[str, Unknown] = field(default_factory=dict)  # listed, not drift
     read: ReadStats = field(default_factory=ReadStats)
 
     @property
@@ -59,6 +63,7 @@ class DriftReport:
             "versions": dict(sorted(self.versions.items(), key=lambda v: _version_key(v[0]))),
             "unknown_entry_types": {k: v.as_dict() for k, v in sorted(self.entry_types.items())},
             "unknown_block_types": {k: v.as_dict() for k, v in sorted(self.block_types.items())},
+            "unknown_attachment_kinds": {k: v.as_dict() for k, v in sorted(self.attachment_kinds.items())},
             "drifted": self.drifted,
             "read": self.read.as_dict(),
         }
@@ -99,6 +104,12 @@ def _scan_file(path: Path, report: DriftReport) -> None:
         entry_type = entry_type if isinstance(entry_type, str) else "(none)"
         if entry_type not in KNOWN_ENTRY_TYPES:
             _note(report.entry_types, entry_type, version, path, line)
+        elif entry_type == TYPE_ATTACHMENT:
+            attachment = raw.get("attachment")
+            kind = attachment.get("type") if isinstance(attachment, Mapping) else None
+            kind = kind if isinstance(kind, str) else "(none)"
+            if kind not in ATTACHMENT_KINDS:
+                _note(report.attachment_kinds, kind, version, path, line)
         message = raw.get("message")
         content = message.get("content") if isinstance(message, Mapping) else None
         if isinstance(content, list):

@@ -42,6 +42,7 @@ from session_kit.state.ids import is_plain_id
 from session_kit.transcript.calls import ToolCall, ToolCallPairer
 from session_kit.transcript.entries import Entry, format_timestamp
 from session_kit.transcript.tools import EXIT_PLAN_MODE, written_file
+from session_kit.transcript.vocabulary import TYPE_ATTACHMENT
 
 SOURCE_EXIT_PLAN_MODE = "exit_plan_mode"
 SOURCE_PLAN_AGENT = "plan_agent"
@@ -110,7 +111,7 @@ class PlanScan:
         slug = entry.slug
         if slug and slug not in self.slugs:
             self.slugs[slug] = None
-        if entry.type == "attachment":
+        if entry.type == TYPE_ATTACHMENT:
             self._attachment(entry.raw.get("attachment"))
             return
         uses = entry.tool_uses

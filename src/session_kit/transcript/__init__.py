@@ -6,11 +6,14 @@
 - `reader`       streaming JSON Lines: spans, records, head and tail; the one bad-line policy.
 - `glance`       a file's head and tail read cheaply (for listings of many sessions).
 - `blockscan`    blocks of whole lines and the lines holding a needle (for search).
+- `vocabulary`   every entry type a client wrote (1.0.x to 2.1.330) and its class, attachment
+                 kinds; the noise sets every reader skips. The one list of type names.
 - `rawtype`      an entry's top-level type from raw bytes, so noise is never parsed.
 - `entries`      `Entry` and the entry kinds of every dialect; content blocks; timestamps;
                  what a person's request is (`request_text`).
 - `tools`        the per-tool registry: input summaries, which tools spawn agents or write files.
-- `calls`        tool uses paired with their results; call statuses.
+- `calls`        tool uses paired with their results (the one rule: `WaitingCalls`); call
+                 statuses.
 - `compactions`  compaction boundaries and summaries. `tokens`: usage once per API message.
 - `titles`       a session's title (`summary`, `custom-title`, `ai-title` lines): the one rule.
 - `span`         a session's start and end (its conversation's earliest and latest time): the

@@ -1,7 +1,8 @@
 """Tool calls, derived from a stream of entries.
 
 Owns: pairing each tool use with its result (by id, across the several assistant lines one
-API response is written as, and across dialects), and the outcome of a call (ok, failed with
+API response is written as, and across dialects; the one rule, `WaitingCalls`, which `view`
+pairs by too), and the outcome of a call (ok, failed with
 an exit code or error text, or still pending). What each tool's input means is `tools`;
 compactions are `compactions`, tokens `tokens`. Reads no files.
 """
@@ -116,6 +117,34 @@ def spawned_agent_of(extra: Any, text: str) -> str | None:
     return match.group(1) if match else None
 
 
+class WaitingCalls:
+    """The one pairing rule of tool uses and results: a result answers the oldest use of its
+    id still waiting for one, so uses that share an id are paired in order. Holds what the
+    caller gives for each use (an index, a call); `ToolCallPairer` and `view` pair by it."""
+
+    __slots__ = ("_waiting",)
+
+    def __init__(self) -> None:
+        self._waiting: dict[str, deque[Any]] = {}
+
+    def use(self, call_id: str, value: Any) -> None:
+        """A use of `call_id`, waiting for its result."""
+        waiting = self._waiting.get(call_id)
+        if waiting is None:
+            waiting = self._waiting[call_id] = deque()
+        waiting.append(value)
+
+    def answer(self, call_id: str) -> Any | None:
+        """What was given for the use a result of `call_id` answers; None when no use of the
+        id waits (its use is not in this stream, or every use of the id has its result)."""
+        waiting = self._waiting.get(call_id)
+        return waiting.popleft() if waiting else None
+
+    def __contains__(self, call_id: str) -> bool:
+        """Whether the id was used in this stream (answered or not)."""
+        return call_id in self._waiting
+
+
 class ToolCallPairer:
     """Pairs tool uses with results while entries stream past, holding only the calls.
 
@@ -129,7 +158,7 @@ class ToolCallPairer:
 
     def __init__(self, *, keep_payload: bool = True, keep_output: bool | None = None) -> None:
         self._calls: list[ToolCall] = []
-        self._waiting: dict[str, deque[int]] = {}  # id -> indexes in `_calls` still without a result
+        self._waiting = WaitingCalls()  # indexes in `_calls`
         self._keep = keep_payload
         self._keep_output = keep_payload if keep_output is None else keep_output
 
@@ -143,7 +172,7 @@ class ToolCallPairer:
             name = name if isinstance(name, str) else "?"
             tool_input = block.get("input")
             tool_input = tool_input if isinstance(tool_input, Mapping) else {}
-            self._waiting.setdefault(call_id, deque()).append(len(calls))
+            self._waiting.use(call_id, len(calls))
             calls.append(
                 ToolCall(
                     id=call_id,
@@ -157,10 +186,9 @@ class ToolCallPairer:
                 )
             )
         for result in entry.tool_results:
-            waiting = self._waiting.get(result.tool_use_id)
-            if not waiting:
+            at = self._waiting.answer(result.tool_use_id)
+            if at is None:
                 continue  # its use is not in this stream, or every use of the id has its result
-            at = waiting.popleft()
             status, exit_code, error = result_outcome(result)
             calls[at] = _with_result(calls[at], entry, result, status, exit_code, error, keep_output=self._keep_output)
 

@@ -1,7 +1,7 @@
 """Typed, read-only views over raw transcript entries, in every dialect the kit meets.
 
 Owns: what an entry *is* — its kind (conversation, system, summary, seed-style tool result,
-client noise, unknown), its ids, its time, its content blocks, its tool uses and tool results,
+client noise, unknown: from the classes of `vocabulary`, the one list of entry types), its ids, its time, its content blocks, its tool uses and tool results,
 compaction markers, and the one rule of what a person's request is (`is_person_request`,
 `request_text`). Three dialects are read: the current client's, the 1.0.x–2.0.x one
 (`summary` title entries, `Task` tool, inline `isSidechain` agents) and the seed docs'
@@ -19,29 +19,12 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
+from session_kit.transcript import vocabulary
 from session_kit.transcript.reader import ReadStats, iter_records
 
-# Entry types the client writes for its own bookkeeping: never part of the conversation.
-NOISE_TYPES = frozenset(
-    {
-        "attachment",
-        "api-request",
-        "api-request-shape",
-        "api-request-blob",
-        "queue-operation",
-        "atis-latch",
-        "last-prompt",
-        "tools-used",
-        "cost-state",
-        "mode",
-        "file-history-snapshot",
-        # titles and names (`titles` reads them): bookkeeping, never conversation
-        "custom-title",
-        "ai-title",
-        "agent-name",
-        "summary-title",
-    }
-)
+# The vocabulary's sets, also named here for the callers that know them from here.
+from session_kit.transcript.vocabulary import KNOWN_ENTRY_TYPES as KNOWN_ENTRY_TYPES
+from session_kit.transcript.vocabulary import NOISE_TYPES as NOISE_TYPES
 
 KIND_USER = "user"
 KIND_ASSISTANT = "assistant"
@@ -64,17 +47,15 @@ KNOWN_BLOCK_TYPES = frozenset(
     {BLOCK_TEXT, BLOCK_THINKING, BLOCK_TOOL_USE, BLOCK_TOOL_RESULT, BLOCK_IMAGE, "redacted_thinking", "document"}
 )
 
+# The kind of each entry type a reader parses; every other known type is noise
+# (`vocabulary.NOISE_TYPES`), and a type nobody knows is `unknown`.
 _KNOWN_KINDS = {
-    "user": KIND_USER,
-    "assistant": KIND_ASSISTANT,
-    "system": KIND_SYSTEM,
-    "summary": KIND_SUMMARY,
-    "tool_result": KIND_TOOL_RESULT,
+    vocabulary.TYPE_USER: KIND_USER,
+    vocabulary.TYPE_ASSISTANT: KIND_ASSISTANT,
+    vocabulary.TYPE_SYSTEM: KIND_SYSTEM,
+    vocabulary.TYPE_SUMMARY: KIND_SUMMARY,
+    vocabulary.TYPE_TOOL_RESULT: KIND_TOOL_RESULT,
 }
-
-
-# Every entry type the kit knows (`queries.drift` reports the others).
-KNOWN_ENTRY_TYPES = frozenset(_KNOWN_KINDS) | NOISE_TYPES
 
 
 # Counts a transcript records (tokens, depths) are far below this; anything larger is noise an
@@ -337,7 +318,7 @@ class Entry:
 
     @property
     def is_compact_boundary(self) -> bool:
-        return self.kind == KIND_SYSTEM and self.raw.get("subtype") == "compact_boundary"
+        return self.kind == KIND_SYSTEM and self.raw.get("subtype") == vocabulary.SUBTYPE_COMPACT_BOUNDARY
 
     @property
     def is_system_originated(self) -> bool:

@@ -25,6 +25,7 @@ from session_kit.transcript.entries import Entry, request_text
 from session_kit.transcript.reader import loads_glanced, skip_bom
 from session_kit.transcript.span import SPAN_KINDS, Span, span_time
 from session_kit.transcript.titles import TitleLine, choose_title, title_line
+from session_kit.transcript.vocabulary import TYPE_AI_TITLE, TYPE_CUSTOM_TITLE, TYPE_SUMMARY
 
 HEAD_STEP = 8 * 1024
 HEAD_LIMIT = 1024 * 1024  # how far into a file the first prompt is looked for
@@ -111,7 +112,7 @@ def tail_end(fd: int, size: int) -> tuple[datetime | None, bytes]:
 # Title lines: `summary` ones are stacked at the head of 1.0.x–2.0.x files; current clients
 # append `custom-title` / `ai-title` ones as the session goes on.
 # (The type's value is looked for, then the line parsed: JSON may have spaces after the colon.)
-_TITLE_MARKS = (b'"summary"', b'"custom-title"', b'"ai-title"')
+_TITLE_MARKS = tuple(b'"%s"' % t.encode() for t in (TYPE_SUMMARY, TYPE_CUSTOM_TITLE, TYPE_AI_TITLE))
 _LATE_TITLES = _TITLE_MARKS[1:]
 
 

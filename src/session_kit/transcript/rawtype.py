@@ -3,7 +3,7 @@
 Owns: deciding cheaply whether a transcript line is client noise, so that the ~80% of a
 session's bytes that are noise are never JSON-parsed. Answers only when the answer is certain
 and says "unsure" (None) otherwise; the caller then parses the line. Knows nothing about what
-the types mean (that is `entries.NOISE_TYPES`).
+the types mean (that is `vocabulary`: its `NOISE_TYPE_BYTES` are what the readers skip).
 
 Why it is exact: in JSON, a `"` inside a string is always escaped, so the bytes `{"type":"` or
 `,"type":"` can only be the key `type` of some object, followed by its string value. What is

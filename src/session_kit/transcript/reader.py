@@ -3,7 +3,7 @@
 Owns: turning a `.jsonl` file (or its head) into line spans and JSON objects, one line
 at a time, never holding more than one line in memory, applying the one byte-order-mark
 policy (`follow.skip_bom`, which every byte-level reader of the kit applies: `glance` for
-heads and tails, `blockscan` for search, `preprocess.noise` over these spans). Blank lines, malformed JSON,
+heads and tails, `blockscan` for search, `conversation.noise` over these spans). Blank lines, malformed JSON,
 non-object values, invalid UTF-8, a byte-order mark, overlong lines and a half-written last
 line (the client may still be writing the file) are survived and counted in `ReadStats`; only
 regular files are opened (`files.open_regular`: a FIFO would block, `/dev/zero` never end). Does not interpret the

@@ -15,10 +15,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from session_kit.transcript.entries import KIND_SUMMARY, Entry
+from session_kit.transcript.vocabulary import TYPE_AI_TITLE as TYPE_AI
+from session_kit.transcript.vocabulary import TYPE_CUSTOM_TITLE as TYPE_CUSTOM  # a person's /rename: always wins
+from session_kit.transcript.vocabulary import TYPE_SUMMARY
 
-TYPE_SUMMARY = "summary"
-TYPE_CUSTOM = "custom-title"  # a person's /rename: always wins
-TYPE_AI = "ai-title"
 _TITLE_FIELDS = {TYPE_SUMMARY: "summary", TYPE_CUSTOM: "customTitle", TYPE_AI: "aiTitle"}
 TITLE_TYPES = frozenset(_TITLE_FIELDS)
 

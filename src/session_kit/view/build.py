@@ -1,9 +1,11 @@
-"""A session and its agents as a page model, read through the format-neutral units.
+"""A session and its agents as a page model, read through the one conversation model.
 
-Owns: reading the main transcript and each agent log once, through preprocessing's converter
-(`preprocess.convert`: noise dropped by raw type, texts cleaned and redacted in batches; no
-content steps, so every call stays), and turning the units into the page model (`model`):
-each call's start (its assistant message's time) and end (its result's time), the threads,
+Owns: reading the main transcript and each agent log once, as the conversation's items
+(`conversation.SessionReading`, as `preprocess` reads them: noise dropped by raw type, each
+entry once, texts cleaned and redacted in batches; no content steps, so every call stays),
+and turning the items into the page model (`model`) by their kinds and roles:
+each call's start (its assistant message's time) and end (its result's time, paired by the
+one rule, `transcript.calls.WaitingCalls`), the threads,
 the agents' lanes nested under the call (or the meta file's parent) that spawned them, agents
 named by a spawning call whose log is missing, the header card, and the size limits (`Cutter`)
 that keep a page small whatever the input. Does not lay anything out (that is `html` and
@@ -15,16 +17,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
-from session_kit.preprocess.agents import AgentsInStartOrder, InlineAgents, LinkedAgent
-from session_kit.preprocess.convert import ConvertOptions, LogConverter
-from session_kit.preprocess.pipeline import claude_roots_of, holds_session
-from session_kit.preprocess.steps import STATUS_WARMUP, Reduction
-from session_kit.preprocess.units import Element, Omitted, Unit
+from session_kit.conversation import items
+from session_kit.conversation.agents import AgentsInStartOrder, InlineAgents, LinkedAgent
+from session_kit.conversation.convert import LogConverter, SessionReading
+from session_kit.conversation.items import Element, Omitted, Unit
+from session_kit.conversation.steps import STATUS_WARMUP
 from session_kit.redact import Redactor, showing_secrets
 from session_kit.sessions.store import SessionRef
+from session_kit.transcript.calls import WaitingCalls
 from session_kit.transcript.entries import parse_timestamp
 from session_kit.transcript.glance import glance
 from session_kit.transcript.reader import ReadStats
@@ -133,7 +135,8 @@ class ThreadReader:
         self.cut = cut
         self.anchors = anchors
         self.items: list[Item] = []
-        self._calls: dict[str, int] = {}  # tool_use_id -> index in items
+        self._waiting = WaitingCalls()  # index in items of each call without its result
+        self._call_indexes: list[int] = []
         self.first: datetime | None = None
         self.last: datetime | None = None
 
@@ -146,30 +149,26 @@ class ThreadReader:
             self.last = time
 
     def calls(self) -> list[Call]:
-        return [self.items[i] for i in self._calls.values()]  # type: ignore[misc]
+        return [self.items[i] for i in self._call_indexes]  # type: ignore[misc]
 
     def add(self, unit: Unit) -> None:
+        by_kind = _BY_KIND
         for element in unit:
             time = _time(element.attrs)
             self._saw(time)
-            handler = getattr(self, "_" + element.name, None)
+            kind = element.name
+            handler = by_kind.get(kind)
             if handler is not None:
-                handler(element, time)
-            else:
-                self._note(element.attrs.get("type") if element.attrs else None, element, time)
+                handler(self, element, time)
+            elif items.role(kind) != items.ROLE_TITLE:  # a title names the session (`titles`)
+                self._note(element, time)
 
-    def _note(self, label: object, element: Element, time: datetime | None) -> None:
+    def _note(self, element: Element, time: datetime | None) -> None:
+        """An item shown small: a client note, or what is named but never shown."""
+        attrs = element.attrs or {}
+        label = attrs.get("subtype") if element.name == items.SYSTEM else attrs.get("type")
         name = label if isinstance(label, str) and label else element.name
         self.items.append(Note(name, self.cut(_texts(element), NOTE_CHARS), time))
-
-    def _entry(self, element: Element, time: datetime | None) -> None:
-        self._note((element.attrs or {}).get("type"), element, time)
-
-    def _system(self, element: Element, time: datetime | None) -> None:
-        self._note((element.attrs or {}).get("subtype") or "system", element, time)
-
-    def _summary(self, element: Element, time: datetime | None) -> None:
-        pass  # a `summary` line is a title (`transcript.titles`), never conversation
 
     def _compact_boundary(self, element: Element, time: datetime | None) -> None:
         attrs = element.attrs or {}
@@ -183,10 +182,10 @@ class ThreadReader:
         for child in element.children or ():
             if isinstance(child, str):
                 texts.append(child)
-            elif isinstance(child, Element) and child.name == "image":
+            elif isinstance(child, Element) and child.name == items.IMAGE:
                 images += 1
             elif isinstance(child, Element):
-                self._note(child.attrs.get("type") if child.attrs else None, child, time)
+                self._note(child, time)
         kind = (element.attrs or {}).get("kind")
         self.items.append(Message(kind, self.cut("\n\n".join(texts), MESSAGE_CHARS), time, images))
 
@@ -195,16 +194,16 @@ class ThreadReader:
             if not isinstance(child, Element):
                 continue
             name = child.name
-            if name == "text":
+            if name == items.TEXT:
                 self.items.append(Message(model.KIND_ASSISTANT, self.cut(_texts(child), MESSAGE_CHARS), time))
-            elif name == "thinking":
+            elif name == items.THINKING:
                 self.items.append(Message(model.KIND_THINKING, self.cut(_texts(child), MESSAGE_CHARS), time))
-            elif name == "tool_use":
+            elif name == items.TOOL_USE:
                 self._tool_use(child, time)
-            elif name == "image":
+            elif name == items.IMAGE:
                 self.items.append(Message(model.KIND_ASSISTANT, Cut("", 0, 0), time, images=1))
             else:
-                self._note((child.attrs or {}).get("type"), child, time)
+                self._note(child, time)
 
     def _tool_use(self, element: Element, time: datetime | None) -> None:
         attrs = element.attrs or {}
@@ -226,21 +225,22 @@ class ThreadReader:
             output=None,
             lane=self.key,
         )
-        if call.tool_use_id and call.tool_use_id not in self._calls:
-            self._calls[call.tool_use_id] = len(self.items)
+        if call.tool_use_id:
+            self._waiting.use(call.tool_use_id, len(self.items))
+        self._call_indexes.append(len(self.items))
         self.items.append(call)
 
     def _tool_result(self, element: Element, time: datetime | None) -> None:
         attrs = element.attrs or {}
-        index = self._calls.get(str(attrs.get("tool_use_id") or ""))
+        call_id = str(attrs.get("tool_use_id") or "")
+        index = self._waiting.answer(call_id)  # the one pairing rule (`transcript.calls`)
+        if index is None:
+            if call_id not in self._waiting:  # a result whose call is not in this log
+                self.items.append(Note("tool result", self.cut(_texts(element), NOTE_CHARS), time))
+            return  # else a second result for an answered call: each call shows one
         text = _texts(element)
-        if index is None:  # a result whose call is not in this log
-            self.items.append(Note("tool result", self.cut(text, NOTE_CHARS), time))
-            return
         call = self.items[index]
         assert isinstance(call, Call)
-        if call.output is not None:
-            return  # the client repeats lines on resume: a result counts once
         lines = attrs.get("lines")
         output = self.cut(text, OUTPUT_CHARS, max_lines=OUTPUT_LINES)
         if isinstance(lines, int) and lines > output.lines:
@@ -253,6 +253,17 @@ class ThreadReader:
             output=output,
             spawned=attrs.get("agent_id") if call.name in AGENT_TOOLS else None,
         )
+
+
+# What the page makes of each item kind (`conversation.items`); a kind not here is a note,
+# but a title.
+_BY_KIND = {
+    items.USER: ThreadReader._user,
+    items.ASSISTANT: ThreadReader._assistant,
+    items.TOOL_RESULT: ThreadReader._tool_result,
+    items.COMPACT_BOUNDARY: ThreadReader._compact_boundary,
+    items.COMPACT_SUMMARY: ThreadReader._compact_summary,
+}
 
 
 @dataclass(slots=True)
@@ -278,27 +289,12 @@ def build_page(ref: SessionRef, options: ViewOptions | None = None) -> tuple[mod
     """The page model of a session; with what reading met and the redactions made."""
     options = options or ViewOptions()
     redactor = Redactor() if options.redact else None
-    read, reduction, cut, anchors = ReadStats(), Reduction(), Cutter(), _Anchors()
-
+    # No content steps: every call stays.
+    reading = SessionReading(ref, filtering=False, thinking=options.thinking, redactor=redactor)
+    read, cut, anchors = reading.read, Cutter(), _Anchors()
     inline = InlineAgents(ref.path) if options.agents else None
-    # As preprocessing: other sessions' entries are dropped only from a file that has its own.
-    own = ref.id if holds_session(ref.path, ref.id) else None
 
-    def converter(path: Path, agent_id: str | None, *, thread: frozenset[str] | None = None) -> LogConverter:
-        convert = ConvertOptions(
-            session_id=own,
-            skip_sidechains=inline.apart if agent_id is None and inline else None,
-            thread=thread,
-            filtering=False,
-            thinking=options.thinking,
-            claude_roots=claude_roots_of(ref),
-            agent_id=agent_id,
-        )
-        # An inline agent's lines were read (and counted) with the session's file already.
-        stats = read if thread is None else ReadStats()
-        return LogConverter(path, convert, reduction=reduction, read=stats, redactor=redactor)
-
-    main_conv = converter(ref.path, None)
+    main_conv = reading.converter(ref.path, skip_sidechains=inline.apart if inline else None)
     main = ThreadReader(MAIN, cut=cut, anchors=anchors)
     for unit in main_conv.units():
         main.add(unit)
@@ -309,7 +305,7 @@ def build_page(ref: SessionRef, options: ViewOptions | None = None) -> tuple[mod
         for agent in logs:
             if agent.log.path is None:
                 continue  # no log: the lane comes from its spawning call (`_assemble`)
-            conv = converter(agent.log.path, agent.agent_id, thread=agent.thread)
+            conv = reading.converter(agent.log.path, agent.agent_id, thread=agent.thread)
             reader = ThreadReader(agent.agent_id, cut=cut, anchors=anchors)
             try:
                 for unit in conv.units():

@@ -14,16 +14,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from session_kit.conversation import items
+
 MAIN = "main"  # the key of the main conversation's lane and thread
 
-# Message kinds (`Message.kind`): what the person typed has none.
-KIND_ASSISTANT = "assistant"
-KIND_THINKING = "thinking"
-KIND_COMMAND = "command"  # a slash command, as `/name args`
-KIND_META = "meta"  # text the client inserted (command documentation, caveats)
-KIND_OUTPUT = "output"  # a local command's output
-KIND_NOTIFICATION = "notification"  # a task notification
-KIND_SUMMARY = "compact_summary"  # what replaced the context at a compaction
+# Message kinds (`Message.kind`): what the person typed has none. A user turn's kinds and
+# the compaction summary are the conversation model's (`conversation.items`).
+KIND_ASSISTANT = items.ASSISTANT
+KIND_THINKING = items.THINKING
+KIND_COMMAND = items.USER_COMMAND  # a slash command, as `/name args`
+KIND_META = items.USER_META  # text the client inserted (command documentation, caveats)
+KIND_OUTPUT = items.USER_OUTPUT  # a local command's output
+KIND_NOTIFICATION = items.USER_NOTIFICATION  # a task notification
+KIND_SUMMARY = items.COMPACT_SUMMARY  # what replaced the context at a compaction
 
 
 @dataclass(frozen=True, slots=True)

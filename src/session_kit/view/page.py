@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from session_kit.conversation.items import clean
 from session_kit.errors import KitError, NotFound
-from session_kit.preprocess.units import clean
 from session_kit.sessions.store import SessionRef
 from session_kit.state import fileio
 from session_kit.transcript.reader import ReadStats

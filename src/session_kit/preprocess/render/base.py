@@ -1,4 +1,4 @@
-"""The renderer interface: format-neutral units (`units`) as the text of one output format.
+"""The renderer interface: format-neutral units (`conversation.items`) as the text of one output format.
 
 Owns: the `Renderer` interface every format implements, and finding a renderer by format name
 (`renderer_for`). One module per format beside this one (`xml` today); adding a format is
@@ -12,7 +12,7 @@ import importlib
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from session_kit.preprocess.units import Unit
+from session_kit.conversation.items import Unit
 
 DEFAULT_FORMAT = "xml"
 FORMATS = {"xml": "session_kit.preprocess.render.xml"}  # format name -> module with `RENDERER`

@@ -3,7 +3,7 @@
 Owns: the layout of the XML documents (one entry a line; an assistant message's, a user
 turn's and a tool result's children each on their own line, a tool use's parameters on one;
 `<omitted lines="N"/>` for left-out lines) and escaping every text and attribute through
-`xmlwriter`. Unit texts are already clean of characters XML forbids (see `units.clean`); only
+`xmlwriter`. Unit texts are already clean of characters XML forbids (see `conversation.items.clean`); only
 `&`, `<` and `>` need references here. Does not decide which elements exist (that is
 `elements`) or where documents are cut (that is `sinks`).
 """
@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from session_kit.conversation.items import Element, Unit
 from session_kit.preprocess.render.xmlwriter import XML_DECLARATION, attrs, escape_markup
-from session_kit.preprocess.units import Element, Unit
 
 # Elements whose children follow each other on one line; every other element puts a line
 # break between its children (readers that cut long lines keep each child whole).

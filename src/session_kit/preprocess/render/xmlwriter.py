@@ -3,7 +3,7 @@
 Owns: turning arbitrary Python strings into XML 1.0 character data and attribute values that
 every standard parser accepts: `&`, `<`, `>` (and `"` and whitespace in attributes) escaped,
 characters XML forbids (C0 controls other than tab/newline/carriage return, lone surrogates,
-U+FFFE/U+FFFF) replaced by U+FFFD (`units.clean`). Builds element strings; does not decide
+U+FFFE/U+FFFF) replaced by U+FFFD (`conversation.items.clean`). Builds element strings; does not decide
 which elements exist (that is `elements`), how units are laid out (that is `render.xml`) or
 where documents are cut (that is `sinks`).
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-from session_kit.preprocess.units import REPLACEMENT, clean
+from session_kit.conversation.items import REPLACEMENT, clean
 
 __all__ = [
     "REPLACEMENT",

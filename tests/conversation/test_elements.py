@@ -4,8 +4,8 @@ the same rule as the call pairer (`transcript.calls`)."""
 
 from __future__ import annotations
 
-from session_kit.preprocess import steps
-from session_kit.preprocess.elements import ConvertOptions, UnitBuilder
+from session_kit.conversation import steps
+from session_kit.conversation.elements import ConvertOptions, UnitBuilder
 from session_kit.transcript.entries import Entry
 from tests.support.transcripts import Transcript
 

@@ -1,7 +1,7 @@
 """The conversation lines of a transcript: every line read, client noise dropped unparsed.
 
 Owns: reading a transcript file and dropping the lines whose top-level type (told from the
-raw bytes by `rawtype`) is noise, counting them; on a big file, doing that in a forked reader
+raw bytes by `rawtype`) is noise by the one vocabulary (`vocabulary.NOISE_TYPES`), counting them; on a big file, doing that in a forked reader
 process, so that reading and classifying the ~80% of bytes that are noise runs on another
 core while this one parses and converts what is left. Both ways yield the same lines with the
 same numbers and fill in the same counts. The forked reader can also do work ahead on the
@@ -18,11 +18,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from session_kit.forked import cores, enlarge_pipe
-from session_kit.transcript.entries import NOISE_TYPES
 from session_kit.transcript.rawtype import top_level_type
 from session_kit.transcript.reader import ReadStats, iter_line_spans
+from session_kit.transcript.vocabulary import NOISE_TYPE_BYTES
 
-_NOISE_BYTES = frozenset(t.encode() for t in NOISE_TYPES)
 # Below this size the fork costs more than it saves (measured: ~1-2 ms to fork and start).
 FORK_MIN_BYTES = 8 * 1024 * 1024
 _FRAME = struct.Struct("<qq")  # (line number, length) before each line; line 0 ends the stream
@@ -64,7 +63,7 @@ def conversation_lines(
 
 def _serial(path: str | os.PathLike[str], stats: ReadStats, tally: NoiseTally) -> Iterator[tuple[int, bytes]]:
     # Lines are looked at where they lie in the block read: a noise line is never copied.
-    noise = _NOISE_BYTES
+    noise = NOISE_TYPE_BYTES
     for line_no, block, begin, end in iter_line_spans(path, stats):
         size = end - begin
         tally.input_chars += size

@@ -1,10 +1,11 @@
-"""Transcript entries as format-neutral units: the documented element set, with the content steps.
+"""Transcript entries as the conversation model's items (`conversation.items`), with the content steps.
 
-Owns: mapping one entry (or one assistant message) to its elements (`<assistant>`, `<user>`,
-`<tool_use>`, `<tool_result>`, `<system>`…, see docs/preprocess.md), applying the content steps
+Owns: mapping one entry (or one assistant message) to its items (an assistant message, a
+user turn and its kind, tool uses, tool results named by their call, compactions, client
+notes, markers for what is never shown…; as XML, docs/preprocess.md), applying the content steps
 on the way (log discovery, documentation dedup, parameter truncation, duplicate text, output
-pruning, thinking, secret-named parameters), and the per-log state they need: tool names by
-id, dropped calls, seen documentation blocks, the previous assistant text, the empty/warmup
+pruning, thinking, secret-named parameters), and the per-log state they need: the calls
+waiting for their results (paired by `transcript.calls.WaitingCalls`), dropped calls, seen documentation blocks, the previous assistant text, the empty/warmup
 check, and the log's agent-spawning calls as `ToolCall`s for the agent linker. Every text put
 in a unit is also appended to `texts`, in document order, so the converter can redact a
 batch of them at once. Does not read lines, redact free text or escape (that is `convert` and
@@ -13,15 +14,14 @@ the renderers).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from session_kit.preprocess import steps
-from session_kit.preprocess.units import Child, Element, Omitted
+from session_kit.conversation import items, steps
+from session_kit.conversation.items import Child, Element, Omitted
 from session_kit.redact import Redactor, is_secret_name, marker
-from session_kit.transcript.calls import STATUS_ERROR, ToolCall, result_outcome, spawned_agent_of
+from session_kit.transcript.calls import STATUS_ERROR, ToolCall, WaitingCalls, result_outcome, spawned_agent_of
 from session_kit.transcript.entries import (
     KIND_SUMMARY,
     KIND_SYSTEM,
@@ -38,8 +38,7 @@ from session_kit.transcript.tokens import TokenTally
 from session_kit.transcript.tools import AGENT_TOOLS, summarize_input
 
 _LOCAL_OUTPUT = ("<local-command-stdout>", "<local-command-stderr>")
-UNKNOWN_LIMIT = 500  # characters of an unknown entry's (or block's) JSON kept
-_IMAGE = Element("image")  # no attributes, no content: shared by every unit
+_IMAGE = Element(items.IMAGE)  # no attributes, no content: shared by every unit
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +84,7 @@ class UnitBuilder:
         self.redactor = redactor
         self.facts = LogFacts()
         self.texts: list[str] = []
-        self._tool_names: dict[str, str] = {}
+        self._waiting = WaitingCalls()  # the name of each call without its result yet
         self._dropped_calls: set[str] = set()
         self._docs = steps.DocDeduper()
         self._last_text: str | None = None
@@ -121,7 +120,7 @@ class UnitBuilder:
                     continue
                 self._last_text = stripped
                 self.facts.check.saw_assistant_text(text)
-                children.append(self._text_element("text", None, text))
+                children.append(self._text_element(items.TEXT, None, text))
             elif kind in ("thinking", "redacted_thinking"):
                 thinking = str(block.get("thinking") or block.get("data") or "")
                 if not self.options.thinking:
@@ -129,7 +128,7 @@ class UnitBuilder:
                     continue
                 if not thinking.strip():
                     continue
-                children.append(self._text_element("thinking", None, thinking))
+                children.append(self._text_element(items.THINKING, None, thinking))
             elif kind == "tool_use":
                 element = self._tool_use(entry, block)
                 if element is not None:
@@ -137,11 +136,11 @@ class UnitBuilder:
             elif kind == "image":
                 children.append(_IMAGE)
             elif isinstance(kind, str):
-                children.append(self._unknown_block(kind, block))
+                children.append(self._unknown_block(kind))
         if not children:
             return None
         first = group[0]
-        return [Element("assistant", {"line": first.line, "time": _time(first)}, children)]
+        return [Element(items.ASSISTANT, {"line": first.line, "time": _time(first)}, children)]
 
     def _tool_use(self, entry: Entry, block: Mapping[str, Any]) -> Element | None:
         call_id = block.get("id")
@@ -149,12 +148,12 @@ class UnitBuilder:
         name = str(block.get("name") or "?")
         tool_input = block.get("input")
         tool_input = tool_input if isinstance(tool_input, Mapping) else {}
-        self._tool_names[call_id] = name
         filtering = self.options.filtering
         if filtering and steps.is_log_discovery(name, tool_input, self.options.claude_roots):
             self._dropped_calls.add(call_id)
             self.reduction.count(steps.STEP_LOG_DISCOVERY, len(steps.param_text(dict(tool_input))))
             return None
+        self._waiting.use(call_id, name)
         if name in AGENT_TOOLS and call_id:
             self.facts.spawn_calls[call_id] = ToolCall(
                 id=call_id,
@@ -180,12 +179,13 @@ class UnitBuilder:
                 if short is not text:
                     self.reduction.count(steps.STEP_TRUNCATE_PARAMS, len(text) - len(short))
                     text = short
-            params.append(self._text_element("param", {"name": key}, text))
-        return Element("tool_use", {"id": call_id, "name": name}, params)
+            params.append(self._text_element(items.PARAM, {"name": key}, text))
+        return Element(items.TOOL_USE, {"id": call_id, "name": name}, params)
 
-    def _unknown_block(self, kind: str, block: Mapping[str, Any]) -> Element:
-        text = steps.cut(json.dumps(block, ensure_ascii=False, default=str), UNKNOWN_LIMIT)
-        return self._text_element("block", {"type": kind}, text)
+    @staticmethod
+    def _unknown_block(kind: str) -> Element:
+        """A block the kit does not show: named by its type, never its content."""
+        return Element(items.BLOCK, {"type": kind})
 
     # --- every other entry ------------------------------------------------------------------------
     def entry(self, entry: Entry) -> list[Element] | None:
@@ -202,10 +202,8 @@ class UnitBuilder:
             # A title line, often another session's (`transcript.titles`): never a unit. The
             # session's own title is its root's `title` (`pipeline.session_attributes`).
             return None
-        text = steps.cut(json.dumps(entry.raw, ensure_ascii=False, default=str), UNKNOWN_LIMIT)
-        return [
-            self._text_element("entry", {"line": entry.line, "type": entry.type or None, "time": _time(entry)}, text)
-        ]
+        # A type nobody knows (`doctor --transcripts` reports it): named, never shown.
+        return [Element(items.ENTRY, {"line": entry.line, "type": entry.type or None, "time": _time(entry)})]
 
     def _system(self, entry: Entry) -> Element:
         raw = entry.raw
@@ -219,7 +217,7 @@ class UnitBuilder:
                 "trigger": trigger if isinstance(trigger, str) else None,
                 "pre_tokens": count_value(pre),
             }
-            return Element("compact_boundary", attributes)
+            return Element(items.COMPACT_BOUNDARY, attributes)
         subtype, level, content = raw.get("subtype"), raw.get("level"), raw.get("content")
         attributes = {
             "line": entry.line,
@@ -228,8 +226,8 @@ class UnitBuilder:
             "level": level if isinstance(level, str) else None,
         }
         if isinstance(content, str) and content:
-            return self._text_element("system", attributes, content)
-        return Element("system", attributes)
+            return self._text_element(items.SYSTEM, attributes, content)
+        return Element(items.SYSTEM, attributes)
 
     def _user(self, entry: Entry) -> list[Element] | None:
         attributes = {"line": entry.line, "time": _time(entry)}
@@ -239,7 +237,7 @@ class UnitBuilder:
                 bare = steps.without_reminders(text)
                 self.reduction.count(steps.STEP_NOISE, len(text) - len(bare), 0)
                 text = bare
-            return [self._text_element("compact_summary", attributes, text)]
+            return [self._text_element(items.COMPACT_SUMMARY, attributes, text)]
         elements: list[Element] = []
         user: Element | None = None  # the open `<user>`; its kind is known once its text is
         kind: str | None = None
@@ -265,26 +263,26 @@ class UnitBuilder:
             elif block_type is None or not isinstance(block_type, str):
                 continue
             if user is None:
-                user = Element("user", None, [])
+                user = Element(items.USER, None, [])
                 elements.append(user)
             children = user.children
             assert children is not None
             if block_type == "text":
                 text_kind, text = self._user_kind(entry, text)
                 kind = kind or text_kind
-                if text_kind in (None, "command"):
+                if text_kind in (None, items.USER_COMMAND):
                     self.facts.check.saw_user_text(text)
                 earlier = self._docs.first_line(text, entry.line) if self.options.filtering else None
                 if earlier is not None:
                     self.reduction.count(steps.STEP_DEDUP_DOCS, len(text))
-                    children.append(Element("same_as", {"line": earlier, "chars": len(text)}))
+                    children.append(Element(items.SAME_AS, {"line": earlier, "chars": len(text)}))
                 else:
                     self.texts.append(text)
                     children.append(text)
             elif block_type == "image":
                 children.append(_IMAGE)
             else:
-                children.append(self._unknown_block(block_type, block))
+                children.append(self._unknown_block(block_type))
         if user is not None:
             user.attrs = {**attributes, "kind": kind}
         return elements or None
@@ -294,15 +292,15 @@ class UnitBuilder:
         """The `kind` attribute of a user text (None: a prompt the person wrote), and its text."""
         head = text.lstrip()
         if "<command-name>" in text:
-            return "command", prompt_display(text)
+            return items.USER_COMMAND, prompt_display(text)
         if head.startswith(_LOCAL_OUTPUT):
-            return "output", text
+            return items.USER_OUTPUT, text
         if entry.is_meta or head.startswith("<local-command-caveat>"):
-            return "meta", text
+            return items.USER_META, text
         if entry.is_system_originated or head.startswith("<task-notification>"):
-            return "notification", text
+            return items.USER_NOTIFICATION, text
         if not entry.is_sidechain and request_text(entry) is None:
-            return "meta", text  # client text the one request rule leaves out (a teammate's message…)
+            return items.USER_META, text  # client text the one request rule leaves out (a teammate's message…)
         return None, text
 
     def _pruned_ahead(self, index: int, text: str) -> steps.PrunedOutput | None:
@@ -320,7 +318,7 @@ class UnitBuilder:
         if call_id in self._dropped_calls:
             self.reduction.count(steps.STEP_LOG_DISCOVERY, len(text))
             return None
-        name = self._tool_names.get(call_id)
+        name = self._waiting.answer(call_id)  # the call it answers: the one pairing rule
         status, exit_code, error = result_outcome(result)
         agent_id = None
         if name in AGENT_TOOLS:
@@ -370,7 +368,7 @@ class UnitBuilder:
             "lines": lines,
             "agent_id": agent_id,
         }
-        return Element("tool_result", attributes, children)
+        return Element(items.TOOL_RESULT, attributes, children)
 
 
 def prune_ahead(raw: bytes) -> list[tuple[int, int, tuple[str | int, ...], int, int]] | None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from session_kit.preprocess import steps
-from session_kit.preprocess.steps import (
+from session_kit.conversation import steps
+from session_kit.conversation.steps import (
     DocDeduper,
     Reduction,
     SessionCheck,

@@ -1,4 +1,5 @@
-"""This session's agent logs for preprocessing, in start order, each tied to its spawning call.
+"""A session's agent logs to read, for `preprocess` and `view`, in start order, each tied to
+its spawning call.
 
 Owns: finding the agent logs (every layout, `sessions.store`) and the 1.0.x agents written
 inline in the session's own file (each an `isSidechain` thread, `sessions.agents`), their

@@ -1,33 +1,101 @@
 """One transcript file (a session or an agent log) streamed through the steps into units.
 
-Owns: the order of the steps on each line (noise by raw type, unreadable lines, the session
-filter, the split of a 1.0.x file's inline agents from its main conversation, then the
+Owns: the order of the steps on each line (noise by raw type, unreadable lines, repeated
+entries (a uuid an earlier line had: a file resumed or copied into itself), the session filter, the split of a 1.0.x file's inline agents from its main conversation, then the
 content steps in `elements`), grouping the lines an assistant message is written as into one
 entry, the log's cwd, branch, client version and token usage, and redacting the units' texts
 in batches (one pass over ~64 KB of joined text costs far less than a pass over each; one batch
 is redacted by `redacting` while the next is built, so units come out a batch late). Yields
-format-neutral units (`units.Unit`), one per entry, and never holds more than a batch. Does
-not render a format (that is `render/`), decide where documents start and end (that is
-`sinks`) or which files are read (that is `pipeline`).
+format-neutral units (`conversation.items.Unit`), one per entry, and never holds more than a batch. Does
+not render a format (`preprocess/render/`, `view`), decide where documents start and end
+(`preprocess.sinks`) or which agent logs are read (`preprocess.pipeline`, `view.build`); it
+does say how a session's files are read, for both (`SessionReading`).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
-from session_kit.preprocess import steps
-from session_kit.preprocess.elements import ConvertOptions, LogFacts, UnitBuilder, prune_ahead
-from session_kit.preprocess.noise import NoiseTally, conversation_lines, second_core_pays
-from session_kit.preprocess.redacting import BatchRedactor
-from session_kit.preprocess.units import REPLACEMENT, Unit, clean, replace_texts
+from session_kit.conversation import steps
+from session_kit.conversation.elements import ConvertOptions, LogFacts, UnitBuilder, prune_ahead
+from session_kit.conversation.items import REPLACEMENT, Unit, clean, replace_texts
+from session_kit.conversation.noise import NoiseTally, conversation_lines, second_core_pays
+from session_kit.conversation.redacting import BatchRedactor
+from session_kit.files import open_fd
 from session_kit.redact import SEPARATOR, Redactor
+from session_kit.sessions.store import SessionRef
 from session_kit.transcript.entries import KIND_ASSISTANT, KIND_NOISE, Entry
+from session_kit.transcript.glance import file_holds
 from session_kit.transcript.reader import ReadStats, parse_line
 
 BATCH_CHARS = 64 * 1024  # text redacted in one pass (bounds the units held)
 
-__all__ = ["BATCH_CHARS", "ConvertOptions", "LogConverter", "LogFacts"]
+__all__ = ["BATCH_CHARS", "ConvertOptions", "LogConverter", "LogFacts", "SessionReading"]
+
+
+class SessionReading:
+    """How a session's transcript and its agent logs are read, for `preprocess` and `view`
+    alike: which session's entries a file keeps, the Claude roots log discovery looks for, one
+    reduction tally and one read tally for the whole session, one redactor."""
+
+    def __init__(self, ref: SessionRef, *, filtering: bool, thinking: bool, redactor: Redactor | None) -> None:
+        self.ref = ref
+        self.filtering = filtering
+        self.thinking = thinking
+        self.redactor = redactor
+        self.reduction = steps.Reduction()
+        self.read = ReadStats()
+        # A file holds what it holds: entries of other sessions are dropped only from a file
+        # that has entries of its own id (a renamed copy, or an agent log named as the session,
+        # has none).
+        self.own = ref.id if holds_session(ref.path, ref.id) else None
+        self.roots = claude_roots_of(ref)
+
+    def converter(
+        self,
+        path: str | os.PathLike[str],
+        agent_id: str | None = None,
+        *,
+        skip_sidechains: Callable[[], bool] | None = None,
+        thread: frozenset[str] | None = None,
+    ) -> LogConverter:
+        """The converter of the session's file (`agent_id` None) or of one agent's log."""
+        options = ConvertOptions(
+            session_id=self.own,
+            skip_sidechains=skip_sidechains,
+            thread=thread,
+            filtering=self.filtering,
+            thinking=self.thinking,
+            claude_roots=self.roots,
+            agent_id=agent_id,
+        )
+        # An inline agent's lines were read (and counted) with the session's file already.
+        read = self.read if thread is None else ReadStats()
+        return LogConverter(path, options, reduction=self.reduction, read=read, redactor=self.redactor)
+
+
+def claude_roots_of(ref: SessionRef) -> tuple[str, ...]:
+    """The Claude root a session lives in, and its `projects` folder, as path strings."""
+    projects = ref.project.parent
+    if projects.name == "projects":
+        return (str(projects.parent), str(projects))
+    return ()
+
+
+def holds_session(path: Path, session_id: str) -> bool:
+    """Whether the file has entries of `session_id` (its `sessionId` written as the client
+    writes it, with or without a space); one byte search, the file is not parsed."""
+    try:
+        fd = open_fd(path)
+    except OSError:
+        return True  # the conversion reports the error
+    try:
+        sid = session_id.encode()
+        return file_holds(fd, b'"sessionId":"' + sid + b'"', b'"sessionId": "' + sid + b'"')
+    finally:
+        os.close(fd)
 
 
 class LogConverter:
@@ -70,6 +138,7 @@ class LogConverter:
         group: list[Entry] = []  # the lines of the assistant message being read
         group_id: str | None = None
         assistant, other = self.builder.assistant, self.builder.entry
+        seen: set[str] = set()  # the uuids of the entries read (as `entries.read_entries`)
         try:
             # On a big file the reader is forked and prunes tool results ahead (`prune_ahead`),
             # and a worker redacts a batch while the next is built: both on the second core.
@@ -94,6 +163,12 @@ class LogConverter:
                     reduction.count(steps.STEP_UNREADABLE, size)
                     continue
                 entry = Entry.from_raw(line_no, value)
+                uuid = entry.uuid
+                if uuid is not None:
+                    if uuid in seen:  # a file resumed or copied into itself: each entry once
+                        self.read.repeated += 1
+                        continue
+                    seen.add(uuid)
                 if thread is not None:
                     if entry.uuid not in thread:
                         continue  # the main conversation's, or another agent's: converted there

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from session_kit.preprocess import noise
-from session_kit.preprocess.noise import NoiseTally
+from session_kit.conversation import noise
+from session_kit.conversation.noise import NoiseTally
 from session_kit.transcript.reader import ReadStats
 
 REAL = Path(__file__).parent.parent / "fixtures" / "real"

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from session_kit.preprocess import PreprocessOptions, preprocess_session, redacting
-from session_kit.preprocess.redacting import BatchRedactor
+from session_kit.conversation import redacting
+from session_kit.conversation.redacting import BatchRedactor
+from session_kit.preprocess import PreprocessOptions, preprocess_session
 from session_kit.redact import SEPARATOR, Redactor
 from session_kit.sessions.store import session_ref_from_path
 from tests.support.transcripts import Transcript
@@ -103,7 +104,7 @@ def test_preprocess_with_a_worker_writes_what_it_writes_without(tmp_path: Path, 
         result = preprocess_session(ref, PreprocessOptions(to_stdout=True), stream=out)
         return out.getvalue(), dict(result.redactions)
 
-    import session_kit.preprocess.convert as convert
+    import session_kit.conversation.convert as convert
 
     started = []
     start = redacting._Worker.start

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from session_kit.preprocess import steps
-from session_kit.preprocess.convert import BATCH_CHARS, ConvertOptions, LogConverter
-from session_kit.preprocess.units import Element, Omitted, texts
+from session_kit.conversation import steps
+from session_kit.conversation.convert import BATCH_CHARS, ConvertOptions, LogConverter
+from session_kit.conversation.items import Element, Omitted, texts
 from session_kit.redact import Redactor
 from session_kit.transcript.calls import STATUS_OK
 from session_kit.transcript.reader import ReadStats
@@ -121,7 +121,7 @@ def _long_results_session() -> Transcript:
 
 
 def test_results_pruned_ahead_by_the_forked_reader_convert_as_pruned_here(tmp_path: Path, monkeypatch):
-    from session_kit.preprocess import elements, noise
+    from session_kit.conversation import elements, noise
 
     used: list[tuple[int, bool]] = []
     original = elements.UnitBuilder._pruned_ahead
@@ -156,6 +156,6 @@ def test_a_result_worked_out_ahead_is_used_only_for_the_same_text(tmp_path: Path
 
 
 def elements_builder():
-    from session_kit.preprocess.elements import UnitBuilder
+    from session_kit.conversation.elements import UnitBuilder
 
     return UnitBuilder(ConvertOptions(session_id=None), reduction=steps.Reduction(), redactor=None)
