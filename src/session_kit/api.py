@@ -40,6 +40,7 @@ _HOMES = {
     "AgentRun": "session_kit.sessions.agents",
     "AGENT_OK": "session_kit.sessions.agents",
     "AGENT_FAILED": "session_kit.sessions.agents",
+    "AGENT_RUNNING": "session_kit.sessions.agents",
     # transcripts
     "Entry": "session_kit.transcript.entries",
     "read_entries": "session_kit.transcript.entries",
@@ -211,7 +212,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
         shown_many,
         shown_value,
     )
-    from session_kit.sessions.agents import AGENT_FAILED, AGENT_OK, AgentRun
+    from session_kit.sessions.agents import AGENT_FAILED, AGENT_OK, AGENT_RUNNING, AgentRun
     from session_kit.sessions.listing import latest_first
     from session_kit.sessions.overview import SessionOverview, overviews
     from session_kit.sessions.resolve import CURRENT, resolve_session

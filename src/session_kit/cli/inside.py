@@ -13,7 +13,7 @@ import click
 from session_kit import api
 from session_kit.cli.context import Kit, no_redact_option, pass_kit, shared_options
 from session_kit.cli.helptext import epilog
-from session_kit.cli.outcomes import agent_status, call_outcome
+from session_kit.cli.outcomes import FROM, agent_answer, agent_calls, agent_status, call_outcome
 from session_kit.cli.output import (
     FAILURE,
     as_is,
@@ -151,7 +151,7 @@ def _print_agent(report: api.AgentReport, node: api.AgentNode, *, detail: bool, 
     )
     spawned = f"agent {run.parent_agent_id}" if run.parent_agent_id else "the main conversation"
     click.echo(
-        f"{inner}ran {clock(run.start)} → {clock(run.end)} ({human_duration(run.duration_s)}), "
+        f"{inner}ran {clock(run.start)} → {clock(run.end)} ({_took(run)}), {agent_calls(run)}, "
         f"model {run.model or '-'}, spawned by {spawned}" + (f" ({run.tool_use_id})" if run.tool_use_id else "")
     )
     click.echo(f"{inner}tokens: {agent_tokens(report.usage, run.agent_id)}")
@@ -183,12 +183,20 @@ def _print_agent(report: api.AgentReport, node: api.AgentNode, *, detail: bool, 
         if c.failed and c.error:
             for line in as_is(c.error, limit, inner + "      "):
                 click.echo(line)
+    answer = agent_answer(run) or "(none)"
     if detail:
         click.echo(f"{inner}final answer:")
-        for line in as_is(run.final_answer or "(none)", None, inner + "  "):
+        for line in as_is(answer, None, inner + "  "):
             click.echo(line)
     else:
-        _labelled(inner, "answer", run.final_answer or "(none)", None if full else TEXT_LIMIT)
+        _labelled(inner, "answer", answer, None if full else TEXT_LIMIT)
+
+
+def _took(run: api.AgentRun) -> str:
+    """How long the agent ran, marked when the figure is not its log's (see `agent_duration`)."""
+    seconds, source = run.duration
+    took = human_duration(seconds)
+    return took if source in (None, "log") else f"{took} {FROM[source]}"
 
 
 def _labelled(indent: str, label: str, text: str | None, limit: int | None) -> None:
