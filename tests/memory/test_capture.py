@@ -242,16 +242,16 @@ def test_subagents_sync_background_and_failed(tmp_path: Path):
     failed = t.tool_use("Task", {"subagent_type": "Explore", "description": "Break", "prompt": "r"})
     t.tool_result(failed, "Agent terminated early due to an API error", is_error=True)
     agents = captured(t.write(tmp_path / "a.jsonl"))["agents"]
-    assert [(a["type"], a["status"], a["answer"]) for a in agents] == [
-        ("Plan", "finished", "Keep alpha."),
-        ("general-purpose", "running in the background", None),
-        ("Explore", "failed", "Agent terminated early due to an API error"),
+    assert [(a["type"], a["status"], a["background"], a["answer"], a["error"]) for a in agents] == [
+        ("Plan", "ok", False, "Keep alpha.", None),
+        ("general-purpose", "running", True, None, None),
+        ("Explore", "failed", False, None, "Agent terminated early due to an API error"),
     ]
     t.user(
         "<task-notification>\n<task-id>a2</task-id>\n<status>completed</status>\n<result>Found it.</result>\n</task-notification>"
     )
     agents = captured(t.write(tmp_path / "b.jsonl"))["agents"]
-    assert (agents[1]["status"], agents[1]["answer"]) == ("finished", "Found it.")
+    assert (agents[1]["status"], agents[1]["answer"]) == ("ok", "Found it.")
 
 
 def test_files_created_edited_and_removed(tmp_path: Path):
@@ -332,7 +332,7 @@ def test_a_2025_session_with_titles_task_agents_and_string_errors(tmp_path: Path
     memory = captured(t.write(tmp_path / "a.jsonl"))
     assert memory["compactions"] == []
     assert memory["requests"]["first"]["text"] == "Port the CLI to click"
-    assert memory["agents"][0]["status"] == "finished" and memory["agents"][0]["answer"] == "Found 3 entry points"
+    assert memory["agents"][0]["status"] == "ok" and memory["agents"][0]["answer"] == "Found 3 entry points"
     assert memory["failures"][0]["exit_code"] == 2 and "Error 1" in memory["failures"][0]["error"]
 
 
