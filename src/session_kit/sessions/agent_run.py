@@ -35,6 +35,39 @@ from session_kit.transcript.tokens import UNKNOWN_MODEL, TokenUsage, usage_of
 
 
 @dataclass(frozen=True, slots=True)
+class AgentFigures:
+    """What every output says of an agent, each figure with its source (None: unknown)."""
+
+    status: str
+    background: bool
+    calls: int | None
+    calls_source: str | None
+    answer: str | None
+    answer_source: str | None
+    duration_s: float | None
+    duration_source: str | None
+    tokens_source: str | None  # `log`: exact; `result`: a floor (its last request only)
+
+    @property
+    def tokens_floor(self) -> bool:
+        return self.tokens_source == SOURCE_RESULT
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "background": self.background,
+            "tool_calls": self.calls,
+            "tool_calls_source": self.calls_source,
+            "final_answer": self.answer,
+            "answer_source": self.answer_source,
+            "duration_s": self.duration_s,
+            "duration_source": self.duration_source,
+            "tokens_source": self.tokens_source,
+            "tokens_floor": self.tokens_floor,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class AgentRun:
     log: AgentLogRef
     agent_type: str | None
@@ -158,11 +191,24 @@ class AgentRun:
             return TokenUsage(((model, usage_of(self.spawn.usage)),)), SOURCE_RESULT
         return TokenUsage(), None
 
-    def as_dict(self, *, calls: bool = True) -> dict[str, Any]:
+    @property
+    def figures(self) -> AgentFigures:
         duration, duration_source = self.duration
         count, count_source = self.tool_call_count
         answer, answer_source = self.answer
-        tokens, token_source = self.token_figure
+        return AgentFigures(
+            self.status,
+            self.background,
+            count,
+            count_source,
+            answer,
+            answer_source,
+            duration,
+            duration_source,
+            self.token_figure[1],
+        )
+
+    def as_dict(self, *, calls: bool = True) -> dict[str, Any]:
         out: dict[str, Any] = {
             "agent_id": self.agent_id,
             "type": self.agent_type,
@@ -174,21 +220,12 @@ class AgentRun:
             "log_found": self.log_found,
             "start": format_timestamp(self.start),
             "end": format_timestamp(self.end),
-            "duration_s": duration,
-            "duration_source": duration_source,
             "model": self.model,
-            "status": self.status,
-            "background": self.background,
             "error": self.error,
-            "tool_calls": count,
-            "tool_calls_source": count_source,
             "failures": len(self.failures),
             "spawn_depth": self.spawn_depth,
-            "tokens": tokens.total.as_dict(),
-            "tokens_source": token_source,
-            "tokens_floor": token_source == SOURCE_RESULT,
-            "final_answer": answer,
-            "answer_source": answer_source,
+            "tokens": self.token_figure[0].total.as_dict(),
+            **self.figures.as_dict(),
         }
         if calls:
             out["prompt"] = self.prompt

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,8 @@ from session_kit.preprocess.pipeline import claude_roots_of, holds_session
 from session_kit.preprocess.steps import STATUS_WARMUP, Reduction
 from session_kit.preprocess.units import Element, Omitted, Unit
 from session_kit.redact import Redactor, showing_secrets
+from session_kit.sessions.agent_run import AgentFigures
+from session_kit.sessions.session import Session
 from session_kit.sessions.store import SessionRef
 from session_kit.transcript.entries import parse_timestamp
 from session_kit.transcript.glance import glance
@@ -268,6 +270,10 @@ def _tokens(tally: TokenTally) -> Tokens:
     return Tokens(usage.input, usage.output, usage.cache_write, usage.cache_read)
 
 
+def _redacted(text: str | None, redactor: Redactor | None) -> str | None:
+    return redactor(text) if text and redactor is not None else text
+
+
 def _label(agent_type: str | None, description: str | None, redactor: Redactor | None) -> str:
     if description and redactor is not None:
         description = redactor(description)  # model-written text, like any other
@@ -324,8 +330,12 @@ def build_page(ref: SessionRef, options: ViewOptions | None = None) -> tuple[mod
             for call in reader.calls():
                 owner.setdefault(call.tool_use_id, agent.agent_id)
             agents.append(_AgentRead(agent, reader, _tokens(conv.facts.tokens), parent))
+    # Status, calls, answer and duration as the agent model decides them (what `show`,
+    # `debug-agent` and the memory say), the answer redacted like the page.
+    runs = Session(ref).agents if options.agents else []
+    figures = {r.agent_id: replace(r.figures, answer=_redacted(r.figures.answer, redactor)) for r in runs}
     return (
-        _assemble(ref, options, main, main_conv, agents, redactor, cut),
+        _assemble(ref, options, main, main_conv, agents, redactor, cut, figures),
         read,
         dict(redactor.counts) if redactor else {},
     )
@@ -339,6 +349,7 @@ def _assemble(
     agents: list[_AgentRead],
     redactor: Redactor | None,
     cut: Cutter,
+    figures: Mapping[str, AgentFigures],
 ) -> model.Page:
     known = {a.agent.agent_id for a in agents}
     by_call = {a.agent.tool_use_id: a.agent.agent_id for a in agents if a.agent.tool_use_id}
@@ -353,6 +364,8 @@ def _assemble(
             target = by_call.get(item.tool_use_id) or (item.spawned if item.spawned in known else None)
             if target is None:
                 target = item.spawned or item.tool_use_id  # the key `sessions.agents.missing_run` gives it
+                if figures and target not in figures:
+                    continue  # the agent model knows no agent of it: refused before it started
                 missing.append((item, target))
             item = replace(item, spawned=target)
             reader.items[index] = item
@@ -367,20 +380,25 @@ def _assemble(
                 _label(agent.agent_type, agent.description, redactor),
                 tuple(read.reader.items),
                 spawned_by=spawns.get(agent.agent_id),
+                agent=figures.get(agent.agent_id),
             )
         )
     offset = len(threads)
     for number, (call, key) in enumerate(missing, offset):
         asked = agent_spawn({k: v.text for k, v in call.params})
         label = _label(asked.agent_type, asked.description, None)  # params are redacted already
-        threads.append(Thread(key, f"agent-{number}", label, (), spawned_by=call, missing_log=True))
+        threads.append(
+            Thread(key, f"agent-{number}", label, (), spawned_by=call, missing_log=True, agent=figures.get(key))
+        )
     all_calls = [i for r in readers for i in r.items if isinstance(i, Call)]
     tokens = {MAIN: _tokens(main_conv.facts.tokens), **{a.agent.agent_id: a.tokens for a in agents}}
     parents = {a.agent.agent_id: a.parent for a in agents}
     parents.update({key: call.lane for call, key in missing})
     spans = {r.key: (r.first, r.last) for r in readers}
     for call, key in missing:
-        spans[key] = (call.started, call.ended)
+        took = figures[key].duration_s if key in figures else None
+        # a background agent ran on after its launching call returned: its span is its own
+        spans[key] = (call.started, call.started + timedelta(seconds=took) if took and call.started else call.ended)
     title = glance(ref.path, ref.size).title  # the client's title lines, as `sessions` lists them
     if title and redactor is not None:
         title = redactor(title)  # model-written text, like any other
