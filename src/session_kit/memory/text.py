@@ -68,8 +68,8 @@ def agent_signals():
 
 def parse_time(at: object):
     """An entry's time, by the kit's one rule (`transcript.entries.parse_timestamp`)."""
-    if at is None:
-        return None
+    if at is None or not isinstance(at, (str, int, float)):
+        return at  # None, or a time already
     from session_kit.transcript.entries import parse_timestamp
 
     return parse_timestamp(at)

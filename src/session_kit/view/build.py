@@ -270,8 +270,8 @@ def _tokens(tally: TokenTally) -> Tokens:
     return Tokens(usage.input, usage.output, usage.cache_write, usage.cache_read)
 
 
-def _redacted(text: str | None, redactor: Redactor | None) -> str | None:
-    return redactor(text) if text and redactor is not None else text
+def _shown(said: AgentFigures, redactor: Redactor | None) -> AgentFigures:
+    return replace(said, answer=redactor(said.answer)) if said.answer and redactor is not None else said
 
 
 def _label(agent_type: str | None, description: str | None, redactor: Redactor | None) -> str:
@@ -332,8 +332,8 @@ def build_page(ref: SessionRef, options: ViewOptions | None = None) -> tuple[mod
             agents.append(_AgentRead(agent, reader, _tokens(conv.facts.tokens), parent))
     # Status, calls, answer and duration as the agent model decides them (what `show`,
     # `debug-agent` and the memory say), the answer redacted like the page.
-    runs = Session(ref).agents if options.agents else []
-    figures = {r.agent_id: replace(r.figures, answer=_redacted(r.figures.answer, redactor)) for r in runs}
+    runs = Session(ref).agents if options.agents else None
+    figures = None if runs is None else {r.agent_id: _shown(r.figures, redactor) for r in runs}
     return (
         _assemble(ref, options, main, main_conv, agents, redactor, cut, figures),
         read,
@@ -349,9 +349,10 @@ def _assemble(
     agents: list[_AgentRead],
     redactor: Redactor | None,
     cut: Cutter,
-    figures: Mapping[str, AgentFigures],
+    figures: Mapping[str, AgentFigures] | None,
 ) -> model.Page:
     known = {a.agent.agent_id for a in agents}
+    modelled, figures = figures is not None, figures or {}
     by_call = {a.agent.tool_use_id: a.agent.agent_id for a in agents if a.agent.tool_use_id}
     readers = [main, *(a.reader for a in agents)]
     # Each spawning call points at its agent's thread; agents whose log is missing get a lane.
@@ -364,7 +365,7 @@ def _assemble(
             target = by_call.get(item.tool_use_id) or (item.spawned if item.spawned in known else None)
             if target is None:
                 target = item.spawned or item.tool_use_id  # the key `sessions.agents.missing_run` gives it
-                if figures and target not in figures:
+                if modelled and target not in figures:
                     continue  # the agent model knows no agent of it: refused before it started
                 missing.append((item, target))
             item = replace(item, spawned=target)
