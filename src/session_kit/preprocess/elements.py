@@ -298,8 +298,10 @@ class UnitBuilder:
             return "output", text
         if entry.is_meta or head.startswith("<local-command-caveat>"):
             return "meta", text
-        if entry.is_system_originated or head.startswith("<task-notification>"):
+        if head.startswith("<task-notification>"):
             return "notification", text
+        if entry.is_system_originated and not (entry.is_sidechain and entry.parent_uuid is None):
+            return "notification", text  # the root of an agent's thread is its prompt, whoever sent it
         return None, text
 
     def _pruned_ahead(self, index: int, text: str) -> steps.PrunedOutput | None:
