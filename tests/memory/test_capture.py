@@ -341,3 +341,46 @@ def test_every_capture_writes_the_whole_memory_as_text_beside_it(tmp_path: Path)
     capture_session(str(scratch), str(working_session().write(tmp_path / "s.jsonl")), MemorySettings())
     text = (scratch / "memory.md").read_text()
     assert "Fix the parser for TICKET-99 please" in text and "pytest tests/test_parser.py" in text
+
+
+def _as_the_client_writes(entry: dict) -> dict:
+    """The entry with `parentUuid` first, as real lines start (the capture's byte filter sees that)."""
+    return {"parentUuid": entry.pop("parentUuid", None), **entry}
+
+
+def test_background_agents_end_by_a_task_status_line_or_a_task_output_poll(tmp_path: Path):
+    t = Transcript()
+    for agent_id in ("bg1", "bg2"):
+        call = t.tool_use("Agent", {"description": f"Work {agent_id}", "prompt": "p", "run_in_background": True})
+        t.tool_result(
+            call, "Async agent launched successfully.", extra={"status": "async_launched", "agentId": agent_id}
+        )
+    path = t.write(tmp_path / "a.jsonl")
+    memory = captured(path)
+    assert [(a["status"], a.get("background"), a.get("duration_s")) for a in memory["agents"]] == [
+        ("running", True, None)
+    ] * 2
+    t.lines.clear()  # what the client appends next, read by the next capture
+    ended = t.attachment(
+        "task_status", taskId="bg1", taskType="local_agent", description="Work bg1", status="completed"
+    )
+    t.lines[-1] = _as_the_client_writes(ended)
+    poll = t.tool_use("TaskOutput", {"task_id": "bg2", "block": True})
+    body = "<retrieval_status>success</retrieval_status>\n\n<task_id>bg2</task_id>\n\n<status>completed</status>"
+    t.tool_result(poll, body + "\n\n<output>Done: 3 files.</output>", extra={"retrieval_status": "success"})
+    with path.open("a") as out:
+        out.write(t.text())
+    memory = captured(path, memory)
+    assert [(a["id"], a["status"], a["answer"]) for a in memory["agents"]] == [
+        ("bg1", "ok", None),
+        ("bg2", "ok", "Done: 3 files."),
+    ]
+    assert all(a["duration_s"] and a["duration_s"] > 1 for a in memory["agents"])  # to its ending, not the launch
+
+
+def test_a_spawning_call_refused_by_input_validation_leaves_no_agent(tmp_path: Path):
+    t = Transcript()
+    call = t.tool_use("Task", {"description": "No prompt"})
+    t.tool_result(call, "<tool_use_error>InputValidationError: prompt is missing</tool_use_error>", is_error=True)
+    memory = captured(t.write(tmp_path / "a.jsonl"))
+    assert memory["agents"] == []

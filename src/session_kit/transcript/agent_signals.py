@@ -172,13 +172,19 @@ def completions(entry: Mapping[str, Any]) -> list[Completion]:
     else:
         blocks = content if isinstance(content, list) else []
         if isinstance(content, str) or not any(isinstance(b, dict) and b.get("type") == "tool_result" for b in blocks):
+            if "<task-notification>" not in _head(content):
+                return []
             note = notification(content_text(content), at)
             return [note] if note else []
+    extra = entry.get("toolUseResult")
     for block in blocks:
         if isinstance(block, Mapping) and block.get("type") == "tool_result":
-            polled = task_output(entry.get("toolUseResult"), content_text(block.get("content")), at)
-            if polled is not None:
-                found.append(polled)
+            # Most results are not a poll: told by their head, without joining a long output.
+            body = block.get("content")
+            if _has_task(extra) or "<retrieval_status>" in _head(body):
+                polled = task_output(extra, content_text(body), at)
+                if polled is not None:
+                    found.append(polled)
     return found
 
 
@@ -274,6 +280,21 @@ class AgentSignalScan:
         self.spawns.update(other.spawns)
         for ending in other.endings.values():
             self.ended(ending)
+
+
+def _has_task(extra: Any) -> bool:
+    return isinstance(extra, Mapping) and isinstance(extra.get("task"), Mapping)
+
+
+def _head(content: Any, size: int = 300) -> str:
+    """The first `size` characters of a content's text (a string, or its first text block)."""
+    if isinstance(content, str):
+        return content[:size]
+    if isinstance(content, list):
+        for block in content:
+            if isinstance(block, Mapping) and isinstance(block.get("text"), str):
+                return block["text"][:size]
+    return ""
 
 
 def _between(text: str, tag: str) -> str | None:
