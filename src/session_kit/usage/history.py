@@ -25,6 +25,7 @@ from typing import Any
 
 from session_kit.files import open_regular, read_small
 from session_kit.state.root import atomic_write, ensure_dir
+from session_kit.transcript.agent_signals import spawn_result
 from session_kit.transcript.entries import parse_timestamp
 from session_kit.transcript.tokens import TokenUsage, Usage, assistant_usage, message_key, usage_of
 from session_kit.usage.prices import Cost, PriceTable
@@ -255,17 +256,14 @@ def read_file_usage(f: _File, size: int, mtime_ns: int) -> FileUsage:
 
 
 def _agent_result(raw: Mapping[str, Any], out: dict[str, tuple[int, str, Usage]]) -> None:
+    """An `Agent` result's usage, read as the agent model reads it (`agent_signals`): only the
+    agent's last request, so a floor of what it used."""
     extra = raw.get("toolUseResult")
     if not isinstance(extra, Mapping):
         return
-    aid, usage = extra.get("agentId"), extra.get("usage")
-    if isinstance(aid, str) and aid and isinstance(usage, Mapping):
-        model = extra.get("resolvedModel")
-        out[aid] = (
-            _hour(raw.get("timestamp")),
-            model if isinstance(model, str) and model else "(unknown)",
-            usage_of(usage),
-        )
+    said = spawn_result(extra, "", is_error=False)
+    if said.agent_id and said.usage is not None:
+        out[said.agent_id] = (_hour(raw.get("timestamp")), said.model or "(unknown)", usage_of(said.usage))
 
 
 def _agent_type(meta: str | None) -> str | None:
