@@ -228,3 +228,13 @@ def test_show_marks_a_floor_of_tokens_in_its_text(claude_root: Path):
     out = invoke("show", t.session_id).stdout
     assert "  tokens:    ≥" in out and "agent g0ne: ≥49 tokens" in out
     assert "7 calls (from its result), 42.5s (from its result), ok" in out
+
+
+def test_memory_and_the_session_model_agree_on_a_real_clients_agents():
+    from session_kit.sessions.session import Session
+
+    real = Path(__file__).resolve().parent / "fixtures" / "real"
+    for path in sorted((real / "projects").glob("*/*.jsonl")):
+        runs = Session(find_session_by_id(real, path.stem)).agents
+        model = [_figures(r.status, *r.tool_call_count[:1], r.answer[0], r.duration_s) for r in runs]
+        assert model and _memory(path) == model
