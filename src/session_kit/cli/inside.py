@@ -97,7 +97,9 @@ def debug_agent(
     AGENT). By default the failed agents (a tool call failed, or the agent ended in error),
     then one line naming the rest; AGENT (an id prefix) shows one agent in detail; --all
     shows every agent. An agent started by an agent is shown under it. Error text is printed
-    as written, cut at a few hundred characters unless --full (--json never cuts).
+    as written, cut at a few hundred characters unless --full (--json never cuts). A figure
+    not read from the agent's own log says where it came from (its result, its ending); a
+    background agent runs until a line says it ended; tokens marked ≥ are a floor.
     """
     session, agent = session_and_agent(first, second, session_option)
     ref = resolve(kit, session)
