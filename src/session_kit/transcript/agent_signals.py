@@ -22,7 +22,6 @@ from datetime import datetime
 from typing import Any
 
 from session_kit.transcript.entries import content_text, count_value, entry_time
-from session_kit.transcript.tools import spawns_agent
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -46,6 +45,8 @@ TASK_OUTPUT = "TaskOutput"
 _ENDED = {"completed": AGENT_OK, "success": AGENT_OK, "done": AGENT_OK}
 _FAILED_WORDS = frozenset({"failed", "error", "killed", "stopped", "cancelled", "canceled", "timeout"})
 _REJECTED = "InputValidationError"
+# A spawning call's result (`toolUseResult`) has one of these; no other tool's does.
+_SPAWN_KEYS = frozenset({"agentId", "totalToolUseCount", "totalDurationMs"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,26 +235,28 @@ def task_output(extra: Any, text: str, at: datetime | None = None) -> Completion
 class AgentSignalScan:
     """Watches entries go by (a `Session` observer) for what they say about agents: each
     spawning call's result (`spawns`, by call id) and each background task's latest word
-    (`endings`, by its id; a "still running" poll never undoes an ending)."""
+    (`endings`, by its id; a "still running" poll never undoes an ending). Cheap on the
+    entries that say nothing of agents (nearly all): told by a key or a text's head."""
 
     def __init__(self) -> None:
         self.spawns: dict[str, SpawnResult] = {}
         self.endings: dict[str, Completion] = {}
-        self._spawning: set[str] = set()
 
     def add(self, entry: Entry) -> None:
-        kind = entry.raw.get("type")
-        if kind == "assistant":
-            for block in entry.tool_uses:
-                if spawns_agent(str(block.get("name"))) and isinstance(block.get("id"), str):
-                    self._spawning.add(block["id"])
+        raw = entry.raw
+        kind = raw.get("type")
+        if kind == "attachment":
+            for ending in completions(raw):
+                self.ended(ending)
             return
-        if kind not in ("user", "tool_result", "attachment"):
+        if kind != "user" and kind != "tool_result":
             return
-        for result in entry.tool_results:
-            if result.tool_use_id in self._spawning:
+        extra = raw.get("toolUseResult")
+        if isinstance(extra, Mapping) and not _SPAWN_KEYS.isdisjoint(extra):
+            for result in entry.tool_results:
                 self.spawns[result.tool_use_id] = spawn_result(result.extra, result.text, is_error=result.is_error)
-        for ending in completions(entry.raw):
+            return
+        for ending in completions(raw):
             self.ended(ending)
 
     def ended(self, ending: Completion) -> None:
