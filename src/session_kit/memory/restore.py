@@ -149,7 +149,7 @@ def _agents(memory: Mapping, level: int) -> list[str]:
     agents = list(memory.get("agents") or [])
     if not agents:
         return []
-    agents.sort(key=lambda a: a.get("status") != "running")
+    agents.sort(key=lambda a: not str(a.get("status")).startswith("running"))  # (older files: "running in …")
     shown = agents[: (20, 8, 3)[min(level, 2)]]
     lines = ["Subagents started:"]
     for agent in shown:
