@@ -177,7 +177,11 @@ def _print_agent(report: api.AgentReport, node: api.AgentNode, *, detail: bool, 
     failed = [c for c in calls if c.failed]
     listed = calls if every_call else failed
     what = f" of {report.tool}" if report.tool else ""
-    click.echo(f"{inner}tool calls{what}: {len(calls)} ({len(failed)} failed)" + (":" if listed else ""))
+    if not run.log_found:  # nothing to list: its count, if any, is its result's
+        click.echo(f"{inner}tool calls: {agent_calls(run)}, none listed (no log)")
+        listed = []
+    else:
+        click.echo(f"{inner}tool calls{what}: {len(calls)} ({len(failed)} failed)" + (":" if listed else ""))
     for c in listed:
         took, mark, code = call_outcome(c)
         outcome = f"{mark}{code}"
