@@ -5,9 +5,11 @@ kept apart), streamed once (its calls and a few facts held, never its entries; a
 cannot be read is skipped and named), splitting the 1.0.x agents written inline in the
 session's own file (`isSidechain` threads, each from its `parentUuid: null` root) and tying
 each to its `Task` call by its prompt, the agents known only from their spawning call because
-their log is gone, each run's tool calls, final answer and outcome (failed: a tool call
-failed, or the agent ended in error — an API error as its last message, or a failed spawning
-call), and the one linker (`AgentLinker`)
+their log is gone (a call refused by input validation spawned none), each run's tool calls,
+final answer and ending error (an API error as its last message, or a failed spawning call),
+what the transcripts say of each run (its call's result, a background agent's ending:
+`transcript.agent_signals`, laid on by `with_signals`; the figures are `agent_run`'s), and
+the one linker (`AgentLinker`)
 that ties a log to the `Agent`/`Task` tool use that spawned it, for every caller (this
 module's `session_agents`, and preprocessing, which links logs as it converts them).
 Spawning calls are looked for in the main conversation and in the other agents' logs, so an

@@ -9,6 +9,9 @@
                  what a person's request is (`request_text`).
 - `tools`        the per-tool registry: input summaries, which tools spawn agents or write files.
 - `calls`        tool uses paired with their results; call statuses.
+- `agent_signals` what lines say about agents: a spawning call's result (its figures; a call
+                 refused by input validation), background endings (task notifications,
+                 `task_status`, `TaskOutput` polls); the agent status words and figure sources.
 - `compactions`  compaction boundaries and summaries. `tokens`: usage once per API message.
 - `titles`       a session's title (`summary`, `custom-title`, `ai-title` lines).
 - `searchable`   what of an entry can be searched, and where it stands (scan and index).
