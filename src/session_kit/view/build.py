@@ -332,8 +332,9 @@ def build_page(ref: SessionRef, options: ViewOptions | None = None) -> tuple[mod
             agents.append(_AgentRead(agent, reader, _tokens(conv.facts.tokens), parent))
     # Status, calls, answer and duration as the agent model decides them (what `show`,
     # `debug-agent` and the memory say), the answer redacted like the page.
-    runs = Session(ref).agents if options.agents else None
-    figures = None if runs is None else {r.agent_id: _shown(r.figures, redactor) for r in runs}
+    # (read again only where there is an agent: a session without one is not scanned twice)
+    runs = Session(ref).agents if options.agents and (agents or main_conv.facts.spawn_calls) else []
+    figures = {r.agent_id: _shown(r.figures, redactor) for r in runs} if options.agents else None
     return (
         _assemble(ref, options, main, main_conv, agents, redactor, cut, figures),
         read,
