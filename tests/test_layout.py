@@ -171,7 +171,15 @@ LAZY_THIRD_PARTY = {"session_kit.state.root": {"filelock", "platformdirs"}}
 # only when a capture has text to keep, never by the handlers' import.
 # The memory also takes the one rule of what a request is from `transcript.entries`, loaded
 # the same way: the capture runs beside the client, in a process no hook waits for.
-LAZY_KIT = {"session_kit.memory.text": {"session_kit.redact", "session_kit.transcript.entries"}}
+# And what a line says about an agent from `transcript.agent_signals`, which the session
+# model reads too.
+LAZY_KIT = {
+    "session_kit.memory.text": {
+        "session_kit.redact",
+        "session_kit.transcript.entries",
+        "session_kit.transcript.agent_signals",
+    }
+}
 # The one vocabulary of entry types and the raw-type reader are constants and byte scanning,
 # standard library only: the hook side (the memory capture) may take them at module level.
 SHARED_WITH_HOOKS = ("session_kit.transcript.vocabulary", "session_kit.transcript.rawtype")

@@ -36,6 +36,8 @@ _HOMES = {
     "latest_first": "session_kit.sessions.listing",
     "AgentRun": "session_kit.sessions.agents",
     "AGENT_OK": "session_kit.sessions.agents",
+    "AGENT_FAILED": "session_kit.sessions.agents",
+    "AGENT_RUNNING": "session_kit.sessions.agents",
     # transcripts
     "ToolCall": "session_kit.transcript.calls",
     "STATUS_OK": "session_kit.transcript.calls",
@@ -153,7 +155,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.queries.search import Query, SearchHit, search, session_targets
     from session_kit.queries.timeline import session_timeline
     from session_kit.redact import is_secret_name, redaction_enabled, showing_secrets, shown, shown_many, shown_value
-    from session_kit.sessions.agents import AGENT_OK, AgentRun
+    from session_kit.sessions.agents import AGENT_FAILED, AGENT_OK, AGENT_RUNNING, AgentRun
     from session_kit.sessions.listing import latest_first
     from session_kit.sessions.overview import SessionOverview
     from session_kit.sessions.resolve import CURRENT, resolve_session

@@ -62,9 +62,9 @@ def test_1_0_requests_are_what_the_person_typed(one):
 def test_1_0_inline_threads_are_agents_linked_to_their_task_calls(one):
     sid = one.session.session_id
     agents = invoke_json("show", sid)["agents"]
-    assert [(a["tool_use_id"], a["layout"], a["status"]) for a in agents] == [
-        (one.search_task, "inline", "ok"),
-        (one.failing_task, "inline", "failed"),
+    assert [(a["tool_use_id"], a["layout"], a["status"], a["failures"]) for a in agents] == [
+        (one.search_task, "inline", "ok", 0),
+        (one.failing_task, "inline", "ok", 1),  # it ended well; one of its calls failed
     ]
     detail = invoke_json("debug-agent", sid, "--all")
     assert [a["prompt"] for a in detail["agents"]] == list(one.thread_prompts)
@@ -149,7 +149,7 @@ def test_2_0_title_is_the_first_summary_when_none_belongs(two):
 def test_2_1_agents_with_and_without_meta_workflows_and_missing_logs(three):
     agents = {a["agent_id"]: a for a in invoke_json("show", three.session.session_id)["agents"]}
     assert agents[three.with_meta]["layout"] == "subagents" and agents[three.with_meta]["type"] == "Explore"
-    assert agents[three.without_meta]["tool_use_id"] and agents[three.without_meta]["status"] == "failed"
+    assert agents[three.without_meta]["tool_use_id"] and agents[three.without_meta]["failures"] == 1
     assert agents[three.workflow]["layout"] == "workflow" and agents[three.workflow]["status"] == "ok"
     for gone in three.missing:
         assert agents[gone]["log_found"] is False and agents[gone]["path"] is None

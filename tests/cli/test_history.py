@@ -118,12 +118,14 @@ def test_search_scan_keeps_the_exact_substring_search(built: Built):
     assert invoke("search", "x", "--all", "--scan", "--errors").exit_code == 2
 
 
-def test_search_finds_a_session_the_client_deleted_and_says_how_to_resume_it(built: Built):
+def test_search_finds_a_session_the_client_deleted_and_offers_no_restore_the_archive_cannot_do(built: Built):
     sid = built.current.session_id
-    invoke("search", "anything", "--all")  # indexed while it was there
+    invoke("search", "anything", "--all")  # indexed while it was there, never archived
     _delete_as_the_client_does(built.root, sid)
     [hit] = invoke_json("search", "Please build", "--all")["hits"]
-    assert hit["archived"] and hit["resume"].startswith(f"session-kit restore {sid} && ")
+    assert hit["archived"] and hit["resume"] is None  # `restore` would exit 3: nothing to put back
+    assert invoke("restore", sid).exit_code == 3
+    assert "resume: not possible" in invoke("search", "Please build", "--all").stdout
 
 
 def test_export_writes_the_tables_as_json_lines(built: Built, tmp_path: Path):

@@ -102,7 +102,7 @@ def test_the_status_line_counts_an_agent_whose_log_is_gone_from_its_result(claud
     streamed(t, path, version="2.1.328")
     show = invoke_json("show", str(path))["usage"]
     [gone] = [a for a in show["agents"] if a["agent_id"] == "agonewithusage01"]
-    assert gone["source"] == "agent_result" and gone["tokens"]["output"] == 9
+    assert gone["source"] == "result" and gone["tokens"]["output"] == 9
     assert status_figures(path, t.session_id)[1] == show["total"]["tokens"]["output"]
 
 

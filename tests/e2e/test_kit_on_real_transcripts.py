@@ -120,7 +120,9 @@ def test_events_errors_include_the_failing_call_inside_the_general_purpose_agent
     assert [(command(e), exit_code(e)) for e in inside] == [(sc.SUBAGENT_FAILING_COMMAND, 1)]
     assert "No such file or directory" in inside[0]["error"]
     plan = next(a for a in show["agents"] if a["type"] == "Plan")
-    assert plan["status"] == "ok" and next(a for a in show["agents"] if a["agent_id"] == gp_agent)["status"] == "failed"
+    gp = next(a for a in show["agents"] if a["agent_id"] == gp_agent)
+    # it ended well; the failing call inside it is counted apart
+    assert plan["status"] == "ok" and (gp["status"], gp["failures"]) == ("ok", 1)
 
 
 def test_show_requests_are_what_the_person_sent_not_client_notifications(run: ScenarioRun) -> None:

@@ -242,16 +242,16 @@ def test_subagents_sync_background_and_failed(tmp_path: Path):
     failed = t.tool_use("Task", {"subagent_type": "Explore", "description": "Break", "prompt": "r"})
     t.tool_result(failed, "Agent terminated early due to an API error", is_error=True)
     agents = captured(t.write(tmp_path / "a.jsonl"))["agents"]
-    assert [(a["type"], a["status"], a["answer"]) for a in agents] == [
-        ("Plan", "finished", "Keep alpha."),
-        ("general-purpose", "running in the background", None),
-        ("Explore", "failed", "Agent terminated early due to an API error"),
+    assert [(a["type"], a["status"], a["background"], a["answer"], a["error"]) for a in agents] == [
+        ("Plan", "ok", False, "Keep alpha.", None),
+        ("general-purpose", "running", True, None, None),
+        ("Explore", "failed", False, None, "Agent terminated early due to an API error"),
     ]
     t.user(
         "<task-notification>\n<task-id>a2</task-id>\n<status>completed</status>\n<result>Found it.</result>\n</task-notification>"
     )
     agents = captured(t.write(tmp_path / "b.jsonl"))["agents"]
-    assert (agents[1]["status"], agents[1]["answer"]) == ("finished", "Found it.")
+    assert (agents[1]["status"], agents[1]["answer"]) == ("ok", "Found it.")
 
 
 def test_files_created_edited_and_removed(tmp_path: Path):
@@ -332,7 +332,7 @@ def test_a_2025_session_with_titles_task_agents_and_string_errors(tmp_path: Path
     memory = captured(t.write(tmp_path / "a.jsonl"))
     assert memory["compactions"] == []
     assert memory["requests"]["first"]["text"] == "Port the CLI to click"
-    assert memory["agents"][0]["status"] == "finished" and memory["agents"][0]["answer"] == "Found 3 entry points"
+    assert memory["agents"][0]["status"] == "ok" and memory["agents"][0]["answer"] == "Found 3 entry points"
     assert memory["failures"][0]["exit_code"] == 2 and "Error 1" in memory["failures"][0]["error"]
 
 
@@ -390,3 +390,46 @@ def test_a_memory_saved_before_checkpoints_goes_on_from_its_offset(tmp_path: Pat
     assert [r["text"] for r in memory["requests"]["recent"]].count("Now also handle commas") == 1
     assert memory["requests"]["first"]["text"] == "Fix the parser for TICKET-99 please"
     assert len(memory["failures"]) == 1
+
+
+def _as_the_client_writes(entry: dict) -> dict:
+    """The entry with `parentUuid` first, as real lines start (the capture's byte filter sees that)."""
+    return {"parentUuid": entry.pop("parentUuid", None), **entry}
+
+
+def test_background_agents_end_by_a_task_status_line_or_a_task_output_poll(tmp_path: Path):
+    t = Transcript()
+    for agent_id in ("bg1", "bg2"):
+        call = t.tool_use("Agent", {"description": f"Work {agent_id}", "prompt": "p", "run_in_background": True})
+        t.tool_result(
+            call, "Async agent launched successfully.", extra={"status": "async_launched", "agentId": agent_id}
+        )
+    path = t.write(tmp_path / "a.jsonl")
+    memory = captured(path)
+    assert [(a["status"], a.get("background"), a.get("duration_s")) for a in memory["agents"]] == [
+        ("running", True, None)
+    ] * 2
+    t.lines.clear()  # what the client appends next, read by the next capture
+    ended = t.attachment(
+        "task_status", taskId="bg1", taskType="local_agent", description="Work bg1", status="completed"
+    )
+    t.lines[-1] = _as_the_client_writes(ended)
+    poll = t.tool_use("TaskOutput", {"task_id": "bg2", "block": True})
+    body = "<retrieval_status>success</retrieval_status>\n\n<task_id>bg2</task_id>\n\n<status>completed</status>"
+    t.tool_result(poll, body + "\n\n<output>Done: 3 files.</output>", extra={"retrieval_status": "success"})
+    with path.open("a") as out:
+        out.write(t.text())
+    memory = captured(path, memory)
+    assert [(a["id"], a["status"], a["answer"]) for a in memory["agents"]] == [
+        ("bg1", "ok", None),
+        ("bg2", "ok", "Done: 3 files."),
+    ]
+    assert all(a["duration_s"] and a["duration_s"] > 1 for a in memory["agents"])  # to its ending, not the launch
+
+
+def test_a_spawning_call_refused_by_input_validation_leaves_no_agent(tmp_path: Path):
+    t = Transcript()
+    call = t.tool_use("Task", {"description": "No prompt"})
+    t.tool_result(call, "<tool_use_error>InputValidationError: prompt is missing</tool_use_error>", is_error=True)
+    memory = captured(t.write(tmp_path / "a.jsonl"))
+    assert memory["agents"] == []

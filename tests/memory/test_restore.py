@@ -115,3 +115,17 @@ def test_left_out_parts_are_not_restored():
         keep=lambda part: part != "plan",
     )
     assert "PLAN-TEXT" not in text and "FIRST-REQUEST" in text
+
+
+def test_subagents_are_restored_with_how_they_stand_and_what_they_did():
+    memory = record.empty_memory("/t.jsonl")
+    common = {"call": "c", "type": "Explore", "line": 1, "answer": None, "error": None}
+    memory["agents"] = [
+        {**common, "id": "g0ne", "description": "done", "status": "ok", "background": False, "calls": 7}
+        | {"duration_s": 42.5, "answer": "The cache is stale."},
+        {**common, "id": "bg1", "description": "waiting", "status": "running", "background": True, "calls": None}
+        | {"duration_s": None},
+    ]
+    text = restore.render(memory, {"values": {}, "notes": []}, limit=None, memory_file="m", read_plan=lambda p: None)
+    assert 'Explore "waiting": running in the background (agent bg1)' in text  # the running ones first
+    assert 'Explore "done": finished (7 calls, 42s) (agent g0ne) — The cache is stale.' in text

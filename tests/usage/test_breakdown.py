@@ -67,7 +67,7 @@ def test_an_agent_whose_log_is_missing_counts_with_the_usage_its_result_reports(
     t.write_session(claude_root)
     usage = session_report(find_session_by_id(claude_root, t.session_id)).usage
     [agent] = usage.agents
-    assert agent.source == "agent_result" and agent.own.by_model[0][0] == "claude-opus-5-5"
+    assert agent.source == "result" and agent.floor and agent.own.by_model[0][0] == "claude-opus-5-5"
     assert (agent.own.total.input, agent.own.total.output, agent.own.total.cache_read) == (6804, 21, 3)
     assert usage.as_dict()["agents"][0]["cost"]["complete"] is True
 

@@ -20,7 +20,7 @@ import click
 from session_kit import api
 from session_kit.cli.context import Kit, no_redact_option, pass_kit, shared_options
 from session_kit.cli.helptext import epilog
-from session_kit.cli.outcomes import agent_status, call_outcome
+from session_kit.cli.outcomes import agent_calls, agent_duration, agent_status, call_outcome
 from session_kit.cli.output import (
     FAILURE,
     Column,
@@ -282,7 +282,7 @@ def show(kit: Kit, session: str, full: bool) -> None:
         status = agent_status(agent, error_chars=60)
         echo(
             f"  {agent.agent_id}  [{agent.agent_type or '?'}] {clip(agent.description, 50)}  "
-            f"{plural(len(agent.calls), 'call')}, {paint(status, FAILURE) if agent.failed else status}, "
+            f"{agent_calls(agent)}, {agent_duration(agent)}, {paint(status, FAILURE) if agent.failed else status}, "
             f"{agent_tokens(r.usage, agent.agent_id)}"
         )
     _more(more)

@@ -213,7 +213,12 @@ def search(
         title = f"  {clip(api.shown(h.title), 60)}" if h.title else ""
         click.echo(f"{who}:{h.line}  {_when(h.timestamp)}  {h.where}{tool}{failed}{title}")
         echo(f"    {highlight(api.shown(h.snippet), query)}")
-        click.echo(f"    resume: {h.resume}")
+        if h.resume is None:
+            click.echo("    resume: not possible (its transcript is gone, and the archive has no copy)")
+        elif h.resume.startswith("session-kit show "):
+            click.echo(f"    read:   {h.resume}  (no transcript to resume, here or in the archive)")
+        else:
+            click.echo(f"    resume: {h.resume}")
     more = f" of {found.total}" if found.total > len(found.hits) else ""
     click.echo(f"{len(found.hits)}{more} hits (best first).")
 

@@ -13,7 +13,7 @@ import click
 from session_kit import api
 from session_kit.cli.context import Kit, no_redact_option, pass_kit, shared_options
 from session_kit.cli.helptext import epilog
-from session_kit.cli.outcomes import agent_status, call_outcome
+from session_kit.cli.outcomes import FROM, agent_answer, agent_calls, agent_status, call_outcome
 from session_kit.cli.output import (
     FAILURE,
     as_is,
@@ -97,7 +97,9 @@ def debug_agent(
     AGENT). By default the failed agents (a tool call failed, or the agent ended in error),
     then one line naming the rest; AGENT (an id prefix) shows one agent in detail; --all
     shows every agent. An agent started by an agent is shown under it. Error text is printed
-    as written, cut at a few hundred characters unless --full (--json never cuts).
+    as written, cut at a few hundred characters unless --full (--json never cuts). A figure
+    not read from the agent's own log says where it came from (its result, its ending); a
+    background agent runs until a line says it ended; tokens marked ≥ are a floor.
     """
     session, agent = session_and_agent(first, second, session_option)
     ref = resolve(kit, session)
@@ -125,7 +127,7 @@ def _print_agents(report: api.AgentReport, *, agent: str | None, all_agents: boo
         _print_agent(report, node, detail=agent is not None, every_call=agent is not None or all_agents, full=full)
     if picked.others:
         named = ", ".join(
-            f"{n.run.agent_id} [{n.run.agent_type or '?'}] {clip(n.run.description, 40)} ({'FAILED' if n.run.failed else 'ok'})"
+            f"{n.run.agent_id} [{n.run.agent_type or '?'}] {clip(n.run.description, 40)} ({'FAILED' if n.run.failed else n.run.status})"
             for n in picked.others[:OTHERS_NAMED]
         )
         more = f" and {len(picked.others) - OTHERS_NAMED} more" if len(picked.others) > OTHERS_NAMED else ""
@@ -151,7 +153,7 @@ def _print_agent(report: api.AgentReport, node: api.AgentNode, *, detail: bool, 
     )
     spawned = f"agent {run.parent_agent_id}" if run.parent_agent_id else "the main conversation"
     click.echo(
-        f"{inner}ran {clock(run.start)} → {clock(run.end)} ({human_duration(run.duration_s)}), "
+        f"{inner}ran {clock(run.start)} → {clock(run.end)} ({_took(run)}), {agent_calls(run)}, "
         f"model {run.model or '-'}, spawned by {spawned}" + (f" ({run.tool_use_id})" if run.tool_use_id else "")
     )
     click.echo(f"{inner}tokens: {agent_tokens(report.usage, run.agent_id)}")
@@ -175,7 +177,11 @@ def _print_agent(report: api.AgentReport, node: api.AgentNode, *, detail: bool, 
     failed = [c for c in calls if c.failed]
     listed = calls if every_call else failed
     what = f" of {report.tool}" if report.tool else ""
-    click.echo(f"{inner}tool calls{what}: {len(calls)} ({len(failed)} failed)" + (":" if listed else ""))
+    if not run.log_found:  # nothing to list: its count, if any, is its result's
+        click.echo(f"{inner}tool calls: {agent_calls(run)}, none listed (no log)")
+        listed = []
+    else:
+        click.echo(f"{inner}tool calls{what}: {len(calls)} ({len(failed)} failed)" + (":" if listed else ""))
     for c in listed:
         took, mark, code = call_outcome(c)
         outcome = f"{mark}{code}"
@@ -183,12 +189,20 @@ def _print_agent(report: api.AgentReport, node: api.AgentNode, *, detail: bool, 
         if c.failed and c.error:
             for line in as_is(c.error, limit, inner + "      "):
                 click.echo(line)
+    answer = agent_answer(run) or "(none)"
     if detail:
         click.echo(f"{inner}final answer:")
-        for line in as_is(run.final_answer or "(none)", None, inner + "  "):
+        for line in as_is(answer, None, inner + "  "):
             click.echo(line)
     else:
-        _labelled(inner, "answer", run.final_answer or "(none)", None if full else TEXT_LIMIT)
+        _labelled(inner, "answer", answer, None if full else TEXT_LIMIT)
+
+
+def _took(run: api.AgentRun) -> str:
+    """How long the agent ran, marked when the figure is not its log's (see `agent_duration`)."""
+    seconds, source = run.duration
+    took = human_duration(seconds)
+    return took if source in (None, "log") else f"{took} {FROM[source]}"
 
 
 def _labelled(indent: str, label: str, text: str | None, limit: int | None) -> None:

@@ -18,15 +18,50 @@ def call_outcome(call: api.ToolCall) -> tuple[str, str, str]:
     return took, mark, code
 
 
+# Where an agent's figure came from, when not from its own log.
+FROM = {"result": "from its result", "completion": "from its ending", "call": "from its call"}
+
+
 def agent_status(run: api.AgentRun, *, error_chars: int | None = None) -> str:
-    """`ok`, or `FAILED (N failed calls, ended in error[: why])`; the why only with
-    `error_chars`; `, log not found` after either for an agent known only from its call."""
+    """`ok`, `running` (`in the background`), or `FAILED (N failed calls, ended in
+    error[: why])`; the why only with `error_chars`; `, log not found` after any for an agent
+    known only from its call."""
     gone = ", log not found" if not run.log_found else ""
     if not run.failed:
+        if run.status == api.AGENT_RUNNING:
+            return "running" + (" in the background" if run.background else "") + gone
         return api.AGENT_OK + gone
     why = []
     if run.failures:
         why.append(f"{len(run.failures)} failed call{'s' if len(run.failures) != 1 else ''}")
     if run.ended_in_error:
         why.append("ended in error" + (f": {clip(run.error, error_chars)}" if error_chars else ""))
+    elif run.status == api.AGENT_FAILED:
+        why.append("ended in error")
     return f"FAILED ({', '.join(why)})" + gone
+
+
+def agent_calls(run: api.AgentRun) -> str:
+    """`3 calls`, `3 calls (from its result)` for an agent without its log, or `calls unknown`."""
+    count, source = run.tool_call_count
+    if count is None:
+        return "calls unknown"
+    where = f" ({FROM[source]})" if source in FROM else ""
+    return f"{count} call{'s' if count != 1 else ''}{where}"
+
+
+def agent_duration(run: api.AgentRun) -> str:
+    """`12.3s`, `12.3s (from its result)`, or `-` (unknown: still running, or nothing says)."""
+    seconds, source = run.duration
+    if seconds is None:
+        return "-"
+    where = f" ({FROM[source]})" if source in FROM else ""
+    return f"{seconds:.1f}s{where}"
+
+
+def agent_answer(run: api.AgentRun) -> str | None:
+    """Its final answer, marked when it is not from its log."""
+    text, source = run.answer
+    if text is None:
+        return None
+    return f"({FROM[source]}) {text}" if source in FROM else text

@@ -20,10 +20,14 @@ def human_tokens(n: int) -> str:
     return f"{n / 1_000_000:.2f}M"
 
 
-def usage_text(tokens: Any, cost: Any) -> str:
-    """One usage (a `Usage`) and its `Cost` in a line."""
+FLOOR = "≥"  # a figure that is a floor: the true one is higher
+
+
+def usage_text(tokens: Any, cost: Any, *, floor: bool = False) -> str:
+    """One usage (a `Usage`) and its `Cost` in a line; `floor`: marked as a floor (`≥`)."""
+    mark = FLOOR if floor else ""
     return (
-        f"{tokens.tokens} tokens, {cost.display()} (input {tokens.input}, output {tokens.output}, "
+        f"{mark}{tokens.tokens} tokens, {cost.display()} (input {tokens.input}, output {tokens.output}, "
         f"cache read {tokens.cache_read}, cache write 5m {tokens.cache_write_5m} / 1h {tokens.cache_write_1h}"
         + (f", web search {tokens.web_search}" if tokens.web_search else "")
         + f"; {plural(tokens.messages, 'API message')})"
@@ -35,16 +39,19 @@ def usage_lines(usage: Any) -> list[str]:
     if usage is None:
         return []
     prices = usage.prices
-    lines = [f"  tokens:    {usage_text(usage.total.total, usage.cost)}"]
+    lines = [f"  tokens:    {usage_text(usage.total.total, usage.cost, floor=usage.floor)}"]
+    if usage.floor:
+        lines.append(f"    {FLOOR}: includes an agent's figure from its result, which counts only its last request")
     if usage.agents:
         lines.append(f"    main:    {usage_text(usage.main.total, prices.cost(usage.main))}")
         for agent in usage.agents:
             where = {
-                "agent_result": " (no log: the client's figure from its Agent result)",
+                "result": " (no log: its result's figure, which counts only its last request)",
                 "unknown": " (no log, and its result records no usage)",
             }.get(agent.source, "")
             lines.append(
-                f"    agent {agent.agent_id[:12]}: {usage_text(agent.own.total, prices.cost(agent.own))}{where}"
+                f"    agent {agent.agent_id[:12]}: "
+                f"{usage_text(agent.own.total, prices.cost(agent.own), floor=agent.floor)}{where}"
             )
     if len(usage.total.by_model) > 1:
         models = "; ".join(
@@ -66,4 +73,5 @@ def agent_tokens(usage: Any, agent_id: str) -> str:
         return "tokens unknown"
     total = agent.with_nested
     nested = " with its agents" if total != agent.own else ""
-    return f"{human_tokens(total.total.tokens)} tokens{nested}, {usage.prices.cost(total).display()}"
+    mark = FLOOR if agent.floor else ""
+    return f"{mark}{human_tokens(total.total.tokens)} tokens{nested}, {usage.prices.cost(total).display()}"

@@ -297,8 +297,10 @@ class UnitBuilder:
             return items.USER_OUTPUT, text
         if entry.is_meta or head.startswith("<local-command-caveat>"):
             return items.USER_META, text
-        if entry.is_system_originated or head.startswith("<task-notification>"):
+        if head.startswith("<task-notification>"):
             return items.USER_NOTIFICATION, text
+        if entry.is_system_originated and not (entry.is_sidechain and entry.parent_uuid is None):
+            return items.USER_NOTIFICATION, text  # the root of an agent's thread is its prompt, whoever sent it
         if not entry.is_sidechain and request_text(entry) is None:
             return items.USER_META, text  # client text the one request rule leaves out (a teammate's message…)
         return None, text

@@ -26,7 +26,7 @@ Tables (documented for users in docs/json.md, "export"):
               web_search, web_fetch
     agent_results  what an `Agent`/`Task` result reports of its agent's usage (all that is
               known of an agent whose log is gone): file_id, session, agent_id, hour, model,
-              the same token columns, source (`agent_result`: the agent's last request only)
+              the same token columns, source (`result`: the agent's last request only)
     files     one row per indexed file: path, session, agent, project, offset (bytes
               indexed, whole lines only), size, ino, mtime, modified (mtime in ns, the
               order "written first" follows), warmup (a 2.0.x warmup log: only its usage is

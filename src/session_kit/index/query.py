@@ -5,8 +5,10 @@ case-insensitive scan of the stored text), the filters users ask for (project, t
 only, since/until, agent), ranking (FTS5's bm25, then the newest), the snippet around each hit
 (cut from the stored, already redacted text) and, per hit, how to resume its session:
 `cd <project> && claude --resume <id>`, with `session-kit restore <id>` first when the client
-deleted the transcript. Reads only the database (and one stat per session shown). Does not:
-update the index (`update`) or print.
+deleted the transcript and the kit's archive holds it; for a session that can be neither
+resumed nor restored (an orphan agent log's), `session-kit show <the hit's file>`. Reads only
+the database (and, per session shown, one stat and a look at the archive's listing when its
+transcript is gone). Does not: update the index (`update`) or print.
 """
 
 from __future__ import annotations
@@ -47,7 +49,9 @@ class IndexedHit:
     snippet: str
     title: str | None
     archived: bool  # the client deleted the transcript: restore it first
-    resume: str  # the shell command that resumes the session
+    # The shell command that resumes the session; for one that cannot be resumed, the command
+    # that shows the hit's file; None when that file is gone too (and not archived).
+    resume: str | None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -96,9 +100,15 @@ def _where(filters: Filters) -> tuple[list[str], list[Any]]:
 
 
 def search_index(
-    conn: sqlite3.Connection, text: str, filters: Filters = Filters(), *, limit: int | None = DEFAULT_LIMIT
+    conn: sqlite3.Connection,
+    text: str,
+    filters: Filters = Filters(),
+    *,
+    limit: int | None = DEFAULT_LIMIT,
+    state_root: str | None = None,
 ) -> tuple[list[IndexedHit], int]:
-    """The best hits (at most `limit`) and how many there are in all."""
+    """The best hits (at most `limit`) and how many there are in all. `state_root`: the kit's
+    state, whose archive says whether a deleted session can be restored."""
     from session_kit.files import TEXT_ERRORS
 
     # A lone surrogate (bytes of an argument that were not UTF-8) cannot reach SQLite.
@@ -132,8 +142,13 @@ def search_index(
             row = conn.execute("SELECT project, cwd, path, title FROM sessions WHERE id=?", (session,)).fetchone()
             project, cwd, path, title = row or (None, None, None, None)
             archived = not (path and os.path.exists(path))
-            info = sessions[session] = (project, path, title, archived, resume_command(session, cwd, archived))
+            resume = resume_command(session, cwd, archived)
+            if archived and state_root is not None and not _restorable(state_root, session):
+                resume = None  # restore would find nothing: the hit's own file is shown (below)
+            info = sessions[session] = (project, path, title, archived, resume)
         project, path, title, archived, resume = info
+        if resume is None:
+            resume = _show_command(conn, session, agent)
         hits.append(
             IndexedHit(
                 session,
@@ -152,6 +167,25 @@ def search_index(
             )
         )
     return hits, total
+
+
+def _restorable(state_root: str, session: str) -> bool:
+    """The archive holds the session's transcript (an orphan agent log's session has none)."""
+    from session_kit.archive.store import archived_session_files
+
+    name = f"{session}.jsonl"
+    return any(os.path.basename(entry.rel) == name for entry in archived_session_files(state_root, session))
+
+
+def _show_command(conn: sqlite3.Connection, session: str, agent: str | None) -> str | None:
+    """For a hit in a session that cannot be resumed (its transcript is neither on disk nor in
+    the archive: an orphan agent log's), the command that shows the file the hit is in; None
+    when that file is gone too."""
+    rows = conn.execute("SELECT path FROM files WHERE session=? AND agent IS ? ORDER BY path", (session, agent))
+    for (path,) in rows:
+        if path and os.path.exists(path):
+            return f"session-kit show {shlex.quote(path)}"
+    return None
 
 
 def resume_command(session: str, cwd: str | None, archived: bool) -> str:

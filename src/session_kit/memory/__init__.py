@@ -8,6 +8,7 @@ Standard library only (plus the kit's `state` package): the hooks import it. Mod
 - `capture` — reading the transcript from where the last capture stopped, and keeping the
   person's requests, the plan, the task list, changed files, unfixed failures, subagents and
   the last announced next step, redacted.
+- `agents` — the subagents in the memory, by the agent model's rules (`transcript.agent_signals`).
 - `restore` — the one block the SessionStart hook puts back, ordered by value within the
   client's context limit, and the full memory as text.
 Does not: parse command lines or know the CLI; read the transcript anywhere but `capture`.

@@ -153,7 +153,7 @@ def _write_text(path: str, memory: dict) -> None:
 
 def _keep_summary(memory: dict, summary: str, trigger: str | None) -> None:
     """The client's compaction summary (PostCompact), with the latest compaction."""
-    from session_kit.memory.fold import clip
+    from session_kit.memory.text import clip
 
     text = clip(redact(summary.strip()), 8000)
     compactions = memory["compactions"]

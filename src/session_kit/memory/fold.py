@@ -13,17 +13,19 @@ entry types and its raw-type reader (both standard library only). Does not: open
 
 from __future__ import annotations
 
+from session_kit.memory.agents import agent_answered, agent_ended, agent_started, notified
 from session_kit.memory.record import read_plan_file
 from session_kit.memory.text import (
-    answer_head,
+    agent_signals,
     call_key,
+    clip,
     error_lines,
     exit_code_of,
+    parse_time,
     person_request,
     redact,
     removed_paths,
     result_text,
-    task_notification,
 )
 from session_kit.state import fastjson
 from session_kit.transcript.rawtype import top_level_type
@@ -36,13 +38,11 @@ if TYPE_CHECKING:
 
 MAX_REQUEST = 6000
 MAX_NEXT = 1500
-MAX_ANSWER = 400
 MAX_PLAN = 12000
 MAX_PENDING = 2000
 RECENT_REQUESTS = 5
 MAX_READS = 12
 MAX_FAILURES = 30
-MAX_AGENTS = 40
 MAX_TASKS = 100
 MAX_FILES = 400
 
@@ -53,8 +53,12 @@ _ATTACHMENT = TYPE_ATTACHMENT.encode()
 FILE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 PATH_KEYED = frozenset({*FILE_TOOLS, "Read"})
 AGENT_TOOLS = frozenset({"Agent", "Task"})
-# Calls whose successful result says something the call did not: parsed even on success.
-RESULT_MATTERS = frozenset({"Write", "ExitPlanMode", "TaskCreate", *AGENT_TOOLS})
+# Calls whose successful result says something the call did not: parsed even on success
+# (a TaskOutput poll may say a background agent ended).
+RESULT_MATTERS = frozenset({"Write", "ExitPlanMode", "TaskCreate", "TaskOutput", *AGENT_TOOLS})
+# Attachment lines worth parsing: plan mode, and a background agent's ending (a queued
+# task notification, a task status).
+_ATTACHMENTS_KEPT = (b'"plan_mode', b"<task-notification>", b'"task_status"')
 _ERROR_MARKS = (b'"is_error":true', b'"is_error": true')
 _RESULT_ID = b'"tool_use_id":"'
 
@@ -83,7 +87,7 @@ class Fold:
         if not raw.strip():
             return
         kind = top_level_type(raw)
-        if kind is not None and kind in NOISE and not (kind == _ATTACHMENT and b'"plan_mode' in raw):
+        if kind is not None and kind in NOISE and not (kind == _ATTACHMENT and _kept_attachment(raw)):
             return
         if self._known_result(raw):
             return
@@ -150,6 +154,9 @@ class Fold:
             self.memory["compactions"].append({"at": at, "trigger": trigger, "summary": None, "line": self.line})
         elif kind == "attachment":
             self._attachment(entry.get("attachment"))
+            if self.keeps("agents"):
+                for ending in agent_signals().completions(entry):
+                    agent_ended(self.memory["agents"], ending)
 
     def _user(self, entry: dict, message: dict, at: str | None) -> None:
         if entry.get("isCompactSummary"):
@@ -165,9 +172,10 @@ class Fold:
             self._result(block.get("tool_use_id"), block, entry.get("toolUseResult"), at)
         if results:
             return
-        note = task_notification(content)
-        if note is not None:
-            self._agent_notified(*note)
+        if notified(content):
+            note = agent_signals().notification(result_text(content), parse_time(at))
+            if note is not None and self.keeps("agents"):
+                agent_ended(self.memory["agents"], note)
             return
         text = person_request(entry, self.line)
         if text is not None and self.keeps("requests"):
@@ -231,19 +239,7 @@ class Fold:
             if isinstance(tool_input.get("subject"), str):
                 call["update"]["subject"] = clip(redact(tool_input["subject"]), 300)
         elif name in AGENT_TOOLS and self.keeps("agents"):
-            agents = self.memory["agents"]
-            agents.append(
-                {
-                    "id": None,
-                    "call": call_id,
-                    "type": _str(tool_input.get("subagent_type")) or "general-purpose",
-                    "description": clip(redact(_str(tool_input.get("description")) or ""), 200),
-                    "status": "running",
-                    "answer": None,
-                    "line": self.line,
-                }
-            )
-            del agents[:-MAX_AGENTS]
+            agent_started(self.memory["agents"], call_id, tool_input, self.line, at)
         pending = self.memory["pending"]
         pending[call_id] = call
         if len(pending) > MAX_PENDING:  # calls that never got a result: forget the oldest
@@ -262,9 +258,11 @@ class Fold:
         if failed:
             self._failed(call, call_id, result_text(block.get("content")), at)
         else:
-            self._succeeded(call, block, extra, call_id=call_id)
+            self._succeeded(call, block, extra, call_id=call_id, at=at)
 
-    def _succeeded(self, call: dict, block: dict | None, extra: object, *, call_id: str | None = None) -> None:
+    def _succeeded(
+        self, call: dict, block: dict | None, extra: object, *, call_id: str | None = None, at: str | None = None
+    ) -> None:
         tool = call["tool"]
         failures = self.memory["failures"]
         if failures:
@@ -288,7 +286,11 @@ class Fold:
         elif tool == "TaskUpdate":
             self._task_update(call.get("update") or {})
         elif tool in AGENT_TOOLS:
-            self._agent_answered(call_id, extra, block, failed=False)
+            agent_answered(self.memory["agents"], call_id, extra, block, failed=False, at=at)
+        elif tool == "TaskOutput" and block is not None and self.keeps("agents"):
+            polled = agent_signals().task_output(extra, result_text(block.get("content")), parse_time(at))
+            if polled is not None:
+                agent_ended(self.memory["agents"], polled)
 
     def _failed(self, call: dict, call_id: str, text: str, at: str | None) -> None:
         tool = call["tool"]
@@ -296,7 +298,7 @@ class Fold:
             self._plan_answered("refused", None, {"content": text})
             return
         if tool in AGENT_TOOLS:
-            self._agent_answered(call_id, None, {"content": text}, failed=True)
+            agent_answered(self.memory["agents"], call_id, None, {"content": text}, failed=True, at=at)
         if not self.keeps("failures"):
             return
         failure = {
@@ -426,33 +428,6 @@ class Fold:
                 item["line"] = self.line
                 return
 
-    def _agent_answered(self, call_id: str | None, extra: object, block: dict | None, *, failed: bool) -> None:
-        agent = next((a for a in reversed(self.memory["agents"]) if a["call"] == call_id), None)
-        if agent is None:
-            return
-        if isinstance(extra, dict):
-            agent["id"] = _str(extra.get("agentId")) or agent["id"]
-            status = extra.get("status")
-        else:
-            status = None
-        if failed:
-            agent["status"] = "failed"
-        elif status in ("async_launched", "running"):
-            agent["status"] = "running in the background"
-            return
-        else:
-            agent["status"] = "finished"
-        if block is not None:
-            agent["answer"] = clip(redact(answer_head(result_text(block.get("content")))), MAX_ANSWER)
-
-    def _agent_notified(self, agent_id: str, status: str, text: str) -> None:
-        for agent in reversed(self.memory["agents"]):
-            if agent["id"] == agent_id:
-                agent["status"] = "failed" if status in ("failed", "error", "killed") else "finished"
-                if text:
-                    agent["answer"] = clip(redact(text), MAX_ANSWER)
-                return
-
 
 # --- small helpers -------------------------------------------------------------------------
 
@@ -467,8 +442,8 @@ def _str(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit] + f"… [cut: {len(text)} chars]"
+def _kept_attachment(raw: bytes) -> bool:
+    return any(mark in raw for mark in _ATTACHMENTS_KEPT)
 
 
 def _clip_tail(text: str, limit: int) -> str:

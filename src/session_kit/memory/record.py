@@ -17,7 +17,8 @@ Shape (`version` 1; every text already redacted):
     files     {path: {"change": "created|edited|deleted", "times", "line", "at"}}
     reads     [{"path", "line"}]    the latest first
     failures  [{"key", "tool", "command", "exit_code", "error", "line", "at"}]
-    agents    [{"id", "call", "type", "description", "status", "answer", "line"}]
+    agents    [{"id", "call", "type", "description", "status" (ok | failed | running), "background",
+               "calls", "duration_s", "answer", "error", "line", "at"}]   (`memory.agents`)
     next      {"text", "line"} | null    the assistant's latest words
     compactions [{"at", "trigger", "summary"}]
     pending   {tool_use_id: call}   calls still waiting for their result

@@ -149,17 +149,32 @@ def _agents(memory: Mapping, level: int) -> list[str]:
     agents = list(memory.get("agents") or [])
     if not agents:
         return []
-    agents.sort(key=lambda a: a.get("status") != "running" and not str(a.get("status")).startswith("running"))
+    agents.sort(key=lambda a: not str(a.get("status")).startswith("running"))  # (older files: "running in …")
     shown = agents[: (20, 8, 3)[min(level, 2)]]
     lines = ["Subagents started:"]
     for agent in shown:
-        line = f'- {agent.get("type")} "{agent.get("description")}": {agent.get("status")}'
+        line = f'- {agent.get("type")} "{agent.get("description")}": {_agent_state(agent)}'
         if agent.get("id"):
             line += f" (agent {agent['id']})"
-        if agent.get("answer") and level < 2:
-            line += f" — {_cut(agent['answer'], 300 if level == 0 else 120)}"
+        said = agent.get("answer") or agent.get("error")
+        if said and level < 2:
+            line += f" — {_cut(said, 300 if level == 0 else 120)}"
         lines.append(line)
     return lines
+
+
+def _agent_state(agent: Mapping) -> str:
+    """`finished (3 calls, 12s)`, `failed`, `running in the background`."""
+    status = agent.get("status")
+    if status == "running":
+        return "running in the background" if agent.get("background") else "running"
+    word = {"ok": "finished", "finished": "finished"}.get(str(status), str(status))
+    facts = []
+    if isinstance(agent.get("calls"), int):
+        facts.append(f"{agent['calls']} call" + ("" if agent["calls"] == 1 else "s"))
+    if isinstance(agent.get("duration_s"), (int, float)):
+        facts.append(f"{agent['duration_s']:.0f}s")
+    return word + (f" ({', '.join(facts)})" if facts else "")
 
 
 def _next(memory: Mapping, level: int) -> list[str]:

@@ -2,8 +2,9 @@
 
 Owns: the text of a tool result, the lines of an error that tell what went wrong (the
 end of a traceback, the lines that say "error"), a failed command's exit code, the paths an
-`rm` removed, a task notification's fields; and, loaded on first use, the kit's one redactor and its
-one rule of what a request is (`transcript.entries.request_text`). Standard library only,
+`rm` removed; and, loaded on first use, the kit's one redactor, its one rule of what a request
+is (`transcript.entries.request_text`) and its one reading of what lines say about agents
+(`transcript.agent_signals`). Standard library only,
 and cheap to import: the hooks load it.
 """
 
@@ -57,17 +58,32 @@ def person_request(entry: dict, line: int = 0) -> str | None:
     return request_text(Entry.from_raw(line, entry))
 
 
-def task_notification(content: object) -> tuple[str, str, str] | None:
-    """(agent id, status, result) of a background agent's `<task-notification>` text."""
-    text = content if isinstance(content, str) else None
-    if isinstance(content, list):
-        text = next((b.get("text") for b in content if isinstance(b, dict) and b.get("type") == "text"), None)
-    if not isinstance(text, str) or "<task-notification>" not in text[:200]:
-        return None
-    agent_id = (_between(text, "task-id") or "").strip()
-    status = (_between(text, "status") or "").strip()
-    result = _between(text, "result") or _between(text, "summary") or ""
-    return (agent_id, status, " ".join(result.split())) if agent_id else None
+def agent_signals():
+    """The kit's one reading of what lines say about agents (`transcript.agent_signals`):
+    loaded on first use, like the redactor, when a line says something about an agent."""
+    from session_kit.transcript import agent_signals
+
+    return agent_signals
+
+
+def parse_time(at: object):
+    """An entry's time, by the kit's one rule (`transcript.entries.parse_timestamp`)."""
+    if at is None or not isinstance(at, (str, int, float)):
+        return at  # None, or a time already
+    from session_kit.transcript.entries import parse_timestamp
+
+    return parse_timestamp(at)
+
+
+def seconds_between_times(start: object, end: object) -> float | None:
+    """Seconds from one time (ISO text or datetime) to another; None when either is unknown."""
+    from session_kit.transcript.entries import seconds_between
+
+    return seconds_between(parse_time(start), parse_time(end))
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit] + f"… [cut: {len(text)} chars]"
 
 
 def result_text(content: object) -> str:
@@ -143,16 +159,6 @@ def removed_paths(command: str) -> list[str]:
     if not words or words[0] != "rm":
         return []
     return [word for word in words[1:] if not word.startswith("-")]
-
-
-def answer_head(text: str) -> str:
-    """An agent's answer without the client's hand-back preamble."""
-    if text.startswith("[Subagent hand-back]"):
-        marker = text.find("The report follows:")
-        text = text[marker + len("The report follows:") :] if marker >= 0 else text.partition("\n")[2]
-    elif text.startswith("Async agent launched"):
-        return ""
-    return " ".join(text.split())
 
 
 def call_key(name: str, tool_input: dict) -> str:

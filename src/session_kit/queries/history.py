@@ -200,7 +200,7 @@ def search_history(
 
             updated = update(conn, claude_root, state_root=state_root).files
         try:
-            hits, total = search_index(conn, text, filters or Filters(), limit=limit)
+            hits, total = search_index(conn, text, filters or Filters(), limit=limit, state_root=state_root)
         except ValueError as exc:
             raise KitError(str(exc)) from None
         return HistoryHits(tuple(hits), total, updated, db.has_fts(conn))

@@ -134,8 +134,9 @@ class ReportCollector:
         self.branch = self.branch or entry.git_branch
         self.version = entry.version or self.version
         self.seed_dialect = self.seed_dialect or is_seed_dialect(entry)
-        if not entry.is_sidechain:  # a 1.0.x inline agent's lines are its own (`AgentRun.tokens`)
-            self.tokens.add(entry)
+        # A 1.0.x inline agent's lines never come here (`Session` keeps them for its agents):
+        # a sidechain line that does is an agent log's own, read as the session.
+        self.tokens.add(entry)
         self.agent_results.add(entry)
         if entry.is_compact_boundary or entry.is_compact_summary or entry.kind == KIND_SUMMARY:
             self.compaction_entries.append(entry)

@@ -35,7 +35,7 @@ def session_timeline(
     ref: SessionRef, *, with_agents: bool = True, errors_only: bool = False, tool: str | None = None
 ) -> Timeline:
     session = Session(ref, keep_payload=True)
-    calls = session.all_calls() if with_agents else session.calls
+    calls = session.all_calls() if with_agents else session.linked_calls()
     if errors_only:
         calls = [c for c in calls if c.failed]
     return Timeline(ref, tuple(calls_of_tool(calls, tool)), session.read)

@@ -5,9 +5,11 @@ kept apart), streamed once (its calls and a few facts held, never its entries; a
 cannot be read is skipped and named), splitting the 1.0.x agents written inline in the
 session's own file (`isSidechain` threads, each from its `parentUuid: null` root) and tying
 each to its `Task` call by its prompt, the agents known only from their spawning call because
-their log is gone, each run's tool calls, final answer and outcome (failed: a tool call
-failed, or the agent ended in error — an API error as its last message, or a failed spawning
-call), and the one linker (`AgentLinker`)
+their log is gone (a call refused by input validation spawned none), each run's tool calls,
+final answer and ending error (an API error as its last message, or a failed spawning call),
+what the transcripts say of each run (its call's result, a background agent's ending:
+`transcript.agent_signals`, laid on by `with_signals`; the figures are `agent_run`'s), and
+the one linker (`AgentLinker`)
 that ties a log to the `Agent`/`Task` tool use that spawned it, for every caller (this
 module's `session_agents`, and preprocessing, which links logs as it converts them).
 Spawning calls are looked for in the main conversation and in the other agents' logs, so an
@@ -18,11 +20,12 @@ same). The tree of agents and picking some is `queries.agent_tree`. Does not pri
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from session_kit.files import reason, skipped
+from session_kit.sessions.agent_run import AgentRun
 from session_kit.sessions.store import (
     LAYOUT_INLINE,
     LAYOUT_MISSING,
@@ -31,98 +34,25 @@ from session_kit.sessions.store import (
     SessionRef,
     find_agent_logs,
 )
-from session_kit.transcript.calls import ToolCall, ToolCallPairer
+from session_kit.transcript.agent_signals import AGENT_FAILED, AGENT_OK, AGENT_RUNNING, AgentSignalScan, is_rejected
+from session_kit.transcript.calls import STATUS_PENDING, ToolCall, ToolCallPairer
 from session_kit.transcript.entries import (
     KIND_ASSISTANT,
     KIND_USER,
     Entry,
     count_value,
-    format_timestamp,
     read_entries,
-    seconds_between,
     time_order,
 )
 from session_kit.transcript.reader import ReadStats
-from session_kit.transcript.tokens import TokenTally, TokenUsage
+from session_kit.transcript.tokens import TokenTally
 from session_kit.transcript.tools import agent_spawn, spawns_agent
 
-AGENT_OK = "ok"
-AGENT_FAILED = "failed"  # a tool call failed, or the agent ended in error
+__all__ = ["AGENT_FAILED", "AGENT_OK", "AGENT_RUNNING", "AgentLinker", "AgentRun", "session_agents"]
 # A 2025 agent log starts within this long after the call that spawned it.
 LEGACY_LINK_WINDOW = timedelta(seconds=60)
 # The client writes this as the user's turn when a person stops a running agent.
 _INTERRUPTED = "[Request interrupted by user"
-
-
-@dataclass(frozen=True, slots=True)
-class AgentRun:
-    log: AgentLogRef
-    agent_type: str | None
-    description: str | None
-    tool_use_id: str | None  # the parent's Agent/Task tool use, when linked
-    prompt: str | None
-    start: datetime | None
-    end: datetime | None
-    model: str | None
-    calls: tuple[ToolCall, ...]
-    final_answer: str | None
-    spawn_depth: int | None
-    skipped_lines: int
-    parent_agent_id: str | None = None  # the agent that spawned this one; None: the main conversation
-    error: str | None = None  # why the agent ended in error (API error, interruption, failed spawn)
-    tokens: TokenUsage = TokenUsage()  # its own log's usage, once per API message
-
-    @property
-    def agent_id(self) -> str:
-        return self.log.agent_id
-
-    @property
-    def log_found(self) -> bool:
-        """False for an agent known only from its spawning call: its log was never kept."""
-        return self.log.layout != LAYOUT_MISSING
-
-    @property
-    def failures(self) -> tuple[ToolCall, ...]:
-        return tuple(c for c in self.calls if c.failed)
-
-    @property
-    def ended_in_error(self) -> bool:
-        return self.error is not None
-
-    @property
-    def failed(self) -> bool:
-        return bool(self.failures) or self.ended_in_error
-
-    @property
-    def duration_s(self) -> float | None:
-        return seconds_between(self.start, self.end)
-
-    def as_dict(self, *, calls: bool = True) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "agent_id": self.agent_id,
-            "type": self.agent_type,
-            "description": self.description,
-            "tool_use_id": self.tool_use_id,
-            "parent_agent_id": self.parent_agent_id,
-            "layout": self.log.layout,
-            "path": str(self.log.path) if self.log.path is not None else None,
-            "log_found": self.log_found,
-            "start": format_timestamp(self.start),
-            "end": format_timestamp(self.end),
-            "duration_s": self.duration_s,
-            "model": self.model,
-            "status": AGENT_FAILED if self.failed else AGENT_OK,
-            "error": self.error,
-            "tool_calls": len(self.calls),
-            "failures": len(self.failures),
-            "spawn_depth": self.spawn_depth,
-            "tokens": self.tokens.total.as_dict(),
-        }
-        if calls:
-            out["prompt"] = self.prompt
-            out["calls"] = [c.as_dict() for c in self.calls]
-            out["final_answer"] = self.final_answer
-        return out
 
 
 def read_agent_run(log: AgentLogRef) -> AgentRun:
@@ -141,9 +71,11 @@ def run_from_entries(log: AgentLogRef, entries: Iterable[Entry], *, stats: ReadS
     prompt = final = model = None
     last: Entry | None = None  # the last conversation entry: did the agent end in error?
     tally = TokenTally()
+    signals = AgentSignalScan()
     for entry in entries:
         pairer.add(entry)
         tally.add(entry)
+        signals.add(entry)
         stamp = entry.timestamp
         if stamp is not None:
             start = stamp if start is None or stamp < start else start
@@ -176,6 +108,7 @@ def run_from_entries(log: AgentLogRef, entries: Iterable[Entry], *, stats: ReadS
         parent_agent_id=_str(meta.get("parentAgentId")),
         error=_ending_error(last),
         tokens=tally.summary(),
+        signals=signals if signals.spawns or signals.endings else None,
     )
 
 
@@ -213,7 +146,7 @@ class AgentLinker:
 
     def add_calls(self, calls: Iterable[ToolCall]) -> None:
         for call in calls:
-            if not spawns_agent(call.name) or call.id in self._by_id:
+            if not spawns_agent(call.name) or call.id in self._by_id or spawned_nothing(call):
                 continue
             self._calls.append(call)
             self._by_id[call.id] = call
@@ -253,6 +186,20 @@ def link_agents(runs: Sequence[AgentRun], parent_calls: Sequence[ToolCall]) -> l
     return in_start_order([*linked, *(missing_run(call) for call in linker.unlinked())])
 
 
+def spawned_nothing(call: ToolCall) -> bool:
+    """A spawning call the client refused before starting anything (`InputValidationError`)."""
+    return is_rejected(call.error or "", is_error=call.failed)
+
+
+def with_signals(run: AgentRun, signals: AgentSignalScan) -> AgentRun:
+    """`run` with what the transcripts say of it: its call's result and its ending."""
+    spawn = signals.spawns.get(run.tool_use_id or "")
+    ending = signals.endings.get(run.agent_id)
+    if spawn is None and ending is None:
+        return run
+    return replace(run, spawn=spawn or run.spawn, ending=ending or run.ending)
+
+
 def missing_run(call: ToolCall) -> AgentRun:
     """An agent known only from its spawning call and result: its log was never kept."""
     asked = agent_spawn(call.input)
@@ -264,7 +211,7 @@ def missing_run(call: ToolCall) -> AgentRun:
         tool_use_id=call.id,
         prompt=asked.prompt,
         start=call.started,
-        end=call.ended,
+        end=None,
         model=None,
         calls=(),
         final_answer=None,
@@ -272,6 +219,9 @@ def missing_run(call: ToolCall) -> AgentRun:
         skipped_lines=0,
         parent_agent_id=call.agent_id,
         error=call.error if call.failed else None,
+        call_started=call.started,
+        call_ended=call.ended,
+        call_pending=call.status == STATUS_PENDING,
     )
 
 
@@ -332,6 +282,9 @@ def linked_run(run: AgentRun, call: ToolCall | None) -> AgentRun:
         prompt=run.prompt or asked.prompt,
         parent_agent_id=run.parent_agent_id or call.agent_id,
         error=run.error or (call.error if call.failed else None),
+        call_started=call.started,
+        call_ended=call.ended,
+        call_pending=call.status == STATUS_PENDING,
     )
 
 
@@ -357,11 +310,15 @@ def session_agents(
     *,
     inline: Sequence[Entry] = (),
     logs: Sequence[AgentLogRef] | None = None,
+    signals: AgentSignalScan | None = None,
 ) -> list[AgentRun]:
     """The session's agent runs, linked to their spawning calls (the main conversation's
     `parent_calls`, or another agent's), in start order: its agent logs (warmups left out; one
     that cannot be read is skipped and named), its `inline` sidechain threads, and the agents
-    whose logs are gone. `logs`: its `find_agent_logs`, when the caller has listed them."""
+    whose logs are gone (a call refused before it started anything spawned none). `logs`: its
+    `find_agent_logs`, when the caller has listed them; `signals`: what the main transcript
+    said of its agents (their calls' results, background endings), with what their own logs
+    say added."""
     runs = []
     for log in find_agent_logs(session) if logs is None else logs:
         if log.warmup:
@@ -371,6 +328,13 @@ def session_agents(
         except OSError as exc:  # gone or unreadable since it was listed: the others still count
             skipped(log.path, reason(exc))
     runs += tie_by_prompt(inline_runs(session, inline), parent_calls)
-    return link_agents(
+    linked = link_agents(
         runs, [*parent_calls, *(c for run in runs for c in run.calls)]
     )  # the linker keeps spawning calls
+    heard = AgentSignalScan()
+    if signals is not None:
+        heard.merge(signals)
+    for run in runs:
+        if run.signals is not None:
+            heard.merge(run.signals)
+    return [with_signals(run, heard) for run in linked]

@@ -13,10 +13,12 @@ Holds the calls and those inline entries, never the main conversation's entries.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Protocol
 
 from session_kit.errors import cannot_read
 from session_kit.sessions.store import AgentLogRef, SessionRef, find_agent_logs
+from session_kit.transcript.agent_signals import AgentSignalScan
 from session_kit.transcript.calls import ToolCall, ToolCallPairer
 from session_kit.transcript.entries import Entry, read_entries, time_order
 from session_kit.transcript.reader import ReadStats
@@ -49,12 +51,13 @@ class Session:
         self._calls: list[ToolCall] | None = None
         self._agents: list[AgentRun] | None = None
         self._sidechains: list[Entry] = []
+        self._signals = AgentSignalScan()  # what the conversation says of its agents
 
     def scan(self, *observers: EntryObserver) -> Session:
         """Read the transcript once, giving each entry to the call pairer and to `observers`."""
         if self._calls is not None:
             raise RuntimeError(f"session {self.ref.id} was already read; give every observer to one scan")
-        adders = [self._pairer.add, *(o.add for o in observers)]
+        adders = [self._pairer.add, self._signals.add, *(o.add for o in observers)]
         sidechains = self._sidechains
         main = False  # a main-conversation entry was seen
         try:
@@ -96,7 +99,10 @@ class Session:
             else:
                 from session_kit.sessions.agents import session_agents
 
-                self._agents = session_agents(self.ref, self.calls, inline=self._sidechains, logs=logs)
+                self._agents = session_agents(
+                    self.ref, self.calls, inline=self._sidechains, logs=logs, signals=self._signals
+                )
+                self._calls = _with_spawned(self.calls, self._agents)
             self._sidechains = []
         return self._agents
 
@@ -105,10 +111,31 @@ class Session:
         """The 2.0.x warmup logs of the session: not agents of its conversation."""
         return [log for log in find_agent_logs(self.ref, with_meta=False) if log.warmup]
 
+    def linked_calls(self) -> list[ToolCall]:
+        """The main conversation's calls, each spawning call naming the agent it was linked
+        to (a 1.0.x result names none: its inline thread is tied to it by prompt)."""
+        if any(spawns_agent(call.name) and call.spawned_agent_id is None for call in self.calls):
+            self.agents  # noqa: B018 - linking fills the ids in
+        return self.calls
+
     def all_calls(self) -> list[ToolCall]:
         """The main conversation's calls and every agent's (`agent_id` says whose), in order
         of time; calls without a time keep their place after the timed ones of their log."""
+        runs = self.agents
         merged = list(self.calls)
-        for run in self.agents:
+        for run in runs:
             merged.extend(run.calls)
         return sorted(merged, key=lambda c: time_order(c.started))
+
+
+def _with_spawned(calls: list[ToolCall], runs: list[AgentRun]) -> list[ToolCall]:
+    """`calls` with each spawning call naming the agent linked to it (one linking for all)."""
+    by_call = {run.tool_use_id: run.agent_id for run in runs if run.tool_use_id and run.log_found}
+    if not by_call:
+        return calls
+    return [
+        replace(call, spawned_agent_id=by_call[call.id])
+        if call.spawned_agent_id is None and call.id in by_call
+        else call
+        for call in calls
+    ]

@@ -14,6 +14,9 @@
 - `tools`        the per-tool registry: input summaries, which tools spawn agents or write files.
 - `calls`        tool uses paired with their results (the one rule: `WaitingCalls`); call
                  statuses.
+- `agent_signals` what lines say about agents: a spawning call's result (its figures; a call
+                 refused by input validation), background endings (task notifications,
+                 `task_status`, `TaskOutput` polls); the agent status words and figure sources.
 - `compactions`  compaction boundaries and summaries. `tokens`: usage once per API message.
 - `titles`       a session's title (`summary`, `custom-title`, `ai-title` lines): the one rule.
 - `span`         a session's start and end (its conversation's earliest and latest time): the

@@ -3,8 +3,9 @@
 Owns: `SessionUsage` (what `show`, `info` and `debug-agent` print about tokens) and the
 observer that finds agents' usage in their spawning call's result (`AgentResultUsage`:
 `toolUseResult.usage` of an `Agent`/`Task` result), which is all that is known of an agent
-whose log was not kept. Each agent's own usage comes from its log, or for a 1.0.x inline
-agent its thread (`AgentRun.tokens`); nested agents roll up into their parent's
+whose log was not kept, and a floor (it covers only the agent's last request): every agent
+figure and every total says whether it is one (`floor`). Which figure an agent gets is the
+agent model's rule (`AgentRun.token_figure`); nested agents roll up into their parent's
 `with_nested` and are listed apart too; 2.0.x warmup logs are billed, so they are listed
 (type `warmup`) and counted. The session's total counts every agent once. Does not count tokens (`transcript.tokens`),
 read the main transcript (its report's scan feeds `AgentResultUsage`) or print. Counting is `transcript.tokens`', prices `prices`'.
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from session_kit.sessions.store import AgentLogRef
+from session_kit.transcript.agent_signals import SOURCE_LOG, SOURCE_RESULT
 from session_kit.transcript.entries import KIND_USER, Entry, read_entries
 from session_kit.transcript.tokens import TokenTally, TokenUsage, agent_result_usage
 from session_kit.usage.prices import Cost, PriceTable
@@ -26,8 +28,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: a session with no agent never loads the linker
     from session_kit.sessions.agents import AgentRun
 
-SOURCE_LOG = "log"  # counted from the agent's own log
-SOURCE_RESULT = "agent_result"  # no log: the client's figure in the spawning call's result
 SOURCE_NONE = "unknown"  # no log, and its result records no usage
 WARMUP = "warmup"  # the type given to 2.0.x warmup logs, billed but not agents of the conversation
 
@@ -56,12 +56,18 @@ class AgentUsage:
     with_nested: TokenUsage  # its own and every agent it started, down the tree
     source: str
 
+    @property
+    def floor(self) -> bool:
+        """Its tokens are a floor: the result's usage covers only the agent's last request."""
+        return self.source == SOURCE_RESULT
+
     def as_dict(self, prices: PriceTable) -> dict[str, Any]:
         return {
             "agent_id": self.agent_id,
             "type": self.agent_type,
             "parent_agent_id": self.parent_agent_id,
             "source": self.source,
+            "floor": self.floor,
             "tokens": self.own.as_dict(),
             "cost": prices.cost(self.own).as_dict(),
             "with_nested": {
@@ -88,6 +94,11 @@ class SessionUsage:
     def cost(self) -> Cost:
         return self.prices.cost(self.total)
 
+    @property
+    def floor(self) -> bool:
+        """The total includes an agent's floor (see `AgentUsage.floor`): the true total is higher."""
+        return any(agent.floor for agent in self.agents)
+
     def of_agent(self, agent_id: str) -> AgentUsage | None:
         return next((a for a in self.agents if a.agent_id == agent_id), None)
 
@@ -97,9 +108,17 @@ class SessionUsage:
             agents = agents + agent.own
         return {
             "prices": self.prices.as_dict(),
-            "total": {"tokens": self.total.as_dict(), "cost": self.cost.as_dict()},
-            "main": {"tokens": self.main.total.as_dict(), "cost": self.prices.cost(self.main).as_dict()},
-            "agents_total": {"tokens": agents.total.as_dict(), "cost": self.prices.cost(agents).as_dict()},
+            "total": {"tokens": self.total.as_dict(), "cost": self.cost.as_dict(), "floor": self.floor},
+            "main": {
+                "tokens": self.main.total.as_dict(),
+                "cost": self.prices.cost(self.main).as_dict(),
+                "floor": False,
+            },
+            "agents_total": {
+                "tokens": agents.total.as_dict(),
+                "cost": self.prices.cost(agents).as_dict(),
+                "floor": self.floor,
+            },
             "agents": [a.as_dict(self.prices) for a in self.agents],
         }
 
@@ -125,19 +144,10 @@ def session_usage(
     (`from_results`), and the warmup logs."""
     rows: list[tuple[str, str | None, str | None, TokenUsage, str]] = []
     for r in runs:
-        if r.log_found:
-            rows.append((r.agent_id, r.agent_type, r.parent_agent_id, r.tokens, SOURCE_LOG))
-        else:
-            known = from_results.get(r.agent_id)
-            rows.append(
-                (
-                    r.agent_id,
-                    r.agent_type,
-                    r.parent_agent_id,
-                    known or TokenUsage(),
-                    SOURCE_RESULT if known else SOURCE_NONE,
-                )
-            )
+        tokens, source = r.token_figure  # the agent model's one rule: its log, else its result
+        if source is None and (known := from_results.get(r.agent_id)) is not None:
+            tokens, source = known, SOURCE_RESULT
+        rows.append((r.agent_id, r.agent_type, r.parent_agent_id, tokens, source or SOURCE_NONE))
     listed = {r.agent_id for r in runs}
     rows += [(aid, None, None, usage, SOURCE_RESULT) for aid, usage in from_results.items() if aid not in listed]
     rows += [(w.agent_id, WARMUP, None, log_tokens(w.path), SOURCE_LOG) for w in warmups if w.path is not None]

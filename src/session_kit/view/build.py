@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from session_kit.conversation import items
@@ -25,6 +25,8 @@ from session_kit.conversation.convert import LogConverter, SessionReading
 from session_kit.conversation.items import Element, Omitted, Unit
 from session_kit.conversation.steps import STATUS_WARMUP
 from session_kit.redact import Redactor, showing_secrets
+from session_kit.sessions.agent_run import AgentFigures
+from session_kit.sessions.session import Session
 from session_kit.sessions.store import SessionRef
 from session_kit.transcript.calls import WaitingCalls
 from session_kit.transcript.entries import parse_timestamp
@@ -279,6 +281,10 @@ def _tokens(tally: TokenTally) -> Tokens:
     return Tokens(usage.input, usage.output, usage.cache_write, usage.cache_read)
 
 
+def _shown(said: AgentFigures, redactor: Redactor | None) -> AgentFigures:
+    return replace(said, answer=redactor(said.answer)) if said.answer and redactor is not None else said
+
+
 def _label(agent_type: str | None, description: str | None, redactor: Redactor | None) -> str:
     if description and redactor is not None:
         description = redactor(description)  # model-written text, like any other
@@ -320,8 +326,13 @@ def build_page(ref: SessionRef, options: ViewOptions | None = None) -> tuple[mod
             for call in reader.calls():
                 owner.setdefault(call.tool_use_id, agent.agent_id)
             agents.append(_AgentRead(agent, reader, _tokens(conv.facts.tokens), parent))
+    # Status, calls, answer and duration as the agent model decides them (what `show`,
+    # `debug-agent` and the memory say), the answer redacted like the page.
+    # (read again only where there is an agent: a session without one is not scanned twice)
+    runs = Session(ref).agents if options.agents and (agents or main_conv.facts.spawn_calls) else []
+    figures = {r.agent_id: _shown(r.figures, redactor) for r in runs} if options.agents else None
     return (
-        _assemble(ref, options, main, main_conv, agents, redactor, cut),
+        _assemble(ref, options, main, main_conv, agents, redactor, cut, figures),
         read,
         dict(redactor.counts) if redactor else {},
     )
@@ -335,8 +346,10 @@ def _assemble(
     agents: list[_AgentRead],
     redactor: Redactor | None,
     cut: Cutter,
+    figures: Mapping[str, AgentFigures] | None,
 ) -> model.Page:
     known = {a.agent.agent_id for a in agents}
+    modelled, figures = figures is not None, figures or {}
     by_call = {a.agent.tool_use_id: a.agent.agent_id for a in agents if a.agent.tool_use_id}
     readers = [main, *(a.reader for a in agents)]
     # Each spawning call points at its agent's thread; agents whose log is missing get a lane.
@@ -349,6 +362,8 @@ def _assemble(
             target = by_call.get(item.tool_use_id) or (item.spawned if item.spawned in known else None)
             if target is None:
                 target = item.spawned or item.tool_use_id  # the key `sessions.agents.missing_run` gives it
+                if modelled and target not in figures:
+                    continue  # the agent model knows no agent of it: refused before it started
                 missing.append((item, target))
             item = replace(item, spawned=target)
             reader.items[index] = item
@@ -363,20 +378,25 @@ def _assemble(
                 _label(agent.agent_type, agent.description, redactor),
                 tuple(read.reader.items),
                 spawned_by=spawns.get(agent.agent_id),
+                agent=figures.get(agent.agent_id),
             )
         )
     offset = len(threads)
     for number, (call, key) in enumerate(missing, offset):
         asked = agent_spawn({k: v.text for k, v in call.params})
         label = _label(asked.agent_type, asked.description, None)  # params are redacted already
-        threads.append(Thread(key, f"agent-{number}", label, (), spawned_by=call, missing_log=True))
+        threads.append(
+            Thread(key, f"agent-{number}", label, (), spawned_by=call, missing_log=True, agent=figures.get(key))
+        )
     all_calls = [i for r in readers for i in r.items if isinstance(i, Call)]
     tokens = {MAIN: _tokens(main_conv.facts.tokens), **{a.agent.agent_id: a.tokens for a in agents}}
     parents = {a.agent.agent_id: a.parent for a in agents}
     parents.update({key: call.lane for call, key in missing})
     spans = {r.key: (r.first, r.last) for r in readers}
     for call, key in missing:
-        spans[key] = (call.started, call.ended)
+        took = figures[key].duration_s if key in figures else None
+        # a background agent ran on after its launching call returned: its span is its own
+        spans[key] = (call.started, call.started + timedelta(seconds=took) if took and call.started else call.ended)
     title = glance(ref.path, ref.size).title  # the client's title lines, as `sessions` lists them
     if title and redactor is not None:
         title = redactor(title)  # model-written text, like any other

@@ -16,6 +16,10 @@ from datetime import datetime
 
 from session_kit.conversation import items
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from session_kit.sessions.agent_run import AgentFigures
+
 MAIN = "main"  # the key of the main conversation's lane and thread
 
 # Message kinds (`Message.kind`): what the person typed has none. A user turn's kinds and
@@ -132,6 +136,7 @@ class Thread:
     items: tuple[Item, ...]
     spawned_by: Call | None = None  # the call that started the agent
     missing_log: bool = False  # an agent named by its spawning call whose log is not there
+    agent: AgentFigures | None = None  # the agent model's figures (`sessions.agent_run`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +163,7 @@ class Lane:
     failed: bool  # a call failed in it, or the agent ended in error
     thread_anchor: str
     missing_log: bool = False
+    agent: AgentFigures | None = None  # the agent model's figures, as its thread's
 
 
 @dataclass(frozen=True, slots=True)

@@ -109,6 +109,7 @@ def lay_out(
                 failed=failed,
                 thread_anchor=thread.anchor,
                 missing_log=thread.missing_log,
+                agent=thread.agent,
             )
         )
     rules = tuple((scale.x(c.time), c) for c in compactions if c.time is not None and card.start is not None)

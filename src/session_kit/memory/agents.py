@@ -1,0 +1,109 @@
+"""The subagents in the working memory: what each spawning call, its result and a background
+agent's ending leave there.
+
+Owns: the memory's `agents` list (`record`'s shape): an item per spawning call, with the agent
+model's status (ok | failed | running), whether it ran in the background, its tool calls,
+duration and answer, each read from the lines by the kit's one reading of them
+(`transcript.agent_signals`, loaded on first use) and decided by the same rules as the session
+model (`sessions.agent_run`): a call refused before it started is no agent; a background
+agent's duration comes from its ending, never from its launching call. Standard library only.
+Does not parse lines (`fold`) or word the restore (`restore`).
+"""
+
+from __future__ import annotations
+
+from session_kit.memory.text import agent_signals, clip, redact, result_text, seconds_between_times
+
+MAX_AGENTS = 40
+MAX_ANSWER = 400
+RUNNING = "running"  # `agent_signals.AGENT_RUNNING`, without loading it for a call
+
+
+def agent_started(agents: list[dict], call_id: str, tool_input: dict, line: int, at: str | None) -> None:
+    """A spawning call: an agent that runs until a line says otherwise."""
+    kind = tool_input.get("subagent_type")
+    description = tool_input.get("description")
+    agents.append(
+        {
+            "id": None,
+            "call": call_id,
+            "type": kind if isinstance(kind, str) and kind else "general-purpose",
+            "description": clip(redact(description if isinstance(description, str) else ""), 200),
+            "status": RUNNING,
+            "background": False,
+            "calls": None,
+            "duration_s": None,
+            "answer": None,
+            "error": None,
+            "line": line,
+            "at": at,
+        }
+    )
+    del agents[:-MAX_AGENTS]
+
+
+def agent_answered(
+    agents: list[dict], call_id: str | None, extra: object, block: dict | None, *, failed: bool, at: str | None
+) -> None:
+    """The spawning call's result."""
+    agent = next((a for a in reversed(agents) if a["call"] == call_id), None)
+    if agent is None:
+        return
+    signals = agent_signals()
+    text = result_text(block.get("content")) if block is not None else ""
+    said = signals.spawn_result(extra, text, is_error=failed)
+    if said.rejected:  # refused before it started: it spawned nothing
+        agents.remove(agent)
+        return
+    agent["id"] = said.agent_id or agent["id"]
+    if said.background:
+        agent["background"] = True  # it runs on: its ending says how it went, and how long
+        return
+    agent["status"] = signals.AGENT_FAILED if failed else signals.AGENT_OK
+    if failed:
+        agent["error"] = _kept(text)
+    if said.tool_uses is not None:
+        agent["calls"] = said.tool_uses
+    if said.duration_ms is not None:
+        agent["duration_s"] = said.duration_ms / 1000.0
+    else:
+        agent["duration_s"] = seconds_between_times(agent.get("at"), at)
+    if said.answer:
+        agent["answer"] = _kept(said.answer)
+
+
+def agent_ended(agents: list[dict], ending: object) -> None:
+    """A background agent's ending (`agent_signals.Completion`); a poll that says it still
+    runs changes nothing."""
+    agent = next(
+        (
+            a
+            for a in reversed(agents)
+            if a["id"] == ending.agent_id or (ending.tool_use_id and a["call"] == ending.tool_use_id)
+        ),
+        None,
+    )
+    if agent is None or ending.status == RUNNING:
+        return
+    agent["id"] = agent["id"] or ending.agent_id
+    agent["status"] = ending.status
+    agent["background"] = True
+    if ending.answer:
+        agent["answer"] = _kept(ending.answer)
+    if ending.tool_uses is not None and agent.get("calls") is None:
+        agent["calls"] = ending.tool_uses
+    if ending.duration_ms is not None:
+        agent["duration_s"] = ending.duration_ms / 1000.0
+    elif agent.get("duration_s") is None and ending.at is not None:
+        agent["duration_s"] = seconds_between_times(agent.get("at"), ending.at)
+
+
+def notified(content: object) -> bool:
+    """A user entry that is a background task's notification (its text, or its first block)."""
+    if isinstance(content, list):
+        content = next((b.get("text") for b in content if isinstance(b, dict) and b.get("type") == "text"), None)
+    return isinstance(content, str) and "<task-notification>" in content[:300]
+
+
+def _kept(text: str) -> str:
+    return clip(redact(" ".join(text.split())), MAX_ANSWER)

@@ -1,0 +1,341 @@
+"""What the lines of a transcript say about its agents: one reading for every reader.
+
+Owns: the agent status words (`AGENT_OK`, `AGENT_FAILED`, `AGENT_RUNNING`) and the sources a
+figure can come from; reading a spawning call's result (`spawn_result`: the agent it names,
+whether it was launched in the background, whether it was rejected before anything started
+(`InputValidationError`), and the client's own figures: `totalToolUseCount`,
+`totalDurationMs`, the answer, the `usage` of the agent's LAST request only); and reading the
+lines that end a background agent (`completions`): a `queued_command` attachment (or, in
+older files, a user entry) carrying a `<task-notification>`, a `task_status` attachment, and
+a `TaskOutput` result (`<status>…</status>`; its first poll often says "running").
+
+Works on raw JSON objects (standard library and `entries`' value rules only), so the memory's capture (beside the
+client) and the session model (`sessions.agents`) read the same lines the same way. Does not
+link agents to logs or calls, read files, or decide which figure wins (`sessions.agents`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from session_kit.transcript.entries import content_text, count_value, entry_time
+from session_kit.transcript.vocabulary import (
+    ATTACHMENT_QUEUED_COMMAND,
+    ATTACHMENT_TASK_STATUS,
+    TYPE_ATTACHMENT,
+    TYPE_TOOL_RESULT,
+    TYPE_USER,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from session_kit.transcript.entries import Entry
+
+AGENT_OK = "ok"  # it finished
+AGENT_FAILED = "failed"  # it ended in error (its spawn failed, an API error, killed, interrupted)
+AGENT_RUNNING = "running"  # no line says it ended (yet)
+AGENT_STATUSES = (AGENT_OK, AGENT_FAILED, AGENT_RUNNING)
+
+SOURCE_LOG = "log"  # counted from the agent's own log (exact)
+SOURCE_RESULT = "result"  # the client's figure in the spawning call's result
+SOURCE_COMPLETION = "completion"  # a background agent's ending line (notification, TaskOutput)
+SOURCE_CALL = "call"  # the spawning call's own start and end
+
+NOTIFICATION = "task-notification"
+TASK_STATUS = ATTACHMENT_TASK_STATUS  # a figure source too
+TASK_OUTPUT = "TaskOutput"
+
+# A completion's status word, as the client writes it, to ours.
+_ENDED = {"completed": AGENT_OK, "success": AGENT_OK, "done": AGENT_OK}
+_FAILED_WORDS = frozenset({"failed", "error", "killed", "stopped", "cancelled", "canceled", "timeout"})
+_REJECTED = "InputValidationError"
+# A spawning call's result (`toolUseResult`) has one of these; no other tool's does.
+_SPAWN_KEYS = frozenset({"agentId", "totalToolUseCount", "totalDurationMs"})
+
+
+@dataclass(frozen=True, slots=True)
+class SpawnResult:
+    """What the result of an `Agent`/`Task` call says about the agent it started."""
+
+    agent_id: str | None = None
+    background: bool = False  # `async_launched`: the call returned at once, the agent ran on
+    rejected: bool = False  # refused before anything started (`InputValidationError`)
+    failed: bool = False
+    tool_uses: int | None = None  # `totalToolUseCount`
+    duration_ms: int | None = None  # `totalDurationMs`
+    answer: str | None = None  # the result's text (a sync agent's answer)
+    usage: Mapping[str, Any] | None = None  # of the agent's LAST request only: a floor
+    model: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Completion:
+    """A line that tells how a background agent (or task) stands."""
+
+    agent_id: str
+    status: str  # one of AGENT_STATUSES
+    kind: str  # NOTIFICATION, TASK_STATUS or TASK_OUTPUT
+    at: datetime | None = None
+    answer: str | None = None
+    tool_uses: int | None = None
+    duration_ms: int | None = None
+    tool_use_id: str | None = None  # the spawning call, when the line names it
+
+
+def status_word(word: str | None) -> str | None:
+    """Our status for the client's word in a completion (None: not a word we know)."""
+    if not word:
+        return None
+    word = word.strip().lower()
+    if word in _ENDED:
+        return _ENDED[word]
+    if word in _FAILED_WORDS:
+        return AGENT_FAILED
+    if word in ("running", "pending", "in_progress", "started"):
+        return AGENT_RUNNING
+    return None
+
+
+def is_rejected(text: str, *, is_error: bool) -> bool:
+    """A spawning call refused before it started anything (its input did not validate)."""
+    return is_error and _REJECTED in text[:300]
+
+
+def spawn_result(extra: Any, text: str, *, is_error: bool) -> SpawnResult:
+    """What an `Agent`/`Task` result (`toolUseResult` as `extra`, its text) says."""
+    if is_rejected(text, is_error=is_error):
+        return SpawnResult(rejected=True, failed=True)
+    agent_id = None
+    background = False
+    tool_uses = duration = None
+    usage = model = None
+    if isinstance(extra, Mapping):
+        agent_id = _str(extra.get("agentId"))
+        background = extra.get("status") in ("async_launched", "running") or extra.get("isAsync") is True
+        tool_uses = _number(extra.get("totalToolUseCount"))
+        duration = _number(extra.get("totalDurationMs"))
+        usage = extra.get("usage") if isinstance(extra.get("usage"), Mapping) else None
+        model = _str(extra.get("resolvedModel"))
+        if not text.strip():
+            text = content_text(extra.get("content"))
+    if agent_id is None:
+        agent_id = agent_id_in_text(text)
+    answer = None if background or is_error else (answer_text(text) or None)
+    return SpawnResult(agent_id, background, False, is_error, tool_uses, duration, answer, usage, model)
+
+
+def agent_id_in_text(text: str) -> str | None:
+    """The agent an older result names in its text (`agentId: <id>`)."""
+    at = text.find("agentId: ")
+    if at < 0 or (at > 0 and text[at - 1] != "\n"):
+        return None
+    word = text[at + 9 :].split(None, 1)
+    value = word[0] if word else ""
+    value = "".join(c for c in value if c.isalnum() or c in "-_")
+    return value or None
+
+
+def answer_text(text: str) -> str:
+    """An agent's answer in its spawning call's result: without the client's hand-back
+    preamble and the `agentId:`/usage trailer older clients add."""
+    if text.startswith("[Subagent hand-back]"):
+        marker = text.find("The report follows:")
+        text = text[marker + len("The report follows:") :] if marker >= 0 else text.partition("\n")[2]
+    elif text.startswith("Async agent launched"):
+        return ""
+    at = text.find("\nagentId: ")
+    if at >= 0:
+        text = text[:at]
+    return text.strip()
+
+
+def completions(entry: Mapping[str, Any]) -> list[Completion]:
+    """The background endings one raw transcript entry holds (most hold none)."""
+    kind = entry.get("type")
+    at = entry_time(entry)
+    if kind == TYPE_ATTACHMENT:
+        attachment = entry.get("attachment")
+        if not isinstance(attachment, Mapping):
+            return []
+        if attachment.get("type") == ATTACHMENT_QUEUED_COMMAND:
+            note = notification(content_text(attachment.get("prompt")), at)
+            return [note] if note else []
+        if attachment.get("type") == TASK_STATUS:
+            agent_id = _str(attachment.get("taskId"))
+            status = status_word(_str(attachment.get("status")))
+            if agent_id and status:
+                answer = _str(attachment.get("deltaSummary")) or _str(attachment.get("summary"))
+                return [Completion(agent_id, status, TASK_STATUS, at, answer)]
+        return []
+    if kind not in (TYPE_USER, TYPE_TOOL_RESULT):
+        return []
+    message = entry.get("message")
+    content = message.get("content") if isinstance(message, Mapping) else None
+    found = []
+    if kind == TYPE_TOOL_RESULT and isinstance(message, Mapping):  # the seed docs' dialect
+        blocks: list[Any] = [{"type": "tool_result", "content": content}]
+    else:
+        blocks = content if isinstance(content, list) else []
+        if isinstance(content, str) or not any(isinstance(b, dict) and b.get("type") == "tool_result" for b in blocks):
+            if "<task-notification>" not in _head(content):
+                return []
+            note = notification(content_text(content), at)
+            return [note] if note else []
+    extra = entry.get("toolUseResult")
+    for block in blocks:
+        if isinstance(block, Mapping) and block.get("type") == "tool_result":
+            # Most results are not a poll: told by their head, without joining a long output.
+            body = block.get("content")
+            if _has_task(extra) or "<retrieval_status>" in _head(body):
+                polled = task_output(extra, content_text(body), at)
+                if polled is not None:
+                    found.append(polled)
+    return found
+
+
+def notification(text: str, at: datetime | None = None) -> Completion | None:
+    """A `<task-notification>` text's ending of a background task."""
+    if "<task-notification>" not in text[:300]:
+        return None
+    agent_id = (_between(text, "task-id") or "").strip()
+    status = status_word(_between(text, "status")) or AGENT_OK
+    if not agent_id:
+        return None
+    answer = _between(text, "result")
+    if answer is None:
+        answer = _between(text, "summary")
+    usage = _between(text, "usage") or ""
+    return Completion(
+        agent_id,
+        status,
+        NOTIFICATION,
+        at,
+        answer.strip() if answer else None,
+        _figure(usage, "tool_uses"),
+        _figure(usage, "duration_ms"),
+        (_between(text, "tool-use-id") or "").strip() or None,
+    )
+
+
+def task_output(extra: Any, text: str, at: datetime | None = None) -> Completion | None:
+    """A `TaskOutput` result's word on a background task (its `task`, or its text)."""
+    task = extra.get("task") if isinstance(extra, Mapping) else None
+    if isinstance(task, Mapping) and _str(task.get("task_id")):
+        status = status_word(_str(task.get("status")))
+        if status is None:
+            return None
+        output = _str(task.get("output")) or _str(task.get("result"))
+        return Completion(task["task_id"], status, TASK_OUTPUT, at, output.strip() if output else None)
+    if "<retrieval_status>" not in text[:300]:
+        return None
+    agent_id = (_between(text, "task_id") or "").strip()
+    status = status_word(_between(text, "status"))
+    if not agent_id or status is None:
+        return None
+    output = _between(text, "output")
+    return Completion(agent_id, status, TASK_OUTPUT, at, output.strip() if output else None)
+
+
+class AgentSignalScan:
+    """Watches entries go by (a `Session` observer) for what they say about agents: each
+    spawning call's result (`spawns`, by call id) and each background task's latest word
+    (`endings`, by its id; a "still running" poll never undoes an ending). Cheap on the
+    entries that say nothing of agents (nearly all): told by a key or a text's head."""
+
+    def __init__(self) -> None:
+        self.spawns: dict[str, SpawnResult] = {}
+        self.endings: dict[str, Completion] = {}
+
+    def add(self, entry: Entry) -> None:
+        raw = entry.raw
+        kind = raw.get("type")
+        if kind == TYPE_ATTACHMENT:
+            for ending in completions(raw):
+                self.ended(ending)
+            return
+        if kind != TYPE_USER and kind != TYPE_TOOL_RESULT:
+            return
+        extra = raw.get("toolUseResult")
+        if isinstance(extra, Mapping) and not _SPAWN_KEYS.isdisjoint(extra):
+            for result in entry.tool_results:
+                self.spawns[result.tool_use_id] = spawn_result(result.extra, result.text, is_error=result.is_error)
+            return
+        for ending in completions(raw):
+            self.ended(ending)
+
+    def ended(self, ending: Completion) -> None:
+        known = self.endings.get(ending.agent_id)
+        if known is not None and known.status != AGENT_RUNNING and ending.status == AGENT_RUNNING:
+            return
+        if known is not None and known.status != AGENT_RUNNING:
+            # a second word on an ended task (a TaskOutput after the notification): keep
+            # the figures and time of the first ending where the later one has none
+            ending = Completion(
+                ending.agent_id,
+                ending.status,
+                known.kind,
+                known.at or ending.at,
+                ending.answer or known.answer,
+                known.tool_uses if known.tool_uses is not None else ending.tool_uses,
+                known.duration_ms if known.duration_ms is not None else ending.duration_ms,
+                known.tool_use_id or ending.tool_use_id,
+            )
+        self.endings[ending.agent_id] = ending
+
+    def merge(self, other: AgentSignalScan) -> None:
+        """Take what another scan saw (an agent's own log)."""
+        self.spawns.update(other.spawns)
+        for ending in other.endings.values():
+            self.ended(ending)
+
+
+def _has_task(extra: Any) -> bool:
+    return isinstance(extra, Mapping) and isinstance(extra.get("task"), Mapping)
+
+
+def _head(content: Any, size: int = 300) -> str:
+    """The first `size` characters of a content's text (a string, or its first text block)."""
+    if isinstance(content, str):
+        return content[:size]
+    if isinstance(content, list):
+        for block in content:
+            if isinstance(block, Mapping) and isinstance(block.get("text"), str):
+                return block["text"][:size]
+    return ""
+
+
+def _between(text: str, tag: str) -> str | None:
+    start = text.find(f"<{tag}>")
+    if start < 0:
+        return None
+    start += len(tag) + 2
+    end = text.find(f"</{tag}>", start)
+    return text[start:end] if end >= 0 else None
+
+
+def _figure(text: str, name: str) -> int | None:
+    """`name: N` (or `<name>N</name>`) in a notification's usage."""
+    tagged = _between(text, name)
+    if tagged is not None:
+        return _number(tagged.strip())
+    at = text.find(f"{name}:")
+    if at < 0:
+        return None
+    digits = text[at + len(name) + 1 :].strip().split(None, 1)
+    return _number(digits[0]) if digits else None
+
+
+def _number(value: Any) -> int | None:
+    """A count the client wrote as a number or as digits in a text."""
+    if isinstance(value, str):
+        value = int(value) if value.isdigit() and len(value) < 19 else None
+    elif isinstance(value, float) and value >= 0 and value == value:
+        value = int(value)
+    return count_value(value)
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
