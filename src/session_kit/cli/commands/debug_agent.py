@@ -39,7 +39,6 @@ ERROR_LIMIT = 500  # characters of an error shown in a list of agents (--full: a
 DETAIL_ERROR_LIMIT = 2000  # … and for one agent shown in detail
 TEXT_LIMIT = 300  # a prompt or answer in a list of agents
 OTHERS_NAMED = 10  # agents named on the "not shown" line
-UNCUT = 10**9
 
 
 def session_and_agent(first: str | None, second: str | None, session_option: str | None) -> tuple[str, str | None]:
