@@ -28,7 +28,7 @@ def test_the_names_for_type_checkers_are_the_public_names():
 
 
 def test_every_public_name_has_a_caller_the_command_line_or_the_documented_example():
-    cli = "\n".join(p.read_text() for p in (Path(api.__file__).parent / "cli").glob("*.py"))
+    cli = "\n".join(p.read_text() for p in (Path(api.__file__).parent / "cli").rglob("*.py"))
     callers = cli + (api.__doc__ or "")
     unused = [name for name in api.__all__ if not re.search(rf"\bapi\.{name}\b", callers)]
     assert unused == [], f"no caller uses these: drop them from the api ({unused})"

@@ -28,8 +28,6 @@ _HOMES = {
     "SCOPE_PROJECT": "session_kit.claude.settings",
     # sessions on disk
     "SessionRef": "session_kit.sessions.store",
-    "sessions_in_scope": "session_kit.sessions.store",
-    "projects_in_scope": "session_kit.sessions.store",
     "resolve_session": "session_kit.sessions.resolve",
     "CURRENT": "session_kit.sessions.resolve",
     "SessionOverview": "session_kit.sessions.overview",
@@ -58,7 +56,10 @@ _HOMES = {
     "Query": "session_kit.queries.search",
     "SearchHit": "session_kit.queries.search",
     "search": "session_kit.queries.search",
-    "session_targets": "session_kit.queries.search",
+    "search_engine": "session_kit.queries.search_engine",
+    "SEARCH_SCAN": "session_kit.queries.search_engine:SCAN",
+    "scan_targets": "session_kit.queries.search_engine",
+    "index_project": "session_kit.queries.search_engine",
     "session_memory": "session_kit.queries.memory",
     "MEMORY_RESTORE_LIMIT": "session_kit.queries.memory:RESTORE_LIMIT",
     "doctor_report": "session_kit.queries.doctor",
@@ -152,14 +153,16 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.queries.memory import session_memory
     from session_kit.queries.plans import SOURCE_EXIT_PLAN_MODE, SOURCE_PLAN_AGENT, SOURCE_PLAN_FILE, session_plans
     from session_kit.queries.report import session_report
-    from session_kit.queries.search import Query, SearchHit, search, session_targets
+    from session_kit.queries.search import Query, SearchHit, search
+    from session_kit.queries.search_engine import SCAN as SEARCH_SCAN
+    from session_kit.queries.search_engine import index_project, scan_targets, search_engine
     from session_kit.queries.timeline import session_timeline
     from session_kit.redact import is_secret_name, redaction_enabled, showing_secrets, shown, shown_many, shown_value
     from session_kit.sessions.agents import AGENT_FAILED, AGENT_OK, AGENT_RUNNING, AgentRun
     from session_kit.sessions.listing import latest_first
     from session_kit.sessions.overview import SessionOverview
     from session_kit.sessions.resolve import CURRENT, resolve_session
-    from session_kit.sessions.store import SessionRef, projects_in_scope, sessions_in_scope
+    from session_kit.sessions.store import SessionRef
     from session_kit.state.ids import InvalidSessionId
     from session_kit.state.root import StateRootUnknown, UnsafePath, state_root
     from session_kit.state.scratch import (

@@ -25,6 +25,15 @@ def heavy(modules: set[str]) -> set[str]:
     return {m for m in modules if m.startswith(HEAVY)}
 
 
+def module_of(command: str) -> str:
+    """The module that holds `command` (one module per command, named after it)."""
+    return f"session_kit.cli.commands.{COMMANDS[command].target.partition(':')[0]}"
+
+
+def command_modules(modules: set[str]) -> set[str]:
+    return {m for m in modules if m.startswith("session_kit.cli.commands.")}
+
+
 def run_main(*args: str) -> str:
     return (
         "import io, contextlib\nfrom session_kit.cli import main\n"
@@ -49,18 +58,29 @@ def test_group_help_loads_no_command_module():
 
 def test_a_scratch_command_loads_no_transcript_reading():
     modules = loaded_after(run_main("scratch", "--help"))
-    assert "session_kit.cli.scratch" in modules and heavy(modules) == set()
+    assert "session_kit.cli.commands.scratch" in modules and heavy(modules) == set()
 
 
 def test_a_command_loads_its_own_module_only():
     modules = loaded_after(run_main("plan", "--help"))
-    assert "session_kit.cli.inside" in modules
-    assert not {"session_kit.cli.browse", "session_kit.cli.preprocess", "session_kit.cli.setup"} & modules
+    assert command_modules(modules) == {"session_kit.cli.commands.plan"}
     assert "session_kit.preprocess" not in modules
 
 
-def test_listing_and_summarising_load_no_process_pool():
-    modules = loaded_after("import session_kit.cli.browse")
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_each_commands_help_loads_its_own_command_module_and_no_other(command: str):
+    assert command_modules(loaded_after(run_main(command, "--help"))) == {module_of(command)}
+
+
+def test_every_command_has_a_module_named_after_it():
+    assert {name: module_of(name) for name in COMMANDS} == {
+        name: f"session_kit.cli.commands.{name.replace('-', '_')}" for name in COMMANDS
+    }
+
+
+@pytest.mark.parametrize("command", ["sessions", "show", "events", "search"])
+def test_listing_summarising_and_searching_load_no_process_pool(command: str):
+    modules = loaded_after(f"import {module_of(command)}")
     assert not {m for m in modules if m.startswith(("multiprocessing", "concurrent"))}
 
 
@@ -115,7 +135,7 @@ NEVER_ON_A_READ = {
 def test_a_read_command_on_a_small_session_loads_nothing_it_does_not_use(built, argv: tuple[str, ...]):
     args = [a.format(sid=built.current.session_id) for a in argv]
     modules = loaded_after(run_main(*args, "--claude-dir", str(built.root)))
-    assert f"session_kit.cli.{COMMANDS[argv[0]].target.partition(':')[0]}" in modules  # the command ran
+    assert module_of(argv[0]) in modules  # the command ran
     store = {"sqlite3"} if argv[0] == "usage" else set()  # usage reads the index
     assert (NEVER_ON_A_READ - store) & modules == set()
 
@@ -128,13 +148,17 @@ def test_preprocess_without_distill_loads_no_distiller(built):
     assert "session_kit.preprocess.distill" not in modules
 
 
+# The memory reads the transcript through its own follower (the hooks' capture), not `Session`.
+READS_THROUGH = {"memory": "session_kit.memory.capture"}
+
+
 @pytest.mark.parametrize("command", ["show", "info", "events", "plan", "memory"])
 def test_a_session_with_no_agent_loads_no_agent_linker(claude_root, command: str):
     from tests.support.sessions import make_session
 
     session = make_session(claude_root, "0a0a0a0a-1111-2222-3333-444455556666")
     modules = loaded_after(run_main(command, session.session_id, "--claude-dir", str(claude_root)))
-    assert "session_kit.sessions.session" in modules
+    assert READS_THROUGH.get(command, "session_kit.sessions.session") in modules  # the session was read
     assert "session_kit.sessions.agents" not in modules
 
 

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from session_kit.queries.drift import drift_report
 from tests.support import dialects
 from tests.support.cli import invoke, invoke_json
@@ -80,3 +82,10 @@ def test_an_unknown_attachment_kind_is_reported_without_failing_strict(claude_ro
     assert data["unknown_attachment_kinds"]["brand_new_context"]["count"] == 1 and data["drifted"] is False
     text = invoke("doctor", "--transcripts", "--strict")
     assert text.exit_code == 0 and "brand_new_context" in text.stdout
+
+
+def test_a_claude_root_that_is_not_there_is_not_found(tmp_path: Path):
+    from session_kit.errors import NotFound
+
+    with pytest.raises(NotFound, match="^no Claude root at "):
+        drift_report(tmp_path / "missing")

@@ -201,3 +201,15 @@ def test_a_folder_or_fifo_named_like_an_agent_log_is_no_agent(claude_root: Path)
         "agent-adir.jsonl",
         "agent-apipe.jsonl",
     }
+
+
+def test_a_project_and_every_project_at_once_is_refused_by_every_way_of_listing(claude_root: Path):
+    from session_kit.errors import EXIT_USAGE, KitError
+    from session_kit.sessions.listing import latest_first
+    from session_kit.sessions.store import projects_in_scope, sessions_in_scope
+
+    make_session(claude_root, "aaaa1111")
+    for listing in (sessions_in_scope, projects_in_scope, latest_first):
+        with pytest.raises(KitError, match="^--project and --all exclude each other$") as raised:
+            listing(claude_root, project_path="/work/proj", all_projects=True)
+        assert raised.value.exit_code == EXIT_USAGE

@@ -1,22 +1,27 @@
 """The `session-kit` command line: parses, calls the core, prints.
 
 Owns: the `main` group, `run` (the console script `session_kit.cli:run`: `main`, then out
-without the interpreter's teardown) and the table of its commands, each loaded from its module only when it runs, so a command imports only what it
-needs and `session-kit --help` imports none of the core's queries. The only package that
-imports click; commands hold no rules of their own (see each module's docstring):
+without the interpreter's teardown) and the table of its commands, each loaded from its
+module only when it runs, so a command imports only what it needs and `session-kit --help`
+imports none of the core's queries. The only package that imports click.
 
-    setup        install, uninstall, doctor
-    scratch      the scratch group
-    browse       sessions, show, events, search --scan
-    inside       debug-agent, plan, info, memory (what the slash commands show)
-    preprocess   preprocess
-    history      archive, restore, search (the index), export
-    view         view
-    usage        usage (tokens and cost over the history), statusline
-    tokens       how tokens and cost read
-    context      the shared options (--claude-dir, --json) and the object they fill
-    session_arg  the SESSION argument and its --session alias
+Layout: one module per command in `commands/`, named after the command (`session-kit
+debug-agent` is `commands/debug_agent.py`; `scratch` is one group with its subcommands): to
+change a command, open the file with its name. The command modules sit apart from the
+helpers they share, so `ls cli/commands` is the list of commands and nothing else. A command
+module holds its options, help and text output only: what the command asks, and the
+decisions about it (which engine answers a search, which scope is allowed, what is an error),
+are the core's, reached through `session_kit.api`. Shared by several commands:
+
+    context      the shared options (--claude-dir, --json, --no-redact, --project/--all) and
+                 the object they fill
+    session_arg  the SESSION argument, its --session alias and its exit codes
     output       JSON and text formatting
+    outcomes     how a call's outcome, an agent's status and a plan's source read
+    tokens       how tokens and cost read
+    timespan     the WHEN of --since and --until
+    installing   what install and uninstall share (--scope, the report of what changed)
+    helptext     epilogs: examples and exit codes
     errors       one line on stderr and an exit code for every failure
 """
 
@@ -40,53 +45,53 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
 class Command(NamedTuple):
-    target: str  # "module:attribute" under session_kit.cli
+    target: str  # "module:attribute" under session_kit.cli.commands
     summary: str  # the first sentence of its help, for the group's --help (a test keeps it so)
 
 
 COMMANDS = {
     "archive": Command(
-        "history:archive",
+        "archive:archive",
         "Copy every session's transcript, agent logs, meta and plan files into the kit's archive.",
     ),
     "debug-agent": Command(
-        "inside:debug_agent", "What the session's subagents were asked, what they did, what failed and why."
+        "debug_agent:debug_agent", "What the session's subagents were asked, what they did, what failed and why."
     ),
     "doctor": Command(
-        "setup:doctor", "Where the Claude root and the kit's state are, what they hold, and what is installed."
+        "doctor:doctor", "Where the Claude root and the kit's state are, what they hold, and what is installed."
     ),
     "events": Command(
-        "browse:events",
+        "events:events",
         "The tool-call timeline, subagents' calls included: each call with its input summary, duration and outcome.",
     ),
     "export": Command(
-        "history:export", "Write the index's tables (sessions, texts, calls, agents) as JSON Lines or Parquet."
+        "export:export", "Write the index's tables (sessions, texts, calls, agents) as JSON Lines or Parquet."
     ),
     "info": Command(
-        "inside:info",
+        "info:info",
         "A session's card: id, transcript, project, scratch dir, time, compactions (with the client's summary), agents (with failures), plans and the keys of its work state.",
     ),
-    "install": Command("setup:install", "Install the kit's hooks and slash commands into Claude Code."),
+    "install": Command("install:install", "Install the kit's hooks and slash commands into Claude Code."),
     "memory": Command(
-        "inside:memory",
+        "memory:memory",
         "The session's working memory: what the hooks would put back after a compaction (the person's requests, failures not yet fixed, the plan, tasks, changed files, subagents, the assistant's last words, values saved by hand), each with its transcript line.",
     ),
-    "plan": Command("inside:plan", "The session's latest plan, or all of them in order (--all)."),
+    "plan": Command("plan:plan", "The session's latest plan, or all of them in order (--all)."),
     "preprocess": Command(
         "preprocess:preprocess", "Turn a session and its agents into compact XML documents for an LLM to read."
     ),
     "restore": Command(
-        "history:restore", "Put an archived session (id or unique prefix) back where `claude --resume` finds it."
+        "restore:restore", "Put an archived session (id or unique prefix) back where `claude --resume` finds it."
     ),
     "scratch": Command("scratch:scratch", "The session's scratch directory and its work state (values and notes)."),
     "search": Command(
-        "history:search", "Case-insensitive search in messages, tool inputs and tool outputs (agents included)."
+        "search:search", "Case-insensitive search in messages, tool inputs and tool outputs (agents included)."
     ),
     "sessions": Command(
-        "browse:sessions",
+        "sessions:sessions",
         "List sessions, latest activity first, with last activity, duration, size, agents, branch, title (else the first prompt).",
     ),
-    "show": Command("browse:show", "Summarise a session: requests, tools, failures, compactions, agents, tokens."),
+    "show": Command("show:show", "Summarise a session: requests, tools, failures, compactions, agents, tokens."),
     "view": Command(
         "view:view", "Look at a session: a page with a timeline (a lane per subagent) and the conversation."
     ),
@@ -95,11 +100,11 @@ COMMANDS = {
         "Tokens and cost over the whole history, by day, week, month, project, session, model or agent.",
     ),
     "statusline": Command(
-        "usage:statusline",
+        "statusline:statusline",
         "The client's status line: this session's id, tokens and cost, running subagents and compactions.",
     ),
     "uninstall": Command(
-        "setup:uninstall", "Remove the kit's hooks and slash commands: the settings become what they were."
+        "uninstall:uninstall", "Remove the kit's hooks and slash commands: the settings become what they were."
     ),
 }
 
@@ -120,7 +125,7 @@ class KitGroup(click.Group):
         if command is None:
             return None
         module, _, attribute = command.target.partition(":")
-        return getattr(importlib.import_module(f"{__name__}.{module}"), attribute)
+        return getattr(importlib.import_module(f"{__name__}.commands.{module}"), attribute)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         # Shortened from the table as click shortens a command's help: listing loads no command.

@@ -2,8 +2,9 @@
 
 Owns: `Kit`, the group's context object, built once per invocation; `--claude-dir` and `--json`
 (accepted after the command name, as every command documents them), which write into it;
-`--no-redact`, which the commands that show transcript text take; `pass_kit`, which hands the
-object to a command. Does not resolve sessions (`cli.session_arg`) or
+`--no-redact`, which the commands that show transcript text take; `--project` and `--all`,
+the sessions a command looks through (whether they go together is the core's); `pass_kit`,
+which hands the object to a command. Does not resolve sessions (`cli.session_arg`) or
 print (`cli.output`).
 """
 
@@ -89,3 +90,18 @@ def no_redact_option(func: F) -> F:
 def shared_options(func: F) -> F:
     """`--claude-dir` and `--json`, listed last in the command's help."""
     return claude_dir_option(json_option(func))
+
+
+def project_options(all_help: str) -> Callable[[F], F]:
+    """`--project PATH` and `--all`: the sessions to look at (default: the current project's)."""
+
+    def add(func: F) -> F:
+        func = click.option("--all", "all_projects", is_flag=True, help=all_help)(func)
+        return click.option(
+            "--project",
+            "project_path",
+            type=click.Path(path_type=Path),
+            help="Project directory (default: the current one).",
+        )(func)
+
+    return add

@@ -1,5 +1,6 @@
-"""How the text outputs show a tool call's outcome and an agent's status (`show`, `events`,
-`debug-agent`, `info`): one formatter for each, so the commands never word them apart."""
+"""How the text outputs show a tool call's outcome, an agent's status and a plan's source
+(`show`, `events`, `debug-agent`, `info`, `plan`): one formatter for each, so the commands
+never word them apart."""
 
 from __future__ import annotations
 
@@ -65,3 +66,14 @@ def agent_answer(run: api.AgentRun) -> str | None:
     if text is None:
         return None
     return f"({FROM[source]}) {text}" if source in FROM else text
+
+
+def plan_source(source: str) -> str:
+    """Where a plan came from, as `plan` and `info` name it (the plans' module loads only here:
+    `show` and `events` never pay for it)."""
+    names = {
+        api.SOURCE_EXIT_PLAN_MODE: "ExitPlanMode",
+        api.SOURCE_PLAN_AGENT: "Plan agent",
+        api.SOURCE_PLAN_FILE: "plan file",
+    }
+    return names[source]

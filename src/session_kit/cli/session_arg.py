@@ -16,9 +16,11 @@ import click
 
 from session_kit import api
 from session_kit.cli.context import Kit
+from session_kit.errors import EXIT_AMBIGUOUS, EXIT_NOT_FOUND
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+SESSION_CODES = (EXIT_NOT_FOUND, EXIT_AMBIGUOUS)  # a command about one session: none or several match
 SESSION_OPTION_HELP = "The same as SESSION (the form slash commands use)."
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from session_kit.claude import paths
+from session_kit.errors import NotFound
 from session_kit.sessions.store import first_field
 from session_kit.transcript.entries import KNOWN_BLOCK_TYPES
 from session_kit.transcript.reader import ReadStats, iter_records
@@ -80,7 +81,10 @@ def transcript_files(root: Path) -> Iterable[Path]:
 
 
 def drift_report(root: Path) -> DriftReport:
-    """The versions and the unknown entry and block types of every transcript under `root`."""
+    """The versions and the unknown entry and block types of every transcript under `root`
+    (NotFound when there is no folder there to read)."""
+    if not root.is_dir():
+        raise NotFound(f"no Claude root at {root}")
     report = DriftReport(root)
     for path in transcript_files(root):
         report.files += 1

@@ -29,7 +29,14 @@ from session_kit.errors import NoSessionsHere, NotFound
 from session_kit.files import open_fd
 from session_kit.forked import ordered_map, spare_workers
 from session_kit.sessions.overview import BATCH, SessionOverview, raw_overview, shown_overviews
-from session_kit.sessions.store import AgentLogs, SessionRef, find_project, list_project_dirs, session_files
+from session_kit.sessions.store import (
+    AgentLogs,
+    SessionRef,
+    check_scope,
+    find_project,
+    list_project_dirs,
+    session_files,
+)
 from session_kit.transcript.glance import Tail, tail_facts
 
 R = TypeVar("R")
@@ -179,7 +186,9 @@ def latest_first(
     at most `limit` (a session with no time is left out by `since` and `until`).
 
     The files are found and ordered now (NotFound / NoSessionsHere when there is nothing to
-    list); each overview is made as the iterator reaches it."""
+    list; a KitError for both a project and every one); each overview is made as the iterator
+    reaches it."""
+    check_scope(project_path, all_projects)
     if all_projects:
         if not paths.projects_dir(root).is_dir():
             raise NotFound(f"no Claude projects folder at {paths.projects_dir(root)}")

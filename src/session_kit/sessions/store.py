@@ -140,10 +140,17 @@ def session_files(project: Path, folders: set[str]) -> Iterator[tuple[str, str, 
         skipped(project, reason(exc))
 
 
+def check_scope(project_path: str | os.PathLike[str] | None, all_projects: bool) -> None:
+    """One project (`project_path`) or every one (`all_projects`), never both (a KitError)."""
+    if all_projects and project_path:
+        raise KitError("--project and --all exclude each other")
+
+
 def projects_in_scope(
     root: Path, *, project_path: str | os.PathLike[str] | None = None, all_projects: bool = False
 ) -> list[Path]:
     """The project folders `sessions_in_scope` would list the sessions of."""
+    check_scope(project_path, all_projects)
     if all_projects:
         return list_project_dirs(root)
     project = find_project(root, project_path or os.getcwd())
@@ -160,7 +167,9 @@ def sessions_in_scope(
     root: Path, *, project_path: str | os.PathLike[str] | None = None, all_projects: bool = False
 ) -> list[SessionRef]:
     """Every project's sessions (`all_projects`), else those of the project of `project_path`
-    (default: the current directory); newest first. NotFound when there is nothing to list."""
+    (default: the current directory); newest first. NotFound when there is nothing to list;
+    a KitError for both a project and every one."""
+    check_scope(project_path, all_projects)
     if all_projects:
         if not paths.projects_dir(root).is_dir():
             raise NotFound(f"no Claude projects folder at {paths.projects_dir(root)}")

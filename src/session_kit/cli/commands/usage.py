@@ -1,13 +1,11 @@
-"""`usage` and `statusline`: tokens and cost over the whole history, and live in the client.
+"""`session-kit usage`: tokens and cost over the whole history.
 
-Owns: the commands' options, `usage`'s table and `statusline --setting`. Does not count: the
-report (reading, the index, grouping, prices) is `usage.history`'s, the status line
-`usage.statusline`'s; how tokens read is `cli.tokens`'.
+Owns: its options and its table. The counting is `usage.history`'s (through the index), the
+prices `usage.prices`'.
 """
 
 from __future__ import annotations
 
-import json
 from datetime import date
 
 import click
@@ -15,7 +13,10 @@ import click
 from session_kit import api
 from session_kit.cli.context import Kit, pass_kit, shared_options
 from session_kit.cli.helptext import epilog
-from session_kit.cli.output import emit_json, plural
+from session_kit.cli.output import (
+    emit_json,
+    plural,
+)
 from session_kit.cli.tokens import human_tokens
 from session_kit.errors import KitError
 
@@ -99,28 +100,3 @@ def usage(kit: Kit, since: date | None, until: date | None, by: str, no_index: b
 
 # The bundled table's date, in the help (read when this module loads: only when a command runs).
 usage.help = (usage.help or "").replace("{date}", api.bundled_prices_date())
-
-
-@click.command(
-    epilog=epilog(
-        "session-kit statusline --setting     # the settings.json entry to paste",
-        "session-kit statusline < event.json  # the line for the session the client's JSON names",
-    )
-)
-@click.option("--setting", is_flag=True, help="Print the settings.json entry that runs the fast script, and exit.")
-def statusline(setting: bool) -> None:
-    """The client's status line: this session's id, tokens and cost, running subagents and compactions.
-
-    The client runs the status-line command with JSON on stdin (session_id, transcript_path,
-    cwd, model…) after each turn. Set it in settings.json (user or project; a plugin cannot
-    set the main status line) to the script this prints with --setting: it starts without
-    click or the rest of the kit and reads only what the transcript gained since its last run
-    (the offset is kept in the session's scratch dir). This command does the same, slower.
-    """
-    if setting:
-        import shlex  # here, not at the top: no other line of the command needs it
-
-        command = f"python3 -I -S {shlex.quote(api.STATUSLINE_SCRIPT)}"
-        click.echo(json.dumps({"statusLine": {"type": "command", "command": command, "padding": 0}}, indent=2))
-        return
-    raise SystemExit(api.statusline_main())

@@ -1,7 +1,8 @@
-"""`install`, `uninstall` and `doctor`: putting the kit into Claude Code and checking it is there.
+"""`session-kit doctor`: where the kit and the Claude root are, what is installed; with
+`--transcripts`, what the transcripts hold that the kit does not know.
 
-Owns: these commands' options and output. What is installed and how (marked entries, backups,
-atomic writes) is `install.installer`'s; what doctor reports is `queries.doctor`'s.
+Owns: its options and its text output. The report is `queries.doctor`'s, the archive's part
+`queries.history`'s, the drift `queries.drift`'s (which says when there is no root to read).
 """
 
 from __future__ import annotations
@@ -14,11 +15,14 @@ import click
 from session_kit import __version__, api
 from session_kit.cli.context import Kit, pass_kit, shared_options
 from session_kit.cli.helptext import epilog
-from session_kit.cli.output import FAILURE, echo, emit_json, paint, visible
-from session_kit.errors import EXIT_BAD_FILE, EXIT_DRIFT, EXIT_INTERNAL, EXIT_NOT_FOUND, KitError, NotFound
-
-SCOPE_CHOICE = click.Choice(api.SCOPES)
-DRY_RUN_HELP = "Say what would change; change nothing."
+from session_kit.cli.output import (
+    FAILURE,
+    echo,
+    emit_json,
+    paint,
+    visible,
+)
+from session_kit.errors import EXIT_DRIFT, EXIT_INTERNAL, EXIT_NOT_FOUND, KitError
 
 
 @click.command(
@@ -68,8 +72,6 @@ def doctor(kit: Kit, transcripts: bool, strict: bool) -> None:
 
 
 def _doctor_transcripts(kit: Kit, *, strict: bool) -> None:
-    if not kit.root.is_dir():
-        raise NotFound(f"no Claude root at {kit.root}")
     drift = api.drift_report(kit.root)
     if kit.as_json:
         emit_json("doctor-transcripts", drift.as_dict())
@@ -146,76 +148,3 @@ def _print_archive(archive: dict) -> None:
             f"  WARNING: {archive['aging_out_unarchived']} files will age out unarchived within a week: "
             "run `session-kit archive`"
         )
-
-
-SCOPE_HELP = (
-    "user: ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR's); project: ./.claude/settings.json; "
-    "local: ./.claude/settings.local.json (both in the current directory)."
-)
-SETUP_CODES = (EXIT_BAD_FILE,)
-
-
-@click.command(
-    epilog=epilog(
-        "session-kit install                 # for you, in every project",
-        "session-kit install --scope local   # only in this project, only for you",
-        "session-kit install --dry-run --json",
-        codes=SETUP_CODES,
-    )
-)
-@click.option("--scope", type=SCOPE_CHOICE, default=api.SCOPE_USER, show_default=True, help=SCOPE_HELP)
-@click.option("--dry-run", is_flag=True, help=DRY_RUN_HELP)
-@shared_options
-@pass_kit
-def install(kit: Kit, scope: str, dry_run: bool) -> None:
-    """Install the kit's hooks and slash commands into Claude Code.
-
-    Only the kit's own hook entries (marked `# claude-session-kit`) are added or replaced;
-    installing twice is the same as once. The settings file is backed up, locked and
-    replaced atomically; an invalid one is left as it was (exit 5). A slash-command file of
-    yours with the same name is never overwritten.
-    """
-    result = api.install(scope=scope, claude_root=kit.root, project=Path.cwd(), dry_run=dry_run)
-    _report(kit, result, verb="install")
-
-
-@click.command(
-    epilog=epilog(
-        "session-kit uninstall",
-        "session-kit uninstall --scope project --dry-run",
-        codes=SETUP_CODES,
-    )
-)
-@click.option(
-    "--scope",
-    type=SCOPE_CHOICE,
-    default=api.SCOPE_USER,
-    show_default=True,
-    help="The settings file to take the kit out of (as for install). " + SCOPE_HELP,
-)
-@click.option("--dry-run", is_flag=True, help=DRY_RUN_HELP)
-@shared_options
-@pass_kit
-def uninstall(kit: Kit, scope: str, dry_run: bool) -> None:
-    """Remove the kit's hooks and slash commands: the settings become what they were."""
-    result = api.uninstall(scope=scope, claude_root=kit.root, project=Path.cwd(), dry_run=dry_run)
-    _report(kit, result, verb="uninstall")
-
-
-def _report(kit: Kit, result: api.InstallResult, *, verb: str) -> None:
-    if kit.as_json:
-        emit_json(verb, result.as_dict(), redact=False)
-        return
-    would = "would be " if result.dry_run else ""
-    if result.changed:
-        click.echo(f"{result.settings_path}: hooks {would}{'installed' if verb == 'install' else 'removed'}")
-    else:
-        click.echo(f"{result.settings_path}: already {'current' if verb == 'install' else 'without the kit'}")
-    if result.backup:
-        click.echo(f"  backup of the previous file: {result.backup}")
-    for name in result.commands_installed:
-        click.echo(f"  slash command /{name} {would}installed")
-    for name in result.commands_skipped:
-        click.echo(f"  slash command /{name} skipped: a file of yours has that name", err=True)
-    for name in result.commands_removed:
-        click.echo(f"  slash command /{name} {would}removed")

@@ -1,0 +1,40 @@
+"""`session-kit install`: the kit's hooks and slash commands put into Claude Code.
+
+Owns: its options and help. What is installed and how is `install/`'s; the report shared
+with `uninstall` is `cli.installing`'s.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from session_kit import api
+from session_kit.cli.context import Kit, pass_kit, shared_options
+from session_kit.cli.helptext import epilog
+from session_kit.cli.installing import DRY_RUN_HELP, SCOPE_CHOICE, SCOPE_HELP, SETUP_CODES, report_change
+
+
+@click.command(
+    epilog=epilog(
+        "session-kit install                 # for you, in every project",
+        "session-kit install --scope local   # only in this project, only for you",
+        "session-kit install --dry-run --json",
+        codes=SETUP_CODES,
+    )
+)
+@click.option("--scope", type=SCOPE_CHOICE, default=api.SCOPE_USER, show_default=True, help=SCOPE_HELP)
+@click.option("--dry-run", is_flag=True, help=DRY_RUN_HELP)
+@shared_options
+@pass_kit
+def install(kit: Kit, scope: str, dry_run: bool) -> None:
+    """Install the kit's hooks and slash commands into Claude Code.
+
+    Only the kit's own hook entries (marked `# claude-session-kit`) are added or replaced;
+    installing twice is the same as once. The settings file is backed up, locked and
+    replaced atomically; an invalid one is left as it was (exit 5). A slash-command file of
+    yours with the same name is never overwritten.
+    """
+    result = api.install(scope=scope, claude_root=kit.root, project=Path.cwd(), dry_run=dry_run)
+    report_change(kit, result, verb="install")

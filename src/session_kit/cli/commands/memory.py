@@ -1,0 +1,62 @@
+"""`session-kit memory`: the session's working memory, as the hooks would put it back.
+
+Owns: its options and its text output. The memory (brought up to date first) is
+`queries.memory`'s; what is captured `memory/`'s.
+"""
+
+from __future__ import annotations
+
+import click
+
+from session_kit import api
+from session_kit.cli.context import Kit, pass_kit, shared_options
+from session_kit.cli.helptext import epilog
+from session_kit.cli.output import (
+    emit_json,
+)
+from session_kit.cli.session_arg import SESSION_CODES, resolve, session_argument
+
+
+@click.command(
+    epilog=epilog(
+        "session-kit memory              # what would come back after a compaction",
+        "session-kit memory --whole      # the whole memory, not cut to the context limit",
+        codes=SESSION_CODES,
+    )
+)
+@session_argument
+@click.option("--whole", is_flag=True, help="The whole memory, not the block cut to the context limit.")
+@click.option("--saved", is_flag=True, help="Only what the hooks saved; do not read what the transcript gained since.")
+@shared_options
+@pass_kit
+def memory(kit: Kit, session: str, whole: bool, saved: bool) -> None:
+    """The session's working memory: what the hooks would put back after a compaction (the
+    person's requests, failures not yet fixed, the plan, tasks, changed files, subagents, the
+    assistant's last words, values saved by hand), each with its transcript line.
+
+    It is brought up to date from the transcript first, as the PreCompact hook does (`--saved`
+    shows only what was saved). Capture is turned off or trimmed in the kit's config file or
+    with SESSION_KIT_MEMORY=off and SESSION_KIT_MEMORY_LEAVE_OUT (see the README).
+    SESSION defaults to `current`; `--session` is the same.
+    """
+    ref = resolve(kit, session)
+    view = api.session_memory(ref, update=not saved)
+    if kit.as_json:
+        emit_json("memory", view.as_dict())
+        return
+    settings = view.settings
+    if not settings["capture"]:
+        click.echo(f"Memory capture is off ({settings['source']}); only values saved by hand come back.")
+    for problem in settings["problems"]:
+        click.echo(f"session-kit: {problem}", err=True)
+    if whole:
+        click.echo(view.whole)
+        return
+    if view.restored is None:
+        click.echo(f"Nothing to put back yet for session {ref.id}: no request, call or saved value captured.")
+        return
+    click.echo(view.restored)
+    click.echo("")
+    click.echo(
+        f"({len(view.restored)} characters of the {api.MEMORY_RESTORE_LIMIT} the restore may use; --whole for all)"
+    )

@@ -1,0 +1,188 @@
+"""`session-kit search`: finding text in sessions, by the index or by an exact scan.
+
+Owns: its options and both engines' text output (and the scan's progress line). Which engine
+answers, the scope and the checks are `queries.search_engine`'s; the index's search
+`queries.history`'s and `index/`'s; the scan `queries.search`'s.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from session_kit import api
+from session_kit.cli.context import Kit, no_redact_option, pass_kit, project_options, shared_options
+from session_kit.cli.helptext import epilog
+from session_kit.cli.output import (
+    clip,
+    echo,
+    emit_json,
+    highlight,
+    local_time,
+    plural,
+)
+
+PROGRESS_AFTER_S = 1.0  # a scan that ends sooner shows no progress line
+
+
+def _iso_day(value: str | None, name: str) -> str | None:
+    """`--since`/`--until`: a date or ISO time, kept as text (the index compares ISO text)."""
+    if value is None:
+        return None
+    from datetime import datetime
+
+    try:
+        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a date (YYYY-MM-DD) or ISO time", param_hint=name) from None
+    return parsed.strftime("%Y-%m-%dT%H:%M:%S") if parsed.tzinfo is None else parsed.isoformat()
+
+
+@click.command(
+    epilog=epilog(
+        "session-kit search 'parser crash' --all",
+        "session-kit search pytest --errors --since 2026-01-01 --tool Bash",
+        "session-kit search ENTINEL_FAIL --all --scan   # any substring, every transcript read",
+        codes=(3,),
+    )
+)
+@click.argument("query")
+@project_options("Search every project.")
+@click.option("--tool", "tool_name", default=None, help="Only inputs and outputs of this tool.")
+@click.option("--errors", "errors_only", is_flag=True, help="Only the output of failed tool calls.")
+@click.option("--since", default=None, metavar="DATE", help="Only what was written at or after DATE (ISO).")
+@click.option("--until", default=None, metavar="DATE", help="Only what was written before DATE (ISO).")
+@click.option("--agent", default=None, metavar="ID|TYPE", help="Only subagents: an id prefix or a type (Explore…).")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="At most N hits (index: 20 by default).")
+@click.option("--scan", is_flag=True, help="Read every transcript instead of the index (exact substring search).")
+@no_redact_option
+@shared_options
+@pass_kit
+def search(
+    kit: Kit,
+    query: str,
+    project_path: Path | None,
+    all_projects: bool,
+    tool_name: str | None,
+    errors_only: bool,
+    since: str | None,
+    until: str | None,
+    agent: str | None,
+    limit: int | None,
+    scan: bool,
+) -> None:
+    """Case-insensitive search in messages, tool inputs and tool outputs (agents included).
+
+    Uses the kit's index (brought up to date first: only what was added since is read), ranks
+    the hits and prints, for each, the command that resumes its session. Sessions the client
+    deleted stay found (their resume command restores them first). The index holds words:
+    QUERY's words in order, the last one a prefix. --scan reads every transcript instead and
+    finds QUERY as a substring; so does --no-redact, since the index holds only redacted text.
+    """
+    engine = api.search_engine(
+        query,
+        scan=scan,
+        project_path=project_path,
+        all_projects=all_projects,
+        errors_only=errors_only,
+        since=since,
+        until=until,
+        agent=agent,
+    )
+    if engine == api.SEARCH_SCAN:
+        _scan(kit, query, project_path=project_path, all_projects=all_projects, tool_name=tool_name, limit=limit)
+        return
+    project = api.index_project(kit.root, project_path=project_path, all_projects=all_projects)
+    filters = api.SearchFilters(
+        project=project,
+        tool=tool_name,
+        errors_only=errors_only,
+        since=_iso_day(since, "--since"),
+        until=_iso_day(until, "--until"),
+        agent=agent,
+    )
+    found = api.search_history(query, kit.root, api.state_root(), filters, limit=limit or 20)
+    if kit.as_json:
+        emit_json("search", {"query": query, "mode": "index", **found.as_dict()})
+        return
+    if not found.hits:
+        click.echo(f"No match for {query!r} in the index.")
+        return
+    for h in found.hits:
+        who = h.session_id + (f"/{h.agent_id}" if h.agent_id else "")
+        tool = f" {h.tool}" if h.tool else ""
+        failed = " (failed)" if h.status == "error" else ""
+        title = f"  {clip(api.shown(h.title), 60)}" if h.title else ""
+        click.echo(f"{who}:{h.line}  {_when(h.timestamp)}  {h.where}{tool}{failed}{title}")
+        echo(f"    {highlight(api.shown(h.snippet), query)}")
+        if h.resume is None:
+            click.echo("    resume: not possible (its transcript is gone, and the archive has no copy)")
+        elif h.resume.startswith("session-kit show "):
+            click.echo(f"    read:   {h.resume}  (no transcript to resume, here or in the archive)")
+        else:
+            click.echo(f"    resume: {h.resume}")
+    more = f" of {found.total}" if found.total > len(found.hits) else ""
+    click.echo(f"{len(found.hits)}{more} hits (best first).")
+
+
+def _when(stamp: str | None) -> str:
+    if not stamp:
+        return "-"
+    from datetime import datetime
+
+    try:
+        return local_time(datetime.fromisoformat(stamp.replace("Z", "+00:00")))
+    except ValueError:
+        return stamp
+
+
+def _scan(
+    kit: Kit, query: str, *, project_path: Path | None, all_projects: bool, tool_name: str | None, limit: int | None
+) -> None:
+    """The exact scan: every transcript of the scope read (agent logs whose session file is gone
+    too), QUERY found as a substring."""
+    targets = api.scan_targets(kit.root, project_path=project_path, all_projects=all_projects)
+    progress = _progress_printer() if sys.stderr.isatty() and not kit.as_json else None
+    hits: list[api.SearchHit] = []
+    for hit in api.search(targets, api.Query(query), tool=tool_name, progress=progress, limit=limit):
+        hits.append(hit)
+        if limit is not None and len(hits) >= limit:
+            break
+    if progress is not None:
+        progress(-1, -1)
+    if kit.as_json:
+        emit_json("search", {"query": query, "files": len(targets), "hits": [h.as_dict() for h in hits]})
+        return
+    if not hits:
+        click.echo(f"No match for {query!r} in {len(targets)} files.")
+        return
+    for h in hits:
+        who = h.session_id + (f"/{h.agent_id}" if h.agent_id else "")
+        tool = f" {h.tool}" if h.tool else ""
+        click.echo(f"{who}:{h.line}  {local_time(h.timestamp)}  {h.where}{tool}")
+        echo(f"    {highlight(h.snippet, query)}")
+    click.echo(f"{plural(len(hits), 'hit')} in {plural(len(targets), 'file')}.")
+
+
+def _progress_printer() -> Callable[[int, int], None]:
+    """Prints `searched N/M files` on the terminal once a search has run for a second;
+    `(-1, -1)` clears the line."""
+    began = time.monotonic()
+    shown = False
+
+    def show_progress(done: int, total: int) -> None:
+        nonlocal shown
+        if done < 0:
+            if shown:
+                sys.stderr.write("\r\033[K")
+            return
+        if time.monotonic() - began > PROGRESS_AFTER_S:
+            shown = True
+            sys.stderr.write(f"\rsearched {done}/{total} files")
+            sys.stderr.flush()
+
+    return show_progress

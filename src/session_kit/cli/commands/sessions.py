@@ -1,0 +1,171 @@
+"""`session-kit sessions`: the sessions of a project or of every one, latest activity first.
+
+Owns: its options, its table (rows fitted to the terminal, spooled until the widths are known)
+and its `--json` stream. Which sessions and their order are `sessions.listing`'s (the scope
+checked there); a row's facts `sessions.overview`'s; tokens and cost `usage`'s.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import click
+
+from session_kit import api
+from session_kit.cli.context import Kit, no_redact_option, pass_kit, project_options, shared_options
+from session_kit.cli.helptext import epilog
+from session_kit.cli.output import (
+    Column,
+    capped_cells,
+    clip,
+    emit_json_parts,
+    human_duration,
+    human_size,
+    json_items,
+    local_time,
+    table_lines,
+    terminal_width,
+    widest,
+)
+from session_kit.cli.timespan import When
+from session_kit.cli.tokens import human_tokens
+from session_kit.errors import EXIT_NOT_FOUND
+
+WARMUP_PROMPT = "warmup"  # 2.0.x clients started sessions of their own with this prompt
+
+
+@click.command(
+    epilog=epilog(
+        "session-kit sessions                      # this project's sessions",
+        "session-kit sessions --all --since 7d     # every project, active in the last week",
+        "session-kit sessions --until 2026-11-01 --limit 5",
+        "session-kit sessions --json | jq -r '.sessions[].id'",
+        codes=(EXIT_NOT_FOUND,),
+    )
+)
+@project_options("Sessions of every project (adds a PROJECT column).")
+@click.option(
+    "--since", type=When(), default=None, help="Only sessions active at or after WHEN (a date, or an age: 7d, 12h)."
+)
+@click.option("--until", type=When(), default=None, help="Only sessions that began at or before WHEN.")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="At most N sessions (the latest active).")
+@click.option(
+    "--tokens",
+    "with_tokens",
+    is_flag=True,
+    help="Add each session's tokens and cost (agents included): reads whole files, once, then the usage index.",
+)
+@no_redact_option
+@shared_options
+@pass_kit
+def sessions(
+    kit: Kit,
+    project_path: Path | None,
+    all_projects: bool,
+    since: datetime | None,
+    until: datetime | None,
+    limit: int | None,
+    with_tokens: bool,
+) -> None:
+    """List sessions, latest activity first, with last activity, duration, size, agents,
+    branch, title (else the first prompt).
+
+    LAST ACTIVE is the last time written in the transcript (never the file's mtime, which a
+    copy changes), in UTC like --json; a session with no time shows `-` and is listed last.
+    Warmup sessions of 2.0.x clients are marked `(warmup)`. Rows fit the terminal: the title
+    is cut, and on a narrow one the AGENTS, BRANCH, SIZE and DURATION columns are left out in
+    that order; ids are never cut. Reads only the head and
+    tail of each file, and prints each row in its turn (memory stays flat on any number of
+    sessions); --tokens adds tokens and cost, counted as `session-kit usage` counts them.
+    """
+    # Ordered now, each row made as it is printed: the listing's memory does not grow with
+    # the number of sessions (1,000 or 30,000: the same peak RSS).
+    found = api.latest_first(
+        kit.root, project_path=project_path, all_projects=all_projects, since=since, until=until, limit=limit
+    )
+    usage = _session_usage(kit) if with_tokens else None
+    if kit.as_json:
+        # The rows' JSON is made in the listing's batches, on two cores for a long listing.
+        parts = found.map_batches(lambda rows: json_items(list(_listed(rows, usage))))
+        emit_json_parts("sessions", {"claude_root": str(kit.root)}, "sessions", parts)
+        return
+    columns = [
+        Column("SESSION"),
+        Column("LAST ACTIVE"),
+        Column("DURATION", right=True, drop=4),
+        Column("SIZE", right=True, drop=3),
+        Column("AGENTS", right=True, drop=1),
+        *([Column("TOKENS", right=True), Column("COST", right=True)] if usage is not None else []),
+        Column("BRANCH", drop=2, cap=16),
+        *([Column("PROJECT", cap=40)] if all_projects else []),
+        Column("TITLE / FIRST PROMPT", flex=True),
+    ]
+
+    def cells(rows: list[api.SessionOverview]) -> list[list[str]]:
+        return [
+            capped_cells(
+                columns,
+                [
+                    r.ref.id,
+                    local_time(r.end),  # `-` when the transcript has no time (never the mtime)
+                    human_duration(r.duration_s),
+                    human_size(r.ref.size),
+                    str(r.agents),
+                    *(_usage_cells(usage.get(r.ref.id)) if usage is not None else []),
+                    clip(r.branch, None) or "-",
+                    *([clip(r.cwd or r.ref.project.name, None)] if all_projects else []),
+                    _title(r),
+                ],
+            )
+            for r in rows
+        ]
+
+    # A column is as wide as its widest cell: the rows wait in a file until every one is
+    # made (memory stays flat however many sessions there are), then the table is laid out.
+    natural = widest(columns, [])
+    import tempfile  # here: only this table needs it (with shutil and random, ~3 ms of a start)
+
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as spool:
+        for part in found.map_batches(cells):
+            widest(columns, part, natural)
+            spool.writelines(json.dumps(row) + "\n" for row in part)
+        if not spool.tell():
+            click.echo("No sessions.")
+            return
+        spool.seek(0)
+        for line in table_lines(columns, map(json.loads, spool), natural, width=terminal_width()):
+            click.echo(line)
+
+
+def _listed(rows: Iterable[api.SessionOverview], usage: dict | None) -> Iterator[dict[str, Any]]:
+    """Each row as `--json` gives it, with its tokens and cost when `usage` is given."""
+    for r in rows:
+        item = r.as_dict()
+        if usage is not None:
+            row = usage.get(item["id"])
+            item["tokens"] = row.tokens.total.as_dict() if row else None
+            item["cost"] = row.cost.as_dict() if row else None
+        yield item
+
+
+def _usage_cells(row: object | None) -> list[str]:
+    if row is None:
+        return ["-", "-"]
+    return [human_tokens(row.tokens.total.tokens), row.cost.display()]  # type: ignore[attr-defined]
+
+
+def _session_usage(kit: Kit) -> dict:
+    """Each session's usage row (agents included), by session id."""
+    report = api.usage_report(str(kit.root), api.load_prices(), by="session", state_root=api.state_root())
+    return {row.key: row for row in report.rows}
+
+
+def _title(row: api.SessionOverview) -> str:
+    prompt = clip(row.title or row.first_prompt, 2000)
+    if not row.title and (row.first_prompt or "").strip().lower() == WARMUP_PROMPT:
+        return "(warmup)"
+    return prompt
