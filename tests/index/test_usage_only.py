@@ -91,25 +91,46 @@ def test_the_index_after_usage_then_export_is_the_index_a_full_build_makes(claud
     assert _usage(claude_root, first).files_read == 0
 
 
+def _append(root: Path, t, write) -> None:
+    """Lines `write(t)` adds, appended to `t`'s transcript."""
+    t.lines.clear()
+    write(t)
+    with next(root.glob(f"projects/*/{t.session_id}.jsonl")).open("a") as f:
+        f.write(t.text())
+
+
+def _agent_whose_log_is_gone(t, agent_id: str, tokens: int) -> None:
+    call = t.tool_use("Agent", {"subagent_type": "Explore", "description": "Look around", "prompt": "look"})
+    usage = {"input_tokens": tokens, "output_tokens": 2 * tokens, "cache_read_input_tokens": 3 * tokens}
+    t.tool_result(
+        call,
+        [{"type": "text", "text": "Looked."}],
+        extra={"agentId": agent_id, "status": "completed", "usage": usage, "resolvedModel": "claude-sonnet-4-5"},
+    )
+
+
 def test_lines_added_after_a_usage_update_count_once_when_the_texts_are_read(claude_root: Path, tmp_path: Path):
     built = build(claude_root)
+    t = built.current
+    _append(claude_root, t, lambda t: _agent_whose_log_is_gone(t, "9011e0000000gone", 100))
     first, full = str(tmp_path / "usage-first"), str(tmp_path / "full")
     _usage(claude_root, first)
-    t = built.current
-    t.lines.clear()
-    t.user("Now the deltaword step")
-    t.bash("make again", exit_code=1, stderr="LATE_FAILURE")
-    t.compact("Summary: a second compaction.")
-    t.say("done")
-    path = next(claude_root.glob(f"projects/*/{t.session_id}.jsonl"))
-    with path.open("a") as f:
-        f.write(t.text())
+
+    def later(t) -> None:
+        t.user("Now the deltaword step")
+        t.bash("make again", exit_code=1, stderr="LATE_FAILURE")
+        _agent_whose_log_is_gone(t, "9011e0000001gone", 1000)
+        t.compact("Summary: a second compaction.")
+        t.say("done")
+
+    _append(claude_root, t, later)
     after_usage = _export(claude_root, first, tmp_path / "out-usage-first")
     direct = _export(claude_root, full, tmp_path / "out-full")
     assert after_usage == direct
     assert _tables(first, claude_root) == _tables(full, claude_root)
     conn = db.connect(first, claude_root=claude_root)
     assert conn.execute("SELECT compactions FROM sessions WHERE id=?", (t.session_id,)).fetchone() == (2,)
+    assert conn.execute("SELECT count(*), sum(input) FROM agent_results").fetchone() == (2, 1100)
     assert [h.session_id for h in search_history("LATE_FAILURE", claude_root, first).hits] == [t.session_id]
 
 
@@ -118,11 +139,7 @@ def test_a_whole_file_stays_whole_when_usage_reads_what_it_gained(claude_root: P
     state = str(tmp_path / "state")
     update(db.connect(state, claude_root=claude_root), claude_root)
     t = built.current
-    t.lines.clear()
-    t.user("an epsilonword request")
-    path = next(claude_root.glob(f"projects/*/{t.session_id}.jsonl"))
-    with path.open("a") as f:
-        f.write(t.text())
+    _append(claude_root, t, lambda t: t.user("an epsilonword request"))
     assert _usage(claude_root, state).files_read == 1
     conn = db.connect(state, claude_root=claude_root)
     assert {row[0] for row in conn.execute("SELECT texts FROM files")} == {1}
