@@ -113,7 +113,8 @@ def _then_archived(
 
 
 def usage_only(conn: sqlite3.Connection) -> list[IndexFile]:
-    """The files read for their usage alone, whose texts an update still has to read."""
+    """The files read for their usage alone, whose texts an update still has to read (all of
+    the Claude root's own: `usage` never reads the archive's view, so none has an `original`)."""
     return [
         IndexFile(path, session, agent, project)
         for path, session, agent, project in conn.execute(
