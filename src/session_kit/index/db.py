@@ -31,10 +31,14 @@ Tables (documented for users in docs/json.md, "export"):
               indexed, whole lines only), size, ino, mtime, modified (mtime in ns, the
               order "written first" follows), warmup (a 2.0.x warmup log: only its usage is
               kept), lines, last_message, tail (the line
-              follower's checkpoint, `transcript.follow`)
+              follower's checkpoint, `transcript.follow`), texts (1: its texts and calls
+              are indexed; 0: read for its usage alone, as `usage` reads a file the index
+              never saw: its messages, agent results and session facts only; the next
+              update that wants texts reads it again from the start)
 
 A database of another schema version is deleted and made again from the transcripts (its
-rows are never trusted: version 1 counted each message's first line).
+rows are never trusted: version 1 counted each message's first line; version 2 had no
+`files.texts`).
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ from session_kit.state.root import ensure_dir
 
 INDEX = "index"
 DB_FILE = "history.sqlite3"
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 
 META = "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);"
 TOKEN_COLUMNS = "input, output, cache_read, cache_write_5m, cache_write_1h, web_search, web_fetch"
@@ -54,7 +58,7 @@ SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS files(
     id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, session TEXT, agent TEXT, project TEXT,
     offset INTEGER NOT NULL, size INTEGER NOT NULL, ino INTEGER, mtime REAL, modified INTEGER DEFAULT 0,
-    warmup INTEGER DEFAULT 0, lines INTEGER NOT NULL, last_message TEXT, tail TEXT);
+    warmup INTEGER DEFAULT 0, lines INTEGER NOT NULL, last_message TEXT, tail TEXT, texts INTEGER DEFAULT 1);
 CREATE INDEX IF NOT EXISTS files_agent ON files(agent);
 CREATE TABLE IF NOT EXISTS sessions(
     id TEXT PRIMARY KEY, project TEXT, cwd TEXT, path TEXT, title TEXT, first_request TEXT, started TEXT,

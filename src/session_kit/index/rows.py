@@ -130,11 +130,14 @@ class FileRows:
     """The rows one update of one file adds, gathered and then written in one go: the texts
     redacted in one pass (`redact.redact_many`), inserted with `executemany`, and the FTS5
     index filled from them with one statement. Tool calls used and answered within the batch
-    are paired in memory; a result whose use an earlier update indexed updates that row."""
+    are paired in memory; a result whose use an earlier update indexed updates that row.
+    With `searchable=False` (an update for usage alone) only the usage rows and the session's
+    facts are gathered; lines up to `counted` (which such an update already read) give only
+    their texts and calls."""
 
     __slots__ = (
         "conn", "state", "item", "file_id", "last_message", "texts", "calls", "results", "messages", "agent_results",
-        "warmup",
+        "warmup", "searchable", "counted",
     )  # fmt: skip
 
     def __init__(
@@ -146,8 +149,12 @@ class FileRows:
         last: str | None,
         *,
         warmup: bool = False,
+        searchable: bool = True,
+        counted: int = 0,
     ):
         self.conn = conn
+        self.searchable = searchable
+        self.counted = counted
         self.warmup = warmup  # a 2.0.x warmup log: billed (its usage is kept), not searchable
         self.state = state
         self.item = item
@@ -160,6 +167,13 @@ class FileRows:
         self.agent_results: dict[str, tuple] = {}  # agent id -> (hour, model, Usage)
 
     def add(self, entry: Entry) -> None:
+        if entry.line > self.counted:
+            self._add_counted(entry)
+        if self.searchable and not self.warmup:
+            self._add_searchable(entry)
+
+    def _add_counted(self, entry: Entry) -> None:
+        """What an entry adds to the usage rows and the session's facts."""
         if entry.kind == KIND_ASSISTANT:
             found = assistant_usage(entry.raw)
             if found is not None:
@@ -169,22 +183,25 @@ class FileRows:
                 self.last_message = entry.message_id
         elif entry.kind == KIND_USER and (result := agent_result_usage(entry.raw)) is not None:
             self.agent_results[result[0]] = (_hour(entry), *result[1:])
-        if self.warmup:
+        if self.warmup or self.item.agent is not None:
             return
         fields = self.state.fields
-        stamp = format_timestamp(entry.timestamp)
         conversation = entry.kind in (KIND_USER, KIND_ASSISTANT)
-        if self.item.agent is None:  # the session's own transcript: its facts, as `show` gives them
-            self.state.titled = self.state.titled or title_line(entry) is not None
-            self.state.span = self.state.span.including(span_time(entry))
-            if entry.is_compact_boundary:
-                fields["compactions"] += 1
-            if conversation:
-                fields["cwd"] = fields["cwd"] or entry.cwd
-                fields["branch"] = entry.git_branch or fields["branch"]
-                fields["version"] = entry.version or fields["version"]
-                if fields["first_request"] is None and (request := request_text(entry)):
-                    fields["first_request"] = redact(request)[:500]
+        # the session's own transcript: its facts, as `show` gives them
+        self.state.titled = self.state.titled or title_line(entry) is not None
+        self.state.span = self.state.span.including(span_time(entry))
+        if entry.is_compact_boundary:
+            fields["compactions"] += 1
+        if conversation:
+            fields["cwd"] = fields["cwd"] or entry.cwd
+            fields["branch"] = entry.git_branch or fields["branch"]
+            fields["version"] = entry.version or fields["version"]
+            if fields["first_request"] is None and (request := request_text(entry)):
+                fields["first_request"] = redact(request)[:500]
+
+    def _add_searchable(self, entry: Entry) -> None:
+        """An entry's texts and tool calls."""
+        stamp = format_timestamp(entry.timestamp)
         names: dict[str, str] = {}
         for block in entry.tool_uses:
             call_id, name = block.get("id"), str(block.get("name", "?"))
@@ -213,6 +230,8 @@ class FileRows:
     def flush(self, fts: bool) -> None:
         conn, item = self.conn, self.item
         self._flush_usage()
+        if not self.searchable:
+            return
         names = self._earlier_tools()
         pieces = [t[5] for t in self.texts]
         pieces += [c[1] for c in self.calls.values()] + [c[4] or "" for c in self.calls.values()]

@@ -7,7 +7,12 @@ line waits for the next update; a file replaced, cut shorter or rewritten is ind
 from the start; the checkpoint is kept in `files.tail`); turning entries into rows:
 the session's facts, the searchable texts (redacted first, `redact.redact`), tool calls
 paired across updates, agents, each API message's usage (`rows`; a 2.0.x warmup log adds
-only that). Client noise is skipped on the raw bytes
+only that). An update for usage alone (`texts=False`, as `usage` asks) reads a file the index
+never saw for its usage and the session's facts only, marked so (`files.texts` = 0): no
+texts, no calls, no redaction of texts; the next update that wants texts (search, export, a
+full update) reads such a file again from the start for its texts and calls (the lines the
+first read counted add no usage or facts twice) and marks it whole. A file already whole
+stays whole: a usage update reads what it gained in full. Client noise is skipped on the raw bytes
 (`transcript.rawtype`), never parsed. Files are indexed in transactions of a few dozen: a kill
 leaves every file either indexed to its old offset or to its new one. A session whose files the client deleted
 keeps its rows. Does not: search (`query`).
@@ -46,20 +51,25 @@ def update(
     files: Iterable[IndexFile] | None = None,
     progress: Callable[[int], object] | None = None,
     state_root: str | None = None,
+    texts: bool = True,
 ) -> UpdateResult:
     """Index what was added to every file since the last update; with `state_root`, also the
-    archived sessions the index has never seen (deleted by the client before any update)."""
+    archived sessions the index has never seen (deleted by the client before any update).
+    `texts=False`: a file the index never saw is read for its usage alone (`usage`)."""
     known = {
-        row[0]: row[1:] for row in conn.execute("SELECT path, id, offset, size, ino, mtime, session, tail FROM files")
+        row[0]: row[1:]
+        for row in conn.execute("SELECT path, id, offset, size, ino, mtime, session, tail, texts FROM files")
     }
     fts = has_fts(conn)
     read = total = again = pending = 0
     if files is None:
-        files = files_to_index(claude_root, lambda path: (known.get(path) or (None,) * 7)[5])
+        files = files_to_index(claude_root, lambda path: (known.get(path) or (None,) * 8)[5])
         if state_root is not None:
             files = _then_archived(files, claude_root, state_root, conn)
     for item in files:
         row = known.get(item.path)
+        if row is not None and texts and not row[7]:
+            row = None  # read for its usage alone: its texts are wanted now, whatever changed
         if row is not None and item.size is not None and (row[2], row[4]) == (item.size, item.mtime):
             continue  # unchanged since the last update, by the listing's own stat
         try:
@@ -73,7 +83,7 @@ def update(
         if not conn.in_transaction:
             conn.execute("BEGIN IMMEDIATE")
         try:
-            added, redone = _index_file(conn, item, fts)
+            added, redone = _index_file(conn, item, fts, texts)
         except BaseException:
             conn.execute("ROLLBACK")
             raise
@@ -102,12 +112,23 @@ def _then_archived(
     yield from archived_only(claude_root, state_root, indexed)
 
 
-def _index_file(conn: sqlite3.Connection, item: IndexFile, fts: bool) -> tuple[int, bool]:
+def usage_only(conn: sqlite3.Connection) -> list[IndexFile]:
+    """The files read for their usage alone, whose texts an update still has to read (all of
+    the Claude root's own: `usage` never reads the archive's view, so none has an `original`)."""
+    return [
+        IndexFile(path, session, agent, project)
+        for path, session, agent, project in conn.execute(
+            "SELECT path, session, agent, project FROM files WHERE texts = 0 ORDER BY id"
+        )
+    ]
+
+
+def _index_file(conn: sqlite3.Connection, item: IndexFile, fts: bool, texts: bool) -> tuple[int, bool]:
     from session_kit.index.rows import sql_value
 
     key = sql_value(item.path)  # the file is read by its own name; the database holds valid UTF-8
     row = conn.execute(
-        "SELECT id, offset, ino, lines, last_message, tail, warmup FROM files WHERE path=?", (key,)
+        "SELECT id, offset, ino, lines, last_message, tail, warmup, texts FROM files WHERE path=?", (key,)
     ).fetchone()
     # A row written before checkpoints were kept knows its offset and inode only.
     seen = (Checkpoint.from_text(row[5]) or Checkpoint(row[1], ino=row[2] or 0)) if row is not None else None
@@ -116,11 +137,11 @@ def _index_file(conn: sqlite3.Connection, item: IndexFile, fts: bool) -> tuple[i
     except OSError:
         return 0, False
     with follow:
-        return _index_held(conn, item, key, row, follow, fts)
+        return _index_held(conn, item, key, row, follow, fts, texts)
 
 
 def _index_held(
-    conn: sqlite3.Connection, item: IndexFile, key: str, row: tuple | None, f: Follow, fts: bool
+    conn: sqlite3.Connection, item: IndexFile, key: str, row: tuple | None, f: Follow, fts: bool, texts: bool
 ) -> tuple[int, bool]:
     # The parsers load only here: an update that finds nothing new never pays for them.
     from session_kit.index.rows import FileRows, SessionState, sql_row, sql_value
@@ -148,11 +169,17 @@ def _index_held(
                 )
             ),
         )
+    counted = 0  # lines whose usage and facts an earlier, usage-only read already counted
+    whole = texts
     if row is not None:
-        file_id, _offset, _ino, lines, last_message, _tail, _warmup = row
+        file_id, _offset, _ino, lines, last_message, _tail, _warmup, had_texts = row
         if f.restarted:  # replaced, cut shorter or rewritten: what it gave the index goes
             _forget_file(conn, file_id, fts)
             lines, last_message = 0, None
+        elif had_texts:
+            whole = True  # a whole file stays whole: what it gained is read in full
+        elif texts:  # read for its usage alone: its texts and calls, from the start
+            counted, lines, f.offset = lines, 0, 0
     else:
         file_id = conn.execute(
             "INSERT INTO files(path, session, agent, project, offset, size, ino, mtime, warmup, lines)"
@@ -161,7 +188,7 @@ def _index_held(
         ).lastrowid
         lines, last_message = 0, None
     state = SessionState.load(conn, item)
-    rows = FileRows(conn, state, item, file_id, last_message, warmup=warmup)
+    rows = FileRows(conn, state, item, file_id, last_message, warmup=warmup, searchable=whole, counted=counted)
     start = f.offset
     stats = ReadStats()
     for block in f.blocks(chunk=CHUNK):
@@ -174,11 +201,14 @@ def _index_held(
             if value is not None:
                 rows.add(Entry.from_raw(lines, value))
         rows.flush(fts)  # a chunk's rows at a time: memory stays bounded on a large file
-    if not warmup or conn.execute("SELECT 1 FROM sessions WHERE id=?", (sql_value(item.session),)).fetchone():
+    if counted and lines <= counted:
+        pass  # nothing new since the usage-only read: the session's row is already right
+    elif not warmup or conn.execute("SELECT 1 FROM sessions WHERE id=?", (sql_value(item.session),)).fetchone():
         state.save(conn, item, f.offset)  # a warmup log alone makes no session
     cp = f.checkpoint()
     conn.execute(
-        "UPDATE files SET offset=?, size=?, ino=?, mtime=?, modified=?, lines=?, last_message=?, tail=? WHERE id=?",
+        "UPDATE files SET offset=?, size=?, ino=?, mtime=?, modified=?, lines=?, last_message=?, tail=?, texts=?"
+        " WHERE id=?",
         (
             cp.offset,
             cp.size,
@@ -188,6 +218,7 @@ def _index_held(
             lines,
             sql_value(rows.last_message),
             cp.to_text(),
+            int(whole or warmup),
             file_id,
         ),
     )

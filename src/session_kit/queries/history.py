@@ -199,6 +199,10 @@ def search_history(
             from session_kit.index.update import update
 
             updated = update(conn, claude_root, state_root=state_root).files
+        else:  # files read for their usage alone get their texts: a search never misses them
+            from session_kit.index.update import update, usage_only
+
+            updated = update(conn, claude_root, files=usage_only(conn)).files
         try:
             hits, total = search_index(conn, text, filters or Filters(), limit=limit, state_root=state_root)
         except ValueError as exc:

@@ -2,8 +2,9 @@
 
 Owns: the report (`usage_report`): rows by day, week, month, project, session, model or
 agent, within `since`/`until` (local dates), from the index (`index.usage`: each file's
-messages, kept per message by `transcript.tokens`' rule, brought up to date first so that
-only files that changed are read). One API message counts once across the whole history: a
+messages, kept per message by `transcript.tokens`' rule, brought up to date first, for usage
+alone: `index.update`'s `texts=False`, so that only files that changed are read, and those
+without their texts). One API message counts once across the whole history: a
 resumed or copied file that repeats earlier messages adds nothing; the file written first
 keeps them. Agents whose log is missing count with the usage their `Agent` result reports
 (the agent's last request only: a floor). Only the files on disk now are counted (the
@@ -93,7 +94,7 @@ def _index_rows(root: str, state_root: str) -> tuple[Any, int, int]:
         known = dict(conn.execute("SELECT path, session FROM files"))
         files = list(files_to_index(Path(root), known.get))
         listed = [f.path for f in files]
-        read = update(conn, Path(root), files=files).files
+        read = update(conn, Path(root), files=files, texts=False).files  # usage alone: no texts
         return usage_rows(conn, listed), len(listed), read
     finally:
         conn.close()
