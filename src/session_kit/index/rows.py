@@ -20,6 +20,7 @@ from session_kit.files import TEXT_ERRORS
 from session_kit.index.db import TOKEN_COLUMNS
 from session_kit.index.files import IndexFile
 from session_kit.redact import redact, redact_many
+from session_kit.transcript.agent_signals import SOURCE_RESULT
 from session_kit.transcript.calls import result_outcome
 from session_kit.transcript.entries import (
     KIND_ASSISTANT,
@@ -36,7 +37,6 @@ from session_kit.transcript.span import Span, span_time
 from session_kit.transcript.titles import title_line
 from session_kit.transcript.tokens import Usage, agent_result_usage, assistant_usage, count_key
 from session_kit.transcript.tools import summarize_input
-from session_kit.usage.breakdown import SOURCE_RESULT
 
 MAX_TEXT = 64 * 1024  # of one piece of text, what is indexed (its head): the rest is output noise
 _INT64 = (-(2**63), 2**63 - 1)
