@@ -1,7 +1,8 @@
 """Memory, `debug-agent`, `show` and the view's model say the same of every agent: its status,
 tool calls, answer and duration, for every way an agent runs and ends (a log present, a log gone,
 background agents ended by a notification or by a TaskOutput poll, one still running), and none
-of them lists what is not an agent (a call refused by input validation, a warmup log)."""
+of them lists what is not an agent (a call refused by input validation, a warmup log, the
+client's compaction summariser's log)."""
 
 from __future__ import annotations
 
@@ -145,6 +146,20 @@ def warmup_log(t: Transcript, root: Path) -> None:
     warm.write_legacy_agent(root, t)
 
 
+COMPACTION_PROMPT = "Your task is to create a detailed summary of the conversation so far, paying close attention"
+
+
+def compaction_summariser_log(t: Transcript, root: Path) -> None:
+    """2.1.x writes the compaction summariser's request as `subagents/agent-acompact-<id>.jsonl`
+    (seen in real 2.1.39 files): context copied from the session, then the summary request."""
+    summary = Transcript(t.session_id, agent_id="acompact-9f2e1d", start=t.clock)
+    summary.user("<system-reminder>PostToolUse:Edit hook additional context: ok</system-reminder>")
+    summary.tick(1200)  # the copied context is much older than the request
+    summary.user(COMPACTION_PROMPT)
+    summary.say("<analysis>The person asked to fix the parser.</analysis><summary>1. Fix the parser</summary>")
+    summary.write_subagent(root, t)
+
+
 CASES: dict[str, Callable[[Transcript, Path], Expected | None]] = {
     "log present": log_present,
     "log gone, its result kept": log_gone_with_result,
@@ -154,6 +169,7 @@ CASES: dict[str, Callable[[Transcript, Path], Expected | None]] = {
     "a call refused by input validation": rejected_call,
     "1.0.x inline thread": inline_1_0,
     "warmup log": warmup_log,
+    "the compaction summariser's log": compaction_summariser_log,
 }
 
 
@@ -238,3 +254,22 @@ def test_memory_and_the_session_model_agree_on_a_real_clients_agents():
         runs = Session(find_session_by_id(real, path.stem)).agents
         model = [_figures(r.status, *r.tool_call_count[:1], r.answer[0], r.duration_s) for r in runs]
         assert model and _memory(path) == model
+
+
+def test_the_compaction_summarisers_log_is_billed_but_no_agent_of_the_conversation(claude_root: Path):
+    from tests.support.cli import invoke
+
+    t, _ = _build(claude_root, "the compaction summariser's log")
+    show = invoke_json("show", t.session_id)
+    assert show["agents"] == []
+    billed = show["usage"]["total"]["tokens"]["output"]
+    assert billed > show["usage"]["main"]["tokens"]["output"], "its request is billed"
+    [kind] = {a["type"] for a in show["usage"]["agents"]}
+    assert kind == "compaction"
+    debug = invoke_json("debug-agent", t.session_id, "--all")
+    assert [(w["agent_id"], w["kind"]) for w in debug["warmups"]] == [("acompact-9f2e1d", "compaction")]
+    assert "1 compaction summariser's log left out" in invoke("debug-agent", t.session_id, "--all").stdout
+    [row] = invoke_json("sessions", "--all")["sessions"]
+    assert row["agents"] == 0
+    [usage_row] = invoke_json("usage", "--by", "session")["rows"]
+    assert usage_row["tokens"]["output"] == billed

@@ -117,7 +117,7 @@ class AgentsInStartOrder:
         self, ref: SessionRef, calls: Iterable[ToolCall], *, inline: dict[str, list[Entry]] | None = None
     ) -> None:
         calls = list(calls)
-        logs = [log for log in find_agent_logs(ref) if not log.warmup]
+        logs = [log for log in find_agent_logs(ref) if not log.not_an_agent]
         started: list[tuple[AgentLogRef, datetime | None, frozenset[str] | None]] = [
             (log, first_timestamp(log.path), None) for log in logs if log.path is not None
         ]

@@ -18,7 +18,14 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from session_kit.sessions.store import AGENT_PREFIX, SESSION_SUFFIX, WORKFLOWS, first_field, is_warmup_log
+from session_kit.sessions.store import (
+    AGENT_PREFIX,
+    SESSION_SUFFIX,
+    WORKFLOWS,
+    first_field,
+    is_compaction_agent,
+    is_warmup_log,
+)
 from session_kit.state.ids import is_plain_id
 
 
@@ -60,7 +67,9 @@ def _agents_in(folder: str, session: str, project: str) -> Iterator[IndexFile]:
     for entry in _entries(subagents):
         name = entry.name
         if name.startswith(AGENT_PREFIX) and name.endswith(SESSION_SUFFIX):
-            found = _file(entry, session, name[len(AGENT_PREFIX) : -len(SESSION_SUFFIX)], project)
+            agent = name[len(AGENT_PREFIX) : -len(SESSION_SUFFIX)]
+            # The compaction summariser's log is billed like a warmup: its usage is kept, no agent row.
+            found = _file(entry, session, agent, project, warmup=is_compaction_agent(agent))
             if found:
                 yield found
         elif name == WORKFLOWS and entry.is_dir():

@@ -140,7 +140,7 @@ class AgentReport:
     tool: str | None
     read: ReadStats
     usage: SessionUsage | None = None  # each agent's tokens and cost, nested agents rolled up
-    warmups: tuple[AgentLogRef, ...] = ()  # 2.0.x warmup logs: shown apart, never agents
+    warmups: tuple[AgentLogRef, ...] = ()  # warmup and compaction-summariser logs: shown apart, never agents
 
     def calls(self, node: AgentNode) -> list[ToolCall]:
         return calls_of_tool(node.run.calls, self.tool)
@@ -164,7 +164,10 @@ class AgentReport:
             "failed": self.selection.failed,
             "agents": shown,
             "others": others,
-            "warmups": [{"agent_id": w.agent_id, "path": str(w.path)} for w in self.warmups],
+            "warmups": [
+                {"agent_id": w.agent_id, "path": str(w.path), "kind": "compaction" if w.compaction else "warmup"}
+                for w in self.warmups
+            ],
             "read": self.read.as_dict(),
         }
 

@@ -321,7 +321,7 @@ def session_agents(
     say added."""
     runs = []
     for log in find_agent_logs(session) if logs is None else logs:
-        if log.warmup:
+        if log.not_an_agent:
             continue
         try:
             runs.append(read_agent_run(log))

@@ -108,8 +108,9 @@ class Session:
 
     @property
     def warmups(self) -> list[AgentLogRef]:
-        """The 2.0.x warmup logs of the session: not agents of its conversation."""
-        return [log for log in find_agent_logs(self.ref, with_meta=False) if log.warmup]
+        """The logs of the session that are not agents of its conversation, billed all the same:
+        2.0.x warmup logs and the 2.1.x compaction summariser's (`AgentLogRef.not_an_agent`)."""
+        return [log for log in find_agent_logs(self.ref, with_meta=False) if log.not_an_agent]
 
     def linked_calls(self) -> list[ToolCall]:
         """The main conversation's calls, each spawning call naming the agent it was linked

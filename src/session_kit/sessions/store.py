@@ -40,6 +40,9 @@ LAYOUT_WORKFLOW = "workflow"  # <session-id>/subagents/workflows/<run>/agent-<id
 LAYOUT_INLINE = "inline"  # 1.0.x: an isSidechain thread inside the session's own file
 LAYOUT_MISSING = "missing"  # known from its spawning call only: no log was kept
 WORKFLOWS = "workflows"
+# The client's compaction summariser (2.1.x) writes its request as `agent-acompact-<id>.jsonl`
+# in `subagents/`: billed, but not an agent of the conversation (no call spawned it).
+COMPACTION_AGENT_PREFIX = "acompact-"
 WARMUP_BYTES = 16 * 1024  # a warmup log is a prompt and a greeting: larger logs are never one
 MAX_META_BYTES = 1024 * 1024
 HEAD_FIELD_BYTES = 256 * 1024  # how far into a file its session id or cwd is looked for
@@ -67,6 +70,16 @@ class AgentLogRef:
     layout: str  # LAYOUT_SUBAGENTS, LAYOUT_WORKFLOW, LAYOUT_LEGACY, LAYOUT_INLINE or LAYOUT_MISSING
     meta: Mapping[str, Any] | None = None
     warmup: bool = False  # a 2.0.x warmup log: not an agent of the conversation
+
+    @property
+    def compaction(self) -> bool:
+        """The client's compaction summariser's log (2.1.x): not an agent of the conversation."""
+        return is_compaction_agent(self.agent_id)
+
+    @property
+    def not_an_agent(self) -> bool:
+        """A log of the session that no call of its conversation spawned: billed, never listed."""
+        return self.warmup or self.compaction
 
     @property
     def agent_type(self) -> str | None:
@@ -263,6 +276,11 @@ def _agent_logs_in(folder: Path, layout: str, *, with_meta: bool) -> list[AgentL
     return found
 
 
+def is_compaction_agent(agent_id: str) -> bool:
+    """Whether an agent log's id names the client's compaction summariser (`acompact-…`)."""
+    return agent_id.startswith(COMPACTION_AGENT_PREFIX)
+
+
 def is_warmup_log(path: Path) -> bool:
     """A 2.0.x warmup agent log: a `Warmup` prompt, or a lone greeting with no prompt and no
     calls. Only small logs are read (a warmup is a few hundred bytes)."""
@@ -406,9 +424,11 @@ class AgentLogs:
         return orphan_agent_logs(project, known_sessions=known_sessions, legacy_index=self.legacy_index(project))
 
     def count(self, session: SessionRef) -> int:
-        """How many agent logs the session has (warmups left out), without reading meta files."""
+        """How many agent logs the session has (warmups and the compaction summariser's left
+        out), without reading meta files."""
         legacy = self.legacy_index(session.project).get(session.id, ())
-        return len(current_layout_agents(session, with_meta=False)) + sum(not is_warmup_log(p) for p in legacy)
+        current = sum(not log.compaction for log in current_layout_agents(session, with_meta=False))
+        return current + sum(not is_warmup_log(p) for p in legacy)
 
 
 # --- finding a project and a session ---------------------------------------------------------

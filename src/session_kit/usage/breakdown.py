@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # annotations only: a session with no agent never loads the l
 
 SOURCE_NONE = "unknown"  # no log, and its result records no usage
 WARMUP = "warmup"  # the type given to 2.0.x warmup logs, billed but not agents of the conversation
+COMPACTION = "compaction"  # the type given to the client's compaction summariser's log (2.1.x), likewise
 
 
 class AgentResultUsage:
@@ -150,7 +151,11 @@ def session_usage(
         rows.append((r.agent_id, r.agent_type, r.parent_agent_id, tokens, source or SOURCE_NONE))
     listed = {r.agent_id for r in runs}
     rows += [(aid, None, None, usage, SOURCE_RESULT) for aid, usage in from_results.items() if aid not in listed]
-    rows += [(w.agent_id, WARMUP, None, log_tokens(w.path), SOURCE_LOG) for w in warmups if w.path is not None]
+    rows += [
+        (w.agent_id, COMPACTION if w.compaction else WARMUP, None, log_tokens(w.path), SOURCE_LOG)
+        for w in warmups
+        if w.path is not None
+    ]
     children: dict[str | None, list[str]] = {}
     own = {row[0]: row[3] for row in rows}
     for aid, _, parent, _, _ in rows:

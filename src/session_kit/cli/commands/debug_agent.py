@@ -107,9 +107,13 @@ def _print_agents(report: api.AgentReport, *, agent: str | None, all_agents: boo
     picked = report.selection
     warn_skipped(report.read, report.ref.path)
     click.echo(f"Session {report.ref.id}: {picked.total} agents, {picked.failed} failed")
-    if report.warmups:
-        ids = ", ".join(w.agent_id for w in report.warmups)
-        click.echo(f"({plural(len(report.warmups), 'warmup log')} left out, not agents of the conversation: {ids})")
+    for logs, name in (
+        ([w for w in report.warmups if not w.compaction], "warmup log"),
+        ([w for w in report.warmups if w.compaction], "compaction summariser's log"),
+    ):
+        if logs:
+            ids = ", ".join(w.agent_id for w in logs)
+            click.echo(f"({plural(len(logs), name)} left out, not agents of the conversation: {ids})")
     if not picked.total:
         click.echo("No subagents in this session.")
         return
