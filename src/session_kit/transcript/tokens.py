@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from session_kit.transcript.usagefields import UNKNOWN_MODEL, count_key, message_key, usage_fields
+from session_kit.transcript.usagefields import agent_result_fields as _agent_result_fields
 from session_kit.transcript.usagefields import assistant_usage as _assistant_fields
 
 if TYPE_CHECKING:
@@ -134,14 +135,8 @@ def assistant_usage(raw: Mapping[str, Any]) -> tuple[str, Usage] | None:
 def agent_result_usage(raw: Mapping[str, Any]) -> tuple[str, str, Usage] | None:
     """`(agent id, model, usage)` an `Agent`/`Task` result reports of its agent (its
     `toolUseResult`), or None. Only the agent's last request: a floor of what its log held."""
-    extra = raw.get("toolUseResult")
-    if not isinstance(extra, Mapping):
-        return None
-    agent_id, usage = extra.get("agentId"), extra.get("usage")
-    if not (isinstance(agent_id, str) and agent_id and isinstance(usage, Mapping)):
-        return None
-    model = extra.get("resolvedModel")
-    return agent_id, (model if isinstance(model, str) and model else UNKNOWN_MODEL), usage_of(usage)
+    found = _agent_result_fields(raw if isinstance(raw, dict) else dict(raw))
+    return None if found is None else (found[0], found[1], Usage(*found[2]))
 
 
 class TokenTally:

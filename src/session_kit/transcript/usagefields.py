@@ -5,8 +5,8 @@ Owns: `FIELDS` (the order of the numbers), `usage_fields` (a `usage` object to t
 `cache_creation_input_tokens` split into the 5-minute and 1-hour tiers of
 `usage.cache_creation`, writes no tier accounts for counted as 5-minute ones, server-side web search and fetch requests,
 malformed fields as zero), `message_key` (`message.id`, else `requestId`), `count_key` (the
-key a line's usage is counted under: its message key, else its `uuid`) and `assistant_usage` (the model and usage of an assistant line; the client's `<synthetic>`
-lines are no API call). `transcript.tokens` builds its values on these. Does not add messages up
+key a line's usage is counted under: its message key, else its `uuid`), `assistant_usage` (the model and usage of an assistant line; the client's `<synthetic>`
+lines are no API call) and `agent_result_fields` (the usage an `Agent` result reports of its agent). `transcript.tokens` builds its values on these. Does not add messages up
 (`transcript.tokens`) and imports nothing, not even `typing`: the status line runs in a
 hook's time budget.
 """
@@ -90,3 +90,16 @@ def assistant_usage(raw: dict) -> tuple | None:
     if model == SYNTHETIC_MODEL:
         return None
     return (model if isinstance(model, str) and model else UNKNOWN_MODEL), usage_fields(usage)
+
+
+def agent_result_fields(raw: dict) -> tuple | None:
+    """`(agent id, model, usage fields)` an `Agent`/`Task` result reports of its agent (the
+    line's `toolUseResult`), or None. Only the agent's last request: a floor of its log's."""
+    extra = raw.get("toolUseResult")
+    if not isinstance(extra, dict):
+        return None
+    agent_id, usage = extra.get("agentId"), extra.get("usage")
+    if not (isinstance(agent_id, str) and agent_id and isinstance(usage, dict)):
+        return None
+    model = extra.get("resolvedModel")
+    return agent_id, (model if isinstance(model, str) and model else UNKNOWN_MODEL), usage_fields(usage)

@@ -35,7 +35,7 @@ from session_kit.state import root as state
 from session_kit.state.ids import check_session_id
 from session_kit.state.scratch import SessionScratch
 from session_kit.transcript.follow import Checkpoint, Follow, unchanged
-from session_kit.transcript.usagefields import UNKNOWN_MODEL, assistant_usage, count_key, usage_fields
+from session_kit.transcript.usagefields import agent_result_fields, assistant_usage, count_key
 from session_kit.usage import pricerows
 
 # What the client runs: a short script (a script is compiled on every run; this module is not).
@@ -184,14 +184,12 @@ def _track_agents(raw: dict, pending: set, background: set) -> None:
 
 
 def _agent_result(raw: dict, results: dict) -> None:
-    """`transcript.tokens.agent_result_usage` in plain values (that module loads `dataclasses`)."""
-    extra = raw.get("toolUseResult")
-    if raw.get("type") != "user" or not isinstance(extra, dict):
-        return
-    agent_id, usage = extra.get("agentId"), extra.get("usage")
-    if isinstance(agent_id, str) and agent_id and isinstance(usage, dict):
-        model = extra.get("resolvedModel")
-        results[agent_id] = [model if isinstance(model, str) and model else UNKNOWN_MODEL, *usage_fields(usage)]
+    """The usage a user line's `Agent` result reports of its agent (`usagefields`' rule, which
+    `transcript.tokens` shares), in plain values."""
+    found = agent_result_fields(raw) if raw.get("type") == "user" else None
+    if found is not None:
+        agent_id, model, fields = found
+        results[agent_id] = [model, *fields]
 
 
 def _tokens(n: int) -> str:
