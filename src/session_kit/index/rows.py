@@ -33,7 +33,7 @@ from session_kit.transcript.entries import (
 )
 from session_kit.transcript.glance import glance
 from session_kit.transcript.searchable import searchable_fields
-from session_kit.transcript.span import Span, span_time
+from session_kit.transcript.span import SpanScan
 from session_kit.transcript.titles import title_line
 from session_kit.transcript.tokens import Usage, agent_result_usage, assistant_usage, count_key
 from session_kit.transcript.tools import summarize_input
@@ -77,7 +77,7 @@ class SessionState:
         self.session = session
         self.fields = fields
         self.titled = False  # a title line was read in this update: the title is looked up again
-        self.span = Span(parse_timestamp(fields["started"]), parse_timestamp(fields["ended"]))
+        self.span = SpanScan(parse_timestamp(fields["started"]), parse_timestamp(fields["ended"]))
 
     @classmethod
     def load(cls, conn: sqlite3.Connection, item: IndexFile) -> SessionState:
@@ -189,7 +189,7 @@ class FileRows:
         conversation = entry.kind in (KIND_USER, KIND_ASSISTANT)
         # the session's own transcript: its facts, as `show` gives them
         self.state.titled = self.state.titled or title_line(entry) is not None
-        self.state.span = self.state.span.including(span_time(entry))
+        self.state.span.add(entry)
         if entry.is_compact_boundary:
             fields["compactions"] += 1
         if conversation:

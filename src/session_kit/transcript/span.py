@@ -44,9 +44,10 @@ class SpanScan:
 
     __slots__ = ("start", "end")
 
-    def __init__(self) -> None:
-        self.start: datetime | None = None
-        self.end: datetime | None = None
+    def __init__(self, start: datetime | None = None, end: datetime | None = None) -> None:
+        """From nothing, or going on from a span already kept (the index's, between updates)."""
+        self.start = start
+        self.end = end
 
     def add(self, entry: Entry) -> None:
         moment = entry.timestamp
