@@ -212,18 +212,6 @@ def search_history(
         conn.close()
 
 
-def update_index(claude_root: Path, state_root: str, *, fts: bool | None = None) -> Any:
-    """Bring the index up to date; returns `index.update.UpdateResult`."""
-    from session_kit.index import db
-    from session_kit.index.update import update
-
-    conn = db.connect(state_root, fts=fts, claude_root=claude_root)
-    try:
-        return update(conn, claude_root, state_root=state_root)
-    finally:
-        conn.close()
-
-
 def export_history(
     claude_root: Path, state_root: str, folder: str, *, source: str, fmt: str = "jsonl"
 ) -> dict[str, int]:
