@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+import session_kit
 from session_kit.transcript.entries import (
     KIND_NOISE,
     KIND_UNKNOWN,
+    KIT_COMMANDS,
     Entry,
+    is_kit_command,
     is_person_request,
     is_warmup_conversation,
     parse_timestamp,
@@ -261,3 +266,29 @@ def test_an_entry_repeated_with_its_uuid_is_read_once_and_the_repeats_are_counte
 
 def test_a_numeric_time_past_a_floats_range_is_no_time():
     assert parse_timestamp(10**400) is None and parse_timestamp(-(10**400)) is None
+
+
+# --- the kit's own slash commands (`is_kit_command`) ------------------------------------------
+
+
+def test_kit_commands_are_the_stems_of_the_shipped_command_files():
+    shipped = {p.stem for p in (Path(session_kit.__file__).parent / "commands").glob("*.md")}
+    assert shipped == KIT_COMMANDS
+
+
+@pytest.mark.parametrize(
+    "request_, kit",
+    [
+        ("/debug-agent", True),
+        ("/debug-agent a1b2 why did it stop", True),
+        ("/session-kit:sessions-search flaky test", True),
+        ("/session-kit:view", True),
+        ("/other-plugin:view", False),
+        ("/compactify", False),
+        ("/review the diff", False),
+        ("debug-agent please", False),
+        ("/", False),
+    ],
+)
+def test_is_kit_command_knows_the_kits_own_commands_by_both_routes(request_, kit):
+    assert is_kit_command(request_) is kit

@@ -373,6 +373,27 @@ LOCAL_COMMANDS = frozenset(
 )  # fmt: skip
 
 
+# The kit's own slash commands (the stems of `commands/*.md`; a test keeps the two in step),
+# named `/name` when installed into settings and `/session-kit:name` as a plugin.
+KIT_COMMANDS = frozenset(
+    {"debug-agent", "plan", "preprocess-session", "session-info", "session-memory", "sessions-search", "view"}
+)
+KIT_PLUGIN = "session-kit"
+
+
+def is_kit_command(request: str) -> bool:
+    """True when `request` (as `request_text` names it) runs one of the kit's own slash
+    commands: the kit talking to itself, not the person asking for work. The one rule for
+    every reader that ranks or keeps requests (memory, search, listings)."""
+    if not request.startswith("/"):
+        return False
+    name = request[1:].split(None, 1)[0] if len(request) > 1 else ""
+    plugin, colon, stem = name.partition(":")
+    if colon:
+        return plugin == KIT_PLUGIN and stem in KIT_COMMANDS
+    return name in KIT_COMMANDS
+
+
 def request_text(entry: Entry) -> str | None:
     """What the person typed in `entry`, as they would name it (slash commands as
     `/name args`, IDE context tags left out), or None when the entry is not a request.
