@@ -117,7 +117,9 @@ def test_the_marketplace_route_alone_is_ok(claude_root: Path, tmp_path: Path):
 
 def test_the_routes_name_the_settings_install_and_the_plugin(claude_root: Path, tmp_path: Path):
     state = str(tmp_path / "s")
-    nothing = doctor_report(claude_root=claude_root, root_source=ROOT_DEFAULT, project=tmp_path, state_root=state, env={})
+    nothing = doctor_report(
+        claude_root=claude_root, root_source=ROOT_DEFAULT, project=tmp_path, state_root=state, env={}
+    )
     installer.install(scope="user", claude_root=claude_root, project=tmp_path, root=state)
     installed = doctor_report(
         claude_root=claude_root, root_source=ROOT_DEFAULT, project=tmp_path, state_root=state, env={}
