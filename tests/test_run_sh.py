@@ -78,3 +78,8 @@ def test_an_environment_folder_left_in_the_checkout_by_an_older_run_is_named_not
     assert done.returncode == 0, done.stderr
     assert f"{checkout / '.venv'}" in done.stderr and "remove it" in done.stderr
     assert not (checkout / ".venv" / "calls").exists()
+
+
+def test_git_ignores_the_environment_link_in_the_checkout():
+    done = subprocess.run(["git", "check-ignore", "--no-index", ".venv"], cwd=REPO, capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.strip() == ".venv"
