@@ -157,6 +157,10 @@ def test_uninstall_leaves_the_settings_as_they_were(installed: Route):
     assert (installed.home.config_dir / "settings.json").read_bytes() == USER_SETTINGS
     assert (installed.home.config_dir / "commands").is_dir()  # the user's own command stays
     assert [p.name for p in (installed.home.config_dir / "commands").iterdir()] == ["ctx.md"]
+    # nothing of the install is left; the sessions' state is kept, and said so
+    assert not (installed.home.home / ".local" / "share" / "claude-session-kit").exists()
+    assert not (installed.state_root / "install").exists() and not (installed.state_root / "bin").exists()
+    assert f"kept {installed.state_root}" in done.stderr
 
 
 def test_the_marketplace_copies_the_checkouts_files_and_not_its_test_environment(marketplace: Route):
