@@ -22,7 +22,7 @@ from session_kit import api
 F = TypeVar("F", bound=Callable[..., Any])
 
 # Installed with the package (a link to the repository's docs/ in a checkout): help points here.
-JSON_DOC = Path(__file__).parent.parent / "docs" / "json.md"
+JSON_DOC = Path(__file__).parent.parent / "docs" / "reference" / "json.md"
 
 
 @dataclass(slots=True)
