@@ -8,7 +8,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from click.testing import CliRunner
 
 from session_kit.cli import COMMANDS, main
@@ -59,9 +58,8 @@ def test_every_link_resolves_to_a_file_and_a_heading(page: Path):
             continue
         path, _, fragment = target.partition("#")
         file = (page.parent / path).resolve() if path else page
-        if not file.exists():
-            broken.append(target)
-        elif fragment and file.suffix == ".md" and fragment not in anchors(file):
+        missing_heading = fragment and file.suffix == ".md" and fragment not in anchors(file)
+        if not file.exists() or missing_heading:
             broken.append(target)
     assert broken == []
 
