@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -109,3 +110,67 @@ def test_the_readme_names_the_three_install_routes():
     text = README.read_text(encoding="utf-8")
     assert "./install.sh" in text and "claude --plugin-dir" in text
     assert "claude plugin marketplace add" in text and "claude plugin install session-kit@session-kit" in text
+
+
+PROSE = [README, *(p for p in PAGES if p.name not in {"cli.md", "json.md"} and p != README)]
+COMMAND_LINE = re.compile(
+    r"session-kit ((?:[a-z][a-z-]*)(?: (?:clean|get|list|note|path|set|show|unset))?)((?: [^`#\n|]*)?)"
+)
+
+
+def _command(name: str) -> click.Command | None:
+    ctx = click.Context(main, info_name="session-kit")
+    words = name.split()
+    command = main.get_command(ctx, words[0])
+    if command is not None and len(words) > 1 and isinstance(command, click.Group):
+        return command.get_command(ctx, words[1]) or command
+    return command
+
+
+def _mentions(page: Path) -> list[tuple[str, list[str], bool]]:
+    """Each `session-kit COMMAND --option …` the page writes, with the options it names, and
+    whether it opens a line of a code example (where it must be a command)."""
+    found = []
+    for line in page.read_text(encoding="utf-8").splitlines():
+        for match in COMMAND_LINE.finditer(line):
+            name, rest = match.groups()
+            rest = re.split(r"&&|;|\||\(", rest)[0]
+            example = line.lstrip().startswith("session-kit ") and match.start() == len(line) - len(line.lstrip())
+            found.append((name, re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", rest), example))
+    return found
+
+
+@pytest.mark.parametrize("page", PROSE, ids=lambda p: str(p.relative_to(REPO)))
+def test_every_command_and_option_the_docs_name_exists(page: Path):
+    wrong = []
+    for name, options, example in _mentions(page):
+        command = _command(name)
+        if command is None:
+            wrong += [name] if example else []
+            continue
+        known = {opt for param in command.params for opt in param.opts} | {"--help", "--json", "--claude-dir"}
+        wrong += [f"{name} {opt}" for opt in options if opt not in known]
+    assert wrong == []
+
+
+def test_every_environment_variable_the_docs_name_is_read_somewhere():
+    named = set()
+    for page in PROSE:
+        named |= set(re.findall(r"\bSESSION_KIT_[A-Z_]+\b", page.read_text(encoding="utf-8")))
+    code = "".join(
+        p.read_text(encoding="utf-8", errors="replace")
+        for folder in ("src", "bin", "hooks", "tests/e2e")
+        for p in (REPO / folder).rglob("*")
+        if p.is_file() and p.suffix in {"", ".py", ".sh"}
+    )
+    code += (REPO / "install.sh").read_text() + (REPO / "tests" / "run.sh").read_text()
+    code += (REPO / "tests" / "support" / "browser.py").read_text()
+    assert sorted(n for n in named if n not in code) == []
+
+
+def test_the_exit_code_table_is_the_codes_errors_py_defines():
+    from session_kit import errors
+
+    page = (REPO / "docs" / "reference" / "configuration.md").read_text(encoding="utf-8")
+    table = {int(m) for m in re.findall(r"(?m)^\| (\d) \|", page)}
+    assert table == {v for k, v in vars(errors).items() if k.startswith("EXIT_") and isinstance(v, int)}
