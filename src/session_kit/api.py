@@ -63,6 +63,8 @@ _HOMES = {
     "session_memory": "session_kit.queries.memory",
     "MEMORY_RESTORE_LIMIT": "session_kit.queries.memory:RESTORE_LIMIT",
     "doctor_report": "session_kit.queries.doctor",
+    "session_candidates": "session_kit.queries.completion",
+    "project_candidates": "session_kit.queries.completion",
     # the archive: every session kept, and put back
     "archive_all": "session_kit.queries.history",
     "restore_session": "session_kit.queries.history",
@@ -146,6 +148,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.preprocess.render.base import DEFAULT_FORMAT, FORMATS
     from session_kit.queries.agent_tree import AgentNode, AgentReport, debug_agents
     from session_kit.queries.card import session_card
+    from session_kit.queries.completion import project_candidates, session_candidates
     from session_kit.queries.doctor import ROOT_FROM_OPTION, doctor_report, root_source
     from session_kit.queries.drift import drift_report
     from session_kit.queries.history import archive_all, export_history, restore_session, search_history, session_cwd

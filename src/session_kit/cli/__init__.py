@@ -164,7 +164,8 @@ EPILOG = (
     "  session-kit search 'Traceback' --all\n"
     "  session-kit COMMAND --help          # each command's options and examples\n"
     "\n"
-    "\b\nShell completion (click's), one line in your shell's start-up file:\n"
+    "\b\nShell completion (click's: commands, options, session ids, project folders),\n"
+    "one line in your shell's start-up file:\n"
     '  bash, ~/.bashrc:  eval "$(_SESSION_KIT_COMPLETE=bash_source session-kit)"\n'
     '  zsh, ~/.zshrc:    eval "$(_SESSION_KIT_COMPLETE=zsh_source session-kit)"\n'
     "  fish, ~/.config/fish/completions/session-kit.fish:\n"
