@@ -87,6 +87,10 @@ COMMANDS = {
     "search": Command(
         "search:search", "Case-insensitive search in messages, tool inputs and tool outputs (agents included)."
     ),
+    "secrets": Command(
+        "secrets:secrets",
+        "Find secrets (keys, tokens, passwords) kept in the client's files and the kit's archive: rule, session, file and line, never the secret.",
+    ),
     "sessions": Command(
         "sessions:sessions",
         "List sessions, latest activity first, with last activity, duration, size, agents, branch, title (else the first prompt).",
