@@ -102,3 +102,9 @@ def test_lines_without_a_session_id_are_kept_by_project(claude_root: Path):
     (claude_root / "history.jsonl").write_text(_line(None, "an old prompt", T0) + "not json\n")
     found = invoke_json("sessions", "--lost", "--all")
     assert [(s["id"], s["project"], len(s["prompts"])) for s in found["sessions"]] == [(None, "/work/proj", 1)]
+
+
+def test_a_history_that_is_not_a_file_is_skipped_with_a_warning(claude_root: Path):
+    (claude_root / "history.jsonl").mkdir()
+    result = invoke("sessions", "--lost", "--all")
+    assert result.exit_code == 0 and "history.jsonl" in result.stderr and "No lost sessions" in result.stdout

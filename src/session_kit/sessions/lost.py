@@ -20,6 +20,7 @@ from typing import Any
 
 from session_kit.claude.encoding import encode_project_dir
 from session_kit.claude.paths import history_file
+from session_kit.files import reason, skipped
 from session_kit.sessions.store import check_scope, list_project_dirs, session_files
 from session_kit.transcript.entries import format_timestamp
 from session_kit.transcript.reader import iter_records
@@ -80,6 +81,8 @@ def history_prompts(root: Path) -> Iterator[Prompt]:
             yield _prompt(line, value)
     except FileNotFoundError:
         return
+    except OSError as exc:  # not a regular file, unreadable: said, and nothing is lost from it
+        skipped(path, reason(exc))
 
 
 def _prompt(line: int, value: dict) -> Prompt:
