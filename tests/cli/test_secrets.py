@@ -82,7 +82,8 @@ def test_secrets_in_client_files_and_archive_are_named_by_rule_session_file_and_
     assert proc.returncode == 8, proc.stderr
     _assert_never_shown(proc.stdout + proc.stderr, _all_secrets(leaky))
     report = json.loads(proc.stdout)
-    assert report["kind"] == "secrets" and report["found"] == len(report["hits"]) > 0
+    assert report["kind"] == "secrets" and report["found"] == sum(h["count"] for h in report["hits"]) > 0
+    assert any(h["count"] == 2 for h in report["hits"]), "a secret a line holds twice is one hit, counted twice"
     where = {(h["where"], os.path.basename(h["path"])) for h in report["hits"]}
     assert ("client", f"{SID}.jsonl") in where and ("archive", f"{SID}.jsonl") in where
     assert ("client", "toolu_01.txt") in where, "a spilled tool output is searched"

@@ -65,7 +65,7 @@ def scrub(root: Path, state_root: str, scope: Scope, *, client: bool = False) ->
         except (OSError, ValueError) as exc:
             errors.append(f"{path}: {getattr(exc, 'strerror', None) or exc}")
         if counts is None:
-            left += len(hits)
+            left += sum(h.count for h in hits)
             continue
         left += counts[1]
         done.append({"where": where, "path": path, "session": source.session, "scrubbed": counts[0], "left": counts[1]})

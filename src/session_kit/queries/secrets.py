@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +77,7 @@ class SecretHit:
     where: str  # CLIENT | ARCHIVE
     path: str
     line: int
+    count: int = 1  # secrets of this kind on this line (a tool's output is written twice)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -85,6 +86,7 @@ class SecretHit:
             "where": self.where,
             "path": self.path,
             "line": self.line,
+            "count": self.count,
         }
 
 
@@ -98,13 +100,20 @@ class SecretsReport:
     left: int = 0  # secrets found and not scrubbed (with --scrub)
 
     @property
+    def found(self) -> int:
+        return sum(hit.count for hit in self.hits)
+
+    @property
     def kinds(self) -> dict[str, int]:
-        return dict(Counter(hit.kind for hit in self.hits).most_common())
+        counts: Counter[str] = Counter()
+        for hit in self.hits:
+            counts[hit.kind] += hit.count
+        return dict(counts.most_common())
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "files": self.files,
-            "found": len(self.hits),
+            "found": self.found,
             "kinds": self.kinds,
             "hits": [hit.as_dict() for hit in self.hits],
             "scrubbed": list(self.scrubbed),
@@ -299,10 +308,21 @@ def find_in(root: Path, state_root: str | None, scope: Scope) -> SecretsReport:
     for source in sources(root, state_root, scope):
         files += 1
         try:
-            hits.extend(search_source(source, state_root, scope))
+            hits.extend(_counted(search_source(source, state_root, scope)))
         except OSError as exc:
             errors.append(f"{source.path}: {getattr(exc, 'strerror', None) or exc}")
     return SecretsReport(tuple(hits), files, tuple(errors))
+
+
+def _counted(hits: Iterator[SecretHit]) -> list[SecretHit]:
+    """One hit per kind and line of a file, with how many secrets of that kind it holds."""
+    counts: Counter[tuple[int, str, str | None]] = Counter()
+    first: dict[tuple[int, str, str | None], SecretHit] = {}
+    for hit in hits:
+        key = (hit.line, hit.kind, hit.session)
+        counts[key] += 1
+        first.setdefault(key, hit)
+    return [replace(hit, count=counts[key]) for key, hit in first.items()]
 
 
 def sources(root: Path, state_root: str | None, scope: Scope) -> Iterator[Source]:

@@ -81,7 +81,8 @@ def _print(report: Any, *, scrub: bool, client: bool) -> None:
     if hits:
         width = max(len(h.kind) for h in hits)
         for h in hits:
-            click.echo(f"{h.kind:<{width}}  {h.session or '-':<36}  {h.where:<7}  {h.path}:{h.line}")
+            times = f"  ({h.count}x)" if h.count > 1 else ""
+            click.echo(f"{h.kind:<{width}}  {h.session or '-':<36}  {h.where:<7}  {h.path}:{h.line}{times}")
     kinds = report.kinds
     files = len({(h.where, h.path) for h in hits})
     searched = plural(report.files, "file")
@@ -89,7 +90,7 @@ def _print(report: Any, *, scrub: bool, client: bool) -> None:
         click.echo(f"No secrets in {searched}.")
         return
     summary = ", ".join(f"{n} {kind}" for kind, n in kinds.items())
-    click.echo(f"{plural(len(hits), 'secret')} in {plural(files, 'file')} of {searched} searched: {summary}.")
+    click.echo(f"{plural(report.found, 'secret')} in {plural(files, 'file')} of {searched} searched: {summary}.")
     if not scrub:
         click.echo(
             "`session-kit secrets --scrub` removes them from the archive (--client: from the client's files too)."
@@ -101,7 +102,7 @@ def _print(report: Any, *, scrub: bool, client: bool) -> None:
         click.echo(f"left alone (running): {session}")
     left = report.left
     if left:
-        where = "" if client else " (in the client's files: add --client)"
+        where = "" if client else " (the client's files are scrubbed with --client)"
         click.echo(f"{plural(left, 'secret')} left{where}.")
     else:
         click.echo("None left.")
