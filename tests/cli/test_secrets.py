@@ -206,3 +206,13 @@ def test_scrub_client_rewrites_clients_files_but_not_a_running_sessions(leaky: L
 def test_client_goes_with_scrub():
     result = invoke("secrets", "--client")
     assert result.exit_code == 2 and "--client goes with --scrub" in result.stderr
+
+
+def test_a_session_only_history_remembers_is_searched_by_its_full_id(claude_root: Path):
+    lost = "77777777-0000-0000-0000-000000000007"
+    line = {"display": f"try {TYPED_KEY}", "pastedContents": {}, "timestamp": 1, "project": "/w", "sessionId": lost}
+    (claude_root / "history.jsonl").write_text(json.dumps(line) + "\n")
+    found = invoke_json_any("secrets", lost)
+    assert [(h["session"], h["line"], h["kind"]) for h in found["hits"]] == [(lost, 1, "anthropic-api-key")]
+    assert invoke("secrets", "77777777").exit_code == 3, "a prefix names a session the client or the archive has"
+    assert invoke("secrets", lost, "--all").exit_code == 2
