@@ -6,9 +6,9 @@ folder: `tool-results/`, `custom-title.json`, `precompact.json`, workflow journa
 lines of `history.jsonl`; with everything, also the shell snapshots and plan files) and in
 the kit's archive (every archived file of the scope); reading each (JSON Lines a line at a
 time, other files whole) and naming each secret the redactor's rules find
-(`queries.secret_spots`: the redactor's own rules, on the text as the kit shows it) by
-its kind, session, file and line. Does not: say what a secret is (nothing here keeps its text), change
-files (`queries.scrub`), or print.
+(`queries.secret_spots`: the redactor's own rules, on the text as the kit shows it) by its
+kind, session, file and line, one hit per kind and line. Does not: say what a secret is
+(nothing here keeps its text), change files (`queries.scrub`), or print.
 """
 
 from __future__ import annotations
@@ -38,8 +38,8 @@ from session_kit.state.ids import is_plain_id
 CLIENT = "client"
 ARCHIVE = "archive"
 BLOCK = 4 << 20  # JSON Lines are searched this many bytes of whole lines at a time
-MAX_WHOLE = 64 << 20
-FULL_ID = 36  # a session id as the client writes it (a UUID)  # a file that is not JSON Lines is searched whole up to this size
+MAX_WHOLE = 64 << 20  # a file that is not JSON Lines is searched whole up to this size
+FULL_ID = 36  # a session id as the client writes it (a UUID)
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,19 +249,18 @@ def search_source(source: Source, state_root: str | None, scope: Scope) -> Itera
         yield from _hits(source, decode(data), 0, scope)
         return
     first = 0  # lines before this block
-    carry = b""
+    pending: list[bytes] = []  # the start of a line a chunk cut (joined once its end comes)
     for chunk in chunks_of(source, state_root):
-        block = carry + chunk
-        cut = block.rfind(b"\n") + 1
+        cut = chunk.rfind(b"\n") + 1
         if not cut:
-            carry = block
+            pending.append(chunk)
             continue
-        carry = block[cut:]
-        text = decode(block[:cut])
+        text = decode(b"".join([*pending, chunk[:cut]]))
+        pending = [chunk[cut:]] if cut < len(chunk) else []
         yield from _hits(source, text, first, scope)
         first += text.count("\n")
-    if carry:
-        yield from _hits(source, decode(carry), first, scope)
+    if pending:
+        yield from _hits(source, decode(b"".join(pending)), first, scope)
 
 
 def _capped(chunks: Iterator[bytes], source: Source) -> Iterator[bytes]:
