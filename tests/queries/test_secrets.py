@@ -18,7 +18,11 @@ def test_lines_cut_across_reads_keep_their_numbers(claude_root: Path, monkeypatc
     monkeypatch.setattr(secrets, "BLOCK", 64)  # every line is cut across several reads
     project = claude_root / "projects" / "-work-proj"
     project.mkdir()
-    lines = [{"text": "x" * n} for n in (10, 300, 5)] + [{"text": "y" * 200 + " " + KEY}, {"text": "é" * 90}, {"text": KEY}]
+    lines = [{"text": "x" * n} for n in (10, 300, 5)] + [
+        {"text": "y" * 200 + " " + KEY},
+        {"text": "é" * 90},
+        {"text": KEY},
+    ]
     (project / f"{SID}.jsonl").write_text("".join(json.dumps(v, ensure_ascii=False) + "\n" for v in lines)[:-1])
     report = find_in(claude_root, None, scope_of(claude_root, all_projects=True))
     assert [(h.line, h.kind, h.session) for h in report.hits] == [
