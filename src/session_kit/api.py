@@ -109,6 +109,13 @@ _HOMES = {
     "NoCurrentSession": "session_kit.state.scratch",
     "StateFileDamaged": "session_kit.state.scratch",
     "InvalidSessionId": "session_kit.state.ids",
+    # sessions only the client's prompt history remembers
+    "lost_sessions": "session_kit.sessions.lost",
+    "search_lost": "session_kit.sessions.lost",
+    # secrets kept in the client's files and the archive
+    "secrets_scope": "session_kit.queries.secrets:scope_of",
+    "find_secrets": "session_kit.queries.secrets:find_in",
+    "scrub_secrets": "session_kit.queries.scrub:scrub",
     # secrets in what the kit shows
     "shown": "session_kit.redact",
     "shown_value": "session_kit.redact",
@@ -156,13 +163,17 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.queries.memory import session_memory
     from session_kit.queries.plans import SOURCE_EXIT_PLAN_MODE, SOURCE_PLAN_AGENT, SOURCE_PLAN_FILE, session_plans
     from session_kit.queries.report import session_report
+    from session_kit.queries.scrub import scrub as scrub_secrets
     from session_kit.queries.search import Query, SearchHit, search
     from session_kit.queries.search_engine import SCAN as SEARCH_SCAN
     from session_kit.queries.search_engine import index_project, scan_targets, search_engine
+    from session_kit.queries.secrets import find_in as find_secrets
+    from session_kit.queries.secrets import scope_of as secrets_scope
     from session_kit.queries.timeline import session_timeline
     from session_kit.redact import is_secret_name, redaction_enabled, showing_secrets, shown, shown_many, shown_value
     from session_kit.sessions.agents import AGENT_FAILED, AGENT_OK, AGENT_RUNNING, AgentRun
     from session_kit.sessions.listing import latest_first
+    from session_kit.sessions.lost import lost_sessions, search_lost
     from session_kit.sessions.overview import SessionOverview
     from session_kit.sessions.resolve import CURRENT, resolve_session
     from session_kit.sessions.store import SessionRef

@@ -4,7 +4,8 @@ Owns: the archive's layout (`<state>/archive/files/<path under the Claude root>.
 beside each a manifest `….gz.json`: how many bytes of the original are in, how large the
 `.gz` is, and the line follower's checkpoint: `transcript.follow`); copying only the bytes
 appended since the last copy, as one more gzip member (a file replaced, cut shorter or
-rewritten since is copied again whole); reading the original bytes back; which files
+rewritten since is copied again whole); reading the original bytes back; rewriting a copy
+in place at the same length (`rewrite`: secrets scrubbed); which files
 belong to a session (its transcript, its `<id>/` folder of agent logs and meta files, its
 2025-layout agent logs, its plan file) and walking everything under a Claude root.
 Does not: parse transcripts (a session id or slug is looked up in the raw bytes), decide when
@@ -220,6 +221,31 @@ def original_chunks(state_root: str, rel: str) -> Iterator[bytes]:
 
 def read_original(state_root: str, rel: str) -> bytes:
     return b"".join(original_chunks(state_root, rel))
+
+
+def rewrite(state_root: str, rel: str, change: Callable[[bytes], bytes]) -> bool:
+    """Replace the archived copy of `rel` with `change(its original bytes)`, which must keep
+    their length (secrets scrubbed in place: the manifest's offsets and checkpoint stay true,
+    and the next copy goes on from where the last stopped). False when nothing changed."""
+    gz = member_path(state_root, rel)
+    check_no_symlink(state_root, gz)
+    fd = os.open(gz, os.O_RDWR | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        _lock(fd)  # no copy into it meanwhile
+        manifest = _load_manifest(gz)
+        data = read_original(state_root, rel)
+        new = change(data)
+        if new == data or manifest is None:
+            return False
+        if len(new) != len(data):
+            raise ValueError(f"{rel}: a rewrite must keep the archived length")
+        packer = zlib.compressobj(LEVEL, zlib.DEFLATED, 31)
+        packed = packer.compress(new) + packer.flush()
+        fileio.atomic_write(gz, packed, sync=False)
+        _save_manifest(gz, {**manifest, "gz_size": len(packed), "rewritten": time.time()})
+        return True
+    finally:
+        os.close(fd)
 
 
 def all_archived(state_root: str) -> Iterator[Archived]:

@@ -37,7 +37,14 @@ import click
 from session_kit import __version__
 from session_kit.cli.errors import reported_errors, usage_error
 from session_kit.cli.helptext import exit_codes
-from session_kit.errors import EXIT_AMBIGUOUS, EXIT_BAD_FILE, EXIT_DRIFT, EXIT_NOT_FOUND, EXIT_NOTHING_TO_DO
+from session_kit.errors import (
+    EXIT_AMBIGUOUS,
+    EXIT_BAD_FILE,
+    EXIT_DRIFT,
+    EXIT_NOT_FOUND,
+    EXIT_NOTHING_TO_DO,
+    EXIT_SECRETS,
+)
 
 __all__ = ["main", "run"]
 
@@ -86,6 +93,10 @@ COMMANDS = {
     "scratch": Command("scratch:scratch", "The session's scratch directory and its work state (values and notes)."),
     "search": Command(
         "search:search", "Case-insensitive search in messages, tool inputs and tool outputs (agents included)."
+    ),
+    "secrets": Command(
+        "secrets:secrets",
+        "Find secrets (keys, tokens, passwords) kept in the client's files and the kit's archive: rule, session, file and line, never the secret.",
     ),
     "sessions": Command(
         "sessions:sessions",
@@ -171,7 +182,7 @@ EPILOG = (
     "  fish, ~/.config/fish/completions/session-kit.fish:\n"
     "                    _SESSION_KIT_COMPLETE=fish_source session-kit | source\n\n"
     "Colour: on a terminal only; NO_COLOR or TERM=dumb turn it off, FORCE_COLOR on. Times are UTC.\n\n"
-    + exit_codes((EXIT_NOT_FOUND, EXIT_AMBIGUOUS, EXIT_BAD_FILE, EXIT_NOTHING_TO_DO, EXIT_DRIFT))
+    + exit_codes((EXIT_NOT_FOUND, EXIT_AMBIGUOUS, EXIT_BAD_FILE, EXIT_NOTHING_TO_DO, EXIT_DRIFT, EXIT_SECRETS))
 )
 
 
