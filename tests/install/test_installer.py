@@ -441,3 +441,25 @@ def test_a_symlink_planted_for_the_backups_folder_gets_no_copy_of_the_settings(s
     proc = run("install")
     assert proc.returncode == 5 and "symlink" in proc.stderr and list(elsewhere.iterdir()) == []
     assert settings_file.read_bytes() == USER_SETTINGS
+
+
+def test_temp_files_a_killed_install_left_in_the_backups_folder_are_cleaned_up(settings_file: Path):
+    backups = Path(os.environ["SESSION_KIT_HOME"]) / "install" / "backups"
+    backups.mkdir(parents=True)
+    dead = 2**22 + 12345  # above the default pid_max: no process has it
+    leftovers = [
+        backups / f".0123456789abcdef-settings.json.20260101T000000.{dead}.{dead}.1.tmp",
+        backups.parent / f".receipts.json.{dead}.2.tmp",
+    ]
+    for p in leftovers:
+        p.write_text("half")
+    assert run("install").returncode == 0
+    assert [p for p in leftovers if p.exists()] == []
+    assert [p.name for p in backups.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_the_settings_lock_file_is_private_whatever_the_umask(settings_file: Path):
+    proc = subprocess.run(["sh", "-c", f"umask 022 && exec {EXE} install"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    locks = list((Path(os.environ["SESSION_KIT_HOME"]) / "locks").iterdir())
+    assert locks and all(p.stat().st_mode & 0o777 == 0o600 for p in locks)

@@ -2,10 +2,11 @@
 
 Owns: which settings file a scope means, loading it (an invalid file is refused and left
 byte for byte as it was; a blank one is read again until it has settled, since an editor
-saving in place truncates before it writes), saving it (lock, backup in the kit's state
-root, atomic replace only if the file is still what was read, else the change is redone on
-top of the new file; through a symlink to its target; numbers keep their text; same mode),
-temp files of killed installs, the receipt of what an install created, the slash-command files copied into
+saving in place truncates before it writes), saving it (lock, atomic replace only if the
+file is still what was read, else the change is redone on top of the new file; read again
+after the replace and redone if someone saved over it; a backup in the kit's state root of
+what the replace displaced, never of a blank file; through a symlink to its target; numbers
+keep their text; same mode), temp files of killed installs (in its own folders too), the receipt of what an install created, the slash-command files copied into
 the Claude root (only files the kit marked are ever overwritten or removed), and the kit's
 private bin folder (a `session-kit` launcher the hooks put on the Bash tool's PATH). What
 changes inside the settings is decided by the pure functions of `settings`.
@@ -35,11 +36,13 @@ from session_kit.install.settings import (
     uninstall_hooks,
 )
 from session_kit.install.settings_file import (
+    Replaced,
     SettingsRead,
     dump_settings,
     mode_of,
     parse_settings,
     read_settings_file,
+    remove_if_unchanged,
     remove_stale_temp_files,
     replace_if_unchanged,
     write_target,
@@ -120,16 +123,6 @@ def _keep_original(root: str, path: Path, original: bytes) -> Path:
     target = folder / f"{_key(path)}-{path.name}.original"
     fileio.atomic_write(str(target), original)
     return target
-
-
-def save_settings(path: Path, settings: dict[str, Any], original: bytes | None, root: str) -> Path | None:
-    """Write the settings whole or not at all, whatever is there now; back up what was there
-    first. (`install` and `uninstall` use `replace_if_unchanged` instead.)"""
-    backup = _backup(root, path, original) if original is not None else None
-    target = write_target(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fileio.atomic_write(str(target), dump_settings(settings), mode=mode_of(target))
-    return backup
 
 
 # --- receipts ---------------------------------------------------------------------------------
@@ -238,11 +231,10 @@ def expected_commands(root: str, python: str | None = None) -> dict[str, str]:
     return {event: hook_command(python, str(HOOK_SCRIPT), event, bin_dir=bin_dir(root)) for event in EVENTS}
 
 
-def _lock(root: str, path: Path):
-    import filelock
-
+def _lock(root: str, path: Path) -> state.locked:
+    """The kit's lock (0600, `state.locked`) around changing one settings file."""
     folder = state.ensure_dir(os.path.join(root, "locks"), root=root)
-    return filelock.FileLock(os.path.join(folder, f"settings-{_key(path)}.lock"), timeout=30)
+    return state.locked(os.path.join(folder, f"settings-{_key(path)}"), timeout=30)
 
 
 def _read_for_change(path: Path, receipt: dict[str, Any] | None, root: str) -> tuple[SettingsRead, dict[str, Any]]:
@@ -261,9 +253,28 @@ def _read_for_change(path: Path, receipt: dict[str, Any] | None, root: str) -> t
     return seen, settings
 
 
-def _cleanup_temp_files(path: Path, target: Path) -> None:
+def _back_up_displaced(root: str, path: Path, replaced: Replaced) -> Path | None:
+    """A backup of what the replace displaced; none of a blank file (nothing to keep)."""
+    if replaced.displaced is None or not replaced.displaced.strip():
+        return None
+    return _backup(root, path, replaced.displaced)
+
+
+def _now_holds(path: Path, settings: dict[str, Any]) -> bool:
+    """Whether the settings file, read again after the replace, holds `settings`."""
+    try:
+        return _parsed(path, read_settings_file(path).raw)[0] == settings
+    except BadFile:
+        return False
+
+
+def _cleanup_temp_files(path: Path, target: Path, root: str) -> None:
+    """Temp files killed installs left: beside the settings file and the slash commands (of
+    those files only), and any in the kit's own install and backups folders."""
     remove_stale_temp_files(write_target(path).parent, [write_target(path).name])
     remove_stale_temp_files(target, [p.name for p in kit_command_files()])
+    for folder in (os.path.join(root, "install"), os.path.join(root, "install", "backups")):
+        remove_stale_temp_files(folder)
 
 
 def install(
@@ -329,14 +340,17 @@ def install(
                 _store_receipts(root, receipts)
             if changed:
                 write_target(path).parent.mkdir(parents=True, exist_ok=True)
-                if not replace_if_unchanged(path, dump_settings(after), seen, mode=mode_of(write_target(path))):
+                replaced = replace_if_unchanged(path, dump_settings(after), seen, mode=mode_of(write_target(path)))
+                if replaced is None:
                     continue  # changed by someone else since it was read: redo on top of theirs
-                backup = _backup(root, path, original) if original is not None else None
+                backup = _back_up_displaced(root, path, replaced)
+                if not _now_holds(path, after):
+                    continue  # saved over right after the replace: redo on top of that save
             break
         else:
             raise BadFile(f"{path} kept changing while the kit tried to install; it was left as it was", path=str(path))
         if not dry_run:
-            _cleanup_temp_files(path, target)
+            _cleanup_temp_files(path, target, root)
             installed, skipped = install_command_files(target, dry_run=False)
             write_launcher(root, sys.executable)
     return InstallResult(scope, path, dry_run, changed, before, after, backup, installed, skipped)
@@ -362,20 +376,23 @@ def uninstall(
                 break
             first = _original_bytes(receipt)
             if after == {} and receipt and "file" in (receipt.get("created") or []) and not path.is_symlink():
-                backup = _backup(root, path, original or b"")
-                path.unlink()
-                break
+                if remove_if_unchanged(path, seen):
+                    backup = _back_up_displaced(root, path, Replaced(original))
+                    break
+                continue
             data = first if first is not None and _parses_to(first, after) else dump_settings(after)
-            if replace_if_unchanged(path, data, seen, mode=mode_of(write_target(path))):
-                backup = _backup(root, path, original or b"")
-                break
+            replaced = replace_if_unchanged(path, data, seen, mode=mode_of(write_target(path)))
+            if replaced is not None:
+                backup = _back_up_displaced(root, path, replaced)
+                if _now_holds(path, after):
+                    break
         else:
             raise BadFile(
                 f"{path} kept changing while the kit tried to uninstall; it was left as it was", path=str(path)
             )
         removed = remove_command_files(target, dry_run=dry_run)
         if not dry_run:
-            _cleanup_temp_files(path, target)
+            _cleanup_temp_files(path, target, root)
             receipts.pop(str(path), None)
             _store_receipts(root, receipts)
             if receipt and receipt.get("original"):
