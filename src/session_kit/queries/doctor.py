@@ -4,7 +4,8 @@ installed and whether it is current. What `doctor` prints.
 Owns: putting the report together from the Claude root (`sessions.store`), the kit's state
 root and hook log (`state`), the install status (`install.installer`), whether the kit
 also runs as a plugin (enabled in a settings file, or its `bin/` on PATH inside a session),
-with a warning when both routes are active, and the archive's (`queries.history`). Does not
+with a warning when both routes are active, the archive's (`queries.history`) and the
+search index's health (`index.db.health`). Does not
 print.
 """
 
@@ -106,6 +107,7 @@ def doctor_report(
         "hook_log": str(log_path),
         "hook_log_lines": hook_log_lines,
         "archive": archive_status(claude_root, state_root, project),
+        "index": index_health(claude_root, state_root),
         "plugin": plugin,
         "warnings": warnings,
         "ok": any(item["current"] for item in installed) and not any(item["dangling"] for item in installed),
@@ -118,3 +120,11 @@ def root_source(explicit: bool, env: dict[str, str] | None = None) -> str:
     if explicit:
         return ROOT_FROM_OPTION
     return ROOT_FROM_ENV if env.get("CLAUDE_CONFIG_DIR") else ROOT_DEFAULT
+
+
+def index_health(claude_root: Path, state_root: str) -> dict[str, Any]:
+    """The search index of `claude_root`: `ok`, `missing` or `damaged` (and why); a damaged
+    one is set aside and made again by the next `search` or `export`."""
+    from session_kit.index.db import health
+
+    return health(state_root, claude_root)

@@ -89,15 +89,14 @@ def _index_rows(root: str, state_root: str) -> tuple[Any, int, int]:
     from session_kit.index.update import update
     from session_kit.index.usage import usage_rows
 
-    conn = db.connect(state_root, claude_root=root)
-    try:
+    def work(conn: Any) -> tuple[Any, int, int]:
         known = dict(conn.execute("SELECT path, session FROM files"))
         files = list(files_to_index(Path(root), known.get))
         listed = [f.path for f in files]
         read = update(conn, Path(root), files=files, texts=False).files  # usage alone: no texts
         return usage_rows(conn, listed), len(listed), read
-    finally:
-        conn.close()
+
+    return db.use(state_root, work, claude_root=root)
 
 
 def _forget_old_cache(state_root: str) -> None:
