@@ -9,7 +9,7 @@ Owns:
   such as `/dev/zero` behind a symlink, a socket, a folder) refused with `NotARegularFile`,
   an `OSError`, so every caller's "cannot read it" path takes it. `read_small` reads a
   bounded prefix (settings, meta, config and price files).
-- `write_temp`, `replace`, `move`, `atomic_write`: a new file is written beside its target, private
+- `create_temp`, `write_temp`, `replace`, `move`, `atomic_write`: a new file is written beside its target, private
   (0600 unless told), synced unless the caller says the file can be lost in a power cut
   (`sync=False`: bookkeeping rewritten at every start; an fsync costs a third of a hook's
   budget on a loaded disk), then put in place with the one `os.replace`; a temp file that
@@ -101,11 +101,22 @@ def temp_beside(path: str | os.PathLike[str]) -> str:
     return os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.{time.monotonic_ns()}.tmp")
 
 
+def create_temp(path: str | os.PathLike[str], *, mode: int = 0o600) -> tuple[str, int]:
+    """A new temp file beside `path`, private (`mode`, whatever the umask): its name and a
+    descriptor open for writing, for a file written in pieces, then `replace`d."""
+    tmp = temp_beside(path)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), mode)
+    try:
+        os.fchmod(fd, mode)  # the umask may have taken bits off; never adds any
+    except OSError:
+        pass
+    return tmp, fd
+
+
 def write_temp(path: str, data: bytes, *, mode: int = 0o600, sync: bool = True) -> str:
     """All of `data`, written (and synced, unless `sync` is False) to a new temp file beside
     `path`, whose path is returned; nothing is left behind on a failure."""
-    tmp = temp_beside(path)
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), mode)
+    tmp, fd = create_temp(path, mode=mode)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
