@@ -45,3 +45,26 @@ def test_view_writes_a_private_page(built: Built, tmp_path: Path):
 def test_preprocess_writes_private_files(built: Built, tmp_path: Path):
     run_with_umask("preprocess", built.current.session_id, "--output-dir", str(tmp_path / "pre"), cwd=tmp_path)
     assert modes(tmp_path / "pre") == {0o600}
+
+
+DEAD = 2**22 + 12345  # above the default pid_max: no process has it
+
+
+def test_temp_files_a_killed_export_view_or_preprocess_left_are_swept_by_the_next_run(built: Built, tmp_path: Path):
+    out, pre = tmp_path / "out", tmp_path / "pre"
+    out.mkdir()
+    pre.mkdir()
+    run_with_umask("preprocess", built.current.session_id, "--output-dir", str(pre), cwd=tmp_path)
+    part = sorted(p for p in pre.iterdir() if not p.name.startswith("."))[0]
+    leftovers = [
+        out / f".texts.jsonl.{DEAD}.1.tmp",
+        tmp_path / f".page.html.{DEAD}.2.tmp",
+        pre / f".{part.name}.{DEAD}.3.tmp",
+    ]
+    mine = [out / ".notes.tmp", tmp_path / f".other.html.{DEAD}.4.tmp"]  # not the kit's: kept
+    for p in leftovers + mine:
+        p.write_text("half")
+    run_with_umask("export", "--output-dir", str(out), cwd=tmp_path)
+    run_with_umask("view", built.current.session_id, "-o", str(tmp_path / "page.html"), cwd=tmp_path)
+    run_with_umask("preprocess", built.current.session_id, "--output-dir", str(pre), cwd=tmp_path)
+    assert [p for p in leftovers if p.exists()] == [] and all(p.exists() for p in mine)

@@ -59,5 +59,6 @@ def export_tables(conn: sqlite3.Connection, folder: str, *, source: str, fmt: st
             table_data = pa.table({c: [r[i] for r in data] for i, c in enumerate(columns)})
             pq.write_table(table_data, tmp)
         fileio.replace(tmp, path)
+        fileio.remove_stale_temp_files(folder, [os.path.basename(path)])  # a killed earlier export's
         written[table] = count
     return written

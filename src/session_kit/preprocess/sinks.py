@@ -155,6 +155,8 @@ class PartWriter:
                 fileio.replace(temp, final)
             self._temps = []
             self._remove_stale(len(self.parts) + 1)
+            # A killed earlier run's unfinished parts (of this name: the folder may be the user's).
+            fileio.remove_stale_temp_files(self.directory, [p.path.name for p in self.parts if p.path])
         except OSError as exc:
             self.discard()
             raise KitError(f"cannot write in {self.directory}: {exc.strerror or exc}") from None

@@ -132,6 +132,7 @@ def _write_whole(path: Path, data: bytes) -> None:
         raise KitError(f"cannot write in {folder}: {exc.strerror or exc}") from None
     try:
         fileio.replace(temp, str(path))
+        fileio.remove_stale_temp_files(folder, [path.name])  # a killed earlier write's
     except OSError as exc:
         fileio.discard(temp)
         raise KitError(f"cannot write {path}: {exc.strerror or exc}") from None
