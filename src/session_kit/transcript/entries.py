@@ -70,9 +70,8 @@ def count_value(value: Any) -> int | None:
     return None
 
 
-# Times a transcript may hold, clamped to a range every later step can take: a UTC or local
-# copy, an hour or a day bucket, a date a day later. Year 1 east of UTC or 9999 west of it
-# has no UTC time at all; Python's dates end at years 1 and 9999.
+# Transcript times are clamped to a range every later step can take (a UTC or local copy, an
+# hour or day bucket): year 1 east of UTC or 9999 west of it has no UTC time at all.
 EARLIEST = datetime(1, 1, 3, tzinfo=timezone.utc)
 LATEST = datetime(9999, 12, 29, tzinfo=timezone.utc)
 
@@ -96,12 +95,8 @@ def parse_timestamp(value: Any) -> datetime | None:
     return None
 
 
-def _clamped(moment: datetime) -> datetime:
-    if moment < EARLIEST:  # (aware times compare without a conversion that could overflow)
-        return EARLIEST
-    if moment > LATEST:
-        return LATEST
-    return moment
+def _clamped(moment: datetime) -> datetime:  # (aware times compare without overflowing)
+    return EARLIEST if moment < EARLIEST else LATEST if moment > LATEST else moment
 
 
 def entry_time(raw: Mapping[str, Any]) -> datetime | None:
