@@ -438,6 +438,8 @@ def test_one_module_replaces_a_file_atomically():
 IDENTITY_ELSEWHERE = {
     # The compare-and-swap of a settings file the user owns: still the very file that was read?
     "session_kit.claude.settings": "a settings file is replaced only if nobody changed it since it was read",
+    # Setting a damaged index aside: still the file found damaged, not one another process made since?
+    "session_kit.index.db": "a damaged index is moved aside only if no other process has replaced it meanwhile",
 }
 
 

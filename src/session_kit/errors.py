@@ -52,6 +52,11 @@ class Skipped(UserWarning):
     says which and why); the read goes on without it. The CLI prints each as one line."""
 
 
+class Rebuilt(Skipped):
+    """Not an error: a cache of the kit's (the index) was found damaged, set aside and made
+    again from the transcripts (the message says which, why, and where the old copy went)."""
+
+
 class KitError(Exception):
     """A user-facing error: `message` is one line, `exit_code` what the CLI exits with."""
 

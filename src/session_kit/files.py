@@ -1,7 +1,8 @@
 """Opening a file the kit only reads, as the read side of the kit sees it, and the warnings
 and text policy that go with it.
 
-Owns: `skipped`, the warning (`errors.Skipped`) a reader gives for a file or folder it went
+Owns: `walkable`, whether a folder a listing meets is one to go into (a symlink loop, or a
+link back to a folder above it, is skipped with a note, never followed); `skipped`, the warning (`errors.Skipped`) a reader gives for a file or folder it went
 past (the CLI prints each as one line on stderr); `reason`, an OSError in a few words; the
 one policy for text the kit writes (`TEXT_ERRORS`, a codec error handler): a lone UTF-16
 surrogate, half an emoji a transcript escaped as `\\ud83d`, is written as U+FFFD, so every
@@ -14,6 +15,7 @@ skip it, or report it as unreadable.
 from __future__ import annotations
 
 import codecs
+import errno
 import os
 import stat
 import warnings
@@ -33,12 +35,35 @@ __all__ = [
     "read_small",
     "reason",
     "skipped",
+    "walkable",
 ]
 
 
 def skipped(path: str | os.PathLike[str], reason: str) -> None:
     """Say that `path` was passed over (one warning; the CLI shows it as one line)."""
     warnings.warn(Skipped(f"skipped {os.fspath(path)}: {reason}"), stacklevel=2)
+
+
+def walkable(path: str | os.PathLike[str], *, within: str | os.PathLike[str]) -> bool:
+    """Whether `path`, met while listing the folder `within`, is a folder to go into: False
+    for anything else, and, with a note, for a symlink loop (`a -> b -> a`) or a link to
+    `within` or a folder above it (listing it would list the same files again, or forever)."""
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            skipped(path, "a symlink loop")
+        return False
+    except ValueError:  # a NUL in the name
+        return False
+    if not stat.S_ISDIR(st.st_mode):
+        return False
+    if os.path.islink(path):
+        target, here = os.path.realpath(path), os.path.realpath(within)
+        if here == target or here.startswith(target.rstrip(os.sep) + os.sep):
+            skipped(path, "a symlink loop (a link to a folder above it)")
+            return False
+    return True
 
 
 def reason(error: OSError) -> str:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import time
 from pathlib import Path
+
+import pytest
 
 from tests.support.cli import invoke, invoke_json
 from tests.support.transcripts import Transcript
@@ -72,3 +76,29 @@ def test_usage_marks_the_rows_of_agents_counted_from_their_results_as_a_floor(cl
     lines = invoke("usage", "--by", "agent").stdout.splitlines()
     assert [line.split()[0] for line in lines if line.endswith("  floor")] == ["agent", "total"]
     assert "1 agent whose log is gone counted from the Agent results" in "\n".join(lines)
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Etc/GMT+12", "Pacific/Kiritimati"])
+@pytest.mark.parametrize(
+    "stamp",
+    ["9999-12-31T23:59:59Z", "9999-12-31T23:59:59-12:00", "0001-01-01T00:00:00+14:00"],
+    ids=["9999", "9999-west", "1-east"],
+)
+def test_usage_counts_messages_stamped_at_the_ends_of_the_calendar(
+    claude_root: Path, stamp: str, zone: str, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setenv("TZ", zone)
+    time.tzset()
+    try:
+        t = Transcript()
+        t.user("go")
+        [line] = t.say("x")
+        line["timestamp"] = stamp
+        t.write_session(claude_root)
+        for args in ((), ("--by", "week"), ("--by", "month"), ("--no-index",)):
+            result = invoke("usage", *args, "--json")
+            assert result.exit_code == 0, result.stderr
+            assert sum(row["tokens"]["messages"] for row in json.loads(result.stdout)["rows"]) == 1
+    finally:
+        monkeypatch.undo()
+        time.tzset()

@@ -8,6 +8,9 @@ import json
 import sqlite3
 from pathlib import Path
 
+import pytest
+
+from session_kit.errors import Rebuilt
 from session_kit.index import db
 from session_kit.index.query import search_index
 from session_kit.index.update import update
@@ -98,7 +101,8 @@ def test_an_index_of_the_older_schema_is_made_again_not_trusted(claude_root: Pat
     old.execute("INSERT INTO sessions(id, input_tokens, output_tokens) VALUES(?, 1007, 36)", (t.session_id,))
     old.commit()
     old.close()
-    conn = db.connect(state, claude_root=claude_root)
+    with pytest.warns(Rebuilt, match="another version"):
+        conn = db.connect(state, claude_root=claude_root)
     update(conn, claude_root)
     [(output,)] = conn.execute("SELECT output_tokens FROM sessions WHERE id=?", (t.session_id,)).fetchall()
     assert output == GROWING[-1]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from session_kit.install.installer import kit_command_files
+from session_kit.install.kit_files import kit_command_files
 from session_kit.install.settings import MARKER
 
 EXE = Path(sys.executable).with_name("session-kit")
@@ -74,7 +74,8 @@ def test_install_keeps_the_users_settings_and_hooks_first(installed, settings_fi
 def test_install_adds_marked_hooks_run_by_this_python_in_isolated_mode(installed, settings_file: Path):
     settings = json.loads(settings_file.read_text())
     ours = settings["hooks"]["SessionStart"][1]["hooks"][0]["command"]
-    assert ours.endswith(MARKER) and f"{sys.executable}" in ours and " -I -S " in ours
+    interpreter = EXE.read_text().splitlines()[0].removeprefix("#!")  # the python the CLI runs on
+    assert ours.endswith(MARKER) and interpreter in ours and " -I -S " in ours
     assert {"UserPromptSubmit", "PreCompact"} <= set(settings["hooks"])
 
 
@@ -473,3 +474,25 @@ def test_uninstalling_one_scope_keeps_what_the_other_install_needs(project: Path
     assert (state / "bin" / "session-kit").is_file() and (state / "install" / "receipts.json").is_file()
     assert run("uninstall", "--scope", "local", cwd=project).returncode == 0
     assert _left_in(state) == []
+
+
+def test_temp_files_a_killed_install_left_in_the_backups_folder_are_cleaned_up(settings_file: Path):
+    backups = Path(os.environ["SESSION_KIT_HOME"]) / "install" / "backups"
+    backups.mkdir(parents=True)
+    dead = 2**22 + 12345  # above the default pid_max: no process has it
+    leftovers = [
+        backups / f".0123456789abcdef-settings.json.20260101T000000.{dead}.{dead}.1.tmp",
+        backups.parent / f".receipts.json.{dead}.2.tmp",
+    ]
+    for p in leftovers:
+        p.write_text("half")
+    assert run("install").returncode == 0
+    assert [p for p in leftovers if p.exists()] == []
+    assert [p.name for p in backups.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_the_settings_lock_file_is_private_whatever_the_umask(settings_file: Path):
+    proc = subprocess.run(["sh", "-c", f"umask 022 && exec {EXE} install"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    locks = list((Path(os.environ["SESSION_KIT_HOME"]) / "locks").iterdir())
+    assert locks and all(p.stat().st_mode & 0o777 == 0o600 for p in locks)

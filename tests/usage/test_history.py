@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from session_kit.errors import Rebuilt
 from session_kit.index.db import index_path
 from session_kit.usage.history import parse_day, usage_report
 from session_kit.usage.prices import load_prices
@@ -117,7 +118,8 @@ def test_a_corrupt_index_is_rebuilt_not_trusted(tmp_path: Path):
     session(root, output=4)
     report(root, state)
     Path(index_path(str(state), str(root))).write_bytes(b"\x00garbage" * 1000)
-    again = report(root, state)
+    with pytest.warns(Rebuilt, match="not a database"):
+        again = report(root, state)
     assert again.files_read == 1 and again.total.tokens.total.output == 4
 
 

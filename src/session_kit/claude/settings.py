@@ -3,7 +3,8 @@
 Owns: the settings file and the slash-command folder of each scope (user: the Claude root;
 project: `<project>/.claude/settings.json`; local: `<project>/.claude/settings.local.json`),
 the one reader of the client's settings files (`read_settings_file`: regular files only,
-bounded, read again while an editor is between truncating and writing; `parse_settings`:
+bounded, read whole and stable: read again while an editor is between truncating and
+writing, or the file grew or shrank during the read; `parse_settings`:
 numbers keep their text, so a file written back keeps `1e400`), reading a setting as the
 client would (a missing or invalid file gives nothing), and the
 `plansDirectory` setting with the folders that hold plan files. Changing settings is
@@ -95,44 +96,69 @@ def file_stamp(st: os.stat_result) -> tuple[int, int, int, int]:
 
 
 def read_settings_file(path: Path, *, settle: bool = True) -> SettingsRead:
-    """The file's bytes, read once it has settled.
+    """The file's bytes, read whole and stable.
 
-    An editor saving in place truncates the file, then writes it: an empty (or blank) read of
-    a file changed less than SETTLE_S ago may be that moment, so it is read again until the
-    file holds something or has been still for SETTLE_S. BadFile for anything but a regular
-    file, for one too large, and for one that keeps changing while blank.
+    A file is "in flux" while an editor saves it: one saving in place truncates it, then
+    writes it, so for a moment it is empty, shorter than it was, or half of a JSON document.
+    A read whose size differs from the file's size after it (it grew or shrank meanwhile) is
+    read again; with `settle`, so is a blank or unparsable read of a file changed less than
+    SETTLE_S ago, until it parses or has been still for SETTLE_S. BadFile for anything but a
+    regular file, for one too large, and for one still blank and changing after
+    SETTLE_TIMEOUT_S (a half-written one is returned then, for the caller to refuse).
     """
     deadline = time.monotonic() + SETTLE_TIMEOUT_S
     while True:
-        try:
-            fd, st = open_fd(path)  # a FIFO in the settings file's place must not hang the kit
-        except FileNotFoundError:
+        raw, st = _read_once(path)
+        if raw is None:
             return SettingsRead(None, None)
-        except NotARegularFile:
-            raise BadFile(f"{path} is not a regular file; it was left as it was", path=str(path)) from None
-        except OSError as exc:
-            raise BadFile(f"cannot read {path}: {exc.strerror}; it was left as it was", path=str(path)) from None
-        try:
-            chunks, size = [], 0
-            while chunk := os.read(fd, 1 << 20):
-                chunks.append(chunk)
-                size += len(chunk)
-                if size > MAX_SETTINGS_BYTES:
-                    raise BadFile(
-                        f"{path} is larger than {MAX_SETTINGS_BYTES} bytes; it was left as it was", path=str(path)
-                    )
-            raw = b"".join(chunks)
-            st = os.fstat(fd)
-        except OSError as exc:
-            raise BadFile(f"cannot read {path}: {exc.strerror}; it was left as it was", path=str(path)) from None
-        finally:
-            os.close(fd)
+        if st.st_size != len(raw) and time.monotonic() < deadline:
+            time.sleep(0.01)  # it grew or shrank while it was read
+            continue
         age = time.time() - st.st_mtime
-        if raw.strip() or not settle or age >= SETTLE_S or age < -1.0:  # (-1: a clock skew, not an editor)
+        if not settle or age >= SETTLE_S or age < -1.0 or _parses(raw):  # (-1: a clock skew, not an editor)
             return SettingsRead(raw, file_stamp(st))
         if time.monotonic() > deadline:
+            if raw.strip():
+                return SettingsRead(raw, file_stamp(st))
             raise BadFile(f"{path} stays empty while it keeps changing; it was left as it was", path=str(path))
         time.sleep(0.02)
+
+
+def _parses(raw: bytes) -> bool:
+    """Whether `raw` is a whole settings document (a blank one is not: it may be a moment)."""
+    if not raw.strip():
+        return False
+    try:
+        parse_settings(raw)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+def _read_once(path: Path) -> tuple[bytes | None, os.stat_result]:
+    """The file's bytes and its `fstat` after they were read; `(None, …)` when there is none."""
+    try:
+        fd, st = open_fd(path)  # a FIFO in the settings file's place must not hang the kit
+    except FileNotFoundError:
+        return None, os.stat_result((0,) * 10)
+    except NotARegularFile:
+        raise BadFile(f"{path} is not a regular file; it was left as it was", path=str(path)) from None
+    except OSError as exc:
+        raise BadFile(f"cannot read {path}: {exc.strerror}; it was left as it was", path=str(path)) from None
+    try:
+        chunks, size = [], 0
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > MAX_SETTINGS_BYTES:
+                raise BadFile(
+                    f"{path} is larger than {MAX_SETTINGS_BYTES} bytes; it was left as it was", path=str(path)
+                )
+        return b"".join(chunks), os.fstat(fd)
+    except OSError as exc:
+        raise BadFile(f"cannot read {path}: {exc.strerror}; it was left as it was", path=str(path)) from None
+    finally:
+        os.close(fd)
 
 
 def plans_directory_setting(root: Path, project: str | None) -> str | None:

@@ -36,17 +36,30 @@ Tables (documented for users in docs/reference/json.md, "export"):
               never saw: its messages, agent results and session facts only; the next
               update that wants texts reads it again from the start)
 
-A database of another schema version is deleted and made again from the transcripts (its
-rows are never trusted: version 1 counted each message's first line; version 2 had no
-`files.texts`).
+The index is a cache of the transcripts: an index that cannot be used (another schema
+version, whose rows are never trusted: version 1 counted each message's first line, version 2
+had no `files.texts`; a file cut short or garbled; another program's database; a folder or a
+symlink in its place; its full-text table dropped, or rows deleted under it) is moved aside
+to `<path>.damaged` (one kept) and made again, said once on stderr (`errors.Rebuilt`):
+`connect` finds what opening shows (`problem`: cheap checks, no page read twice), `use` what
+only reading shows (a garbled page), and does its work again on the new index. `health` is
+`doctor`'s read-only look. Writers take `BEGIN IMMEDIATE` (`begin`, retried while busy) and
+one update runs at a time (`writer`).
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
+import stat
+import time
+from collections.abc import Callable
+from typing import TypeVar
 
-from session_kit.state.root import ensure_dir
+from session_kit.state.root import ensure_dir, locked
+
+T = TypeVar("T")
 
 INDEX = "index"
 DB_FILE = "history.sqlite3"
@@ -114,6 +127,17 @@ def fts5_available(conn: sqlite3.Connection) -> bool:
         return False
 
 
+class Damaged(Exception):
+    """The index cannot be used as it is (the message says why): it is set aside and made again."""
+
+
+BUSY_S = 60.0  # how long opening the index retries while another process holds it
+
+
+def _busy(exc: sqlite3.Error) -> bool:
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc))
+
+
 def connect(
     state_root: str,
     *,
@@ -122,44 +146,265 @@ def connect(
     claude_root: str | os.PathLike[str] | None = None,
 ) -> sqlite3.Connection:
     """The index (of `claude_root`), made if missing; `fts=False` makes it without FTS5 (as
-    where SQLite lacks it). A database made by another schema version, or that is no
-    database, is made again."""
+    where SQLite lacks it). An index that cannot be used (`problem`) is set aside and made
+    again, once; opening retries while another process holds the database."""
     path = index_path(state_root, claude_root)
-    if not create and not os.path.exists(path):
+    if not create and not os.path.lexists(path):
         raise FileNotFoundError(path)
     ensure_dir(os.path.dirname(path), root=state_root)
-    if not os.path.exists(path):
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600))
+    deadline = time.monotonic() + BUSY_S
+    rebuilt = False
+    while True:
+        seen = _identity(path)
+        try:
+            return _open(path, fts)
+        except Damaged as exc:
+            if rebuilt:
+                from session_kit.errors import KitError
+
+                raise KitError(f"the index {path} cannot be made ({exc}); delete it and try again") from None
+            set_aside(path, str(exc), seen)
+            rebuilt = True
+        except sqlite3.OperationalError as exc:
+            if not _busy(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
+def use(
+    state_root: str,
+    work: Callable[[sqlite3.Connection], T],
+    *,
+    fts: bool | None = None,
+    claude_root: str | os.PathLike[str] | None = None,
+) -> T:
+    """`work` done on the index, closed after. Damage found only while reading (a garbled page,
+    a broken full-text index) sets the index aside and does `work` again on a new one."""
+    path = index_path(state_root, claude_root)
+    for attempt in range(2):
+        conn = connect(state_root, fts=fts, claude_root=claude_root)
+        seen = _identity(path)
+        try:
+            return work(conn)
+        except sqlite3.DatabaseError as exc:
+            if attempt or _busy(exc):
+                raise
+            problem = str(exc)
+        finally:
+            conn.close()
+        set_aside(path, problem, seen)
+    raise AssertionError("unreachable")
+
+
+def begin(conn: sqlite3.Connection) -> None:
+    """`BEGIN IMMEDIATE`: a writer takes the write lock before it reads what it changes (a
+    deferred transaction would fail, unretried, when another wrote meanwhile); retried while
+    another process holds it, beyond SQLite's own wait."""
+    deadline = time.monotonic() + BUSY_S
+    while True:
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            return
+        except sqlite3.OperationalError as exc:
+            if not _busy(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
+def writer(conn: sqlite3.Connection) -> locked:
+    """The lock an update holds from start to end (`<index>.update.lock`), so that two
+    processes updating at once take turns instead of interleaving their batches: the one
+    waiting would otherwise starve between the other's commits, and then read it all again."""
+    path = conn.execute("PRAGMA database_list").fetchone()[2]
+    return locked(path + ".update", timeout=3600)
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _open(path: str, fts: bool | None) -> sqlite3.Connection:
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        kind = "a symlink" if stat.S_ISLNK(st.st_mode) else "a folder" if stat.S_ISDIR(st.st_mode) else "not a file"
+        raise Damaged(f"{kind} in its place")
+    if st is None:
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600))
+        except FileExistsError:
+            pass  # made by another process this instant
     conn = sqlite3.connect(path, timeout=30, isolation_level=None)
     try:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute(META)
         row = conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        if row is not None and row[0] != SCHEMA_VERSION:  # its tables may differ: never trusted
+            raise Damaged(f"made by another version of the kit (schema {row[0]})")
+        if row is None and set(_tables(conn)) - {"meta", *_expected()}:
+            raise Damaged("another program's database")
+        conn.executescript(SCHEMA)
+        if row is None:
+            use_fts = fts5_available(conn) if fts is None else (fts and fts5_available(conn))
+            begin(conn)
+            if conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone() is None:
+                if use_fts:
+                    conn.execute(FTS_SCHEMA)
+                conn.execute(
+                    "INSERT INTO meta VALUES('schema', ?), ('fts', ?)", (SCHEMA_VERSION, "1" if use_fts else "0")
+                )
+            conn.execute("COMMIT")
+        found = problem(conn)
+        if found:
+            raise Damaged(found)
     except sqlite3.DatabaseError as exc:
-        if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
-            raise  # another process holds it: no reason to doubt it
-        row = ("damaged",)  # not a database (any more): made again from the transcripts
-    if row is not None and row[0] != SCHEMA_VERSION:  # before the schema: its tables may differ
         conn.close()
+        if _busy(exc):
+            raise
+        raise Damaged(str(exc)) from None
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def set_aside(path: str, problem: str, seen: tuple[int, int] | None) -> None:
+    """Move the damaged index (and its WAL files) to `<path>.damaged`, replacing an older one,
+    and say so once (`Rebuilt`). Nothing is moved when another process has already put a new
+    index in its place (`seen`: the identity of what was found damaged)."""
+    import warnings
+
+    from session_kit.errors import Rebuilt
+    from session_kit.state.fileio import move
+
+    aside = path + ".damaged"
+    with locked(path, timeout=BUSY_S):
+        if _identity(path) != seen:
+            return
         for suffix in ("", "-wal", "-shm"):
+            _remove(aside + suffix)
             try:
-                os.unlink(path + suffix)
+                move(path + suffix, aside + suffix)
             except FileNotFoundError:
                 pass
-        return connect(state_root, fts=fts, create=create, claude_root=claude_root)
-    conn.executescript(SCHEMA)
-    if row is None:
-        use_fts = fts5_available(conn) if fts is None else (fts and fts5_available(conn))
-        conn.execute("BEGIN IMMEDIATE")
-        if conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone() is None:
-            if use_fts:
-                conn.execute(FTS_SCHEMA)
-            conn.execute("INSERT INTO meta VALUES('schema', ?), ('fts', ?)", (SCHEMA_VERSION, "1" if use_fts else "0"))
-        conn.execute("COMMIT")
-    return conn
+    warnings.warn(
+        Rebuilt(
+            f"the index {path} could not be used ({problem}); it was moved to {aside} and is rebuilt from the transcripts"
+        ),
+        stacklevel=3,
+    )
+
+
+def _remove(path: str) -> None:
+    try:
+        if os.path.isdir(path) and not os.path.islink(path):
+            import shutil
+
+            shutil.rmtree(path)
+        else:
+            os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def _tables(conn: sqlite3.Connection) -> list[str]:
+    return [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+
+
+@functools.cache
+def _expected() -> dict[str, tuple[str, ...]]:
+    """The kit's tables and their columns, as SCHEMA makes them (the full-text table's own
+    shadow tables included, by name)."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.executescript(SCHEMA)
+        tables = {name: tuple(r[1] for r in conn.execute(f"PRAGMA table_info({name})")) for name in _tables(conn)}
+    finally:
+        conn.close()
+    shadows = ("texts_fts", "texts_fts_data", "texts_fts_idx", "texts_fts_docsize", "texts_fts_config")
+    return {**tables, **dict.fromkeys(shadows, ())}
+
+
+def problem(conn: sqlite3.Connection) -> str | None:
+    """What makes an open index unusable, cheaply found (no page is read twice): a table
+    without the columns the kit writes, a full-text table missing, or one that indexes a
+    different number of rows than `texts` holds (rows deleted under it). None when fine."""
+    for table, columns in _expected().items():
+        if columns:
+            try:
+                conn.execute(f"SELECT {', '.join(columns)} FROM {table} LIMIT 0")
+            except sqlite3.OperationalError as exc:
+                if _busy(exc):
+                    raise
+                return f"its table {table} is not the kit's ({exc})"
+    if not has_fts(conn):
+        return None
+    if "texts_fts" not in _tables(conn):
+        return "its full-text table texts_fts is missing"
+    block = conn.execute("SELECT block FROM texts_fts_data WHERE id = 1").fetchone()
+    indexed = _varint(block[0]) if block and block[0] else 0
+    rows = conn.execute("SELECT count(*) FROM texts").fetchone()[0]
+    if indexed != rows:
+        return f"its full-text table indexes {indexed} texts, but {rows} are stored"
+    return None
+
+
+def _varint(data: bytes) -> int:
+    """SQLite's varint at the start of `data` (FTS5's count of indexed rows)."""
+    value = 0
+    for i, byte in enumerate(data[:9]):
+        if i == 8:
+            return (value << 8) | byte
+        value = (value << 7) | (byte & 0x7F)
+        if byte < 0x80:
+            return value
+    return value
 
 
 def has_fts(conn: sqlite3.Connection) -> bool:
     row = conn.execute("SELECT value FROM meta WHERE key='fts'").fetchone()
     return bool(row and row[0] == "1")
+
+
+def health(state_root: str, claude_root: str | os.PathLike[str] | None = None) -> dict[str, object]:
+    """How the index is, for `doctor`, read-only (nothing is made or moved): `state` is `ok`,
+    `missing` or `damaged` (with the `problem`; the next search or export rebuilds it)."""
+    path = index_path(state_root, claude_root)
+    report: dict[str, object] = {"path": path, "state": "ok", "problem": None, "bytes": 0}
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return {**report, "state": "missing"}
+    except OSError as exc:
+        return {**report, "state": "damaged", "problem": exc.strerror}
+    report["bytes"] = st.st_size
+    if not stat.S_ISREG(st.st_mode):
+        kind = "a symlink" if stat.S_ISLNK(st.st_mode) else "a folder" if stat.S_ISDIR(st.st_mode) else "not a file"
+        return {**report, "state": "damaged", "problem": f"{kind} in its place"}
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5, isolation_level=None)
+    except sqlite3.Error as exc:
+        return {**report, "state": "damaged", "problem": str(exc)}
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        if row is None or row[0] != SCHEMA_VERSION:
+            found = "not the kit's index" if row is None else f"made by another version of the kit (schema {row[0]})"
+        else:
+            found = problem(conn)
+        if found is None:
+            checked = conn.execute("PRAGMA quick_check(1)").fetchone()[0]
+            found = None if checked == "ok" else checked
+    except sqlite3.Error as exc:
+        found = "busy (another process is writing it)" if _busy(exc) else str(exc)
+        if _busy(exc):
+            return {**report, "problem": found}
+    finally:
+        conn.close()
+    return {**report, "state": "ok" if found is None else "damaged", "problem": found}

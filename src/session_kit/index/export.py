@@ -37,15 +37,15 @@ def export_tables(conn: sqlite3.Connection, folder: str, *, source: str, fmt: st
             raise ImportError(
                 "Parquet needs pyarrow: pip install 'claude-session-kit[parquet]' (or use --format jsonl)"
             ) from None
-    os.makedirs(folder, exist_ok=True)
+    os.makedirs(folder, mode=0o700, exist_ok=True)
     written = {}
     for table in TABLES:
         columns, rows = _rows(conn, table, source)
         path = os.path.join(folder, f"{table}.{fmt}")
-        tmp = fileio.temp_beside(path)
+        tmp, fd = fileio.create_temp(path)  # 0600: the texts are the transcripts'
         if fmt == "jsonl":
             count = 0
-            with open(tmp, "w", encoding="utf-8", errors="surrogatepass") as out:
+            with open(fd, "w", encoding="utf-8", errors="surrogatepass") as out:
                 for row in rows:
                     out.write(json.dumps(dict(zip(columns, row)), ensure_ascii=False) + "\n")
                     count += 1
@@ -53,10 +53,12 @@ def export_tables(conn: sqlite3.Connection, folder: str, *, source: str, fmt: st
             import pyarrow as pa
             import pyarrow.parquet as pq
 
+            os.close(fd)  # pyarrow writes the file by its name
             data = list(rows)
             count = len(data)
             table_data = pa.table({c: [r[i] for r in data] for i, c in enumerate(columns)})
             pq.write_table(table_data, tmp)
         fileio.replace(tmp, path)
+        fileio.remove_stale_temp_files(folder, [os.path.basename(path)])  # a killed earlier export's
         written[table] = count
     return written

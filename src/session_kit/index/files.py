@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from session_kit.files import walkable
 from session_kit.sessions.store import (
     AGENT_PREFIX,
     SESSION_SUFFIX,
@@ -72,8 +73,10 @@ def _agents_in(folder: str, session: str, project: str) -> Iterator[IndexFile]:
             found = _file(entry, session, agent, project, warmup=is_compaction_agent(agent))
             if found:
                 yield found
-        elif name == WORKFLOWS and entry.is_dir():
+        elif name == WORKFLOWS and walkable(entry.path, within=subagents):
             for run in _entries(entry.path):
+                if not walkable(run.path, within=entry.path):
+                    continue
                 for log in _entries(run.path):
                     if log.name.startswith(AGENT_PREFIX) and log.name.endswith(SESSION_SUFFIX):
                         found = _file(log, session, log.name[len(AGENT_PREFIX) : -len(SESSION_SUFFIX)], project)
@@ -89,7 +92,7 @@ def files_to_index(
     when it has none)."""
     projects = os.path.join(str(claude_root), "projects")
     for project_entry in _entries(projects):
-        if not project_entry.is_dir():
+        if not walkable(project_entry.path, within=projects):
             continue
         project = project_entry.name
         for entry in _entries(project_entry.path):
@@ -110,7 +113,9 @@ def files_to_index(
                 found = _file(entry, name[: -len(SESSION_SUFFIX)], None, project)
                 if found:
                     yield found
-            elif is_plain_id(name) and entry.is_dir():  # its agents, also when its file is gone
+            elif is_plain_id(name) and walkable(
+                entry.path, within=project_entry.path
+            ):  # its agents, also when its file is gone
                 yield from _agents_in(entry.path, name, project)
 
 

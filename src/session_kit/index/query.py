@@ -133,6 +133,8 @@ def search_index(
             [*params, limit] if limit is not None else params,
         ).fetchall()
     except sqlite3.OperationalError as exc:  # an FTS5 syntax the phrase could not hold
+        if "fts5" not in str(exc):
+            raise  # a damaged index, not the query (`db.use` makes it again)
         raise ValueError(f"the index cannot search for {text!r}: {exc}") from None
     sessions: dict[str, tuple] = {}
     hits = []

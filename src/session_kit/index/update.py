@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from session_kit.index.db import has_fts
+from session_kit.index.db import begin, has_fts, writer
 from session_kit.index.files import IndexFile, archived_only, files_to_index
 from session_kit.transcript.follow import Checkpoint, Follow, unchanged
 
@@ -55,7 +55,22 @@ def update(
 ) -> UpdateResult:
     """Index what was added to every file since the last update; with `state_root`, also the
     archived sessions the index has never seen (deleted by the client before any update).
-    `texts=False`: a file the index never saw is read for its usage alone (`usage`)."""
+    `texts=False`: a file the index never saw is read for its usage alone (`usage`). One
+    update at a time per index (`db.writer`); batches in `BEGIN IMMEDIATE` (`db.begin`)."""
+    if not conn.in_transaction and conn.execute("PRAGMA database_list").fetchone()[2]:
+        with writer(conn):
+            return _update(conn, claude_root, files, progress, state_root, texts)
+    return _update(conn, claude_root, files, progress, state_root, texts)
+
+
+def _update(
+    conn: sqlite3.Connection,
+    claude_root: Path,
+    files: Iterable[IndexFile] | None,
+    progress: Callable[[int], object] | None,
+    state_root: str | None,
+    texts: bool,
+) -> UpdateResult:
     known = {
         row[0]: row[1:]
         for row in conn.execute("SELECT path, id, offset, size, ino, mtime, session, tail, texts FROM files")
@@ -81,7 +96,7 @@ def update(
         if row is not None and unchanged(Checkpoint.from_text(row[6]), info):
             continue  # unchanged since the last update: one stat, no read
         if not conn.in_transaction:
-            conn.execute("BEGIN IMMEDIATE")
+            begin(conn)
         try:
             added, redone = _index_file(conn, item, fts, texts)
         except BaseException:

@@ -2,13 +2,15 @@
 
 Owns: which settings file a scope means, loading it (an invalid file is refused and left
 byte for byte as it was; a blank one is read again until it has settled, since an editor
-saving in place truncates before it writes), saving it (lock, backup in the kit's state
-root, atomic replace only if the file is still what was read, else the change is redone on
-top of the new file; through a symlink to its target; numbers keep their text; same mode),
-temp files of killed installs, the receipt of what an install created, the slash-command files copied into
-the Claude root (only files the kit marked are ever overwritten or removed; their folder goes
-again when the install made it), the kit's private bin folder (a `session-kit` launcher the
-hooks put on the Bash tool's PATH), and tidying the state root when the last install goes. What
+saving in place truncates before it writes), saving it (lock, atomic replace only if the
+file is still what was read, else the change is redone on top of the new file; read again
+after the replace and redone if someone saved over it; a backup in the kit's state root of
+what the replace displaced, never of a blank file; through a symlink to its target; numbers
+keep their text; same mode), temp files of killed installs (in its own folders too), the
+receipt of what an install created, the slash-command files copied into the Claude root
+(only files the kit marked are ever overwritten or removed; their folder goes again when the
+install made it), the kit's private bin folder (a `session-kit` launcher the hooks put on the
+Bash tool's PATH), and tidying the state root when the last install goes. What
 changes inside the settings is decided by the pure functions of `settings`.
 """
 
@@ -25,7 +27,14 @@ from typing import Any
 from session_kit.claude.settings import SCOPE_PROJECT, SCOPES, commands_dir
 from session_kit.claude.settings import settings_path as scope_settings_path
 from session_kit.errors import BadFile, InvalidOptions, KitError
-from session_kit.files import read_small
+from session_kit.install.kit_files import (
+    bin_dir,
+    install_command_files,
+    is_kit_command,
+    kit_command_files,
+    remove_command_files,
+    write_launcher,
+)
 from session_kit.install.settings import (
     EVENTS,
     SettingsError,
@@ -36,11 +45,13 @@ from session_kit.install.settings import (
     uninstall_hooks,
 )
 from session_kit.install.settings_file import (
+    Replaced,
     SettingsRead,
     dump_settings,
     mode_of,
     parse_settings,
     read_settings_file,
+    remove_if_unchanged,
     remove_stale_temp_files,
     replace_if_unchanged,
     write_target,
@@ -48,9 +59,7 @@ from session_kit.install.settings_file import (
 from session_kit.state import fileio
 from session_kit.state import root as state
 
-COMMAND_MARKER = "# claude-session-kit: installed copy; `session-kit uninstall` removes it"
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
-COMMANDS_SOURCE = PACKAGE_DIR / "commands"
 HOOK_SCRIPT = PACKAGE_DIR / "hooks" / "run.py"
 MAX_BACKUPS = 10
 MAX_ATTEMPTS = 100  # read-modify-write rounds against editors saving the file meanwhile
@@ -123,16 +132,6 @@ def _keep_original(root: str, path: Path, original: bytes) -> Path:
     return target
 
 
-def save_settings(path: Path, settings: dict[str, Any], original: bytes | None, root: str) -> Path | None:
-    """Write the settings whole or not at all, whatever is there now; back up what was there
-    first. (`install` and `uninstall` use `replace_if_unchanged` instead.)"""
-    backup = _backup(root, path, original) if original is not None else None
-    target = write_target(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fileio.atomic_write(str(target), dump_settings(settings), mode=mode_of(target))
-    return backup
-
-
 # --- receipts ---------------------------------------------------------------------------------
 
 
@@ -156,74 +155,6 @@ def _store_receipts(root: str, receipts: dict[str, Any]) -> None:
     fileio.write_json(_receipts_path(root), receipts, indent=1, sort_keys=True)
 
 
-# --- the launcher and the slash commands ------------------------------------------------------
-
-
-def bin_dir(root: str) -> str:
-    return os.path.join(root, "bin")
-
-
-def write_launcher(root: str, python: str) -> str:
-    """`<state>/bin/session-kit`: runs this installation's CLI; the only file in that folder."""
-    import shlex
-
-    folder = state.ensure_dir(bin_dir(root), root=root)
-    path = os.path.join(folder, "session-kit")
-    script = f'#!/bin/sh\n# claude-session-kit launcher\nexec {shlex.quote(python)} -m session_kit "$@"\n'
-    fileio.atomic_write(path, script.encode(), mode=0o755)
-    return path
-
-
-def kit_command_files() -> list[Path]:
-    try:
-        return sorted(p for p in COMMANDS_SOURCE.iterdir() if p.suffix == ".md")
-    except FileNotFoundError:
-        return []
-
-
-def _marked(text: str) -> str:
-    lines = text.splitlines(keepends=True)
-    if lines and lines[0].strip() == "---":
-        return lines[0] + COMMAND_MARKER + "\n" + "".join(lines[1:])
-    return f"---\n{COMMAND_MARKER}\n---\n{text}"
-
-
-def is_kit_command(path: Path) -> bool:
-    try:
-        head = read_small(path, 4096).decode("utf-8", "replace")
-    except OSError:  # unreadable, or a FIFO or device named like a command
-        return False
-    return COMMAND_MARKER in head
-
-
-def install_command_files(target: Path, *, dry_run: bool) -> tuple[list[str], list[str]]:
-    installed, skipped = [], []
-    for source in kit_command_files():
-        dest = target / source.name
-        if dest.exists() and not is_kit_command(dest):
-            skipped.append(source.stem)
-            continue
-        installed.append(source.stem)
-        if not dry_run:
-            target.mkdir(parents=True, exist_ok=True)
-            fileio.atomic_write(str(dest), _marked(source.read_text(encoding="utf-8")).encode("utf-8"), mode=0o644)
-    return installed, skipped
-
-
-def remove_command_files(target: Path, *, dry_run: bool) -> list[str]:
-    removed = []
-    try:
-        candidates = sorted(target.glob("*.md"))
-    except OSError:
-        return removed
-    for path in candidates:
-        if is_kit_command(path):
-            removed.append(path.stem)
-            if not dry_run:
-                path.unlink(missing_ok=True)
-    return removed
-
-
 def settings_path(scope: str, claude_root: Path, project: Path) -> Path:
     try:
         return scope_settings_path(scope, claude_root, project)
@@ -239,11 +170,10 @@ def expected_commands(root: str, python: str | None = None) -> dict[str, str]:
     return {event: hook_command(python, str(HOOK_SCRIPT), event, bin_dir=bin_dir(root)) for event in EVENTS}
 
 
-def _lock(root: str, path: Path):
-    import filelock
-
+def _lock(root: str, path: Path) -> state.locked:
+    """The kit's lock (0600, `state.locked`) around changing one settings file."""
     folder = state.ensure_dir(os.path.join(root, "locks"), root=root)
-    return filelock.FileLock(os.path.join(folder, f"settings-{_key(path)}.lock"), timeout=30)
+    return state.locked(os.path.join(folder, f"settings-{_key(path)}"), timeout=30)
 
 
 def _read_for_change(path: Path, receipt: dict[str, Any] | None, root: str) -> tuple[SettingsRead, dict[str, Any]]:
@@ -262,9 +192,28 @@ def _read_for_change(path: Path, receipt: dict[str, Any] | None, root: str) -> t
     return seen, settings
 
 
-def _cleanup_temp_files(path: Path, target: Path) -> None:
+def _back_up_displaced(root: str, path: Path, replaced: Replaced) -> Path | None:
+    """A backup of what the replace displaced; none of a blank file (nothing to keep)."""
+    if replaced.displaced is None or not replaced.displaced.strip():
+        return None
+    return _backup(root, path, replaced.displaced)
+
+
+def _now_holds(path: Path, settings: dict[str, Any]) -> bool:
+    """Whether the settings file, read again after the replace, holds `settings`."""
+    try:
+        return _parsed(path, read_settings_file(path).raw)[0] == settings
+    except BadFile:
+        return False
+
+
+def _cleanup_temp_files(path: Path, target: Path, root: str) -> None:
+    """Temp files killed installs left: beside the settings file and the slash commands (of
+    those files only), and any in the kit's own install and backups folders."""
     remove_stale_temp_files(write_target(path).parent, [write_target(path).name])
     remove_stale_temp_files(target, [p.name for p in kit_command_files()])
+    for folder in (os.path.join(root, "install"), os.path.join(root, "install", "backups")):
+        remove_stale_temp_files(folder)
 
 
 def install(
@@ -332,14 +281,17 @@ def install(
                 _store_receipts(root, receipts)
             if changed:
                 write_target(path).parent.mkdir(parents=True, exist_ok=True)
-                if not replace_if_unchanged(path, dump_settings(after), seen, mode=mode_of(write_target(path))):
+                replaced = replace_if_unchanged(path, dump_settings(after), seen, mode=mode_of(write_target(path)))
+                if replaced is None:
                     continue  # changed by someone else since it was read: redo on top of theirs
-                backup = _backup(root, path, original) if original is not None else None
+                backup = _back_up_displaced(root, path, replaced)
+                if not _now_holds(path, after):
+                    continue  # saved over right after the replace: redo on top of that save
             break
         else:
             raise BadFile(f"{path} kept changing while the kit tried to install; it was left as it was", path=str(path))
         if not dry_run:
-            _cleanup_temp_files(path, target)
+            _cleanup_temp_files(path, target, root)
             installed, skipped = install_command_files(target, dry_run=False)
             write_launcher(root, sys.executable)
     return InstallResult(scope, path, dry_run, changed, before, after, backup, installed, skipped)
@@ -365,20 +317,23 @@ def uninstall(
                 break
             first = _original_bytes(receipt)
             if after == {} and receipt and "file" in (receipt.get("created") or []) and not path.is_symlink():
-                backup = _backup(root, path, original or b"")
-                path.unlink()
-                break
+                if remove_if_unchanged(path, seen):
+                    backup = _back_up_displaced(root, path, Replaced(original))
+                    break
+                continue
             data = first if first is not None and _parses_to(first, after) else dump_settings(after)
-            if replace_if_unchanged(path, data, seen, mode=mode_of(write_target(path))):
-                backup = _backup(root, path, original or b"")
-                break
+            replaced = replace_if_unchanged(path, data, seen, mode=mode_of(write_target(path)))
+            if replaced is not None:
+                backup = _back_up_displaced(root, path, replaced)
+                if _now_holds(path, after):
+                    break
         else:
             raise BadFile(
                 f"{path} kept changing while the kit tried to uninstall; it was left as it was", path=str(path)
             )
         removed = remove_command_files(target, dry_run=dry_run)
         if not dry_run:
-            _cleanup_temp_files(path, target)
+            _cleanup_temp_files(path, target, root)
             receipts.pop(str(path), None)
             _store_receipts(root, receipts)
             if receipt and receipt.get("original"):

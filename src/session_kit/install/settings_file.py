@@ -3,8 +3,10 @@ if nobody changed them meanwhile. Knows nothing of hooks, receipts or backups (`
 
 Owns: writing settings JSON (numbers keep the text they were read with: `1e400` never
 becomes `Infinity`), where a write goes (a symlink's target, so the link stays), the
-compare-and-swap replace (`renameat2(RENAME_EXCHANGE)` where Linux has it, else
-a check right before the replace), and removing temp files that killed writes left behind.
+compare-and-swap replace and removal (`renameat2(RENAME_EXCHANGE)` where Linux has it, else
+a check right before the replace; then the displaced file is watched a moment and put back
+if an editor that had it open writes to it), and naming what a replace displaced (the bytes
+to back up).
 Does not: lock (the installer holds the kit's lock; editors take none, hence the checks);
 read or parse a settings file (`claude.settings`, the one reader of the client's settings).
 """
@@ -13,6 +15,8 @@ from __future__ import annotations
 
 import os
 import sys
+import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +27,11 @@ from session_kit.claude.settings import JSONNumber as JSONNumber
 from session_kit.claude.settings import SettingsRead, file_stamp
 from session_kit.claude.settings import parse_settings as parse_settings
 from session_kit.claude.settings import read_settings_file as read_settings_file
-from session_kit.state.fileio import json_bytes, read_small, replace, write_temp
+from session_kit.state.fileio import discard, json_bytes, move, read_small, temp_beside, write_temp
+from session_kit.state.fileio import remove_stale_temp_files as remove_stale_temp_files
+
+WATCH_S = 0.05  # how long a displaced settings file is watched for a late in-place save
+WATCH_BLANK_S = 1.0  # ... when it was blank: its editor truncated it and may not have written yet
 
 
 def dump_settings(settings: dict[str, Any]) -> bytes:
@@ -69,47 +77,118 @@ def _same(path: str, seen: SettingsRead) -> bool:
         return False
 
 
-def replace_if_unchanged(path: Path, data: bytes, seen: SettingsRead, *, mode: int) -> bool:
+def _stamp(path: str) -> tuple[int, int, int, int] | None:
+    try:
+        return file_stamp(os.lstat(path))
+    except OSError:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Replaced:
+    """A replace that held: `displaced` is what the file held when it was replaced (None: there
+    was no file), the bytes to back up."""
+
+    displaced: bytes | None
+
+
+def _still(held: str, seen: SettingsRead) -> bool:
+    """Whether the displaced file `held` stays what was read for a moment after the replace.
+
+    An editor saving in place may have opened the file just before it was replaced: what it
+    writes then goes to the displaced file, which is watched (for WATCH_BLANK_S when it was
+    blank: the editor truncated it and has yet to write) before it is let go."""
+    until = time.monotonic() + (WATCH_BLANK_S if not (seen.raw or b"").strip() else WATCH_S)
+    while True:
+        if _stamp(held) != seen.stamp:
+            return False
+        if time.monotonic() >= until:
+            return True
+        time.sleep(0.01)
+
+
+def replace_if_unchanged(path: Path, data: bytes, seen: SettingsRead, *, mode: int) -> Replaced | None:
     """Put `data` in the settings file (through a symlink) if it is still what `seen` read.
 
-    False, with the file left as it is, when someone changed it since (an editor saving by
-    rename or in place): the caller reads it again and redoes its change. The file is compared
-    with what was read (identity, size, time, bytes) right before the replace. Where Linux can
-    swap two files atomically, the replace is that swap, and what it displaced must still be
-    the file that was read; if an edit slipped in between, it is swapped straight back, so an
-    editor's save is never dropped. Elsewhere a plain `os.replace` follows the check.
+    None, with the file left as someone else wrote it, when it changed since it was read or
+    while it was replaced (an editor saving by rename or in place): the caller reads it again
+    and redoes its change. The file is compared with what was read (identity, size, time,
+    bytes) right before the replace. Where Linux can swap two files atomically, the replace
+    is that swap; elsewhere the file is kept under a second name, then replaced. Either way
+    the displaced file is watched for a moment after: an in-place save that lands in it (its
+    editor had it open) is put back in place, never lost with the displaced file.
     """
     target = write_target(path)
     tmp = write_temp(str(target), data, mode=mode)
+    held = None
     try:
         if seen.raw is None:  # there was no file: create it only if it is still absent
             try:
                 os.link(tmp, target)
-                return True
+                return Replaced(None)
             except FileExistsError:
-                return False
+                return None
         if not _same(str(target), seen):
-            return False
+            return None
+        ours = _stamp(tmp)
         try:
             swapped = _exchange(tmp, str(target))
         except FileNotFoundError:  # removed meanwhile
-            return False
-        if not swapped:
-            replace(tmp, target)
+            return None
+        if swapped:
+            held = tmp  # what it displaced is there now
+        else:
+            held = temp_beside(target)
+            try:
+                os.link(target, held)
+            except OSError:
+                held = None
+                return None
+            if _stamp(held) != seen.stamp:
+                return None
+            move(tmp, target)
+        if _still(held, seen):
+            return Replaced(seen.raw)
+        _put_back(held, str(target), ours, exchange=swapped)
+        return None
+    finally:
+        for name in (tmp, held):
+            if name is not None:
+                discard(name)
+
+
+def _put_back(held: str, target: str, ours: tuple[int, int, int, int] | None, *, exchange: bool) -> None:
+    """The displaced file `held` back in `target`'s place, where the kit's file still stands; if
+    someone replaced that meanwhile too, `held` is kept beside it (`<name>.displaced`)."""
+    current = _stamp(target)
+    if current is not None and ours is not None and current[:2] == ours[:2]:
+        if exchange and _exchange(held, target):
+            return
+        move(held, target)
+        return
+    move(held, f"{target}.displaced")
+
+
+def remove_if_unchanged(path: Path, seen: SettingsRead) -> bool:
+    """Remove the settings file if it is still what `seen` read (as `replace_if_unchanged`:
+    it is moved aside, watched, and put back if an editor writes to it meanwhile)."""
+    if not _same(str(path), seen):
+        return False
+    held = temp_beside(path)
+    try:
+        move(path, held)
+    except OSError:
+        return False
+    try:
+        if _stamp(held) == seen.stamp and _still(held, seen):
             return True
-        try:  # only a stat here: another writer may see our file until it is swapped back
-            displaced = file_stamp(os.lstat(tmp))
-        except OSError:
-            displaced = None
-        if displaced == seen.stamp:
-            return True
-        _exchange(tmp, str(target))  # put back what someone else wrote; redo on top of it
+        try:
+            os.link(held, path)  # never over a file someone saved meanwhile
+        except FileExistsError:
+            move(held, f"{path}.displaced")
         return False
     finally:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
+        discard(held)
 
 
 def mode_of(path: Path) -> int:
@@ -117,38 +196,3 @@ def mode_of(path: Path) -> int:
         return os.stat(path).st_mode & 0o777
     except OSError:
         return 0o600
-
-
-def remove_stale_temp_files(folder: Path, names: list[str]) -> list[Path]:
-    """Temp files (`.<name>.<pid>.<n>.tmp`) that a killed write of the kit left in `folder`:
-    removed when no process has that pid any more (a live one may still be writing)."""
-    removed = []
-    try:
-        candidates = list(folder.iterdir())
-    except OSError:
-        return removed
-    prefixes = tuple(f".{name}." for name in names)
-    for p in candidates:
-        if not (p.name.startswith(prefixes) and p.name.endswith(".tmp")):
-            continue
-        pid_text = p.name[: -len(".tmp")].split(".")[-2]
-        if not pid_text.isdigit() or _alive(int(pid_text)):
-            continue
-        try:
-            p.unlink()
-            removed.append(p)
-        except OSError:
-            continue
-    return removed
-
-
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # someone else's process, or no way to tell: keep its file
-        return True
-    return True

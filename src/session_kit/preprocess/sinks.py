@@ -127,8 +127,9 @@ class PartWriter:
     def _open(self) -> None:
         number = len(self.parts) + 1
         final = self.directory / part_name(self.base, number, self.renderer.extension)
-        temp = Path(fileio.temp_beside(final))
-        self._file = open(temp, "w", encoding="utf-8", errors=TEXT_ERRORS, newline="\n")  # noqa: SIM115 - open until the part is finished
+        name, fd = fileio.create_temp(final)  # 0600: transcript text, whatever the umask
+        temp = Path(name)
+        self._file = open(fd, "w", encoding="utf-8", errors=TEXT_ERRORS, newline="\n")  # noqa: SIM115 - open until the part is finished
         self._temps.append((temp, final))
         head = self.renderer.open(self.root, {**self.attributes(), "part": number})
         self._file.write(head)
@@ -154,6 +155,8 @@ class PartWriter:
                 fileio.replace(temp, final)
             self._temps = []
             self._remove_stale(len(self.parts) + 1)
+            # A killed earlier run's unfinished parts (of this name: the folder may be the user's).
+            fileio.remove_stale_temp_files(self.directory, [p.path.name for p in self.parts if p.path])
         except OSError as exc:
             self.discard()
             raise KitError(f"cannot write in {self.directory}: {exc.strerror or exc}") from None

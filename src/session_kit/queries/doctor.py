@@ -5,8 +5,9 @@ Owns: putting the report together from the Claude root (`sessions.store`), the k
 root and hook log (`state`), the install status (`install.installer`), whether the kit
 also runs as a plugin (enabled in a settings file, or its `bin/` on PATH inside a session),
 with a warning when both routes are active, which routes are active (`routes`: the settings
-install, the plugin; a marketplace install is a plugin enabled in a settings file), and the
-archive's (`queries.history`). Does not print.
+install, the plugin; a marketplace install is a plugin enabled in a settings file), the
+archive's (`queries.history`) and the search index's health (`index.db.health`). Does not
+print.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from session_kit import __version__
 from session_kit.claude.settings import SCOPES
 from session_kit.errors import KitError
 from session_kit.files import open_regular, read_small
-from session_kit.install import installer
+from session_kit.install import installer, kit_files
 from session_kit.queries.history import archive_status
 from session_kit.sessions.store import list_project_dirs, list_sessions
 from session_kit.state import root as state
@@ -107,10 +108,11 @@ def doctor_report(
         "sessions": sessions,
         "state_root": state_root,
         "installed": installed,
-        "launcher": str(Path(installer.bin_dir(state_root)) / "session-kit"),
+        "launcher": str(Path(kit_files.bin_dir(state_root)) / "session-kit"),
         "hook_log": str(log_path),
         "hook_log_lines": hook_log_lines,
         "archive": archive_status(claude_root, state_root, project),
+        "index": index_health(claude_root, state_root),
         "plugin": plugin,
         "routes": routes,
         "warnings": warnings,
@@ -124,3 +126,11 @@ def root_source(explicit: bool, env: dict[str, str] | None = None) -> str:
     if explicit:
         return ROOT_FROM_OPTION
     return ROOT_FROM_ENV if env.get("CLAUDE_CONFIG_DIR") else ROOT_DEFAULT
+
+
+def index_health(claude_root: Path, state_root: str) -> dict[str, Any]:
+    """The search index of `claude_root`: `ok`, `missing` or `damaged` (and why); a damaged
+    one is set aside and made again by the next `search` or `export`."""
+    from session_kit.index.db import health
+
+    return health(state_root, claude_root)

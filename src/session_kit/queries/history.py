@@ -192,8 +192,7 @@ def search_history(
     from session_kit.index import db
     from session_kit.index.query import Filters, search_index
 
-    conn = db.connect(state_root, fts=fts, claude_root=claude_root)
-    try:
+    def work(conn: Any) -> HistoryHits:
         updated = 0
         if refresh and (claude_root / "projects").is_dir():
             from session_kit.index.update import update
@@ -208,8 +207,8 @@ def search_history(
         except ValueError as exc:
             raise KitError(str(exc)) from None
         return HistoryHits(tuple(hits), total, updated, db.has_fts(conn))
-    finally:
-        conn.close()
+
+    return db.use(state_root, work, fts=fts, claude_root=claude_root)
 
 
 def export_history(
@@ -220,13 +219,12 @@ def export_history(
     from session_kit.index.export import export_tables
     from session_kit.index.update import update
 
-    conn = db.connect(state_root, claude_root=claude_root)
-    try:
+    def work(conn: Any) -> dict[str, int]:
         if (claude_root / "projects").is_dir():
             update(conn, claude_root, state_root=state_root)
         try:
             return export_tables(conn, folder, source=source, fmt=fmt)
         except (ImportError, ValueError) as exc:
             raise KitError(str(exc)) from None
-    finally:
-        conn.close()
+
+    return db.use(state_root, work, claude_root=claude_root)

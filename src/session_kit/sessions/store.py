@@ -101,7 +101,7 @@ def list_project_dirs(root: Path) -> list[Path]:
     base = paths.projects_dir(root)
     try:
         with os.scandir(base) as it:
-            return sorted(Path(e.path) for e in it if _is_dir(e))
+            return sorted(Path(e.path) for e in it if files.walkable(e.path, within=base))
     except (FileNotFoundError, NotADirectoryError):
         return []
     except OSError as exc:  # unreadable: there is nothing to list, say so
@@ -247,12 +247,17 @@ def current_layout_agents(session: SessionRef, *, with_meta: bool = True) -> lis
         return []
     folder = paths.subagents_dir(session.project, session.id)
     found = _agent_logs_in(folder, LAYOUT_SUBAGENTS, with_meta=with_meta)
+    workflows = folder / WORKFLOWS
+    if not files.walkable(workflows, within=folder):
+        return found
     try:
-        runs = sorted(os.listdir(folder / WORKFLOWS))
-    except (FileNotFoundError, NotADirectoryError):
+        runs = sorted(os.listdir(workflows))
+    except OSError as exc:
+        skipped(workflows, reason(exc))
         return found
     for run in runs:
-        found.extend(_agent_logs_in(folder / WORKFLOWS / run, LAYOUT_WORKFLOW, with_meta=with_meta))
+        if files.walkable(workflows / run, within=workflows):
+            found.extend(_agent_logs_in(workflows / run, LAYOUT_WORKFLOW, with_meta=with_meta))
     return found
 
 

@@ -9,11 +9,11 @@ Owns:
   such as `/dev/zero` behind a symlink, a socket, a folder) refused with `NotARegularFile`,
   an `OSError`, so every caller's "cannot read it" path takes it. `read_small` reads a
   bounded prefix (settings, meta, config and price files).
-- `write_temp`, `replace`, `atomic_write`: a new file is written beside its target, private
+- `create_temp`, `write_temp`, `replace`, `move`, `atomic_write`: a new file is written beside its target, private
   (0600 unless told), synced unless the caller says the file can be lost in a power cut
   (`sync=False`: bookkeeping rewritten at every start; an fsync costs a third of a hook's
   budget on a loaded disk), then put in place with the one `os.replace`; a temp file that
-  will not be used is removed.
+  will not be used is removed, and `remove_stale_temp_files` sweeps those a killed write left.
 - `read_json` / `json_bytes` / `write_json`: the codec of the kit's own state files
   (`fastjson`, no `json` import): UTF-8, lone surrogates written as `\\udcXX` escapes so a
   value reads back as it was written.
@@ -101,11 +101,22 @@ def temp_beside(path: str | os.PathLike[str]) -> str:
     return os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.{time.monotonic_ns()}.tmp")
 
 
+def create_temp(path: str | os.PathLike[str], *, mode: int = 0o600) -> tuple[str, int]:
+    """A new temp file beside `path`, private (`mode`, whatever the umask): its name and a
+    descriptor open for writing, for a file written in pieces, then `replace`d."""
+    tmp = temp_beside(path)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), mode)
+    try:
+        os.fchmod(fd, mode)  # the umask may have taken bits off; never adds any
+    except OSError:
+        pass
+    return tmp, fd
+
+
 def write_temp(path: str, data: bytes, *, mode: int = 0o600, sync: bool = True) -> str:
     """All of `data`, written (and synced, unless `sync` is False) to a new temp file beside
     `path`, whose path is returned; nothing is left behind on a failure."""
-    tmp = temp_beside(path)
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), mode)
+    tmp, fd = create_temp(path, mode=mode)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -128,12 +139,54 @@ def replace(tmp: str | os.PathLike[str], path: str | os.PathLike[str]) -> None:
         raise
 
 
+def move(source: str | os.PathLike[str], path: str | os.PathLike[str]) -> None:
+    """`source` renamed to `path` in one step (over what is there); on a failure nothing moved.
+    For a file that must not be lost if the rename fails (a user's file moved aside)."""
+    os.replace(source, path)
+
+
 def discard(tmp: str | os.PathLike[str]) -> None:
     """Remove a temp file that will not be used (gone already is fine)."""
     try:
         os.unlink(tmp)
     except OSError:
         pass
+
+
+def remove_stale_temp_files(folder: str | os.PathLike[str], names: list[str] | None = None) -> list[str]:
+    """Temp files (`temp_beside`'s `.<name>.<pid>.<n>.tmp`) that a killed write left in
+    `folder`, of the files `names` (None: of any file, in a folder only the kit writes):
+    removed when no process has that pid any more (a live one may still be writing)."""
+    removed: list[str] = []
+    try:
+        candidates = os.listdir(folder)
+    except OSError:
+        return removed
+    prefixes = tuple(f".{name}." for name in names) if names is not None else (".",)
+    for name in candidates:
+        if not (name.startswith(prefixes) and name.endswith(".tmp")):
+            continue
+        parts = name[: -len(".tmp")].split(".")
+        if len(parts) < 4 or not parts[-2].isdigit() or not parts[-1].isdigit() or _alive(int(parts[-2])):
+            continue
+        try:
+            os.unlink(os.path.join(folder, name))
+            removed.append(os.path.join(folder, name))
+        except OSError:
+            continue
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # someone else's process, or no way to tell: keep its file
+        return True
+    return True
 
 
 def atomic_write(path: str, data: bytes, *, mode: int = 0o600, sync: bool = True) -> None:

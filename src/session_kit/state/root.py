@@ -184,7 +184,7 @@ class locked:  # lower case: used like a function, `with locked(path):`
         except ImportError:  # not POSIX: filelock knows the platform's way
             import filelock
 
-            self._other = filelock.FileLock(self.lock_path, timeout=self.timeout)
+            self._other = filelock.FileLock(self.lock_path, timeout=self.timeout, mode=0o600)
             self._other.acquire()
             return
         fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)

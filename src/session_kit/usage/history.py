@@ -89,15 +89,30 @@ def _index_rows(root: str, state_root: str) -> tuple[Any, int, int]:
     from session_kit.index.update import update
     from session_kit.index.usage import usage_rows
 
-    conn = db.connect(state_root, claude_root=root)
-    try:
+    def work(conn: Any) -> tuple[Any, int, int]:
         known = dict(conn.execute("SELECT path, session FROM files"))
         files = list(files_to_index(Path(root), known.get))
         listed = [f.path for f in files]
         read = update(conn, Path(root), files=files, texts=False).files  # usage alone: no texts
         return usage_rows(conn, listed), len(listed), read
-    finally:
-        conn.close()
+
+    return db.use(state_root, work, claude_root=root)
+
+
+def _rows_anywhere(root: str, state_root: str | None) -> tuple[Any, int, int]:
+    """`_index_rows` with the index in the kit's state, or, when there is none or it cannot
+    be opened or written, in a throw-away folder (every transcript read, nothing kept)."""
+    import sqlite3
+
+    if state_root is not None:
+        try:
+            return _index_rows(root, state_root)
+        except (OSError, sqlite3.OperationalError):  # the kit's state cannot hold it: count all the same
+            pass
+    import tempfile  # here: a run with the index never needs it
+
+    with tempfile.TemporaryDirectory(prefix="session-kit-usage-") as scratch:
+        return _index_rows(root, scratch)
 
 
 def _forget_old_cache(state_root: str) -> None:
@@ -164,18 +179,9 @@ def usage_report(
     nothing kept."""
     if by not in BY:
         raise ValueError(f"by must be one of {', '.join(BY)}")
-    if state_root is None:
-        import tempfile  # here: a run with the index never needs it
-
-        with tempfile.TemporaryDirectory(prefix="session-kit-usage-") as scratch:
-            return usage_report(root, prices, by=by, since=since, until=until, state_root=scratch)
-    import sqlite3
-
-    try:
-        found, listed, read = _index_rows(root, state_root)
-    except (OSError, sqlite3.OperationalError):  # the kit's state cannot hold it: count all the same
-        return usage_report(root, prices, by=by, since=since, until=until, state_root=None)
-    _forget_old_cache(state_root)
+    found, listed, read = _rows_anywhere(root, state_root)
+    if state_root is not None:
+        _forget_old_cache(state_root)
     days = _Days()
     sums: dict[str, dict[str, list[int]]] = {}
     sessions: dict[str, set[str]] = {}

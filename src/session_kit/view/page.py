@@ -9,7 +9,6 @@ result with its `--json` shape. Does not parse options or open a browser (that i
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -126,14 +125,14 @@ def _write_whole(path: Path, data: bytes) -> None:
     """`data` as the file `path`, or nothing: a reader never sees half a page."""
     folder = path.parent if str(path.parent) else Path(".")
     try:
-        temp = fileio.write_temp(str(path), data, mode=0o644, sync=False)
+        temp = fileio.write_temp(str(path), data, sync=False)  # 0600: transcript text
     except FileNotFoundError:
         raise KitError(f"cannot write {path}: no folder {folder}") from None
     except OSError as exc:
         raise KitError(f"cannot write in {folder}: {exc.strerror or exc}") from None
     try:
-        os.chmod(temp, 0o644)  # a page to share, whatever the umask
         fileio.replace(temp, str(path))
+        fileio.remove_stale_temp_files(folder, [path.name])  # a killed earlier write's
     except OSError as exc:
         fileio.discard(temp)
         raise KitError(f"cannot write {path}: {exc.strerror or exc}") from None

@@ -132,6 +132,7 @@ def _print_doctor(report: dict) -> None:
     if report["hook_log_lines"]:
         click.echo(f"Hook log: {report['hook_log_lines']} problem lines in {report['hook_log']}")
     _print_archive(report["archive"])
+    _print_index(report["index"])
 
 
 def _print_routes(report: dict) -> None:
@@ -169,3 +170,13 @@ def _print_archive(archive: dict) -> None:
             f"  WARNING: {archive['aging_out_unarchived']} files will age out unarchived within a week: "
             "run `session-kit archive`"
         )
+
+
+def _print_index(index: dict) -> None:
+    if index["state"] == "missing":
+        click.echo(f"Index:       {index['path']}: not made yet (the first search makes it)")
+    elif index["state"] == "damaged":
+        echo(paint(f"Index:       {index['path']}: damaged ({index['problem']}); the next search rebuilds it", FAILURE))
+    else:
+        busy = f" ({index['problem']})" if index["problem"] else ""
+        click.echo(f"Index:       {index['path']}: ok, {index['bytes'] / 1e6:.1f} MB{busy}")

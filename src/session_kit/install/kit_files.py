@@ -1,0 +1,85 @@
+"""The kit's own files outside settings: the slash-command files it copies into a Claude
+root (marked, so only files the kit wrote are ever overwritten or removed) and its private
+bin folder (a `session-kit` launcher the hooks put on the Bash tool's PATH).
+
+Owns: the marker, which command files the kit ships, copying and removing them, the
+launcher. Does not own: which folder a scope means (`claude.settings.commands_dir`) or
+when they are installed (`install.installer`).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from session_kit.files import read_small
+from session_kit.state import fileio
+from session_kit.state import root as state
+
+COMMAND_MARKER = "# claude-session-kit: installed copy; `session-kit uninstall` removes it"
+COMMANDS_SOURCE = Path(__file__).resolve().parent.parent / "commands"
+
+
+def bin_dir(root: str) -> str:
+    return os.path.join(root, "bin")
+
+
+def write_launcher(root: str, python: str) -> str:
+    """`<state>/bin/session-kit`: runs this installation's CLI; the only file in that folder."""
+    import shlex
+
+    folder = state.ensure_dir(bin_dir(root), root=root)
+    path = os.path.join(folder, "session-kit")
+    script = f'#!/bin/sh\n# claude-session-kit launcher\nexec {shlex.quote(python)} -m session_kit "$@"\n'
+    fileio.atomic_write(path, script.encode(), mode=0o755)
+    return path
+
+
+def kit_command_files() -> list[Path]:
+    try:
+        return sorted(p for p in COMMANDS_SOURCE.iterdir() if p.suffix == ".md")
+    except FileNotFoundError:
+        return []
+
+
+def _marked(text: str) -> str:
+    lines = text.splitlines(keepends=True)
+    if lines and lines[0].strip() == "---":
+        return lines[0] + COMMAND_MARKER + "\n" + "".join(lines[1:])
+    return f"---\n{COMMAND_MARKER}\n---\n{text}"
+
+
+def is_kit_command(path: Path) -> bool:
+    try:
+        head = read_small(path, 4096).decode("utf-8", "replace")
+    except OSError:  # unreadable, or a FIFO or device named like a command
+        return False
+    return COMMAND_MARKER in head
+
+
+def install_command_files(target: Path, *, dry_run: bool) -> tuple[list[str], list[str]]:
+    installed, skipped = [], []
+    for source in kit_command_files():
+        dest = target / source.name
+        if dest.exists() and not is_kit_command(dest):
+            skipped.append(source.stem)
+            continue
+        installed.append(source.stem)
+        if not dry_run:
+            target.mkdir(parents=True, exist_ok=True)
+            fileio.atomic_write(str(dest), _marked(source.read_text(encoding="utf-8")).encode("utf-8"), mode=0o644)
+    return installed, skipped
+
+
+def remove_command_files(target: Path, *, dry_run: bool) -> list[str]:
+    removed = []
+    try:
+        candidates = sorted(target.glob("*.md"))
+    except OSError:
+        return removed
+    for path in candidates:
+        if is_kit_command(path):
+            removed.append(path.stem)
+            if not dry_run:
+                path.unlink(missing_ok=True)
+    return removed
