@@ -258,3 +258,11 @@ def test_a_value_is_redacted_string_by_string_and_a_secrets_name_hides_its_value
 )
 def test_placeholder_values_are_not_redacted(text: str):
     assert redact_text(text) == text
+
+
+def test_a_url_whose_password_was_already_replaced_is_left_as_it_is():
+    for text in (
+        "git push https://oauth2:[REDACTED:gitlab-token]@gitlab.example.com/a/b.git",
+        "git push https://oauth2:[REDACTED:gitlab-token]**********@gitlab.example.com/a/b.git",  # scrubbed
+    ):
+        assert redact_text(text) == text

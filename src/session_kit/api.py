@@ -123,6 +123,9 @@ _HOMES = {
     "is_secret_name": "session_kit.redact",
     "showing_secrets": "session_kit.redact",
     "redaction_enabled": "session_kit.redact",
+    # text made safe for a terminal
+    "safe_text": "session_kit.terminal:safe",
+    "SafeStream": "session_kit.terminal",
     # reading and writing files
     "TEXT_ERRORS": "session_kit.files",
 }
@@ -189,6 +192,8 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
         scratch_overview,
     )
     from session_kit.state.scratch import clean as clean_scratch
+    from session_kit.terminal import SafeStream
+    from session_kit.terminal import safe as safe_text
     from session_kit.transcript.calls import STATUS_ERROR, STATUS_OK, STATUS_PENDING, ToolCall
     from session_kit.transcript.reader import ReadStats
     from session_kit.usage.history import parse_day, usage_report

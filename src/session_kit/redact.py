@@ -7,7 +7,8 @@ assignment the name is kept (`password=[REDACTED:password]`), so the reader stil
 was there. Also the kit's one policy for showing transcript text: `shown` / `shown_value`
 redact unless the caller is inside `showing_secrets()` (the commands' `--no-redact`); every
 view (the CLI's text and JSON, the slash commands, what is restored into a session) shows
-text through them, before any cut. Pure functions on strings and JSON-like values; does not
+text through them, before any cut; a cut of a long text redacts its head first
+(`head_to_redact`: the part kept plus the reach of a secret). Pure functions on strings and JSON-like values; does not
 know about XML, files or click.
 
 Speed: most text holds no secret, and a regex scan of every character is slow in Python.
@@ -32,7 +33,8 @@ from itertools import accumulate, count
 from operator import add
 from typing import Any
 
-from session_kit.secret_formats import RULES, Rule
+from session_kit.secret_contexts import RULES
+from session_kit.secret_formats import Rule
 
 
 def marker(kind: str) -> str:
@@ -40,6 +42,16 @@ def marker(kind: str) -> str:
 
 
 SEPARATOR = "\x00"  # no match ever spans it: texts joined with it are redacted as one
+
+# How far a secret the rules find may reach (a PEM private key's body is the longest). A text
+# cut to N characters is redacted over its first N + REACH (`head_to_redact`) before the cut,
+# so a secret that straddles the cut is found whole and none of its head is left.
+REACH = 4096
+
+
+def head_to_redact(text: str, limit: int) -> str:
+    """What of `text` to redact before cutting it to its first `limit` characters."""
+    return text[: limit + REACH]
 
 
 class Redactor:
@@ -84,7 +96,9 @@ class Redactor:
         done = 0  # text before this index is in `pieces`
         for start in self._candidates(rule, text, starts):
             if start < done:
-                continue
+                if not rule.back or start + rule.back <= done:
+                    continue
+                start = done  # a match just ended within `back` of this anchor: try from its end
             match = rule.pattern.match(text, start)
             if match is None:
                 continue

@@ -76,39 +76,9 @@ _Q = r"\\*[\"']"
 # Values that name a type, a placeholder or code, never a secret (`password: string`,
 # `token = request.headers.get(…)`, `api_key = settings.API_KEY`, `SSH_KEY=~/.ssh/id`).
 _TYPE_WORDS = frozenset(
-    [
-        "string",
-        "str",
-        "text",
-        "number",
-        "int",
-        "integer",
-        "bool",
-        "boolean",
-        "null",
-        "none",
-        "nil",
-        "undefined",
-        "true",
-        "false",
-        "any",
-        "required",
-        "optional",
-        "object",
-        "array",
-        "list",
-        "dict",
-        "bytes",
-        "secret",
-        "password",
-        "token",
-        "redacted",
-        "hidden",
-        "varchar",
-        "char",
-        "uuid",
-        "env",
-    ]
+    """string str text number int integer bool boolean null none nil undefined true false any
+    required optional object array list dict bytes secret password token redacted hidden varchar
+    char uuid env""".split()  # noqa: SIM905 (a list literal would take a line a word)
 )
 # Values written in docs and examples in a secret's place (`TOKEN="changeme"`,
 # `SECRET=your-secret-here`): redacting them hides what a reader needs and protects nothing.
@@ -117,6 +87,8 @@ _PLACEHOLDER_WORDS = frozenset(
 )
 _PLACEHOLDER = re.compile(r"your[-_][\w-]*|<[^<>]*>|(?:x+|\*+|\.+)", re.IGNORECASE)
 _CODE = re.compile(r"[\w.]*[(\[]|[~.]?/")
+_PORT_PATH = re.compile(r"\d{1,5}(?:[/?#].*)?|\$\{?\w+\}?")  # `host:8080/a@b`, `:$PASS@`: no password
+_MARKER = re.compile(r"\[REDACTED:[\w.-]+\]\**")  # a secret already replaced (and padded, by a scrub)
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 
 
@@ -195,10 +167,10 @@ RULES: tuple[Rule, ...] = (
         "private-key",
         # A header with no key after it (code that looks for one) is not a secret.
         Pattern(
-            r"-----BEGIN[A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?-----(?:\\+[rn]|\s)*"
-            r"(?:[A-Za-z][A-Za-z-]*: [^\n\\\x00]*(?:\\+[rn]|\s)+)*"
-            r"[A-Za-z0-9+/=]{40,}(?:(?:\\+[rn]|\s)*[A-Za-z0-9+/=]+)*"
-            r"(?:(?:\\+[rn]|\s)*-----END[A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?-----)?"
+            r"-----BEGIN[A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?-----(?:\\+[rn]|\s|>)*"
+            r"(?:[A-Za-z][A-Za-z-]*: [^\n\\\x00]*(?:\\+[rn]|\s|>)+)*"
+            r"[A-Za-z0-9+/=]{40,}(?:(?:\\+[rn]|\s|>)*[A-Za-z0-9+/=]+)*"
+            r"(?:(?:\\+[rn]|\s|>)*-----END[A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?-----)?"
         ),
         ("-----BEGIN",),
         exact=True,
@@ -232,6 +204,18 @@ RULES: tuple[Rule, ...] = (
         ("notion-token", "secret", r"secret_[A-Za-z0-9]{43}" + _END),
         ("linear-key", "lin", r"lin_api_[A-Za-z0-9]{40}"),
         ("sentry-token", ("sntrys", "sntryu"), r"sntry[su]_[A-Za-z0-9_=+/-]{40,}"),
+        ("langsmith-key", "lsv2", r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}"),
+        ("render-key", "rnd", r"rnd_[A-Za-z0-9]{24,}" + _END),
+        ("planetscale-token", "pscale", r"pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,}"),
+        ("pinecone-key", "pcsk", r"pcsk_[A-Za-z0-9]{4,8}_[A-Za-z0-9]{40,}"),
+        ("netlify-token", "nfp", r"nfp_[A-Za-z0-9]{36,}"),
+        ("neon-key", "napi", r"napi_[a-z0-9]{64}"),
+        ("figma-token", "figd", r"figd_[A-Za-z0-9_-]{38,}"),
+        ("prefect-key", ("pnu", "pnb"), r"pn[ub]_[A-Za-z0-9]{36}"),
+        ("deno-token", ("ddp", "ddw"), r"dd[pw]_[A-Za-z0-9]{36}"),
+        ("supabase-key", "sb", r"sb_secret_[A-Za-z0-9_-]{20,}"),
+        ("resend-key", "re", r"re_[A-Za-z0-9]{8}_[A-Za-z0-9]{20,}"),
+        ("onepassword-token", "ops", r"ops_eyJ[A-Za-z0-9+/=_-]{60,}"),
     ),
     _family(
         "-",
@@ -260,6 +244,13 @@ RULES: tuple[Rule, ...] = (
         ("newrelic-key", ("NRAK", "NRJS", "NRII"), r"NR(?:AK|JS|II)-[A-Z0-9]{20,}"),
         ("perplexity-key", "pplx", r"pplx-[A-Za-z0-9]{40,}"),
         ("mailgun-key", "key", r"key-[a-f0-9]{32}" + _END),
+        ("tailscale-key", "tskey", r"tskey-[a-z]+-[A-Za-z0-9]{8,}-[A-Za-z0-9]{16,}"),
+        ("firecrawl-key", "fc", r"fc-[a-f0-9]{32}" + _END),
+        ("heroku-key", "HRKU", r"HRKU-[A-Za-z0-9_-]{20,}"),
+        ("xai-key", "xai", r"xai-[A-Za-z0-9]{50,}"),
+        ("cerebras-key", "csk", r"csk-[a-z0-9]{40,}"),
+        ("tavily-key", "tvly", r"tvly-(?:dev-|prod-)?[A-Za-z0-9]{30,}"),
+        ("hubspot-token", "pat", r"pat-(?:na|eu|ap)\d-[a-f0-9]{8}-[a-f0-9-]{27}"),
     ),
     _family(
         ".",
@@ -267,6 +258,7 @@ RULES: tuple[Rule, ...] = (
         ("vault-token", ("hvs", "hvb", "hvr"), r"hv[sbr]\.[A-Za-z0-9_-]{24,}"),
         ("google-oauth-token", "ya29", r"ya29\.[A-Za-z0-9_-]{30,}"),
         ("sendgrid-key", "SG", r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}"),
+        ("mapbox-secret-token", "sk", r"sk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}"),
     ),
     _token("aws-access-key", r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA)[0-9A-Z]{16}(?![A-Za-z0-9])", "IA", back=2),
     Rule(
@@ -296,7 +288,7 @@ RULES: tuple[Rule, ...] = (
     ),
     _token(
         "telegram-bot-token",
-        r"[^\x00]{0,12}?(?<![0-9])(?P<v>[0-9]{6,12}:AA[A-Za-z0-9_-]{30,})",
+        r"[\s\S]{0,12}?(?<![0-9])(?P<v>[0-9]{6,12}:AA[A-Za-z0-9_-]{30,})",
         ":AA",
         back=12,
         group="v",
@@ -350,12 +342,17 @@ RULES: tuple[Rule, ...] = (
     Rule("azure-key", Pattern(r"(?i)AccountKey=(?P<v>[A-Za-z0-9+/=%]{16,})"), ("key",), back=7, group="v"),
     Rule("azure-key", Pattern(r"(?i)SharedAccessKey=(?P<v>[A-Za-z0-9+/=%]{16,})"), ("key",), back=12, group="v"),
     Rule("azure-sas", Pattern(r"[?&;]sig=(?P<v>[A-Za-z0-9%+/=]{16,})"), ("sig=",), back=1, group="v"),
+    # the password runs to the last `@` before a host, so it may hold `@ / : # ? [ ]`
     Rule(
         "url-password",
-        Pattern(r"://[^\s/:@\"'<>\[\]\\\x00]*:(?P<v>[^\s/@\"'<>\[\]\\\x00]+)@"),
+        Pattern(
+            r"://[^\s/:@\"'<>\[\]\\\x00]*:(?P<v>[^\s\"'<>\\\x00]+)@"
+            r"(?=[A-Za-z0-9.-]+(?::\d+)?(?:[/?#\s\"'<>\\\x00]|$))"
+        ),
         ("://",),
         exact=True,
         group="v",
+        accept=lambda v: _PORT_PATH.fullmatch(v) is None and _MARKER.fullmatch(v) is None,
     ),
     # a key or token as the URL's user (a Sentry DSN, `https://<token>@github.com/`)
     Rule(

@@ -31,7 +31,7 @@ def test_debug_agent_shows_the_failed_agents_nested_and_names_the_rest(planned):
 def test_debug_agent_prints_markup_in_errors_as_it_is(planned):
     out = invoke("debug-agent", "aouter", "--session", planned.alpha.session_id).stdout
     # markup untouched; the escape character written out, so it cannot drive a terminal
-    assert planned.markup_error.replace("\x1b", "\\x1b") in out
+    assert planned.markup_error.replace("\x1b", "\\u001b") in out
 
 
 def test_debug_agent_with_an_agent_shows_its_prompt_answer_and_every_call(planned):

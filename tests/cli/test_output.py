@@ -46,7 +46,7 @@ def test_clip_puts_text_on_one_line_and_cuts_it():
 
 
 def test_visible_writes_control_characters_out():
-    assert visible("\x1b[1mbold\x07") == "\\x1b[1mbold\\x07"
+    assert visible("\x1b[1mbold\x07") == "\\u001b[1mbold\\u0007"
     assert visible("tab\tand\nnewline") == "tab\tand\nnewline"  # layout is kept
 
 

@@ -240,3 +240,14 @@ def test_a_half_written_line_completed_later_is_counted_once(tmp_path: Path):
     assert " · 110 tok · " in status_line(event(t, path))
     path.write_bytes(whole + line)
     assert " · 230 tok · " in status_line(event(t, path))
+
+
+def test_a_session_id_holding_escape_sequences_reaches_the_status_line_made_visible():
+    from session_kit.usage.statusline import main
+
+    out = io.StringIO()
+    event = {"session_id": "\x1b]0;X\x07\u202e", "transcript_path": "/nowhere.jsonl"}
+    assert main(io.BytesIO(json.dumps(event).encode()), out) == 0
+    line = out.getvalue()
+    assert "\x1b" not in line and "\x07" not in line and "\u202e" not in line
+    assert line.startswith("\\u001b]0;X")

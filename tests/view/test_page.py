@@ -68,7 +68,7 @@ def test_markdown_holds_the_conversation_without_the_timeline(built, tmp_path: P
     md = view_session(ref_of(built), fmt="md", output=tmp_path / "p.md").path.read_text()
     assert "Please build the feature" in md and "SENTINEL_FAILURE" in md
     assert "<svg" not in md and "Timeline" not in md
-    assert "## general-purpose · Run the checks" in md
+    assert "## `general-purpose · Run the checks`" in md
 
 
 def test_a_fence_is_longer_than_any_backtick_run_in_its_text():

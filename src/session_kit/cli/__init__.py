@@ -148,7 +148,8 @@ class KitGroup(click.Group):
     def invoke(self, ctx: click.Context) -> object:
         from session_kit.cli.output import printable_run  # every command prints; --help alone does not
 
-        with reported_errors(ctx), printable_run():
+        # errors are reported inside: their one line is made safe like the rest
+        with printable_run(), reported_errors(ctx):
             return super().invoke(ctx)
 
     def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:

@@ -139,12 +139,36 @@ def json_safe(value: Any, depth: int = 0) -> Any:
 @contextmanager
 def printable_run() -> Iterator[None]:
     """Around a command: text out is valid whatever a transcript holds (lone surrogates
-    become U+FFFD: `api.TEXT_ERRORS`), and each file a read passed over (`Skipped`) is
-    one note on stderr."""
+    become U+FFFD: `api.TEXT_ERRORS`) and safe on a terminal (stdout and stderr behind
+    `terminal.SafeStream`: no command can print a transcript's escape sequences, bidi or
+    invisible characters raw; only the command line's own colours go out as they are), and
+    each file a read passed over (`Skipped`) is one note on stderr."""
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors=api.TEXT_ERRORS)
+    stdout, stderr = sys.stdout, sys.stderr
+    sys.stdout = api.SafeStream(stdout, own_colours() if colour_on(stdout) else ())
+    # a progress line on stderr is redrawn in place (`\r`, then erase the line)
+    sys.stderr = api.SafeStream(stderr, (ERASE_LINE,), keep_leading_cr=True)
+    try:
+        with _skipped_notes():
+            yield
+    finally:
+        sys.stdout, sys.stderr = stdout, stderr
+
+
+ERASE_LINE = "\x1b[K"
+
+
+def own_colours() -> tuple[str, ...]:
+    """The escape sequences of the command line's own styles (all `paint` and `highlight` use)."""
+    styled = (click.style("x", **style) for style in (FAILURE, MATCH, HEADER))
+    return tuple(sorted({seq for text in styled for seq in re.findall(r"\x1b\[[0-9;]*m", text)}))
+
+
+@contextmanager
+def _skipped_notes() -> Iterator[None]:
     with warnings.catch_warnings():
         warnings.simplefilter("default", Skipped)  # each file once
         shown = warnings.showwarning
@@ -333,18 +357,17 @@ def human_size(size: int) -> str:
 
 
 def clip(text: str | None, limit: int | None) -> str:
-    """The text redacted, on one line (whitespace runs made one space), cut to `limit` characters."""
-    text = " ".join(api.shown(text or "").split())
+    """The text redacted, on one line (whitespace runs made one space), made safe for a
+    terminal (`terminal.safe`), cut to `limit` characters: redacted before the cut, so a cut
+    never leaves the head of a secret behind."""
+    text = api.safe_text(" ".join(api.shown(text or "").split()))
     return text if limit is None or len(text) <= limit else text[: max(0, limit - 1)] + "…"
 
 
-_CONTROL = {c: f"\\x{c:02x}" for c in (*range(0, 9), *range(11, 32), 127)}
-
-
 def visible(text: str | None) -> str:
-    """The text redacted, its control characters written out (`\\x1b`): a transcript must not
-    drive the terminal."""
-    return api.shown(text or "").translate(_CONTROL)
+    """The text redacted, its control, bidi and invisible characters written out (`\\u001b`,
+    `terminal.safe`): a transcript must not drive the terminal."""
+    return api.safe_text(api.shown(text or ""))
 
 
 def as_is(text: str | None, limit: int | None, indent: str) -> list[str]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 
 from session_kit.conversation import steps
@@ -150,7 +151,7 @@ class LogConverter:
                 self.path,
                 self.read,
                 noise,
-                ahead=prune_ahead if self.options.filtering else None,
+                ahead=partial(prune_ahead, redact=self.redactor) if self.options.filtering else None,
                 done=ahead,
                 fork=beside,
             )

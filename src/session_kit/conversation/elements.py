@@ -175,7 +175,7 @@ class UnitBuilder:
                 self.reduction.count(steps.STEP_REDACTION, len(text) - len(marker(kind)))
                 text = marker(kind)
             elif filtering:
-                short = steps.truncate_param(str(key), text)
+                short = steps.truncate_param(str(key), text, redact=redactor)
                 if short is not text:
                     self.reduction.count(steps.STEP_TRUNCATE_PARAMS, len(text) - len(short))
                     text = short
@@ -344,7 +344,7 @@ class UnitBuilder:
             if short is not None:
                 self.reduction.count(steps.STEP_NOISE, len(text) - len(short))
                 text = short
-            pruned = self._pruned_ahead(index, text) or steps.prune_output(text)
+            pruned = self._pruned_ahead(index, text) or steps.prune_output(text, redact=self.redactor)
             kept = pruned.text_chars
             if kept != len(text):
                 self.reduction.count(steps.STEP_PRUNE_RESULTS, len(text) - kept)
@@ -373,12 +373,15 @@ class UnitBuilder:
         return Element(items.TOOL_RESULT, attributes, children)
 
 
-def prune_ahead(raw: bytes) -> list[tuple[int, int, tuple[str | int, ...], int, int]] | None:
+def prune_ahead(
+    raw: bytes, redact: Callable[[str], str] | None = None
+) -> list[tuple[int, int, tuple[str | int, ...], int, int]] | None:
     """The pruning `UnitBuilder` will do on this line's tool results, worked out ahead from the
     raw line (the forked reader runs it on the second core, `noise.conversation_lines`):
     `(index of the result in its entry, length of its text, pieces, lines, omitted)` for each
     result long enough to be pruned; None for a line with none. `_pruned_ahead` takes an item
-    only for the same result with a text of the same length, else prunes it again."""
+    only for the same result with a text of the same length, else prunes it again. `redact`:
+    the builder's redactor, for the lines cut (redacted before their cut)."""
     if b'"tool_result"' not in raw:
         return None
     value = loads_line(raw.strip())
@@ -392,7 +395,7 @@ def prune_ahead(raw: bytes) -> list[tuple[int, int, tuple[str | int, ...], int, 
             text = short
         if text.count("\n") < steps.RESULT_HEAD_LINES:
             continue  # kept whole: nothing to work out
-        pruned = steps.prune_output(text)
+        pruned = steps.prune_output(text, redact=redact)
         out.append((index, len(text), pruned.pieces, pruned.lines, pruned.omitted))
     return out or None
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from session_kit.redact import head_to_redact
 from session_kit.transcript.tools import BASH
 
 # The steps, in the order the pipeline applies them (what `Reduction` reports).
@@ -273,11 +274,15 @@ def shorten_path(path: str) -> str:
     return lead + sep.join(parts[:2] + ["…"] + parts[-2:])
 
 
-def cut(text: str, limit: int) -> str:
-    """At most `limit` characters of `text`, and how many more there were."""
+def cut(text: str, limit: int, redact: Callable[[str], str] | None = None) -> str:
+    """At most `limit` characters of `text`, and how many more there were; with `redact`,
+    redacted before the cut (a secret across the cut would leave its head)."""
     if len(text) <= limit:
         return text
-    return f"{text[:limit]}… [+{len(text) - limit} chars]"
+    more = len(text) - limit
+    if redact is not None:
+        text = redact(head_to_redact(text, limit))
+    return f"{text[:limit]}… [+{more} chars]"
 
 
 def param_text(value: Any) -> str:
@@ -287,13 +292,14 @@ def param_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def truncate_param(name: str, value: str, limit: int = PARAM_LIMIT) -> str:
-    """A parameter over `limit` characters: a path keeps its ends, anything else its head."""
+def truncate_param(name: str, value: str, limit: int = PARAM_LIMIT, redact: Callable[[str], str] | None = None) -> str:
+    """A parameter over `limit` characters: a path keeps its ends, anything else its head
+    (redacted first, with `redact`)."""
     if len(value) <= limit:
         return value
     if looks_like_path(name, value):
         value = shorten_path(value)
-    return cut(value, limit)
+    return cut(value, limit, redact)
 
 
 # --- tool output ------------------------------------------------------------------------------
@@ -312,10 +318,10 @@ class PrunedOutput:
         return sum(len(p) for p in self.pieces if isinstance(p, str))
 
 
-def _cut_lines(text: str, limit: int) -> str:
+def _cut_lines(text: str, limit: int, redact: Callable[[str], str] | None) -> str:
     if len(text) <= limit:
         return text
-    return "\n".join(cut(line, limit) if len(line) > limit else line for line in text.split("\n"))
+    return "\n".join(cut(line, limit, redact) if len(line) > limit else line for line in text.split("\n"))
 
 
 # --- client boilerplate -------------------------------------------------------------------------
@@ -402,14 +408,15 @@ def prune_output(
     head_lines: int = RESULT_HEAD_LINES,
     line_limit: int = LINE_LIMIT,
     words: tuple[str, ...] = ERROR_WORDS,
+    redact: Callable[[str], str] | None = None,
 ) -> PrunedOutput:
     """The first `head_lines` lines, then only error blocks (a traceback with its frames,
-    bounded) and lines holding an error word; long lines cut."""
+    bounded) and lines holding an error word; long lines cut (redacted first, with `redact`)."""
     if text.endswith("\n"):
         text = text[:-1]
     lines = text.count("\n") + 1
     if lines <= head_lines:
-        return PrunedOutput((_cut_lines(text, line_limit),), lines, 0)
+        return PrunedOutput((_cut_lines(text, line_limit, redact),), lines, 0)
     end = -1
     for _ in range(head_lines):
         end = text.find("\n", end + 1)
@@ -426,7 +433,7 @@ def prune_output(
                 stop = len(low)
             spans.append((start, stop))
             i = low.find(word, stop)
-    pieces: list[str | int] = [_cut_lines(head, line_limit)]
+    pieces: list[str | int] = [_cut_lines(head, line_limit, redact)]
     omitted = 0
     at = 0  # start of the first line of `rest` not yet kept or counted
     kept: list[str] = []
@@ -436,14 +443,14 @@ def prune_output(
         gap = rest.count("\n", at, start)
         if gap:
             if kept:
-                pieces.append(_cut_lines("\n".join(kept), line_limit))
+                pieces.append(_cut_lines("\n".join(kept), line_limit, redact))
                 kept = []
             pieces.append(gap)
             omitted += gap
         kept.append(rest[start:stop])
         at = stop + 1
     if kept:
-        pieces.append(_cut_lines("\n".join(kept), line_limit))
+        pieces.append(_cut_lines("\n".join(kept), line_limit, redact))
     if at <= len(rest):
         gap = rest.count("\n", at) + 1
         pieces.append(gap)

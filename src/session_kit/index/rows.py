@@ -19,7 +19,7 @@ import sqlite3
 from session_kit.files import TEXT_ERRORS
 from session_kit.index.db import TOKEN_COLUMNS
 from session_kit.index.files import IndexFile
-from session_kit.redact import redact, redact_many
+from session_kit.redact import head_to_redact, redact, redact_many
 from session_kit.transcript.agent_signals import SOURCE_RESULT
 from session_kit.transcript.calls import result_outcome
 from session_kit.transcript.entries import (
@@ -39,6 +39,8 @@ from session_kit.transcript.tokens import Usage, agent_result_usage, assistant_u
 from session_kit.transcript.tools import summarize_input
 
 MAX_TEXT = 64 * 1024  # of one piece of text, what is indexed (its head): the rest is output noise
+MAX_ERROR = 2000  # of a call's error, what is kept
+# Each is cut after redaction (`head_to_redact` before it): a secret across the cut is found whole.
 _INT64 = (-(2**63), 2**63 - 1)
 
 
@@ -216,16 +218,26 @@ class FileRows:
             statuses[result.tool_use_id] = status
             call = self.calls.get(result.tool_use_id)
             if call is None:
-                self.results.append((result.tool_use_id, status, exit_code, error, entry.timestamp))
+                self.results.append(
+                    (
+                        result.tool_use_id,
+                        status,
+                        exit_code,
+                        head_to_redact(error, MAX_ERROR) if error else error,
+                        entry.timestamp,
+                    )
+                )
                 continue
             names[result.tool_use_id] = call[0]
             duration = seconds_between(parse_timestamp(call[5]), entry.timestamp)
-            call[2:5], call[6] = [status, exit_code, error[:2000] if error else None], duration
+            call[2:5], call[6] = [status, exit_code, head_to_redact(error, MAX_ERROR) if error else None], duration
         for where, tool, call_id, text in searchable_fields(entry):
             if call_id is not None:  # a tool output: its tool is its use's
                 tool = names.get(call_id)
             if text and not text.isspace():
-                self.texts.append([entry.line, stamp, where, tool, statuses.get(call_id), text[:MAX_TEXT], call_id])
+                self.texts.append(
+                    [entry.line, stamp, where, tool, statuses.get(call_id), head_to_redact(text, MAX_TEXT), call_id]
+                )
 
     def flush(self, fts: bool) -> None:
         conn, item = self.conn, self.item
@@ -238,12 +250,12 @@ class FileRows:
         pieces += [r[3] or "" for r in self.results]
         clean = iter(redact_many(pieces))
         for row in self.texts:
-            row[5] = next(clean)
+            row[5] = next(clean)[:MAX_TEXT]
         for call in self.calls.values():
             call[1] = next(clean)
         for call in self.calls.values():
-            call[4] = next(clean) or None
-        results = [(r[0], r[1], r[2], next(clean) or None, r[4]) for r in self.results]
+            call[4] = next(clean)[:MAX_ERROR] or None
+        results = [(r[0], r[1], r[2], next(clean)[:MAX_ERROR] or None, r[4]) for r in self.results]
         for row in self.texts:  # an output whose call an earlier update indexed
             if row[3] is None and row[6] in names:
                 row[3] = names[row[6]][2]

@@ -143,8 +143,16 @@ def _reads_as_error(line: str) -> bool:
     return any(word in low for word in _ERROR_WORDS) or line.startswith("E   ")
 
 
+LINE_CHARS = 400  # of one line of an error
+
+
 def _clip_lines(lines: list[str], limit: int) -> str:
-    lines = [line if len(line) <= 400 else line[:400] + "…" for line in lines]
+    """The lines redacted, then each cut to LINE_CHARS and the whole to its last `limit`
+    characters: redacted before any cut, which would leave a piece of a secret unfound."""
+    from session_kit.redact import REACH
+
+    text = redact("\n".join(line[: LINE_CHARS + REACH] for line in lines))
+    lines = [line if len(line) <= LINE_CHARS else line[:LINE_CHARS] + "…" for line in text.split("\n")]
     text = "\n".join(lines)
     return text if len(text) <= limit else "…" + text[-limit:]
 

@@ -34,6 +34,7 @@ from session_kit.state import fastjson, fileio
 from session_kit.state import root as state
 from session_kit.state.ids import check_session_id
 from session_kit.state.scratch import SessionScratch
+from session_kit.terminal import safe
 from session_kit.transcript.follow import Checkpoint, Follow, unchanged
 from session_kit.transcript.usagefields import agent_result_fields, assistant_usage, count_key
 from session_kit.usage import pricerows
@@ -324,5 +325,5 @@ def main(stdin=None, stdout=None) -> int:
         except Exception:  # logging is best effort here
             pass
         sys.stderr.write(f"session-kit statusline: {type(exc).__name__}\n")
-    stdout.write(line + "\n")
+    stdout.write(safe(line) + "\n")  # the client shows it on a terminal: no escapes from the input
     return 0

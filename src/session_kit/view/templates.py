@@ -2,7 +2,9 @@
 
 Owns: loading the templates and the page's inline assets (`templates/`: the HTML page, its
 style sheet and script, the Markdown conversation) from the package, the filters the
-templates share (times in UTC, durations, numbers, Markdown fences and quotes), and rendering
+templates share (times in UTC, durations, numbers; Markdown fences, code spans and escapes,
+which hold all transcript text in the Markdown view so none of it is live HTML, a link or an
+image), and rendering
 a page model with one of them. jinja2 is imported here only, and this module only when a view
 is rendered, so no other command pays for it. Does not build the model (that is `build`).
 """
@@ -56,6 +58,32 @@ def quote(text: str) -> str:
     return "\n".join("> " + line if line else ">" for line in text.split("\n"))
 
 
+def code(text: object) -> str:
+    """Transcript text inline in Markdown: one line in a code span, where no HTML, link,
+    image or bare URL is live (a fence of backticks longer than any run in the text)."""
+    line = " ".join(str(text).split())
+    if not line:
+        return ""
+    tick = "`" * (max((len(run) for run in re.findall(r"`+", line)), default=0) + 1)
+    pad = " " if line.startswith("`") or line.endswith("`") else ""
+    return f"{tick}{pad}{line}{pad}{tick}"
+
+
+def cell(text: object) -> str:
+    """`code` for a table's cell: a pipe there ends the cell even in a code span, unless escaped."""
+    return code(text).replace("|", "\\|")
+
+
+def html_line(text: object) -> str:
+    """Transcript text inside an HTML element of the Markdown (a `<summary>`): on one line (a
+    blank line would end the HTML and start Markdown), every ASCII mark a character reference
+    (`&#60;`), so no renderer finds a tag, a link, an image or a URL in it."""
+    return _MARKS.sub(lambda m: f"&#{ord(m.group())};", " ".join(str(text).split()))
+
+
+_MARKS = re.compile(r"[!-/:-@\[-`{-~]")  # ASCII punctuation
+
+
 def head_lines(text: str, lines: int) -> str:
     return "\n".join(text.split("\n")[:lines])
 
@@ -84,6 +112,9 @@ def environment(*, html: bool) -> jinja2.Environment:
         number=number,
         fence=fence,
         quote=quote,
+        code=code,
+        cell=cell,
+        html_line=html_line,
         head_lines=head_lines,
         tail_lines=tail_lines,
     )
