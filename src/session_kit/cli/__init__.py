@@ -37,7 +37,14 @@ import click
 from session_kit import __version__
 from session_kit.cli.errors import reported_errors, usage_error
 from session_kit.cli.helptext import exit_codes
-from session_kit.errors import EXIT_AMBIGUOUS, EXIT_BAD_FILE, EXIT_DRIFT, EXIT_NOT_FOUND, EXIT_NOTHING_TO_DO
+from session_kit.errors import (
+    EXIT_AMBIGUOUS,
+    EXIT_BAD_FILE,
+    EXIT_DAMAGED,
+    EXIT_DRIFT,
+    EXIT_NOT_FOUND,
+    EXIT_NOTHING_TO_DO,
+)
 
 __all__ = ["main", "run"]
 
@@ -170,7 +177,7 @@ EPILOG = (
     "  fish, ~/.config/fish/completions/session-kit.fish:\n"
     "                    _SESSION_KIT_COMPLETE=fish_source session-kit | source\n\n"
     "Colour: on a terminal only; NO_COLOR or TERM=dumb turn it off, FORCE_COLOR on. Times are UTC.\n\n"
-    + exit_codes((EXIT_NOT_FOUND, EXIT_AMBIGUOUS, EXIT_BAD_FILE, EXIT_NOTHING_TO_DO, EXIT_DRIFT))
+    + exit_codes((EXIT_NOT_FOUND, EXIT_AMBIGUOUS, EXIT_BAD_FILE, EXIT_NOTHING_TO_DO, EXIT_DRIFT, EXIT_DAMAGED))
 )
 
 
