@@ -23,6 +23,7 @@ AREAS = (
     "view",
     "baselines",
     "history",
+    "archive",
 )
 
 

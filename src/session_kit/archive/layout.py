@@ -89,7 +89,7 @@ def base_dir(state_root: str, claude_root: str, *, create: bool = False) -> str:
     if os.path.isdir(legacy) and not os.path.lexists(os.path.join(base, FILES)):
         ensure_dir(base, root=state_root)
         try:
-            os.rename(legacy, os.path.join(base, FILES))
+            fileio.replace(legacy, os.path.join(base, FILES))  # a folder: never removed on a failure
         except OSError:
             pass  # another process moved it first
         shutil.rmtree(os.path.join(archive_dir(state_root), VIEW), ignore_errors=True)  # a cache
