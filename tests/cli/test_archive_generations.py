@@ -191,3 +191,26 @@ def test_what_the_archive_writes_with_transcript_text_is_private(claude_root: Pa
             seen += 1
             assert stat.S_IMODE(os.stat(os.path.join(folder, name)).st_mode) == 0o600, name
     assert any(archive.rglob("earlier/**/*.jsonl")) and any(archive.rglob("view/**/*.jsonl")) and seen > 10
+
+
+def test_preprocess_and_memory_read_the_history_a_rewrite_dropped(claude_root: Path):
+    path = _compacted(claude_root)
+    invoke("archive")
+    _gc_rewrite(path)
+    preprocessed = invoke("preprocess", SID, "--stdout")
+    assert preprocessed.exit_code == 0, preprocessed.output
+    assert "EARLYWORD" in preprocessed.stdout and "LATEWORD" in preprocessed.stdout
+    memory = invoke("memory", SID)
+    assert memory.exit_code == 0, memory.output
+    assert "earlier entries" in memory.stderr
+
+
+def test_a_deleted_rewritten_session_is_searched_once_however_often_the_index_updates(claude_root: Path):
+    path = _compacted(claude_root)
+    invoke("archive")
+    _gc_rewrite(path)
+    invoke("archive")
+    _delete_as_the_client_does(claude_root)
+    first = invoke_json("search", "EARLYWORD", "--all")["total"]
+    assert first >= 1
+    assert invoke_json("search", "EARLYWORD", "--all")["total"] == first

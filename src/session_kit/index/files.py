@@ -114,21 +114,24 @@ def files_to_index(
                 yield from _agents_in(entry.path, name, project)
 
 
-def archived_only(claude_root: Path, state_root: str, indexed: set[str]) -> Iterable[IndexFile]:
+def archived_only(
+    claude_root: Path, state_root: str, indexed: set[str], paths: set[str] = frozenset()
+) -> Iterable[IndexFile]:
     """From the Claude root's archive: the files of archived sessions the index has never seen
     (the client deleted them before any update), through the archive's view (`archive.view`,
     each transcript whole: its earlier generations' dropped entries too); and for the sessions
     it has seen, the earlier part of each file the client rewrote (the entries the client
-    dropped), with the client's file as its `original`."""
+    dropped), with the client's file as its `original` (not for a session indexed through the
+    view, in `paths`: its view's transcript holds that part already)."""
     from session_kit.archive import layout, store, view
 
     base = layout.base_dir(state_root, str(claude_root))
+    root = layout.view_dir(base)
     for session in view.archived_ids(base, ""):
         if session in indexed:
             continue
         if view.materialize(base, session) is None:
             continue
-        root = layout.view_dir(base)
         for entry in store.archived_session_files(base, session):
             name = entry.rel.rsplit("/", 1)[-1]
             if not (
@@ -149,6 +152,8 @@ def archived_only(claude_root: Path, state_root: str, indexed: set[str]) -> Iter
             rel = os.path.relpath(path, earlier).replace(os.sep, "/")
             entry = layout.archived(base, rel)
             if entry is None or not entry.session or entry.session not in indexed:
+                continue  # a session first indexed just now, through the view (above)
+            if os.path.join(root, *rel.split("/")) in paths:
                 continue
             yield IndexFile(
                 path, entry.session, None, entry.project, original=os.path.join(str(claude_root), *rel.split("/"))
