@@ -56,10 +56,13 @@ def _checkpoint(manifest: dict | None) -> Checkpoint | None:
     return found
 
 
-def archive_file(base: str, claude_root: str, path: str, *, session: str | None = None) -> int:
+def archive_file(
+    base: str, claude_root: str, path: str, *, session: str | None = None, made: set[str] | None = None
+) -> int:
     """Bring the archived copy of `path` (a file under `claude_root`) up to date in the root's
     archive `base`; returns the original bytes copied this time (0: nothing new). OSError when
-    `path` cannot be read."""
+    `path` cannot be read. `made`: folders of the archive already made and checked for
+    symlinks in this run (a walk over thousands of files checks each once)."""
     rel = os.path.relpath(path, claude_root).replace(os.sep, "/")
     if rel.startswith("../") or rel == "..":
         raise ValueError(f"{path} is not under {claude_root}")
@@ -69,8 +72,12 @@ def archive_file(base: str, claude_root: str, path: str, *, session: str | None 
         old = layout.load_manifest(gz)
         if unchanged(_checkpoint(old), info) and (session is None or old.get("session") == session):
             return 0  # the common case: no lock, no read
-        ensure_dir(os.path.dirname(gz), root=base)
-        check_no_symlink(base, gz)
+        folder = os.path.dirname(gz)
+        if made is None or folder not in made:
+            ensure_dir(folder, root=base)
+            if made is not None:
+                made.add(folder)
+        # The folder was checked for symlinks (`ensure_dir`); O_NOFOLLOW guards the file itself.
         out = os.open(gz, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
         try:
             _lock(out)
@@ -397,9 +404,10 @@ def archive_paths(
     bytes copied). A file that cannot be read is named in `errors` and skipped."""
     ensure_dir(layout.files_dir(base), root=base)
     touched = copied = 0
+    made: set[str] = set()
     for path, session in files:
         try:
-            added = archive_file(base, claude_root, path, session=session)
+            added = archive_file(base, claude_root, path, session=session, made=made)
         except (OSError, ValueError) as exc:
             if errors is not None:
                 errors.append(f"{path}: {getattr(exc, 'strerror', None) or exc}")
