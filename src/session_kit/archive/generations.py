@@ -40,7 +40,10 @@ def member_chunks(member: str, gz_size: int) -> Iterator[bytes]:
                 raise OSError(f"{member}: shorter than its manifest says")
             remaining -= len(data)
             while data:
-                out = unpacker.decompress(data)
+                try:
+                    out = unpacker.decompress(data)
+                except zlib.error as exc:  # damaged: an OSError like any unreadable file
+                    raise OSError(f"{member}: damaged ({exc})") from None
                 if out:
                     yield out
                 if unpacker.eof:  # the next gzip member starts in what is left
@@ -170,7 +173,7 @@ def check_generation(generation: Generation) -> tuple[int, str | None]:
         for chunk in member_chunks(generation.member, generation.gz_size):
             size += len(chunk)
             crc = zlib.crc32(chunk, crc)
-    except (OSError, zlib.error) as exc:
+    except OSError as exc:
         return size, f"cannot be read back ({exc})"
     if size != generation.size:
         return size, f"holds {size} bytes, its manifest says {generation.size}"

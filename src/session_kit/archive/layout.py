@@ -17,7 +17,6 @@ Does not: copy bytes (`store`), read them back (`generations`). Standard library
 from __future__ import annotations
 
 import os
-import shutil
 import zlib
 from dataclasses import dataclass
 
@@ -92,6 +91,8 @@ def base_dir(state_root: str, claude_root: str, *, create: bool = False) -> str:
             fileio.replace(legacy, os.path.join(base, FILES))  # a folder: never removed on a failure
         except OSError:
             pass  # another process moved it first
+        import shutil  # here: a read command never pays for it (it loads bz2 and lzma)
+
         shutil.rmtree(os.path.join(archive_dir(state_root), VIEW), ignore_errors=True)  # a cache
         create = True
     if create:

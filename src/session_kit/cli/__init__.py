@@ -59,7 +59,7 @@ class Command(NamedTuple):
 COMMANDS = {
     "archive": Command(
         "archive:archive",
-        "Copy every session's transcript, agent logs, meta and plan files into the kit's archive.",
+        "Copy every file of every session into the kit's archive.",
     ),
     "debug-agent": Command(
         "debug_agent:debug_agent", "What the session's subagents were asked, what they did, what failed and why."

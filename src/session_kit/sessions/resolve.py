@@ -128,9 +128,12 @@ def whole(
     from session_kit.archive import view
     from session_kit.archive.settings import archive_settings
 
-    made = view.for_live_session(
-        where, str(root), str(ref.path), ref.id, archive_new=archive_settings(where, env).enabled
-    )
+    try:
+        made = view.for_live_session(
+            where, str(root), str(ref.path), ref.id, archive_new=archive_settings(where, env).enabled
+        )
+    except (OSError, ValueError, EOFError):  # an archive that cannot be read: the client's file, as it is
+        made = None
     if made is None:
         return ref
     st = os.stat(made.transcript)

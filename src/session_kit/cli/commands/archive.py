@@ -44,9 +44,11 @@ PROGRESS_EVERY_S = 0.2
 @shared_options
 @pass_kit
 def archive(kit: Kit, prune: bool, verify: bool) -> None:
-    """Copy every file of every session into the kit's archive: transcripts, agent logs and
-    meta files, spilled tool outputs (`tool-results/`), `custom-title.json`, `precompact.json`,
-    workflow journals, and plan files (recorded with their session).
+    """Copy every file of every session into the kit's archive.
+
+    Transcripts, agent logs and meta files, spilled tool outputs (`tool-results/`),
+    `custom-title.json`, `precompact.json`, workflow journals, and plan files (recorded with
+    their session).
 
     Only bytes added since the last copy are compressed and appended. A file the client
     rewrote or replaced starts a new generation: every earlier byte is kept, and `show`,
