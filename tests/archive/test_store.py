@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import json
 import os
 import stat
 import subprocess
@@ -179,3 +180,25 @@ def test_a_file_replaced_by_another_inode_is_copied_again_whole(claude_root: Pat
     other.replace(path)
     assert store.archive_file(state, str(claude_root), str(path)) == path.stat().st_size
     assert generations.read_original(state, "projects/p/s1.jsonl") == path.read_bytes()
+
+
+def test_a_copy_made_before_checksums_were_kept_goes_on_and_verifies(claude_root: Path, tmp_path: Path):
+    path = claude_root / "projects" / "p" / "s1.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b'{"n":1}\n')
+    state = _base(claude_root, tmp_path)
+    store.archive_file(state, str(claude_root), str(path), session="s1")
+    member = layout.member_path(state, "projects/p/s1.jsonl")
+    manifest = json.loads(Path(member + ".json").read_text())
+    older = {k: v for k, v in manifest.items() if k not in ("crc", "gens", "gen", "earlier")}
+    Path(member + ".json").write_text(json.dumps({**older, "v": 1}))  # as earlier versions wrote it
+    with path.open("ab") as f:
+        f.write(b'{"n":2}\n')
+    assert store.archive_file(state, str(claude_root), str(path), session="s1") == 8
+    assert generations.read_original(state, "projects/p/s1.jsonl") == path.read_bytes()
+    assert generations.verify(state, str(claude_root)).problems == ()
+    path.write_bytes(b'{"n":3}\n')  # then rewritten: the old copy is kept as generation 0
+    store.archive_file(state, str(claude_root), str(path), session="s1")
+    entry = layout.archived(state, "projects/p/s1.jsonl")
+    assert [g.size for g in entry.generations] == [16, 8]
+    assert generations.verify(state, str(claude_root)).problems == ()

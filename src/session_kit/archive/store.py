@@ -140,10 +140,10 @@ def _copy(
             generation, crc = generation + 1, 0
         else:
             crc = 0
-    if old and start == size and gz_size and not (session is not None and old.get("session") != session):
-        layout.save_manifest(
-            gz, {**old, "crc": crc, "checkpoint": checkpoint(src, info, start).to_text(), "mtime": info.st_mtime}
-        )
+    if old and start == size and gz_size:  # nothing new (a plan may have learnt its session)
+        known = session if session is not None else old.get("session")
+        checked = checkpoint(src, info, start).to_text()
+        layout.save_manifest(gz, {**old, "session": known, "crc": crc, "checkpoint": checked, "mtime": info.st_mtime})
         return 0
     target = out if not generation else _open_member(base, layout.member_path(base, rel, generation))
     try:
