@@ -4,6 +4,7 @@
 #
 #   ./install.sh              install (or upgrade); again at any time: it is idempotent
 #   ./install.sh --uninstall  take the hooks and commands out, then remove what it installed
+#                             (the kit's state dir, with your sessions' scratch and archive, stays)
 #
 # Like pipx and uv: the kit lives in its own virtual environment
 # ($SESSION_KIT_VENV, default ${XDG_DATA_HOME:-~/.local/share}/claude-session-kit/venv) and a
@@ -24,8 +25,10 @@ python=${PYTHON:-python3}
 say() { printf 'install.sh: %s\n' "$*" >&2; }
 
 uninstall() {
+    state=
     if [ -x "$venv/bin/session-kit" ]; then
         "$venv/bin/session-kit" uninstall "$@" || say "warning: session-kit uninstall failed; hooks may remain in settings.json"
+        state=$("$venv/bin/python" -c 'from session_kit.state.root import state_root; print(state_root())' 2>/dev/null) || state=
     fi
     if [ -L "$launcher" ] && [ "$(readlink "$launcher")" = "$venv/bin/session-kit" ]; then
         rm -f "$launcher"
@@ -36,6 +39,10 @@ uninstall() {
     if [ -d "$venv" ]; then
         rm -rf "$venv"
         say "removed $venv"
+    fi
+    rmdir "$data_home/claude-session-kit" 2>/dev/null || true  # when empty: the plugin's environment may be there
+    if [ -n "$state" ] && [ -d "$state" ] && ! rmdir "$state" 2>/dev/null; then
+        say "kept $state: your sessions' scratch dirs, working memory, archive and index (delete it to drop them)"
     fi
     say "uninstalled"
 }

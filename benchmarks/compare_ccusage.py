@@ -1,6 +1,6 @@
 """Per-project token totals of the kit against ccusage (npm `ccusage`), on the same Claude root.
 
-Owns: installing the pinned ccusage into `.test-cache/` (npm, once), running `ccusage session
+Owns: installing the pinned ccusage into the tests' client cache (outside the checkout; npm, once), running `ccusage session
 --json --offline` and `session-kit usage --by project --json` on one root, and printing where
 they agree and where they differ. ccusage 18 groups its "sessions" by project folder (a
 `subagents/` folder is its own row, named after `<project>/<session>`), so the comparison is
@@ -27,6 +27,10 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))  # run as a script: `tests` is the checkout's
+
+from tests.e2e.client import cache_root  # noqa: E402
+
 CCUSAGE_VERSION = "18.0.11"  # the last release that runs on node alone (20.x needs a native binary)
 KINDS = (
     ("inputTokens", "input"),
@@ -37,7 +41,7 @@ KINDS = (
 
 
 def ccusage_binary() -> Path:
-    prefix = REPO / ".test-cache" / f"ccusage-{CCUSAGE_VERSION}"
+    prefix = cache_root() / f"ccusage-{CCUSAGE_VERSION}"  # beside the tests' client, outside the checkout
     binary = prefix / "node_modules" / ".bin" / "ccusage"
     if not binary.exists():
         subprocess.run(

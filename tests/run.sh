@@ -1,17 +1,31 @@
 #!/usr/bin/env bash
-# The whole test suite, on a fresh machine: makes its own virtual environment (.venv),
-# installs the kit with its test extras, checks the code with ruff (lint and format, as
-# configured in pyproject.toml), installs the distribution's Chromium for the browser tests
-# when it can, and runs pytest. The end-to-end tests fetch the pinned Claude Code client from
-# the npm registry into .test-cache/ the first time they run.
+# The whole test suite, on a fresh machine: makes its own virtual environment, installs the
+# kit with its test extras, checks the code with ruff (lint and format, as configured in
+# pyproject.toml), installs the distribution's Chromium for the browser tests when it can,
+# and runs pytest. The end-to-end tests fetch the pinned Claude Code client from the npm
+# registry the first time they run.
 # Extra arguments go to pytest, e.g. `bash tests/run.sh -k encoding -x`.
+#
+# Nothing big is kept in the checkout, so a plugin or marketplace copy of it stays small: the
+# environment is in the user cache (${XDG_CACHE_HOME:-~/.cache}/claude-session-kit/dev/
+# <checkout>-<hash>/venv, or $SESSION_KIT_DEV_VENV), with a link to it named .venv in the
+# checkout (`.venv/bin/python ...`; the client leaves links out of a plugin's copy), and the
+# client in ${XDG_CACHE_HOME:-~/.cache}/claude-session-kit/test-cache (tests/e2e/client.py).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 python=${PYTHON:-python3}
-venv="$root/.venv"
+cache_home=${XDG_CACHE_HOME:-$HOME/.cache}/claude-session-kit
+venv=${SESSION_KIT_DEV_VENV:-$cache_home/dev/$(basename "$root")-$(printf '%s' "$root" | cksum | cut -d' ' -f1)/venv}
+if [ -L "$root/.venv" ] || [ ! -e "$root/.venv" ]; then
+    ln -sfn "$venv" "$root/.venv"
+else
+    echo "tests/run.sh: $root/.venv is an environment an older run left in the checkout; remove it" \
+        "(rm -rf .venv): a marketplace copy of the checkout would carry it. Using $venv" >&2
+fi
 if [ ! -x "$venv/bin/python" ]; then
     echo "tests/run.sh: creating $venv" >&2
+    mkdir -p "$(dirname "$venv")"
     "$python" -m venv "$venv"
 fi
 # Quiet, but not silent on failure; skip the network round-trip when nothing changed.

@@ -173,6 +173,7 @@ def test_the_runner_finds_every_area_and_keeps_the_reports_order():
         "preprocess",
         "view",
         "baselines",
+        "secrets",
         "history",
         "archive",
     ]

@@ -47,7 +47,7 @@ def sdist(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_sdist_holds_the_commands_the_docs_and_the_changelog(sdist: Path):
     with tarfile.open(sdist) as archive:
         names = {n.split("/", 1)[1] for n in archive.getnames() if "/" in n}
-    assert {"CHANGELOG.md", "README.md", "src/session_kit/docs/json.md"} <= names
+    assert {"CHANGELOG.md", "README.md", "src/session_kit/docs/reference/json.md"} <= names
     assert {f"src/session_kit/commands/{c}" for c in COMMANDS} <= names
 
 
@@ -63,5 +63,5 @@ def test_a_wheel_built_from_the_sdist_holds_what_a_plain_install_needs(sdist: Pa
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
     assert {f"session_kit/commands/{c}" for c in COMMANDS} <= names
-    assert {"session_kit/docs/json.md", "session_kit/hooks/run.py", "session_kit/py.typed"} <= names
+    assert {"session_kit/docs/reference/json.md", "session_kit/hooks/run.py", "session_kit/py.typed"} <= names
     assert wheel.name.startswith(f"claude_session_kit-{__version__}-")

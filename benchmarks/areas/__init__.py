@@ -22,6 +22,7 @@ AREAS = (
     "preprocess",
     "view",
     "baselines",
+    "secrets",
     "history",
     "archive",
 )

@@ -63,6 +63,8 @@ _HOMES = {
     "session_memory": "session_kit.queries.memory",
     "MEMORY_RESTORE_LIMIT": "session_kit.queries.memory:RESTORE_LIMIT",
     "doctor_report": "session_kit.queries.doctor",
+    "session_candidates": "session_kit.queries.completion",
+    "project_candidates": "session_kit.queries.completion",
     # the archive: every session kept, and put back
     "archive_all": "session_kit.queries.history",
     "restore_session": "session_kit.queries.history",
@@ -108,6 +110,13 @@ _HOMES = {
     "NoCurrentSession": "session_kit.state.scratch",
     "StateFileDamaged": "session_kit.state.scratch",
     "InvalidSessionId": "session_kit.state.ids",
+    # sessions only the client's prompt history remembers
+    "lost_sessions": "session_kit.sessions.lost",
+    "search_lost": "session_kit.sessions.lost",
+    # secrets kept in the client's files and the archive
+    "secrets_scope": "session_kit.queries.secrets:scope_of",
+    "find_secrets": "session_kit.queries.secrets:find_in",
+    "scrub_secrets": "session_kit.queries.scrub:scrub",
     # secrets in what the kit shows
     "shown": "session_kit.redact",
     "shown_value": "session_kit.redact",
@@ -147,6 +156,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.preprocess.render.base import DEFAULT_FORMAT, FORMATS
     from session_kit.queries.agent_tree import AgentNode, AgentReport, debug_agents
     from session_kit.queries.card import session_card
+    from session_kit.queries.completion import project_candidates, session_candidates
     from session_kit.queries.doctor import ROOT_FROM_OPTION, doctor_report, root_source
     from session_kit.queries.drift import drift_report
     from session_kit.queries.history import (
@@ -161,13 +171,17 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.queries.memory import session_memory
     from session_kit.queries.plans import SOURCE_EXIT_PLAN_MODE, SOURCE_PLAN_AGENT, SOURCE_PLAN_FILE, session_plans
     from session_kit.queries.report import session_report
+    from session_kit.queries.scrub import scrub as scrub_secrets
     from session_kit.queries.search import Query, SearchHit, search
     from session_kit.queries.search_engine import SCAN as SEARCH_SCAN
     from session_kit.queries.search_engine import index_project, scan_targets, search_engine
+    from session_kit.queries.secrets import find_in as find_secrets
+    from session_kit.queries.secrets import scope_of as secrets_scope
     from session_kit.queries.timeline import session_timeline
     from session_kit.redact import is_secret_name, redaction_enabled, showing_secrets, shown, shown_many, shown_value
     from session_kit.sessions.agents import AGENT_FAILED, AGENT_OK, AGENT_RUNNING, AgentRun
     from session_kit.sessions.listing import latest_first
+    from session_kit.sessions.lost import lost_sessions, search_lost
     from session_kit.sessions.overview import SessionOverview
     from session_kit.sessions.resolve import CURRENT, resolve_session
     from session_kit.sessions.store import SessionRef

@@ -1,7 +1,8 @@
 """Secrets found in transcript text, replaced by a marker that names what was removed.
 
 Owns: replacing each secret the rules of `secret_formats` find with `[REDACTED:<kind>]`,
-counting per kind; `redact_text` (= `redact`) is the one function for a string. Around an
+counting per kind; `redact_text` (= `redact`) is the one function for a string, and
+`find_secrets` says where (kind and span) the same rules find what it removes. Around an
 assignment the name is kept (`password=[REDACTED:password]`), so the reader still sees what
 was there. Also the kit's one policy for showing transcript text: `shown` / `shown_value`
 redact unless the caller is inside `showing_secrets()` (the commands' `--no-redact`); every
@@ -26,6 +27,7 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from itertools import accumulate, count
 from operator import add
 from typing import Any
@@ -146,6 +148,82 @@ def _positions(text: str, anchor: str) -> list[int]:
         found.append(i)
         i = text.find(anchor, i + 1)
     return found
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A secret the rules found: its kind (the marker's) and where it is in the text searched."""
+
+    kind: str
+    start: int
+    end: int
+
+
+def find_secrets(text: str) -> list[Found]:
+    """Every secret `redact` would replace in `text`, with its kind and its span in `text`, in
+    order; the rules and their order are `redact`'s own (a `Redactor` that also notes what it
+    replaced), so what is found is exactly what `redact` removes."""
+    finder = _Finder()
+    finder(text)
+    return sorted(finder.found, key=lambda f: (f.start, f.end))
+
+
+class _Finder(Redactor):
+    """A `Redactor` that notes each replacement's span, mapped back to the text it was given
+    (each rule runs on the text the rules before it redacted, whose markers shift positions)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[Found] = []
+        # the markers in the current text: (start, end there, start, end in the original)
+        self._edits: list[tuple[int, int, int, int]] = []
+        self._pending: list[tuple[int, int, str]] = []
+
+    def _replacement(self, rule: Rule, match: re.Match[str]) -> str | None:
+        replaced = super()._replacement(rule, match)
+        if replaced is not None:
+            start, end = match.span(rule.group)
+            self._pending.append((start, end, rule.kind_of(match) if rule.kind_of else rule.kind))
+        return replaced
+
+    def _apply(self, rule: Rule, text: str, starts: list[int]) -> str | None:
+        self._pending = []
+        redacted = super()._apply(rule, text, starts)
+        if redacted is not None:
+            self._note(self._pending)
+        return redacted
+
+    def _original(self, at: int, *, end: bool) -> int:
+        shift = 0
+        for start, stop, first, last in self._edits:
+            if at < start or (end and at == start):
+                break
+            if at < stop or (end and at == stop):
+                return first if not end else last
+            shift = last - stop
+        return at + shift
+
+    def _note(self, spans: list[tuple[int, int, str]]) -> None:
+        edits: list[tuple[int, int, int, int]] = []
+        old = iter(self._edits)
+        waiting = next(old, None)
+        moved = 0  # how far this rule's markers moved what follows them
+        for start, end, kind in spans:
+            first, last = self._original(start, end=False), self._original(end, end=True)
+            while waiting is not None and waiting[0] < start:
+                if waiting[1] <= start:  # a marker before this one: moved by those before it
+                    edits.append((waiting[0] + moved, waiting[1] + moved, waiting[2], waiting[3]))
+                waiting = next(old, None)
+            while waiting is not None and waiting[1] <= end:  # inside this match: taken in
+                waiting = next(old, None)
+            size = len(marker(kind))
+            edits.append((start + moved, start + moved + size, first, last))
+            moved += size - (end - start)
+            self.found.append(Found(kind, first, last))
+        while waiting is not None:
+            edits.append((waiting[0] + moved, waiting[1] + moved, waiting[2], waiting[3]))
+            waiting = next(old, None)
+        self._edits = edits
 
 
 def is_secret_name(name: str) -> bool:

@@ -141,4 +141,4 @@ def test_verify_fails_when_an_archived_byte_is_missing(claude_root: Path, tmp_pa
     data[len(data) // 2] ^= 0xFF
     Path(member).write_bytes(bytes(data))
     damaged = _archive(claude_root, state, "--verify")
-    assert damaged.returncode == 8 and b"generation 0" in damaged.stderr
+    assert damaged.returncode == 9 and b"generation 0" in damaged.stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from tests.support.cli import invoke, invoke_json
@@ -67,3 +68,43 @@ def test_doctor_on_a_project_scope_install_advises_moving_it_to_the_local_scope(
     shared.write_text((tmp_path / ".claude" / "settings.local.json").read_text())  # an older kit's install
     out = invoke("doctor").stdout
     assert "`session-kit uninstall --scope project`" in out and "--scope local" in out
+
+
+def _plugin_session_path(monkeypatch) -> None:
+    """PATH as the plugin's SessionStart hook leaves it for the Bash tool: its bin/ on it."""
+    repo = Path(__file__).parents[2]
+    monkeypatch.setenv("PATH", f"{os.environ['PATH']}{os.pathsep}{repo / 'bin'}")
+
+
+def test_doctor_on_the_plugin_route_exits_0_and_never_advises_an_install(built, monkeypatch):
+    _plugin_session_path(monkeypatch)
+    result = invoke("doctor")
+    assert result.exit_code == 0, result.stdout
+    assert "Installed:   nothing" not in result.stdout and "session-kit install" not in result.stdout
+    assert "as a plugin" in result.stdout
+
+
+def test_doctor_on_the_marketplace_route_exits_0_and_never_advises_an_install(built, claude_root: Path):
+    (claude_root / "settings.json").write_text('{"enabledPlugins": {"session-kit@session-kit": true}}')
+    result = invoke("doctor")
+    assert result.exit_code == 0, result.stdout
+    assert "session-kit install" not in result.stdout and "as a plugin" in result.stdout
+
+
+def test_doctor_with_the_plugin_and_an_outdated_install_advises_removing_the_install(claude_root: Path, monkeypatch):
+    assert invoke("install").exit_code == 0
+    settings = json.loads((claude_root / "settings.json").read_text())
+    for entries in settings["hooks"].values():
+        for entry in entries:
+            for hook in entry["hooks"]:
+                hook["command"] = hook["command"].replace("run.py", "old-run.py")
+    (claude_root / "settings.json").write_text(json.dumps(settings))
+    _plugin_session_path(monkeypatch)
+    out = invoke("doctor").stdout
+    assert "session-kit install" not in out.replace("session-kit uninstall", "")
+    assert "`session-kit uninstall`" in out
+
+
+def test_doctor_with_nothing_installed_names_every_route(built):
+    out = invoke("doctor").stdout
+    assert "session-kit install" in out and "--plugin-dir" in out and "claude plugin install" in out

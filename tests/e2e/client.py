@@ -24,6 +24,8 @@ from typing import Any
 from .fake_api import FakeMessagesAPI
 
 REPO = Path(__file__).resolve().parents[2]
+# The environment as the run started, before the tests' fixtures point HOME at a temporary folder.
+_OUTER_ENV = dict(os.environ)
 VERSION_FILE = Path(__file__).with_name("CLAUDE_CODE_VERSION")
 PACKAGE = "@anthropic-ai/claude-code"
 CACHE_ENV = "SESSION_KIT_CLIENT_CACHE"
@@ -86,10 +88,16 @@ def latest_version() -> str:
     return version
 
 
-def cache_root() -> Path:
-    """The folder holding ``claude-code-<version>/``: ``$SESSION_KIT_CLIENT_CACHE`` or ``.test-cache``."""
-    override = os.environ.get(CACHE_ENV)
-    return Path(override).expanduser() if override else REPO / ".test-cache"
+def cache_root(env: Mapping[str, str] | None = None) -> Path:
+    """The folder holding ``claude-code-<version>/``: ``$SESSION_KIT_CLIENT_CACHE``, else
+    ``claude-session-kit/test-cache`` in the user cache, shared by every checkout and never
+    inside one (a marketplace copy of a checkout would carry it)."""
+    env = _OUTER_ENV if env is None else env
+    override = env.get(CACHE_ENV)
+    if override:
+        return Path(override).expanduser()
+    cache = env.get("XDG_CACHE_HOME") or os.path.join(env.get("HOME") or os.path.expanduser("~"), ".cache")
+    return Path(cache) / "claude-session-kit" / "test-cache"
 
 
 def _reports_version(binary: Path, version: str) -> bool:

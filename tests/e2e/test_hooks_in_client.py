@@ -10,6 +10,7 @@ the settings file as it was.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from pathlib import Path
@@ -41,6 +42,7 @@ def script() -> Script:
             "HOOKS-START": [[bash(f'echo "BASH-CTX:$SESSION_CONTEXT"; {SAVE}')], "Started."],
             "Context line": ["Seen the context line."],
             "HOOKS-AFTER": ["Continuing after the compaction."],
+            "DOCTOR-RUN": [[bash('session-kit doctor; echo "DOCTOR-EXIT:$?"')], "Done."],
         },
         compact_summary="Summary: the session started and saved its plan step in scratch.",
     )
@@ -84,6 +86,10 @@ def marketplace(claude_binary: Path, tmp_path_factory: pytest.TempPathFactory):
     tmp = tmp_path_factory.mktemp("marketplace-route")
     home, project = make_home(tmp, commands={"ctx": CTX_COMMAND})
     source = _tracked_copy(tmp / "checkout")
+    # as `bash tests/run.sh` leaves a checkout: `.venv` a link to the environment in the user cache
+    (tmp / "user-cache-venv" / "bin").mkdir(parents=True)
+    (tmp / "user-cache-venv" / "bin" / "python").write_bytes(b"\0" * (1 << 20))
+    (source / ".venv").symlink_to(tmp / "user-cache-venv")
     with FakeMessagesAPI(script()) as fake:
         env = client_env(home, fake.base_url)
         for args in (["plugin", "marketplace", "add", str(source)], ["plugin", "install", "session-kit@session-kit"]):
@@ -138,9 +144,30 @@ def test_saved_work_state_comes_back_after_compact(route: Route):
     assert "restored" in last.text()
 
 
+def test_doctor_exits_0_inside_a_session_on_every_route(route: Route):
+    route.run("DOCTOR-RUN: check the kit")
+    (request,) = route.fake.requests_containing("DOCTOR-EXIT:")[-1:]
+    assert "DOCTOR-EXIT:0" in request.text(), route.fake.log_tail()
+    assert "Installed:   nothing" not in request.text()
+
+
 def test_uninstall_leaves_the_settings_as_they_were(installed: Route):
     done = install_sh(installed.home, "--uninstall")
     assert done.returncode == 0, done.stderr
     assert (installed.home.config_dir / "settings.json").read_bytes() == USER_SETTINGS
     assert (installed.home.config_dir / "commands").is_dir()  # the user's own command stays
     assert [p.name for p in (installed.home.config_dir / "commands").iterdir()] == ["ctx.md"]
+    # nothing of the install is left; the sessions' state is kept, and said so
+    assert not (installed.home.home / ".local" / "share" / "claude-session-kit").exists()
+    assert not (installed.state_root / "install").exists() and not (installed.state_root / "bin").exists()
+    assert f"kept {installed.state_root}" in done.stderr
+
+
+def test_the_marketplace_copies_the_checkouts_files_and_not_its_test_environment(marketplace: Route):
+    installed = json.loads((marketplace.home.config_dir / "plugins" / "installed_plugins.json").read_text())
+    (entry,) = installed["plugins"]["session-kit@session-kit"]
+    copy = Path(entry["installPath"])
+    assert (copy / ".claude-plugin" / "plugin.json").is_file() and (copy / "bin" / "session-kit").is_file()
+    assert not (copy / ".venv").exists() and not (copy / ".test-cache").exists()
+    size = sum(p.stat().st_size for p in copy.rglob("*") if p.is_file() and not p.is_symlink())
+    assert size < 20 << 20, size  # the tracked files: a few MB

@@ -3,7 +3,7 @@
 Each test runs ``python -m session_kit … --json`` once and checks one meaning: failed Bash calls
 are failures, agents are linked to their Agent calls, the compaction is found, search reaches
 tool inputs, outputs and agent logs. The JSON field names used are gathered in the small
-accessors below, so a change of shape is a change in one place (see docs/json.md).
+accessors below, so a change of shape is a change in one place (see docs/reference/json.md).
 """
 
 from __future__ import annotations

@@ -441,3 +441,35 @@ def test_a_symlink_planted_for_the_backups_folder_gets_no_copy_of_the_settings(s
     proc = run("install")
     assert proc.returncode == 5 and "symlink" in proc.stderr and list(elsewhere.iterdir()) == []
     assert settings_file.read_bytes() == USER_SETTINGS
+
+
+def _left_in(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*")) if folder.exists() else []
+
+
+def test_uninstall_leaves_nothing_of_the_install_in_the_kits_state(claude_root: Path):
+    state = Path(os.environ["SESSION_KIT_HOME"])
+    assert run("install").returncode == 0 and _left_in(state)
+    assert run("uninstall").returncode == 0
+    assert _left_in(state) == []
+
+
+def test_uninstall_removes_the_commands_folder_the_install_created(claude_root: Path):
+    assert run("install").returncode == 0 and (claude_root / "commands").is_dir()
+    assert run("uninstall").returncode == 0
+    assert not (claude_root / "commands").exists() and _left_in(claude_root) == ["projects"]
+
+
+def test_uninstall_keeps_a_commands_folder_that_was_there_before(claude_root: Path):
+    (claude_root / "commands").mkdir()
+    assert run("install").returncode == 0 and run("uninstall").returncode == 0
+    assert (claude_root / "commands").is_dir()
+
+
+def test_uninstalling_one_scope_keeps_what_the_other_install_needs(project: Path, claude_root: Path):
+    state = Path(os.environ["SESSION_KIT_HOME"])
+    assert run("install").returncode == 0
+    assert run("uninstall").returncode == 0
+    assert (state / "bin" / "session-kit").is_file() and (state / "install" / "receipts.json").is_file()
+    assert run("uninstall", "--scope", "local", cwd=project).returncode == 0
+    assert _left_in(state) == []

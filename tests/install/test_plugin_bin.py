@@ -57,3 +57,10 @@ def test_an_installed_kit_of_another_version_is_not_used(tmp_path: Path):
     fake_kit(tmp_path / "venv", "0.0.0-other")
     proc = plugin_command(tmp_path, SESSION_KIT_VENV=str(tmp_path / "venv"))
     assert "REUSED" not in proc.stdout and proc.returncode == 1 and "could not prepare" in proc.stderr
+
+
+def test_the_first_use_says_up_front_that_it_builds_an_environment_and_how_long_it_takes(tmp_path: Path):
+    proc = plugin_command(tmp_path, SESSION_KIT_VENV=str(tmp_path / "none"))
+    first = proc.stderr.splitlines()[0]
+    assert first.startswith("session-kit: first use of the plugin: building") and "about 40 s" in first
+    assert "once" in first and str(tmp_path / "plugin-data" / "venv") in first

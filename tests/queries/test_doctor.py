@@ -83,3 +83,47 @@ def test_the_plugin_alone_or_the_install_alone_is_no_warning(claude_root: Path, 
         claude_root=claude_root, root_source=ROOT_DEFAULT, project=tmp_path, state_root=state, env={}
     )
     assert report["plugin"] == [] and report["warnings"] == []
+
+
+def _enable_plugin(claude_root: Path) -> None:
+    """What `claude plugin install session-kit@session-kit` leaves in the user's settings."""
+    path = claude_root / "settings.json"
+    settings = json.loads(path.read_text()) if path.exists() else {}
+    settings["enabledPlugins"] = {"session-kit@session-kit": True}
+    path.write_text(json.dumps(settings))
+
+
+def test_the_plugin_route_alone_is_ok(claude_root: Path, tmp_path: Path):
+    repo = Path(__file__).parents[2]
+    report = doctor_report(
+        claude_root=claude_root,
+        root_source=ROOT_DEFAULT,
+        project=tmp_path,
+        state_root=str(tmp_path / "s"),
+        env={"PATH": f"/usr/bin:{repo / 'bin'}"},
+    )
+    assert report["installed"] == [] and report["ok"] is True
+    assert report["routes"] == ["plugin"]
+
+
+def test_the_marketplace_route_alone_is_ok(claude_root: Path, tmp_path: Path):
+    _enable_plugin(claude_root)
+    report = doctor_report(
+        claude_root=claude_root, root_source=ROOT_DEFAULT, project=tmp_path, state_root=str(tmp_path / "s"), env={}
+    )
+    assert report["installed"] == [] and report["ok"] is True
+    assert report["routes"] == ["plugin"]
+
+
+def test_the_routes_name_the_settings_install_and_the_plugin(claude_root: Path, tmp_path: Path):
+    state = str(tmp_path / "s")
+    nothing = doctor_report(
+        claude_root=claude_root, root_source=ROOT_DEFAULT, project=tmp_path, state_root=state, env={}
+    )
+    installer.install(scope="user", claude_root=claude_root, project=tmp_path, root=state)
+    installed = doctor_report(
+        claude_root=claude_root, root_source=ROOT_DEFAULT, project=tmp_path, state_root=state, env={}
+    )
+    _enable_plugin(claude_root)
+    both = doctor_report(claude_root=claude_root, root_source=ROOT_DEFAULT, project=tmp_path, state_root=state, env={})
+    assert (nothing["routes"], installed["routes"], both["routes"]) == ([], ["settings"], ["settings", "plugin"])

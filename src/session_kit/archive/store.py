@@ -5,7 +5,8 @@ CRC-32 of the original bytes carried on; a file the client rewrote or replaced (
 the bytes before the offset changed, another inode that does not begin with what was
 archived, cut shorter) starts a new generation: its bytes go to a new member file and every
 earlier generation is kept as it was (the client rewrites transcripts in place: dropping the
-history before a compaction, "self-healing" a damaged file); which files belong to a session
+history before a compaction, "self-healing" a damaged file); rewriting every generation of
+a copy in place at the same length (`rewrite`: secrets scrubbed); which files belong to a session
 (its transcript, everything in its `<id>/` folder: agent logs and meta files, spilled tool
 outputs `tool-results/`, `custom-title.json`, `precompact.json`, a workflow's
 `journal.jsonl`; its 2025-layout agent logs; its plan file) and walking everything under a
@@ -199,6 +200,68 @@ def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view) :]
+
+
+# --- every generation at once: what the secrets finder reads and `rewrite` changes -------------
+
+
+def original_chunks(base: str, rel: str) -> Iterator[bytes]:
+    """The original bytes of every generation of an archived file, oldest first (a secret
+    kept only in an earlier generation is found too)."""
+    from session_kit.archive.generations import member_chunks
+
+    entry = layout.archived(base, rel)
+    if entry is None:
+        raise FileNotFoundError(f"{rel} is not in the archive")
+    for generation in entry.generations:
+        yield from member_chunks(generation.member, generation.gz_size)
+
+
+def read_original(base: str, rel: str) -> bytes:
+    return b"".join(original_chunks(base, rel))
+
+
+def rewrite(base: str, rel: str, change: Callable[[bytes], bytes]) -> bool:
+    """Replace every generation of the archived copy of `rel` with `change(the bytes of all
+    of them, oldest first)`, which must keep their length (secrets scrubbed in place: each
+    generation keeps its size, its checksum is counted again, the next copy goes on from
+    where the last stopped); a rewritten file's earlier part is written again. False when
+    nothing changed."""
+    gz = layout.member_path(base, rel)
+    check_no_symlink(base, gz)
+    fd = os.open(gz, os.O_RDWR | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        _lock(fd)  # no copy into it meanwhile
+        manifest = layout.load_manifest(gz)
+        entry = layout.entry_of(base, manifest) if manifest else None
+        if entry is None:
+            return False
+        data = read_original(base, rel)
+        new = change(data)
+        if new == data:
+            return False
+        if len(new) != len(data):
+            raise ValueError(f"{rel}: a rewrite must keep the archived length")
+        written: dict[int, dict] = {}
+        start = 0
+        for generation in entry.generations:
+            piece = new[start : start + generation.size]
+            if piece != data[start : start + generation.size]:
+                packed = zlib.compressobj(LEVEL, zlib.DEFLATED, 31)
+                packed_bytes = packed.compress(piece) + packed.flush()
+                fileio.atomic_write(generation.member, packed_bytes, sync=False)
+                written[generation.number] = {"gz_size": len(packed_bytes), "crc": zlib.crc32(piece)}
+            start += generation.size
+        gens = [{**g, **written.get(g.get("gen"), {})} for g in manifest.get("gens") or ()]
+        newest = written.get(entry.generations[-1].number, {})
+        layout.save_manifest(gz, {**manifest, **newest, "gens": gens, "rewritten": time.time()})
+        if entry.rewritten and rel.endswith(".jsonl"):
+            from session_kit.archive.generations import write_earlier
+
+            write_earlier(base, rel)
+        return True
+    finally:
+        os.close(fd)
 
 
 # --- what is archived -------------------------------------------------------------------------

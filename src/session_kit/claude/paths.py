@@ -2,7 +2,7 @@
 
 Owns: the Claude root (`CLAUDE_CONFIG_DIR` or `~/.claude`), the project directory of a path
 under `projects/` (the encoding itself is in `encoding`), and the fixed places of sessions,
-subagent logs and plans inside the root (plans: or where the `plansDirectory` setting puts
+subagent logs, plans, the prompt history and shell snapshots inside the root (plans: or where the `plansDirectory` setting puts
 them). Does not touch the file system beyond reading the environment; listing what exists is
 `sessions.store`'s job.
 """
@@ -42,6 +42,17 @@ def session_file(project: Path, session_id: str) -> Path:
 def subagents_dir(project: Path, session_id: str) -> Path:
     """Current layout: `<project>/<session-id>/subagents/`."""
     return project / session_id / "subagents"
+
+
+def history_file(root: Path) -> Path:
+    """The person's prompts, one JSON line each, kept long after the transcripts are deleted:
+    `display`, `pastedContents`, `timestamp` (ms), `project` (the folder), `sessionId`."""
+    return root / "history.jsonl"
+
+
+def shell_snapshots_dir(root: Path) -> Path:
+    """The shell's environment the client captures for its Bash tool (`snapshot-*.sh`)."""
+    return root / "shell-snapshots"
 
 
 def plans_dir(root: Path, plans_directory: str | None = None, *, project: str | os.PathLike[str] | None = None) -> Path:

@@ -44,6 +44,7 @@ from session_kit.errors import (
     EXIT_DRIFT,
     EXIT_NOT_FOUND,
     EXIT_NOTHING_TO_DO,
+    EXIT_SECRETS,
 )
 
 __all__ = ["main", "run"]
@@ -93,6 +94,10 @@ COMMANDS = {
     "scratch": Command("scratch:scratch", "The session's scratch directory and its work state (values and notes)."),
     "search": Command(
         "search:search", "Case-insensitive search in messages, tool inputs and tool outputs (agents included)."
+    ),
+    "secrets": Command(
+        "secrets:secrets",
+        "Find secrets (keys, tokens, passwords) kept in the client's files and the kit's archive: rule, session, file and line, never the secret.",
     ),
     "sessions": Command(
         "sessions:sessions",
@@ -171,13 +176,16 @@ EPILOG = (
     "  session-kit search 'Traceback' --all\n"
     "  session-kit COMMAND --help          # each command's options and examples\n"
     "\n"
-    "\b\nShell completion (click's), one line in your shell's start-up file:\n"
+    "\b\nShell completion (click's: commands, options, session ids, project folders),\n"
+    "one line in your shell's start-up file:\n"
     '  bash, ~/.bashrc:  eval "$(_SESSION_KIT_COMPLETE=bash_source session-kit)"\n'
     '  zsh, ~/.zshrc:    eval "$(_SESSION_KIT_COMPLETE=zsh_source session-kit)"\n'
     "  fish, ~/.config/fish/completions/session-kit.fish:\n"
     "                    _SESSION_KIT_COMPLETE=fish_source session-kit | source\n\n"
     "Colour: on a terminal only; NO_COLOR or TERM=dumb turn it off, FORCE_COLOR on. Times are UTC.\n\n"
-    + exit_codes((EXIT_NOT_FOUND, EXIT_AMBIGUOUS, EXIT_BAD_FILE, EXIT_NOTHING_TO_DO, EXIT_DRIFT, EXIT_DAMAGED))
+    + exit_codes(
+        (EXIT_NOT_FOUND, EXIT_AMBIGUOUS, EXIT_BAD_FILE, EXIT_NOTHING_TO_DO, EXIT_DRIFT, EXIT_SECRETS, EXIT_DAMAGED)
+    )
 )
 
 

@@ -2,8 +2,8 @@
 
 Owns: `Kit`, the group's context object, built once per invocation; `--claude-dir` and `--json`
 (accepted after the command name, as every command documents them), which write into it;
-`--no-redact`, which the commands that show transcript text take; `--project` and `--all`,
-the sessions a command looks through (whether they go together is the core's); `pass_kit`,
+`--no-redact`, which the commands that show transcript text take; `--project` (completed
+with the folders projects ran in) and `--all`, the sessions a command looks through (whether they go together is the core's); `pass_kit`,
 which hands the object to a command. Does not resolve sessions (`cli.session_arg`) or
 print (`cli.output`).
 """
@@ -22,7 +22,7 @@ from session_kit import api
 F = TypeVar("F", bound=Callable[..., Any])
 
 # Installed with the package (a link to the repository's docs/ in a checkout): help points here.
-JSON_DOC = Path(__file__).parent.parent / "docs" / "json.md"
+JSON_DOC = Path(__file__).parent.parent / "docs" / "reference" / "json.md"
 
 
 @dataclass(slots=True)
@@ -92,6 +92,15 @@ def shared_options(func: F) -> F:
     return claude_dir_option(json_option(func))
 
 
+def _complete_project(ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[Any]:
+    """Shell completion of `--project`: the folders the Claude root's projects ran in."""
+    from click.shell_completion import CompletionItem
+
+    kit = ctx.find_object(Kit)
+    root = kit.root if kit is not None else api.claude_root()
+    return [CompletionItem(c.value, help=c.help) for c in api.project_candidates(root, incomplete)]
+
+
 def project_options(all_help: str) -> Callable[[F], F]:
     """`--project PATH` and `--all`: the sessions to look at (default: the current project's)."""
 
@@ -102,6 +111,7 @@ def project_options(all_help: str) -> Callable[[F], F]:
             "project_path",
             type=click.Path(path_type=Path),
             help="Project directory (default: the current one).",
+            shell_complete=_complete_project,
         )(func)
 
     return add

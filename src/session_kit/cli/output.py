@@ -1,6 +1,6 @@
 """How the command line prints: JSON documents and the pieces of its text output.
 
-Owns: the `--json` envelope (`version`, `kind`: the command's name; see docs/json.md; indented
+Owns: the `--json` envelope (`version`, `kind`: the command's name; see docs/reference/json.md; indented
 on a terminal), times (UTC to the second, with `Z`: the zone `--json` uses), durations and sizes
 as the text outputs show them, plurals, colour (when it is on: `NO_COLOR`, `TERM=dumb` and pipes
 turn it off, `FORCE_COLOR` on), tables whose columns stay aligned and fit the terminal (the
@@ -33,7 +33,7 @@ import click
 from session_kit import api
 from session_kit.errors import Skipped
 
-JSON_VERSION = 2  # 2: kinds are the command names (see docs/json.md)
+JSON_VERSION = 2  # 2: kinds are the command names (see docs/reference/json.md)
 
 
 def emit_json(kind: str, payload: dict[str, Any], *, redact: bool = True) -> None:
@@ -159,7 +159,7 @@ def printable_run() -> Iterator[None]:
         yield
 
 
-TIME_FORMAT = "%Y-%m-%d %H:%M:%SZ"  # UTC, as --json gives times (docs/json.md)
+TIME_FORMAT = "%Y-%m-%d %H:%M:%SZ"  # UTC, as --json gives times (docs/reference/json.md)
 TIME_WIDTH = len("2026-01-01 00:00:00Z")
 
 

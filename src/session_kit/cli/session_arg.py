@@ -1,7 +1,8 @@
 """The one way a command takes a session: `[SESSION]`, `current` when none, `--session` as alias.
 
 Owns: the SESSION argument and its `--session` alias (slash commands pass
-`--session "${CLAUDE_SESSION_ID}"`), the usage error when both are given, and turning the
+`--session "${CLAUDE_SESSION_ID}"`), their shell completion (session ids, from
+`queries.completion`), the usage error when both are given, and turning the
 choice into a `SessionRef` (empty means `current`) with `sessions.resolve`, which owns what
 a SESSION may be. The scratch subcommands take `--session` alone: theirs is an exact id.
 """
@@ -24,8 +25,24 @@ SESSION_CODES = (EXIT_NOT_FOUND, EXIT_AMBIGUOUS)  # a command about one session:
 SESSION_OPTION_HELP = "The same as SESSION (the form slash commands use)."
 
 
+def complete_session(ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[Any]:
+    """Shell completion of a SESSION: the current project's session ids first."""
+    from click.shell_completion import CompletionItem
+
+    kit = ctx.find_object(Kit)
+    root = kit.root if kit is not None else api.claude_root()
+    return [CompletionItem(c.value, help=c.help) for c in api.session_candidates(root, incomplete)]
+
+
 def session_alias_option(func: F) -> F:
-    return click.option("--session", "session_option", default=None, metavar="SESSION", help=SESSION_OPTION_HELP)(func)
+    return click.option(
+        "--session",
+        "session_option",
+        default=None,
+        metavar="SESSION",
+        help=SESSION_OPTION_HELP,
+        shell_complete=complete_session,
+    )(func)
 
 
 def chosen_session(positional: str | None, option: str | None) -> str:
@@ -43,7 +60,8 @@ def session_argument(command: F) -> F:
     def with_session(*args: Any, session: str | None, session_option: str | None, **kwargs: Any) -> Any:
         return command(*args, session=chosen_session(session, session_option), **kwargs)
 
-    return click.argument("session", required=False, metavar="[SESSION]")(session_alias_option(with_session))  # type: ignore[return-value]
+    argument = click.argument("session", required=False, metavar="[SESSION]", shell_complete=complete_session)
+    return argument(session_alias_option(with_session))  # type: ignore[return-value]
 
 
 def resolve(kit: Kit, session: str) -> api.SessionRef:

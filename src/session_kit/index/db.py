@@ -7,7 +7,7 @@ which way the text table was made; opening in WAL mode, so a reader never waits 
 and a writer killed (even with -9) leaves the last committed state. Does not: fill it
 (`update`) or search it (`query`).
 
-Tables (documented for users in docs/json.md, "export"):
+Tables (documented for users in docs/reference/json.md, "export"):
     sessions  one row per session: id, project, cwd, path, title, first_request, started,
               ended, branch, version, input_tokens, output_tokens, cache_read_tokens,
               cache_write_tokens (its files' `messages` and the `agent_results` of agents

@@ -4,7 +4,7 @@ Owns: writing `sessions`, `texts`, `calls` and `agents` (the `files` table is th
 bookkeeping) one file per table into a folder, so many people's and CI runners' histories can
 be loaded into an existing engine (DuckDB: `SELECT * FROM read_json_auto('texts.jsonl')`).
 Every row gets `source` (a name for this machine or runner, `--source`), so tables of many
-sources can be stacked. The columns are documented in docs/json.md ("export"). Does not:
+sources can be stacked. The columns are documented in docs/reference/json.md ("export"). Does not:
 update the index (the caller does first) or print.
 """
 

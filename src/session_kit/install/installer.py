@@ -6,8 +6,9 @@ saving in place truncates before it writes), saving it (lock, backup in the kit'
 root, atomic replace only if the file is still what was read, else the change is redone on
 top of the new file; through a symlink to its target; numbers keep their text; same mode),
 temp files of killed installs, the receipt of what an install created, the slash-command files copied into
-the Claude root (only files the kit marked are ever overwritten or removed), and the kit's
-private bin folder (a `session-kit` launcher the hooks put on the Bash tool's PATH). What
+the Claude root (only files the kit marked are ever overwritten or removed; their folder goes
+again when the install made it), the kit's private bin folder (a `session-kit` launcher the
+hooks put on the Bash tool's PATH), and tidying the state root when the last install goes. What
 changes inside the settings is decided by the pure functions of `settings`.
 """
 
@@ -284,6 +285,7 @@ def install(
     path = settings_path(scope, claude_root, project)
     state.ensure_dir(root)
     target = commands_dir(scope, claude_root, project)
+    target_made = not target.exists()  # then uninstall removes it again, once it is empty
     started = state.now_iso()
     with _lock(root, path):
         for _attempt in range(MAX_ATTEMPTS):
@@ -321,6 +323,7 @@ def install(
                 # The file as it was before the first install: uninstall gives back these bytes.
                 "original": prior.get("original"),
                 "commands_dir": str(target),
+                "commands_dir_created": prior.get("commands_dir_created", target_made),
                 "python": sys.executable,
                 "installed_at": started,
             }
@@ -380,21 +383,39 @@ def uninstall(
             _store_receipts(root, receipts)
             if receipt and receipt.get("original"):
                 Path(receipt["original"]).unlink(missing_ok=True)
-            if not receipts:
-                try:
-                    os.unlink(os.path.join(bin_dir(root), "session-kit"))
-                except FileNotFoundError:
-                    pass
+            if receipt and receipt.get("commands_dir_created"):
+                _remove_if_empty(target)
+            for old in Path(root, "install", "backups").glob(f"{_key(path)}-{path.name}.*"):
+                old.unlink(missing_ok=True)  # the file is as it was: its backups are leftovers now
+    if not dry_run and not receipts:
+        _tidy_state(root)
     return InstallResult(scope, path, dry_run, changed, before, after, backup, commands_removed=removed)
 
 
-def _original_bytes(receipt: dict[str, Any] | None) -> bytes | None:
-    name = (receipt or {}).get("original")
-    if not name:
-        return None
+def _remove_if_empty(folder: Path | str) -> None:
     try:
-        return Path(name).read_bytes()
-    except OSError:
+        os.rmdir(folder)
+    except OSError:  # not empty (something else is there now), or gone
+        pass
+
+
+def _tidy_state(root: str) -> None:
+    """No install is left: out with what installing put into the state root (receipts,
+    launcher, settings locks, the folders emptied); scratch, memory, archive and index stay."""
+    for name in (
+        Path(_receipts_path(root)),
+        Path(bin_dir(root), "session-kit"),
+        *Path(root, "locks").glob("settings-*"),
+    ):
+        name.unlink(missing_ok=True)
+    for folder in ("install/backups", "install", "bin", "locks"):
+        _remove_if_empty(os.path.join(root, folder))
+
+
+def _original_bytes(receipt: dict[str, Any] | None) -> bytes | None:
+    try:
+        return Path((receipt or {})["original"]).read_bytes()
+    except (KeyError, TypeError, OSError):  # no receipt, no original kept, or it is gone
         return None
 
 

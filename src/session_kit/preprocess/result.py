@@ -2,7 +2,7 @@
 
 Owns: `PreprocessOptions` (and which options go together), `DocumentInfo` (one written
 document), `AgentInfo` (one agent log and what became of it) and `PreprocessResult` with its
-`--json` shape (docs/json.md). Does not do the work (that is `pipeline`).
+`--json` shape (docs/reference/json.md). Does not do the work (that is `pipeline`).
 """
 
 from __future__ import annotations

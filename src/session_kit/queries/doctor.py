@@ -4,8 +4,9 @@ installed and whether it is current. What `doctor` prints.
 Owns: putting the report together from the Claude root (`sessions.store`), the kit's state
 root and hook log (`state`), the install status (`install.installer`), whether the kit
 also runs as a plugin (enabled in a settings file, or its `bin/` on PATH inside a session),
-with a warning when both routes are active, and the archive's (`queries.history`). Does not
-print.
+with a warning when both routes are active, which routes are active (`routes`: the settings
+install, the plugin; a marketplace install is a plugin enabled in a settings file), and the
+archive's (`queries.history`). Does not print.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ ROOT_DEFAULT = "default"
 
 
 PLUGIN_NAME = "session-kit"  # .claude-plugin/plugin.json's name
+ROUTE_SETTINGS = "settings"  # the kit's hooks in a settings file (`./install.sh`, `session-kit install`)
+ROUTE_PLUGIN = "plugin"  # `claude --plugin-dir`, or a marketplace install (enabled in a settings file)
 TWO_ROUTES = (
     "the kit is both installed (hooks in {settings}) and active as a plugin: every hook runs twice "
     "and the model is introduced twice; keep one: `session-kit uninstall` or disable the plugin"
@@ -77,7 +80,7 @@ def doctor_report(
     env: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The report as a JSON-ready dict; `ok` is true when the kit is installed and current
-    for the user or for `project`."""
+    for the user or for `project`, or runs as a plugin, and nothing of it dangles."""
     env = os.environ if env is None else env
     state_root = state_root or state.state_root()
     projects = list_project_dirs(claude_root)
@@ -92,6 +95,8 @@ def doctor_report(
     plugin = plugin_routes(claude_root=claude_root, project=project, env=env)
     with_hooks = [item["settings_path"] for item in installed if item["hooks"]]
     warnings = [TWO_ROUTES.format(settings=", ".join(with_hooks))] if plugin and with_hooks else []
+    routes = [name for name, active in ((ROUTE_SETTINGS, with_hooks), (ROUTE_PLUGIN, plugin)) if active]
+    current = any(item["current"] for item in installed)
     return {
         "kit_version": __version__,
         "python": sys.executable,
@@ -107,8 +112,9 @@ def doctor_report(
         "hook_log_lines": hook_log_lines,
         "archive": archive_status(claude_root, state_root, project),
         "plugin": plugin,
+        "routes": routes,
         "warnings": warnings,
-        "ok": any(item["current"] for item in installed) and not any(item["dangling"] for item in installed),
+        "ok": (current or bool(plugin)) and not any(item["dangling"] for item in installed),
     }
 
 

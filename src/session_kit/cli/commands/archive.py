@@ -28,7 +28,7 @@ PROGRESS_EVERY_S = 0.2
     epilog=epilog(
         "session-kit archive                     # copy what was added since the last copy",
         "session-kit archive --prune             # and drop what the retention settings let go",
-        "session-kit archive --verify            # and read every archived byte back (exit 8 if any is missing)",
+        "session-kit archive --verify            # and read every archived byte back (exit 9 if any is missing)",
         codes=(3, 5, EXIT_DAMAGED),
     )
 )
@@ -39,7 +39,7 @@ PROGRESS_EVERY_S = 0.2
     "--verify",
     is_flag=True,
     help="Then read every archived generation back against its manifest's size and checksum, and check every "
-    "file of the Claude root is archived; exit 8 when anything is missing.",
+    "file of the Claude root is archived; exit 9 when anything is missing.",
 )
 @shared_options
 @pass_kit

@@ -32,7 +32,7 @@ from session_kit.cli.output import (
     visible,
     warn_skipped,
 )
-from session_kit.cli.session_arg import SESSION_CODES, chosen_session, resolve, session_alias_option
+from session_kit.cli.session_arg import SESSION_CODES, chosen_session, complete_session, resolve, session_alias_option
 from session_kit.cli.tokens import agent_tokens
 
 ERROR_LIMIT = 500  # characters of an error shown in a list of agents (--full: all)
@@ -58,7 +58,7 @@ def session_and_agent(first: str | None, second: str | None, session_option: str
         codes=SESSION_CODES,
     ),
 )
-@click.argument("first", required=False, metavar="[SESSION]")
+@click.argument("first", required=False, metavar="[SESSION]", shell_complete=complete_session)
 @click.argument("second", required=False, metavar="[AGENT]")
 @session_alias_option
 @click.option("--all", "all_agents", is_flag=True, help="Every agent, not only the failed ones.")

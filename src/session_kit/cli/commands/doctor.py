@@ -31,7 +31,7 @@ from session_kit.errors import EXIT_DRIFT, EXIT_INTERNAL, EXIT_NOT_FOUND, KitErr
         "session-kit doctor --transcripts --strict   # in CI: fail on transcript types the kit does not know",
         codes=(EXIT_NOT_FOUND, EXIT_DRIFT),
         meaning={
-            EXIT_INTERNAL: "the kit is not installed, or something dangles (or an internal error)",
+            EXIT_INTERNAL: "the kit is neither installed nor a plugin, or something dangles (or an internal error)",
             EXIT_NOT_FOUND: "--transcripts: no Claude root",
         },
     )
@@ -49,8 +49,9 @@ from session_kit.errors import EXIT_DRIFT, EXIT_INTERNAL, EXIT_NOT_FOUND, KitErr
 def doctor(kit: Kit, transcripts: bool, strict: bool) -> None:
     """Where the Claude root and the kit's state are, what they hold, and what is installed.
 
-    Exits 0 when the kit is installed and current for the user (or this project), else 1
-    with a line saying what to run. With --transcripts, what the transcripts hold that the
+    Exits 0 when the kit is installed and current for the user (or this project), or runs
+    as a plugin (enabled by a marketplace install, or seen from inside a `--plugin-dir`
+    session), else 1 with a line saying what to run. With --transcripts, what the transcripts hold that the
     kit does not know (exit 7 with --strict when there is any).
     """
     if strict and not transcripts:
@@ -94,11 +95,23 @@ def _doctor_transcripts(kit: Kit, *, strict: bool) -> None:
         sys.exit(EXIT_DRIFT)
 
 
-def _advice(item: dict) -> str:
+NO_ROUTE = (
+    "Installed:   nothing; choose one route:",
+    "  session-kit install                            hooks in your settings.json",
+    "  claude plugin install session-kit@session-kit  after `claude plugin marketplace add <kit>`",
+    "  claude --plugin-dir <kit>                      one session (doctor sees it from inside)",
+)
+
+
+def _advice(item: dict, *, plugin: bool) -> str:
     """What to run for a scope that is not current: advice that works (install refuses an
-    invalid file, exit 5, and the project scope, exit 2)."""
+    invalid file, exit 5, and the project scope, exit 2), and never a second install beside
+    a plugin that already runs the hooks."""
     if item["error"]:
         return f"cannot be read: fix {item['settings_path']} (it is not valid JSON), then run `session-kit install`"
+    if plugin:
+        scope = "" if item["scope"] == api.SCOPE_USER else f" --scope {item['scope']}"
+        return f"the plugin runs the kit: take these out with `session-kit uninstall{scope}`"
     if item["scope"] == api.SCOPE_PROJECT:
         return (
             "in the project's shared settings, with this machine's paths: run `session-kit uninstall --scope project`, "
@@ -113,26 +126,34 @@ def _print_doctor(report: dict) -> None:
     click.echo(f"Claude root: {report['claude_root']} [{report['claude_root_source']}]{missing}")
     click.echo(f"Projects: {report['projects']}, sessions: {report['sessions']}")
     click.echo(f"Kit state:   {report['state_root']}")
-    if not report["installed"]:
-        click.echo("Installed:   nothing (run `session-kit install`)")
-    for item in report["installed"]:
-        hooks = ", ".join(sorted(item["hooks"])) or "no hooks"
-        fine = item["current"] and not item["error"] and item["scope"] != api.SCOPE_PROJECT
-        current = "current" if fine else _advice(item)
-        click.echo(f"Installed ({item['scope']}): {item['settings_path']}: {hooks}; {current}")
-        if item["commands"]:
-            click.echo(f"  slash commands: {', '.join('/' + c for c in item['commands'])}")
-        if item["error"]:
-            click.echo(f"  problem: {item['error']}")
-        for what in item["dangling"]:
-            click.echo(f"  dangling: {what} (run `session-kit install` to repoint, or `session-kit uninstall`)")
-    for where in report["plugin"]:
-        click.echo(f"Plugin:      {where}")
+    _print_routes(report)
     for warning in report["warnings"]:
         echo(paint(f"Warning: {warning}", FAILURE))
     if report["hook_log_lines"]:
         click.echo(f"Hook log: {report['hook_log_lines']} problem lines in {report['hook_log']}")
     _print_archive(report["archive"])
+
+
+def _print_routes(report: dict) -> None:
+    """How the kit is in Claude Code: hooks in settings files, a plugin, both, or neither."""
+    plugin = bool(report["plugin"])
+    if not report["installed"]:
+        for line in ("Installed:   as a plugin (its hooks come with it; nothing to install)",) if plugin else NO_ROUTE:
+            click.echo(line)
+    for item in report["installed"]:
+        hooks = ", ".join(sorted(item["hooks"])) or "no hooks"
+        fine = item["current"] and not item["error"] and item["scope"] != api.SCOPE_PROJECT
+        current = "current" if fine else _advice(item, plugin=plugin)
+        click.echo(f"Installed ({item['scope']}): {item['settings_path']}: {hooks}; {current}")
+        if item["commands"]:
+            click.echo(f"  slash commands: {', '.join('/' + c for c in item['commands'])}")
+        if item["error"]:
+            click.echo(f"  problem: {item['error']}")
+        fix = "`session-kit uninstall`" if plugin else "`session-kit install` to repoint, or `session-kit uninstall`"
+        for what in item["dangling"]:
+            click.echo(f"  dangling: {what} (run {fix})")
+    for where in report["plugin"]:
+        click.echo(f"Plugin:      {where}")
 
 
 def _print_archive(archive: dict) -> None:

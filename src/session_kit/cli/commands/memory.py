@@ -36,7 +36,7 @@ def memory(kit: Kit, session: str, whole: bool, saved: bool) -> None:
 
     It is brought up to date from the transcript first, as the PreCompact hook does (`--saved`
     shows only what was saved). Capture is turned off or trimmed in the kit's config file or
-    with SESSION_KIT_MEMORY=off and SESSION_KIT_MEMORY_LEAVE_OUT (see the README).
+    with SESSION_KIT_MEMORY=off and SESSION_KIT_MEMORY_LEAVE_OUT (docs/reference/hooks.md).
     SESSION defaults to `current`; `--session` is the same.
     """
     ref = resolve(kit, session)

@@ -47,6 +47,7 @@ def _iso_day(value: str | None, name: str) -> str | None:
         "session-kit search 'parser crash' --all",
         "session-kit search pytest --errors --since 2026-01-01 --tool Bash",
         "session-kit search ENTINEL_FAIL --all --scan   # any substring, every transcript read",
+        "session-kit search 'migration' --all --lost    # prompts of sessions only history.jsonl remembers",
         codes=(3,),
     )
 )
@@ -59,6 +60,11 @@ def _iso_day(value: str | None, name: str) -> str | None:
 @click.option("--agent", default=None, metavar="ID|TYPE", help="Only subagents: an id prefix or a type (Explore…).")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="At most N hits (index: 20 by default).")
 @click.option("--scan", is_flag=True, help="Read every transcript instead of the index (exact substring search).")
+@click.option(
+    "--lost",
+    is_flag=True,
+    help="Search instead the prompts of sessions only the client's history.jsonl remembers (see `sessions --lost`).",
+)
 @no_redact_option
 @shared_options
 @pass_kit
@@ -74,6 +80,7 @@ def search(
     agent: str | None,
     limit: int | None,
     scan: bool,
+    lost: bool,
 ) -> None:
     """Case-insensitive search in messages, tool inputs and tool outputs (agents included).
 
@@ -82,7 +89,17 @@ def search(
     deleted stay found (their resume command restores them first). The index holds words:
     QUERY's words in order, the last one a prefix. --scan reads every transcript instead and
     finds QUERY as a substring; so does --no-redact, since the index holds only redacted text.
+    --lost searches the prompts (typed and pasted) of the sessions whose transcripts are gone
+    and were never archived, as `history.jsonl` keeps them: a substring, any case.
     """
+    if lost:
+        if scan or errors_only or since or until or agent or tool_name:
+            raise click.UsageError(
+                "--lost searches prompts only: no --scan, --errors, --since, --until, --agent or --tool",
+                click.get_current_context(),
+            )
+        _lost(kit, query, project_path=project_path, all_projects=all_projects, limit=limit)
+        return
     engine = api.search_engine(
         query,
         scan=scan,
@@ -127,6 +144,31 @@ def search(
             click.echo(f"    resume: {h.resume}")
     more = f" of {found.total}" if found.total > len(found.hits) else ""
     click.echo(f"{len(found.hits)}{more} hits (best first).")
+
+
+def _lost(kit: Kit, query: str, *, project_path: Path | None, all_projects: bool, limit: int | None) -> None:
+    """The prompts of lost sessions holding QUERY (`sessions.lost`)."""
+    if not query.strip():
+        raise click.UsageError("empty query", click.get_current_context())
+    hits = api.search_lost(query, kit.root, api.state_root(), project_path=project_path, all_projects=all_projects)
+    hits = hits[:limit] if limit else hits
+    if kit.as_json:
+        emit_json(
+            "search",
+            {
+                "query": query,
+                "mode": "lost",
+                "hits": [{"session_id": h.session, "project": h.project, **h.as_dict()} for h in hits],
+            },
+        )
+        return
+    if not hits:
+        click.echo(f"No match for {query!r} in the prompts of lost sessions.")
+        return
+    for h in hits:
+        click.echo(f"{h.session or '(no session id)'}  {local_time(h.timestamp)}  lost  {h.project or '-'}")
+        echo(f"    {highlight(clip(h.text, 300), query)}")
+    click.echo(f"{plural(len(hits), 'prompt')} of lost sessions, from history.jsonl.")
 
 
 def _when(stamp: str | None) -> str:

@@ -22,11 +22,14 @@ from session_kit.cli.output import (
     Column,
     capped_cells,
     clip,
+    echo,
+    emit_json,
     emit_json_parts,
     human_duration,
     human_size,
     json_items,
     local_time,
+    plural,
     table_lines,
     terminal_width,
     widest,
@@ -44,6 +47,7 @@ WARMUP_PROMPT = "warmup"  # 2.0.x clients started sessions of their own with thi
         "session-kit sessions --all --since 7d     # every project, active in the last week",
         "session-kit sessions --until 2026-11-01 --limit 5",
         "session-kit sessions --json | jq -r '.sessions[].id'",
+        "session-kit sessions --lost --all         # sessions only history.jsonl remembers",
         codes=(EXIT_NOT_FOUND,),
     )
 )
@@ -59,6 +63,12 @@ WARMUP_PROMPT = "warmup"  # 2.0.x clients started sessions of their own with thi
     is_flag=True,
     help="Add each session's tokens and cost (agents included): reads whole files, once, then the usage index.",
 )
+@click.option(
+    "--lost",
+    is_flag=True,
+    help="Sessions whose transcript is gone (not archived either) that the client's history.jsonl "
+    "still remembers: their prompts, project and time.",
+)
 @no_redact_option
 @shared_options
 @pass_kit
@@ -70,6 +80,7 @@ def sessions(
     until: datetime | None,
     limit: int | None,
     with_tokens: bool,
+    lost: bool,
 ) -> None:
     """List sessions, latest activity first, with last activity, duration, size, agents,
     branch, title (else the first prompt).
@@ -81,7 +92,16 @@ def sessions(
     that order; ids are never cut. Reads only the head and
     tail of each file, and prints each row in its turn (memory stays flat on any number of
     sessions); --tokens adds tokens and cost, counted as `session-kit usage` counts them.
+
+    --lost lists instead the sessions the client deleted before the kit archived them, as its
+    `history.jsonl` remembers them: each with its project, time and the prompts typed
+    (`search --lost` searches them).
     """
+    if lost:
+        if with_tokens:
+            raise click.UsageError("--lost and --tokens exclude each other", click.get_current_context())
+        _lost(kit, project_path, all_projects, since, until, limit)
+        return
     # Ordered now, each row made as it is printed: the listing's memory does not grow with
     # the number of sessions (1,000 or 30,000: the same peak RSS).
     found = api.latest_first(
@@ -139,6 +159,36 @@ def sessions(
         spool.seek(0)
         for line in table_lines(columns, map(json.loads, spool), natural, width=terminal_width()):
             click.echo(line)
+
+
+def _lost(
+    kit: Kit,
+    project_path: Path | None,
+    all_projects: bool,
+    since: datetime | None,
+    until: datetime | None,
+    limit: int | None,
+) -> None:
+    found = [
+        s
+        for s in api.lost_sessions(kit.root, api.state_root(), project_path=project_path, all_projects=all_projects)
+        if (since is None or (s.end is not None and s.end >= since))
+        and (until is None or (s.start is not None and s.start <= until))
+    ][:limit]
+    if kit.as_json:
+        emit_json("sessions-lost", {"claude_root": str(kit.root), "sessions": [s.as_dict() for s in found]})
+        return
+    if not found:
+        click.echo("No lost sessions: every session history.jsonl names has a transcript or an archived copy.")
+        return
+    for s in found:
+        prompts = plural(len(s.prompts), "prompt")
+        click.echo(
+            f"{s.id or '(no session id)'}  {local_time(s.start)} .. {local_time(s.end)}  {prompts}  {s.project or '-'}"
+        )
+        for p in s.prompts:
+            echo(f"    {local_time(p.timestamp)}  {clip(p.text, 2000)}")
+    click.echo(f"{plural(len(found), 'lost session')} (only history.jsonl remembers them).")
 
 
 def _listed(rows: Iterable[api.SessionOverview], usage: dict | None) -> Iterator[dict[str, Any]]:

@@ -1,0 +1,40 @@
+"""Which files `secrets` reads, and the line it names for each secret, however the file is read."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from session_kit.queries import secrets
+from session_kit.queries.secrets import find_in, scope_of
+
+KEY = "sk-ant-api03-Xk3j9dQ2mZp8vR7tY1uW4eN6bH0cL5aS-qwertyuiop"
+SID = "0c1ea400-0000-0000-0000-000000000003"
+
+
+def test_lines_cut_across_reads_keep_their_numbers(claude_root: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(secrets, "BLOCK", 64)  # every line is cut across several reads
+    project = claude_root / "projects" / "-work-proj"
+    project.mkdir()
+    lines = [{"text": "x" * n} for n in (10, 300, 5)] + [
+        {"text": "y" * 200 + " " + KEY},
+        {"text": "é" * 90},
+        {"text": KEY},
+    ]
+    (project / f"{SID}.jsonl").write_text("".join(json.dumps(v, ensure_ascii=False) + "\n" for v in lines)[:-1])
+    report = find_in(claude_root, None, scope_of(claude_root, all_projects=True))
+    assert [(h.line, h.kind, h.session) for h in report.hits] == [
+        (4, "anthropic-api-key", SID),
+        (6, "anthropic-api-key", SID),
+    ]
+
+
+def test_the_clients_memory_folder_and_other_projects_are_not_a_sessions(claude_root: Path):
+    for project in ("-work-proj", "-work-other"):
+        (claude_root / "projects" / project / "memory").mkdir(parents=True)
+        (claude_root / "projects" / project / "memory" / "notes.md").write_text(f"token {KEY}\n")
+        (claude_root / "projects" / project / f"{SID}.jsonl").write_text(json.dumps({"text": KEY}) + "\n")
+    report = find_in(claude_root, None, scope_of(claude_root, project_path="/work/proj"))
+    assert [Path(h.path).parent.name for h in report.hits] == ["-work-proj"]
