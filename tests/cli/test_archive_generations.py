@@ -214,3 +214,30 @@ def test_a_deleted_rewritten_session_is_searched_once_however_often_the_index_up
     first = invoke_json("search", "EARLYWORD", "--all")["total"]
     assert first >= 1
     assert invoke_json("search", "EARLYWORD", "--all")["total"] == first
+
+
+def test_a_secret_kept_only_by_an_earlier_generation_is_found_and_scrubbed(claude_root: Path):
+    key = "AKIA" + "Q7XW2M4N8P3R5T6V"
+    t = Transcript(SID, cwd="/work/proj")
+    t.user(f"EARLYWORD deploy with {key}")
+    t.say("deployed")
+    t.compact("Summary: deployed.")
+    t.user("LATEWORD now the docs")
+    path = t.write_session(claude_root)
+    invoke("archive")
+    _gc_rewrite(path)
+    invoke("archive")
+    assert key.encode() not in path.read_bytes()
+    found = invoke("secrets", SID, "--json")
+    assert found.exit_code == 8 and key not in found.stdout
+    assert any(h["where"] == "archive" for h in json.loads(found.stdout)["hits"])
+    assert invoke("secrets", SID, "--scrub").exit_code == 0
+    archive = Path(os.environ["SESSION_KIT_HOME"], "archive")
+    from session_kit.archive import layout, store
+
+    [base] = [b for b, _root in layout.all_bases(os.environ["SESSION_KIT_HOME"])]
+    rel = f"projects/{PROJECT}/{SID}.jsonl"
+    assert key.encode() not in store.read_original(base, rel)
+    assert all(key.encode() not in p.read_bytes() for p in archive.rglob("earlier/**/*.jsonl"))
+    assert invoke_json("search", "EARLYWORD", "--all")["total"] >= 1
+    assert invoke("archive", "--verify").exit_code == 0
