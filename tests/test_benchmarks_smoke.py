@@ -175,10 +175,11 @@ def test_the_runner_finds_every_area_and_keeps_the_reports_order():
         "baselines",
         "secrets",
         "history",
+        "archive",
     ]
     runner = Path(__file__).parents[1] / "benchmarks" / "run.py"
     shown = subprocess.run([sys.executable, runner, "--help"], capture_output=True, text=True, check=True).stdout
-    assert "--only {baselines,compaction,history," in shown
+    assert "--only {archive,baselines,compaction,history," in shown
 
 
 def test_a_quick_run_keeps_the_quick_sizes_whatever_its_repeat_count():

@@ -24,6 +24,7 @@ AREAS = (
     "baselines",
     "secrets",
     "history",
+    "archive",
 )
 
 

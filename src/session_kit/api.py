@@ -69,7 +69,8 @@ _HOMES = {
     "archive_all": "session_kit.queries.history",
     "restore_session": "session_kit.queries.history",
     "session_cwd": "session_kit.queries.history",
-    "archive_dir": "session_kit.archive.store",
+    "archive_dir": "session_kit.archive.layout",
+    "verify_archive": "session_kit.queries.history",
     "search_history": "session_kit.queries.history",
     "export_history": "session_kit.queries.history",
     "SearchFilters": "session_kit.index.query:Filters",
@@ -148,7 +149,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
-    from session_kit.archive.store import archive_dir
+    from session_kit.archive.layout import archive_dir
     from session_kit.claude.paths import claude_root
     from session_kit.claude.settings import SCOPE_PROJECT, SCOPE_USER, SCOPES
     from session_kit.files import TEXT_ERRORS
@@ -161,7 +162,14 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.queries.completion import project_candidates, session_candidates
     from session_kit.queries.doctor import ROOT_FROM_OPTION, doctor_report, root_source
     from session_kit.queries.drift import drift_report
-    from session_kit.queries.history import archive_all, export_history, restore_session, search_history, session_cwd
+    from session_kit.queries.history import (
+        archive_all,
+        export_history,
+        restore_session,
+        search_history,
+        session_cwd,
+        verify_archive,
+    )
     from session_kit.queries.memory import RESTORE_LIMIT as MEMORY_RESTORE_LIMIT
     from session_kit.queries.memory import session_memory
     from session_kit.queries.plans import SOURCE_EXIT_PLAN_MODE, SOURCE_PLAN_AGENT, SOURCE_PLAN_FILE, session_plans

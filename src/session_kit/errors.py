@@ -22,6 +22,7 @@ EXIT_BAD_FILE = 5
 EXIT_NOTHING_TO_DO = 6  # preprocess: the session is empty or a warmup, nothing was written
 EXIT_DRIFT = 7  # doctor --transcripts --strict: transcripts hold types the kit does not know
 EXIT_SECRETS = 8  # secrets: secrets were found (with --scrub: some are left)
+EXIT_DAMAGED = 9  # archive --verify: archived bytes are missing or damaged
 
 # What each code means, for the help of the commands that can end with it.
 EXIT_MEANINGS = {
@@ -34,6 +35,7 @@ EXIT_MEANINGS = {
     EXIT_NOTHING_TO_DO: "nothing to preprocess (an empty or warmup session; nothing written)",
     EXIT_DRIFT: "--strict: types the kit does not know were found",
     EXIT_SECRETS: "secrets were found (with --scrub: some are still there)",
+    EXIT_DAMAGED: "--verify: archived bytes are missing or damaged",
 }
 
 EXIT_CODES_HELP = (
@@ -43,7 +45,8 @@ EXIT_CODES_HELP = (
     "5 a file the kit must change is not valid (it is left as it was); "
     "6 nothing to preprocess (an empty or warmup session; nothing written); "
     "7 doctor --transcripts --strict: types the kit does not know were found; "
-    "8 secrets: secrets were found (with --scrub: some are still there)."
+    "8 secrets: secrets were found (with --scrub: some are still there); "
+    "9 archive --verify: archived bytes are missing or damaged."
 )
 
 

@@ -158,19 +158,20 @@ def test_search_finds_an_archived_session_deleted_before_it_was_ever_indexed(bui
 
 
 def test_prune_drops_only_old_archived_sessions_the_client_no_longer_has(built: Built):
-    import session_kit.archive.store as store
+    from session_kit.archive import layout, store
 
     invoke("archive")
     gone, kept = built.current.session_id, built.legacy.session_id
     _delete_as_the_client_does(built.root, gone)
     state = os.environ["SESSION_KIT_HOME"]
-    for path in Path(store.files_dir(state)).rglob("*.gz.json"):  # archived 400 days ago
+    base = layout.base_dir(state, str(built.root))
+    for path in Path(layout.files_dir(base)).rglob("*.gz.json"):  # archived 400 days ago
         manifest = json.loads(path.read_text())
         path.write_text(json.dumps({**manifest, "archived": time.time() - 400 * 86400}))
     assert invoke_json("archive", "--prune")["pruned"] == 0  # no retention set: keep forever
     Path(state, "config.json").write_text(json.dumps({"archive": {"keep_days": 365}}))
     assert invoke_json("archive", "--prune")["pruned"] == 1
-    sessions = store.archived_sessions(state)
+    sessions = store.archived_sessions(base)
     assert gone not in sessions and kept in sessions
     assert invoke("restore", gone).exit_code == 3
 

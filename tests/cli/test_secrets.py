@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from session_kit.archive import store
+from session_kit.archive import layout, store
 from session_kit.state.root import state_root
 from tests.support.cli import invoke, invoke_json, run
 from tests.support.sessions import ANTHROPIC_KEY, GITHUB_TOKEN, Leaky, build_leaky, make_session
@@ -119,8 +119,12 @@ def invoke_json_any(*args: str) -> dict:
     return json.loads(result.stdout)
 
 
+def _archive() -> str:
+    return layout.base_dir(state_root(), os.environ["CLAUDE_CONFIG_DIR"])
+
+
 def _original(rel: str) -> bytes:
-    return store.read_original(state_root(), rel)
+    return store.read_original(_archive(), rel)
 
 
 def test_scrub_removes_secrets_from_the_archive_keeping_every_other_byte_and_search_finds_the_rest(
@@ -150,7 +154,7 @@ def test_scrub_removes_secrets_from_the_archive_keeping_every_other_byte_and_sea
     assert len(after.splitlines()) == len(before.splitlines())
     for old, new in zip(before.splitlines(), after.splitlines()):
         assert json.loads(old).keys() == json.loads(new).keys()
-    gz = store.member_path(state_root(), rel)
+    gz = layout.member_path(_archive(), rel)
     assert gzip.decompress(Path(gz).read_bytes()) == after
     again = invoke_json_any("secrets", "--all")
     assert not [h for h in again["hits"] if h["where"] == "archive"]

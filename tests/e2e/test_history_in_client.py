@@ -49,11 +49,14 @@ def kit(route: Route, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def archived_size(route: Route, rel: str) -> int | None:
-    manifest = route.state_root / "archive" / "files" / (rel + ".gz.json")
-    try:
-        return json.loads(manifest.read_text())["offset"]
-    except (OSError, ValueError, KeyError):
-        return None
+    """How much of `rel` the archive of the route's Claude root holds (each root has its own
+    folder under `archive/roots/`)."""
+    for manifest in (route.state_root / "archive" / "roots").glob(f"*/files/{rel}.gz.json"):
+        try:
+            return json.loads(manifest.read_text())["offset"]
+        except (OSError, ValueError, KeyError):
+            return None
+    return None
 
 
 @pytest.fixture(scope="module")
@@ -80,7 +83,7 @@ def deleted(claude_binary: Path, tmp_path_factory: pytest.TempPathFactory):
 def test_the_hooks_archived_the_session_and_its_agent(deleted):
     route, transcript, _original, archived = deleted
     assert archived, "SessionEnd did not archive the whole transcript"
-    agents = list((route.state_root / "archive" / "files").rglob("agent-*.jsonl.gz"))
+    agents = list((route.state_root / "archive" / "roots").rglob("agent-*.jsonl.gz"))
     assert agents, "the subagent's log was not archived"
 
 

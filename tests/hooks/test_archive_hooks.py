@@ -7,7 +7,7 @@ import os
 import time
 from pathlib import Path
 
-from session_kit.archive import store
+from session_kit.archive import generations, layout
 from tests.hooks.test_handlers import hook
 from tests.support.sessions import build
 
@@ -16,7 +16,7 @@ def _settled(state: str, rel: str, size: int) -> bool:
     """Whether the background copy reached `size` bytes of `rel` within a bounded wait."""
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
-        entry = store.archived(state, rel)
+        entry = layout.archived(layout.base_dir(state, os.environ["CLAUDE_CONFIG_DIR"]), rel)
         if entry is not None and entry.size == size:
             return True
         time.sleep(0.05)
@@ -41,7 +41,10 @@ def test_session_end_archives_the_session_and_its_agents_in_the_background(claud
     assert _settled(state, f"projects/-work-proj/{sid}.jsonl", transcript.stat().st_size)
     agent = f"projects/-work-proj/{sid}/subagents/agent-{built.worker_agent}.jsonl"
     assert _settled(state, agent, (claude_root / agent).stat().st_size)
-    assert store.read_original(state, f"projects/-work-proj/{sid}.jsonl") == transcript.read_bytes()
+    assert (
+        generations.read_original(layout.base_dir(state, str(claude_root)), f"projects/-work-proj/{sid}.jsonl")
+        == transcript.read_bytes()
+    )
 
 
 def test_a_resumed_start_archives_what_was_added(claude_root: Path):
@@ -64,7 +67,12 @@ def test_archiving_turned_off_archives_nothing(claude_root: Path):
     transcript = claude_root / "projects" / "-work-proj" / f"{sid}.jsonl"
     assert _end(transcript, sid, SESSION_KIT_ARCHIVE="off").returncode == 0
     time.sleep(0.3)
-    assert store.archived(os.environ["SESSION_KIT_HOME"], f"projects/-work-proj/{sid}.jsonl") is None
+    assert (
+        layout.archived(
+            layout.base_dir(os.environ["SESSION_KIT_HOME"], str(claude_root)), f"projects/-work-proj/{sid}.jsonl"
+        )
+        is None
+    )
 
 
 def test_a_transcript_outside_a_claude_root_is_logged_never_an_error(tmp_path: Path):

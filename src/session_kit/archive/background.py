@@ -18,10 +18,11 @@ if TYPE_CHECKING:
 
 
 def archive_session_now(state_root: str, claude_root: str, transcript: str) -> tuple[int, int]:
-    from session_kit.archive import store
+    from session_kit.archive import layout, store
 
     errors: list[str] = []
-    result = store.archive_paths(state_root, claude_root, store.session_files(claude_root, transcript), errors=errors)
+    base = layout.base_dir(state_root, claude_root, create=True)
+    result = store.archive_paths(base, claude_root, store.session_files(claude_root, transcript), errors=errors)
     if errors:
         raise OSError("; ".join(errors[:3]))
     return result

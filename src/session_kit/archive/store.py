@@ -1,21 +1,27 @@
 """One file's incremental, lossless copy in the archive, and the files that make up a session.
 
-Owns: the archive's layout (`<state>/archive/files/<path under the Claude root>.gz`, and
-beside each a manifest `….gz.json`: how many bytes of the original are in, how large the
-`.gz` is, and the line follower's checkpoint: `transcript.follow`); copying only the bytes
-appended since the last copy, as one more gzip member (a file replaced, cut shorter or
-rewritten since is copied again whole); reading the original bytes back; rewriting a copy
-in place at the same length (`rewrite`: secrets scrubbed); which files
-belong to a session (its transcript, its `<id>/` folder of agent logs and meta files, its
-2025-layout agent logs, its plan file) and walking everything under a Claude root.
+Owns: copying only the bytes appended since the last copy, as one more gzip member, with the
+CRC-32 of the original bytes carried on; a file the client rewrote or replaced (its head or
+the bytes before the offset changed, another inode that does not begin with what was
+archived, cut shorter) starts a new generation: its bytes go to a new member file and every
+earlier generation is kept as it was (the client rewrites transcripts in place: dropping the
+history before a compaction, "self-healing" a damaged file); rewriting every generation of
+a copy in place at the same length (`rewrite`: secrets scrubbed); which files belong to a session
+(its transcript, everything in its `<id>/` folder: agent logs and meta files, spilled tool
+outputs `tool-results/`, `custom-title.json`, `precompact.json`, a workflow's
+`journal.jsonl`; its 2025-layout agent logs; its plan file) and walking everything under a
+Claude root (plans with the session whose slug names them).
 Does not: parse transcripts (a session id or slug is looked up in the raw bytes), decide when
-to run (hooks, `background`, the CLI), or put files back (`view`). Standard library (and the kit's
+to run (hooks, `background`, the CLI), know the folders (`layout`), read copies back
+(`generations`) or put files back (`view`). Standard library (and the kit's
 standard-library-only `state` and `transcript.follow`) only.
 
-Crash safety: the manifest is replaced (rename) only after the member is written, and the
-next copy first cuts the `.gz` back to the size the manifest records, so a copy killed
-half-way is redone, never doubled. Folders 0700, files 0600; nothing is written through a
-symlink inside the state folder.
+Crash safety: a member is written first and the manifest replaced (rename) after, so a kill
+leaves the old manifest, and the next copy cuts the member back to the size the manifest
+records (a copy killed half-way is redone, never doubled). A new generation is written to its
+own member file before the manifest names it: a kill during a generation switch leaves the
+earlier generation whole and the switch is done again. Folders 0700, files 0600; nothing is
+written through a symlink inside the state folder.
 """
 
 from __future__ import annotations
@@ -23,67 +29,21 @@ from __future__ import annotations
 import os
 import time
 import zlib
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
 
+from session_kit.archive import layout
+from session_kit.archive.layout import GZ, MANIFEST, Archived
 from session_kit.state import fileio
 from session_kit.state.root import check_no_symlink, ensure_dir
 from session_kit.transcript.follow import Checkpoint, checkpoint, resume, unchanged
 
-ARCHIVE = "archive"
-FILES = "files"
-GZ = ".gz"
-MANIFEST = ".json"  # beside the member file: <name>.gz.json
-MAX_MANIFEST = 1 << 20  # a manifest is a few hundred bytes
 CHUNK = 1 << 20
 # zlib level 1 (gzip -1): transcripts are repetitive JSON; higher levels cost 3-5x the time
 # for ~15% less (measured on the benchmark root).
 LEVEL = 1
-HEAD_BYTES = 256 * 1024  # how far into a file its session id or slug is looked for
-KINDS = (".jsonl", ".meta.json")
-
-
-@dataclass(frozen=True, slots=True)
-class Archived:
-    """One archived file, as its manifest records it."""
-
-    rel: str  # the path under the Claude root, with `/`
-    session: str | None
-    size: int  # bytes of the original in the archive
-    gz_size: int
-    archived_at: float
-    source_mtime: float
-
-    @property
-    def project(self) -> str | None:
-        parts = self.rel.split("/")
-        return parts[1] if len(parts) > 2 and parts[0] == "projects" else None
-
-
-def archive_dir(state_root: str) -> str:
-    return os.path.join(state_root, ARCHIVE)
-
-
-def files_dir(state_root: str) -> str:
-    return os.path.join(state_root, ARCHIVE, FILES)
-
-
-def member_path(state_root: str, rel: str) -> str:
-    return os.path.join(files_dir(state_root), *rel.split("/")) + GZ
-
-
-def _load_manifest(path: str) -> dict | None:
-    try:
-        value = fileio.read_json(path + MANIFEST, MAX_MANIFEST)
-    except (OSError, ValueError):
-        return None
-    return value if isinstance(value, dict) else None
-
-
-def _save_manifest(path: str, manifest: dict) -> None:
-    # Replaced by rename, not fsync'd: a kill -9 leaves the old manifest (the member is cut back
-    # to it next time); 10,000 fsyncs would cost more than the copying itself.
-    fileio.write_json(path + MANIFEST, manifest, sync=False)
+HEAD_BYTES = 256 * 1024  # how far into a file its session id is looked for
+SLUG_BYTES = 64 * 1024  # and its slug (on every entry of a session that has one)
+PLANS = "plans"
 
 
 def _checkpoint(manifest: dict | None) -> Checkpoint | None:
@@ -97,25 +57,33 @@ def _checkpoint(manifest: dict | None) -> Checkpoint | None:
     return found
 
 
-def archive_file(state_root: str, claude_root: str, path: str, *, session: str | None = None) -> int:
-    """Bring the archived copy of `path` (a file under `claude_root`) up to date; returns the
-    original bytes copied this time (0: nothing new). OSError when `path` cannot be read."""
+def archive_file(
+    base: str, claude_root: str, path: str, *, session: str | None = None, made: set[str] | None = None
+) -> int:
+    """Bring the archived copy of `path` (a file under `claude_root`) up to date in the root's
+    archive `base`; returns the original bytes copied this time (0: nothing new). OSError when
+    `path` cannot be read. `made`: folders of the archive already made and checked for
+    symlinks in this run (a walk over thousands of files checks each once)."""
     rel = os.path.relpath(path, claude_root).replace(os.sep, "/")
     if rel.startswith("../") or rel == "..":
         raise ValueError(f"{path} is not under {claude_root}")
-    gz = member_path(state_root, rel)
+    gz = layout.member_path(base, rel)
     src, info = fileio.open_fd(path)
     try:
-        old = _load_manifest(gz)
-        if unchanged(_checkpoint(old), info):  # the common case: no lock, no read
-            return 0
-        ensure_dir(os.path.dirname(gz), root=state_root)
-        check_no_symlink(state_root, gz)
+        old = layout.load_manifest(gz)
+        if unchanged(_checkpoint(old), info) and (session is None or old.get("session") == session):
+            return 0  # the common case: no lock, no read
+        folder = os.path.dirname(gz)
+        if made is None or folder not in made:
+            ensure_dir(folder, root=base)
+            if made is not None:
+                made.add(folder)
+        # The folder was checked for symlinks (`ensure_dir`); O_NOFOLLOW guards the file itself.
         out = os.open(gz, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
         try:
             _lock(out)
-            old = _load_manifest(gz)  # again, under the lock: another copy may have run
-            return _copy(src, out, info, gz, old, rel, session)
+            old = layout.load_manifest(gz)  # again, under the lock: another copy may have run
+            return _copy(base, src, out, info, gz, old, rel, session)
         finally:
             os.close(out)
     finally:
@@ -130,40 +98,102 @@ def _lock(fd: int) -> None:
     fcntl.flock(fd, fcntl.LOCK_EX)
 
 
-def _copy(src: int, out: int, info: os.stat_result, gz: str, old: dict | None, rel: str, session: str | None) -> int:
-    size = info.st_size  # bytes appended while we copy wait for the next copy
-    start, gz_size = 0, 0
-    if old and isinstance(old.get("gz_size"), int):
-        start = resume(src, info, _checkpoint(old))[0]  # 0: replaced or rewritten since
-        gz_size = old["gz_size"] if start else 0
-    if old and start == size and gz_size:
-        _save_manifest(gz, {**old, "checkpoint": checkpoint(src, info, start).to_text(), "mtime": info.st_mtime})
-        return 0
-    if old and not start:  # replaced: forget the old copy first, so a kill now leaves none
-        _save_manifest(gz, {**old, "offset": 0, "gz_size": 0, "checkpoint": None, "mtime": 0.0})
-    os.ftruncate(out, gz_size)  # a member a killed copy left past the manifest goes
-    os.lseek(out, gz_size, os.SEEK_SET)
-    packer = zlib.compressobj(LEVEL, zlib.DEFLATED, 31)
-    position = start
+def _crc_of_file(fd: int, size: int) -> int:
+    crc, position = 0, 0
     while position < size:
-        chunk = os.pread(src, min(CHUNK, size - position), position)
+        chunk = os.pread(fd, min(CHUNK, size - position), position)
         if not chunk:
-            break  # cut short while we read: what we have is what the file held
+            return -1  # cut short: not the same bytes
+        crc = zlib.crc32(chunk, crc)
         position += len(chunk)
-        _write_all(out, packer.compress(chunk))
-    _write_all(out, packer.flush())
+    return crc
+
+
+def _crc_of_member(member: str, gz_size: int) -> int:
+    from session_kit.archive.generations import member_chunks
+
+    crc = 0
+    for chunk in member_chunks(member, gz_size):
+        crc = zlib.crc32(chunk, crc)
+    return crc
+
+
+def _copy(
+    base: str, src: int, out: int, info: os.stat_result, gz: str, old: dict | None, rel: str, session: str | None
+) -> int:
+    size = info.st_size  # bytes appended while we copy wait for the next copy
+    start = gz_size = crc = generation = 0
+    closed: list[dict] = []
+    if old and isinstance(old.get("gz_size"), int) and isinstance(old.get("offset"), int):
+        closed = [g for g in old.get("gens") or () if isinstance(g, dict)]
+        generation = old.get("gen") if isinstance(old.get("gen"), int) else 0
+        member = layout.member_path(base, rel, generation)
+        had, crc = old["offset"], old.get("crc")
+        if not isinstance(crc, int):  # archived before checksums were kept: counted once now
+            crc = _crc_of_member(member, old["gz_size"])
+        start = resume(src, info, _checkpoint(old))[0]
+        if not start and had and size >= had and _crc_of_file(src, had) == crc:
+            start = had  # another inode (a copy, a restore) that begins with what we have
+        if start:
+            gz_size = old["gz_size"]
+        elif had:  # rewritten or replaced: the copy so far becomes an earlier generation
+            closed.append({"gen": generation, "size": had, "gz_size": old["gz_size"], "crc": crc})
+            generation, crc = generation + 1, 0
+        else:
+            crc = 0
+    if old and start == size and gz_size:  # nothing new (a plan may have learnt its session)
+        known = session if session is not None else old.get("session")
+        checked = checkpoint(src, info, start).to_text()
+        layout.save_manifest(gz, {**old, "session": known, "crc": crc, "checkpoint": checked, "mtime": info.st_mtime})
+        return 0
+    target = out if not generation else _open_member(base, layout.member_path(base, rel, generation))
+    try:
+        os.ftruncate(target, gz_size)  # a member a killed copy left past the manifest goes
+        os.lseek(target, gz_size, os.SEEK_SET)
+        packer = zlib.compressobj(LEVEL, zlib.DEFLATED, 31)
+        position = start
+        while position < size:
+            chunk = os.pread(src, min(CHUNK, size - position), position)
+            if not chunk:
+                break  # cut short while we read: what we have is what the file held
+            position += len(chunk)
+            crc = zlib.crc32(chunk, crc)
+            _write_all(target, packer.compress(chunk))
+        _write_all(target, packer.flush())
+        written = os.lseek(target, 0, os.SEEK_CUR)
+    finally:
+        if target != out:
+            os.close(target)
+    switched = bool(old) and generation != (old.get("gen") or 0)
     manifest = {
-        "v": 1,
+        "v": layout.VERSION,
         "rel": rel,
         "session": session if session is not None else (old or {}).get("session"),
+        "gens": closed,
+        "gen": generation,
         "offset": position,
-        "gz_size": os.lseek(out, 0, os.SEEK_CUR),
+        "gz_size": written,
+        "crc": crc,
         "checkpoint": checkpoint(src, info, position).to_text(),
         "mtime": info.st_mtime if position == size else 0.0,
         "archived": time.time(),
+        "earlier": None if switched else (old or {}).get("earlier"),
     }
-    _save_manifest(gz, manifest)
+    layout.save_manifest(gz, manifest)
+    if switched and rel.endswith(".jsonl"):
+        from session_kit.archive.generations import write_earlier
+
+        try:
+            if write_earlier(base, rel):
+                layout.save_manifest(gz, {**manifest, "earlier": generation})
+        except (OSError, ValueError):
+            pass  # the bytes are safe; a reader writes it again when it finds it missing
     return position - start
+
+
+def _open_member(base: str, member: str) -> int:
+    check_no_symlink(base, member)
+    return os.open(member, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -172,153 +202,142 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-# --- reading back ----------------------------------------------------------------------------
+# --- every generation at once: what the secrets finder reads and `rewrite` changes -------------
 
 
-def archived(state_root: str, rel: str) -> Archived | None:
-    manifest = _load_manifest(member_path(state_root, rel))
-    return _entry(manifest) if manifest else None
+def original_chunks(base: str, rel: str) -> Iterator[bytes]:
+    """The original bytes of every generation of an archived file, oldest first (a secret
+    kept only in an earlier generation is found too)."""
+    from session_kit.archive.generations import member_chunks
 
-
-def _entry(manifest: dict) -> Archived | None:
-    try:
-        return Archived(
-            rel=str(manifest["rel"]),
-            session=manifest.get("session"),
-            size=int(manifest["offset"]),
-            gz_size=int(manifest["gz_size"]),
-            archived_at=float(manifest.get("archived", 0)),
-            source_mtime=float(manifest.get("mtime") or 0),
-        )
-    except (KeyError, TypeError, ValueError):
-        return None
-
-
-def original_chunks(state_root: str, rel: str) -> Iterator[bytes]:
-    """The original bytes of an archived file, as archived (members up to the manifest's size)."""
-    gz = member_path(state_root, rel)
-    entry = archived(state_root, rel)
+    entry = layout.archived(base, rel)
     if entry is None:
         raise FileNotFoundError(f"{rel} is not in the archive")
-    with open(gz, "rb") as f:
-        remaining = entry.gz_size
-        unpacker = zlib.decompressobj(31)
-        while remaining > 0:
-            data = f.read(min(CHUNK, remaining))
-            if not data:
-                raise OSError(f"{gz}: shorter than its manifest says")
-            remaining -= len(data)
-            while data:
-                out = unpacker.decompress(data)
-                if out:
-                    yield out
-                if unpacker.eof:  # the next gzip member starts in what is left
-                    data = unpacker.unused_data
-                    unpacker = zlib.decompressobj(31)
-                else:
-                    data = b""
+    for generation in entry.generations:
+        yield from member_chunks(generation.member, generation.gz_size)
 
 
-def read_original(state_root: str, rel: str) -> bytes:
-    return b"".join(original_chunks(state_root, rel))
+def read_original(base: str, rel: str) -> bytes:
+    return b"".join(original_chunks(base, rel))
 
 
-def rewrite(state_root: str, rel: str, change: Callable[[bytes], bytes]) -> bool:
-    """Replace the archived copy of `rel` with `change(its original bytes)`, which must keep
-    their length (secrets scrubbed in place: the manifest's offsets and checkpoint stay true,
-    and the next copy goes on from where the last stopped). False when nothing changed."""
-    gz = member_path(state_root, rel)
-    check_no_symlink(state_root, gz)
+def rewrite(base: str, rel: str, change: Callable[[bytes], bytes]) -> bool:
+    """Replace every generation of the archived copy of `rel` with `change(the bytes of all
+    of them, oldest first)`, which must keep their length (secrets scrubbed in place: each
+    generation keeps its size, its checksum is counted again, the next copy goes on from
+    where the last stopped); a rewritten file's earlier part is written again. False when
+    nothing changed."""
+    gz = layout.member_path(base, rel)
+    check_no_symlink(base, gz)
     fd = os.open(gz, os.O_RDWR | getattr(os, "O_NOFOLLOW", 0))
     try:
         _lock(fd)  # no copy into it meanwhile
-        manifest = _load_manifest(gz)
-        data = read_original(state_root, rel)
+        manifest = layout.load_manifest(gz)
+        entry = layout.entry_of(base, manifest) if manifest else None
+        if entry is None:
+            return False
+        data = read_original(base, rel)
         new = change(data)
-        if new == data or manifest is None:
+        if new == data:
             return False
         if len(new) != len(data):
             raise ValueError(f"{rel}: a rewrite must keep the archived length")
-        packer = zlib.compressobj(LEVEL, zlib.DEFLATED, 31)
-        packed = packer.compress(new) + packer.flush()
-        fileio.atomic_write(gz, packed, sync=False)
-        _save_manifest(gz, {**manifest, "gz_size": len(packed), "rewritten": time.time()})
+        written: dict[int, dict] = {}
+        start = 0
+        for generation in entry.generations:
+            piece = new[start : start + generation.size]
+            if piece != data[start : start + generation.size]:
+                packed = zlib.compressobj(LEVEL, zlib.DEFLATED, 31)
+                packed_bytes = packed.compress(piece) + packed.flush()
+                fileio.atomic_write(generation.member, packed_bytes, sync=False)
+                written[generation.number] = {"gz_size": len(packed_bytes), "crc": zlib.crc32(piece)}
+            start += generation.size
+        gens = [{**g, **written.get(g.get("gen"), {})} for g in manifest.get("gens") or ()]
+        newest = written.get(entry.generations[-1].number, {})
+        layout.save_manifest(gz, {**manifest, **newest, "gens": gens, "rewritten": time.time()})
+        if entry.rewritten and rel.endswith(".jsonl"):
+            from session_kit.archive.generations import write_earlier
+
+            write_earlier(base, rel)
         return True
     finally:
         os.close(fd)
 
 
-def all_archived(state_root: str) -> Iterator[Archived]:
-    base = files_dir(state_root)
-    for folder, _dirs, names in os.walk(base):
-        for name in names:
-            if name.endswith(GZ + MANIFEST):
-                manifest = _load_manifest(os.path.join(folder, name[: -len(MANIFEST)]))
-                entry = _entry(manifest) if manifest else None
-                if entry is not None:
-                    yield entry
+# --- what is archived -------------------------------------------------------------------------
 
 
-def archived_sessions(state_root: str) -> dict[str, list[Archived]]:
+def all_archived(base: str) -> list[Archived]:
+    return layout.entries_under(base, layout.files_dir(base))
+
+
+def archived_sessions(base: str) -> dict[str, list[Archived]]:
     """Archived files by session id (files of no session left out)."""
     found: dict[str, list[Archived]] = {}
-    for entry in all_archived(state_root):
+    for entry in all_archived(base):
         if entry.session:
             found.setdefault(entry.session, []).append(entry)
     return found
 
 
-def archived_session_files(state_root: str, session_id: str) -> list[Archived]:
+def archived_session_files(base: str, session_id: str) -> list[Archived]:
     """The archived files of one session, found through the project folders' listings: its
-    transcript, its `<id>/` folder and (from the manifests of the project's agent logs) its
-    2025-layout agents."""
-    base = os.path.join(files_dir(state_root), "projects")
-    found = []
+    transcript, its `<id>/` folder, (from the manifests of the project's agent logs) its
+    2025-layout agents, and its plan (recorded with it, or named by its transcript's slug)."""
+    projects = os.path.join(layout.files_dir(base), "projects")
+    found: list[Archived] = []
     try:
-        projects = os.listdir(base)
+        names = os.listdir(projects)
     except OSError:
         return []
-    for project in projects:
-        folder = os.path.join(base, project)
+    for project in names:
+        folder = os.path.join(projects, project)
         try:
-            names = os.listdir(folder)
+            listing = os.listdir(folder)
         except OSError:
             continue
-        if f"{session_id}.jsonl{GZ}{MANIFEST}" not in names and session_id not in names:
+        if f"{session_id}.jsonl{GZ}{MANIFEST}" not in listing and session_id not in listing:
             continue
-        found.extend(entry for entry in _entries_under(folder) if entry.session == session_id)
-    if found:  # its plan file, archived with it by the hooks
-        plans = os.path.join(files_dir(state_root), "plans")
-        found.extend(entry for entry in _entries_under(plans) if entry.session == session_id)
-    return found
+        found.extend(e for e in layout.entries_under(base, folder) if e.session == session_id)
+    if not found:
+        return found
+    plans = [
+        e for e in layout.entries_under(base, os.path.join(layout.files_dir(base), PLANS)) if e.session == session_id
+    ]
+    if not plans:  # archived before plans recorded their session: named by the transcript's slug
+        slug = _archived_slug(base, found, session_id)
+        entry = layout.archived(base, f"{PLANS}/{slug}.md") if slug else None
+        plans = [entry] if entry is not None else []
+    return found + plans
 
 
-def _entries_under(folder: str) -> Iterator[Archived]:
-    for path, _dirs, names in os.walk(folder):
-        for name in names:
-            if name.endswith(GZ + MANIFEST):
-                manifest = _load_manifest(os.path.join(path, name[: -len(MANIFEST)]))
-                entry = _entry(manifest) if manifest else None
-                if entry is not None:
-                    yield entry
+def _archived_slug(base: str, entries: list[Archived], session_id: str) -> str | None:
+    from session_kit.archive.generations import member_chunks
+
+    for entry in entries:
+        if entry.rel.endswith(f"/{session_id}.jsonl") and entry.rel.count("/") == 2:
+            newest = entry.generations[-1]
+            head = b""
+            for chunk in member_chunks(newest.member, newest.gz_size):
+                head += chunk
+                if len(head) >= SLUG_BYTES:
+                    break
+            return _slug_in(head)
+    return None
 
 
 # --- what to archive ----------------------------------------------------------------------
 
 
-def _read_head(path: str) -> bytes | None:
+def _read_head(path: str, limit: int = HEAD_BYTES) -> bytes | None:
     """A regular file's first bytes; None for anything else (a FIFO would block a plain open)."""
     try:
-        return fileio.read_small(path, HEAD_BYTES)
+        return fileio.read_small(path, limit)
     except OSError:
         return None
 
 
-def head_field(path: str, key: bytes) -> str | None:
-    """The first `"key":"value"` string in a file's head, unparsed (ids and slugs hold no escapes)."""
-    head = _read_head(path)
-    if head is None:
-        return None
+def _field_in(head: bytes, key: bytes) -> str | None:
     for pattern in (b'"' + key + b'":"', b'"' + key + b'": "'):
         at = head.find(pattern)
         if at >= 0:
@@ -329,16 +348,36 @@ def head_field(path: str, key: bytes) -> str | None:
     return None
 
 
+def _slug_in(head: bytes) -> str | None:
+    slug = _field_in(head, b"slug")
+    return slug if slug and "/" not in slug and "\\" not in slug and not slug.startswith(".") else None
+
+
+def head_field(path: str, key: bytes, limit: int = HEAD_BYTES) -> str | None:
+    """The first `"key":"value"` string in a file's head, unparsed (ids and slugs hold no escapes)."""
+    head = _read_head(path, limit)
+    return None if head is None else _field_in(head, key)
+
+
+def _folder_files(folder: str) -> Iterator[str]:
+    """Every regular file under `folder` (symlinks left alone), in a stable order."""
+    for path, dirs, names in os.walk(folder):
+        dirs.sort()
+        for name in sorted(names):
+            full = os.path.join(path, name)
+            if not os.path.islink(full):
+                yield full
+
+
 def session_files(claude_root: str, transcript: str) -> list[tuple[str, str]]:
     """(path, session id) of the files that make up the session of `transcript`: the file,
-    its `<id>/` folder (agent logs, meta files, workflow runs), the project's 2025-layout agent
-    logs that name it, and its plan file (`plans/<slug>.md`)."""
+    everything in its `<id>/` folder, the project's 2025-layout agent logs that name it, and
+    its plan file (`plans/<slug>.md`)."""
     session = os.path.basename(transcript)[: -len(".jsonl")] if transcript.endswith(".jsonl") else None
     session = session or head_field(transcript, b"sessionId") or ""
     project = os.path.dirname(transcript)
     found = [(transcript, session)] if os.path.isfile(transcript) else []
-    for folder, _dirs, names in os.walk(os.path.join(project, session)):
-        found.extend((os.path.join(folder, n), session) for n in sorted(names) if n.endswith(KINDS))
+    found.extend((path, session) for path in _folder_files(os.path.join(project, session)))
     try:
         legacy = [n for n in os.listdir(project) if n.startswith("agent-") and n.endswith(".jsonl")]
     except OSError:
@@ -347,61 +386,91 @@ def session_files(claude_root: str, transcript: str) -> list[tuple[str, str]]:
         path = os.path.join(project, name)
         if head_field(path, b"sessionId") == session:
             found.append((path, session))
-    slug = head_field(transcript, b"slug")
-    if slug and "/" not in slug and not slug.startswith("."):
-        plan = os.path.join(claude_root, "plans", slug + ".md")
+    head = _read_head(transcript, SLUG_BYTES)
+    slug = _slug_in(head) if head else None
+    if slug:
+        plan = os.path.join(claude_root, PLANS, slug + ".md")
         if os.path.isfile(plan):
             found.append((plan, session))
     return found
 
 
-def everything(claude_root: str) -> Iterator[tuple[str, str | None]]:
+def everything(claude_root: str, base: str | None = None) -> Iterator[tuple[str, str | None]]:
     """(path, session id) of every file worth archiving under a Claude root, project by
-    project: transcripts, agent logs and meta files; then the plan files (no session)."""
+    project: transcripts and 2025-layout agent logs, everything in each session's folder;
+    then the plan files, each with the session whose slug names it (looked up only for a plan
+    `base`, the root's archive, does not know the session of yet)."""
     projects = os.path.join(claude_root, "projects")
     try:
         folders = sorted(e.path for e in os.scandir(projects) if e.is_dir(follow_symlinks=False))
     except OSError:
         folders = []
+    transcripts: list[str] = []
     for project in folders:
         for folder, dirs, names in os.walk(project):
             dirs.sort()
             relative = os.path.relpath(folder, project)
             owner = None if relative == os.curdir else relative.split(os.sep)[0]
             for name in sorted(names):
-                if not name.endswith(KINDS):
-                    continue
                 path = os.path.join(folder, name)
                 if owner is not None:
-                    yield path, owner
+                    if not os.path.islink(path):
+                        yield path, owner
+                elif not name.endswith(".jsonl"):
+                    continue
                 elif name.startswith("agent-"):
                     yield path, head_field(path, b"sessionId")
                 else:
-                    yield path, name[: -len(".jsonl")] if name.endswith(".jsonl") else None
-    plans = os.path.join(claude_root, "plans")
+                    transcripts.append(path)
+                    yield path, name[: -len(".jsonl")]
+    plans = os.path.join(claude_root, PLANS)
     try:
         names = sorted(n for n in os.listdir(plans) if n.endswith(".md"))
     except OSError:
         names = []
+    slugs: dict[str, str] | None = None
     for name in names:
-        yield os.path.join(plans, name), None
+        known = layout.archived(base, f"{PLANS}/{name}") if base else None
+        session = known.session if known else None
+        if session is None:
+            if slugs is None:
+                slugs = _slugs(transcripts)
+            session = slugs.get(name[: -len(".md")])
+        yield os.path.join(plans, name), session
+
+
+def _slugs(transcripts: Iterable[str]) -> dict[str, str]:
+    """The session each plan slug belongs to (the newest transcript naming it)."""
+    found: dict[str, tuple[float, str]] = {}
+    for path in transcripts:
+        head = _read_head(path, SLUG_BYTES)
+        slug = _slug_in(head) if head else None
+        if slug:
+            try:
+                mtime = os.stat(path).st_mtime
+            except OSError:
+                continue
+            if slug not in found or mtime > found[slug][0]:
+                found[slug] = (mtime, os.path.basename(path)[: -len(".jsonl")])
+    return {slug: session for slug, (_mtime, session) in found.items()}
 
 
 def archive_paths(
-    state_root: str,
+    base: str,
     claude_root: str,
-    files: Iterator[tuple[str, str | None]] | list[tuple[str, str | None]],
+    files: Iterable[tuple[str, str | None]],
     *,
     progress: Callable[[int, int], object] | None = None,
     errors: list[str] | None = None,
 ) -> tuple[int, int]:
-    """Archive each file; returns (files copied into, original bytes copied). A file that
-    cannot be read is named in `errors` and skipped."""
-    ensure_dir(files_dir(state_root), root=state_root)
+    """Archive each file into the root's archive `base`; returns (files copied into, original
+    bytes copied). A file that cannot be read is named in `errors` and skipped."""
+    ensure_dir(layout.files_dir(base), root=base)
     touched = copied = 0
+    made: set[str] = set()
     for path, session in files:
         try:
-            added = archive_file(state_root, claude_root, path, session=session)
+            added = archive_file(base, claude_root, path, session=session, made=made)
         except (OSError, ValueError) as exc:
             if errors is not None:
                 errors.append(f"{path}: {getattr(exc, 'strerror', None) or exc}")

@@ -40,6 +40,7 @@ from session_kit.cli.helptext import exit_codes
 from session_kit.errors import (
     EXIT_AMBIGUOUS,
     EXIT_BAD_FILE,
+    EXIT_DAMAGED,
     EXIT_DRIFT,
     EXIT_NOT_FOUND,
     EXIT_NOTHING_TO_DO,
@@ -59,7 +60,7 @@ class Command(NamedTuple):
 COMMANDS = {
     "archive": Command(
         "archive:archive",
-        "Copy every session's transcript, agent logs, meta and plan files into the kit's archive.",
+        "Copy every file of every session into the kit's archive.",
     ),
     "debug-agent": Command(
         "debug_agent:debug_agent", "What the session's subagents were asked, what they did, what failed and why."
@@ -183,7 +184,9 @@ EPILOG = (
     "  fish, ~/.config/fish/completions/session-kit.fish:\n"
     "                    _SESSION_KIT_COMPLETE=fish_source session-kit | source\n\n"
     "Colour: on a terminal only; NO_COLOR or TERM=dumb turn it off, FORCE_COLOR on. Times are UTC.\n\n"
-    + exit_codes((EXIT_NOT_FOUND, EXIT_AMBIGUOUS, EXIT_BAD_FILE, EXIT_NOTHING_TO_DO, EXIT_DRIFT, EXIT_SECRETS))
+    + exit_codes(
+        (EXIT_NOT_FOUND, EXIT_AMBIGUOUS, EXIT_BAD_FILE, EXIT_NOTHING_TO_DO, EXIT_DRIFT, EXIT_SECRETS, EXIT_DAMAGED)
+    )
 )
 
 

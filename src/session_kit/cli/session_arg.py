@@ -74,4 +74,10 @@ def resolve(kit: Kit, session: str) -> api.SessionRef:
             f"`session-kit restore {ref.id}` puts it back)",
             err=True,
         )
+    elif ref.earlier_entries:
+        click.echo(
+            f"session-kit: {ref.earlier_entries} earlier entries of {ref.id} are read from the kit's archive "
+            "(the client rewrote its transcript without them)",
+            err=True,
+        )
     return ref

@@ -119,23 +119,47 @@ def files_to_index(
                 yield from _agents_in(entry.path, name, project)
 
 
-def archived_only(claude_root: Path, state_root: str, indexed: set[str]) -> Iterable[IndexFile]:
-    """The files of archived sessions the index has never seen (the client deleted them
-    before any update), through the archive's view (`archive.view`)."""
-    from session_kit.archive import store, view
+def archived_only(
+    claude_root: Path, state_root: str, indexed: set[str], paths: set[str] = frozenset()
+) -> Iterable[IndexFile]:
+    """From the Claude root's archive: the files of archived sessions the index has never seen
+    (the client deleted them before any update), through the archive's view (`archive.view`,
+    each transcript whole: its earlier generations' dropped entries too); and for the sessions
+    it has seen, the earlier part of each file the client rewrote (the entries the client
+    dropped), with the client's file as its `original` (not for a session indexed through the
+    view, in `paths`: its view's transcript holds that part already)."""
+    from session_kit.archive import layout, store, view
 
-    for session in view.archived_ids(state_root, ""):
+    base = layout.base_dir(state_root, str(claude_root))
+    root = layout.view_dir(base)
+    for session in view.archived_ids(base, ""):
         if session in indexed:
             continue
-        transcript = view.materialize(state_root, session)
-        if transcript is None:
+        if view.materialize(base, session) is None:
             continue
-        base = view.view_root(state_root)
-        for entry in store.archived_session_files(state_root, session):
-            if not entry.rel.endswith(SESSION_SUFFIX):
+        for entry in store.archived_session_files(base, session):
+            name = entry.rel.rsplit("/", 1)[-1]
+            if not (
+                view.is_transcript(entry, session) or (name.startswith(AGENT_PREFIX) and name.endswith(SESSION_SUFFIX))
+            ):
                 continue
-            path = os.path.join(base, *entry.rel.split("/"))
-            name = os.path.basename(path)[: -len(SESSION_SUFFIX)]
-            agent = name[len(AGENT_PREFIX) :] if name.startswith(AGENT_PREFIX) else None
+            path = os.path.join(root, *entry.rel.split("/"))
+            agent = name[len(AGENT_PREFIX) : -len(SESSION_SUFFIX)] if name.startswith(AGENT_PREFIX) else None
             original = os.path.join(str(claude_root), *entry.rel.split("/"))
             yield IndexFile(path, session, agent, entry.project, original=original)
+    earlier = os.path.join(base, layout.EARLIER)
+    for folder, dirs, names in os.walk(earlier):
+        dirs.sort()
+        for name in sorted(names):
+            if not name.endswith(SESSION_SUFFIX) or name.startswith(AGENT_PREFIX):
+                continue  # the client rewrites transcripts, never agent logs
+            path = os.path.join(folder, name)
+            rel = os.path.relpath(path, earlier).replace(os.sep, "/")
+            entry = layout.archived(base, rel)
+            if entry is None or not entry.session or entry.session not in indexed:
+                continue  # a session first indexed just now, through the view (above)
+            if os.path.join(root, *rel.split("/")) in paths:
+                continue
+            yield IndexFile(
+                path, entry.session, None, entry.project, original=os.path.join(str(claude_root), *rel.split("/"))
+            )

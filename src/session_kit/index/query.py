@@ -105,10 +105,11 @@ def search_index(
     filters: Filters = Filters(),
     *,
     limit: int | None = DEFAULT_LIMIT,
-    state_root: str | None = None,
+    archive: str | None = None,
 ) -> tuple[list[IndexedHit], int]:
-    """The best hits (at most `limit`) and how many there are in all. `state_root`: the kit's
-    state, whose archive says whether a deleted session can be restored."""
+    """The best hits (at most `limit`) and how many there are in all. `archive`: the Claude
+    root's archive (`archive.layout.base_dir`), which says whether a deleted session can be
+    restored."""
     from session_kit.files import TEXT_ERRORS
 
     # A lone surrogate (bytes of an argument that were not UTF-8) cannot reach SQLite.
@@ -145,7 +146,7 @@ def search_index(
             project, cwd, path, title = row or (None, None, None, None)
             archived = not (path and os.path.exists(path))
             resume = resume_command(session, cwd, archived)
-            if archived and state_root is not None and not _restorable(state_root, session):
+            if archived and archive is not None and not _restorable(archive, session):
                 resume = None  # restore would find nothing: the hit's own file is shown (below)
             info = sessions[session] = (project, path, title, archived, resume)
         project, path, title, archived, resume = info
@@ -171,12 +172,12 @@ def search_index(
     return hits, total
 
 
-def _restorable(state_root: str, session: str) -> bool:
+def _restorable(archive: str, session: str) -> bool:
     """The archive holds the session's transcript (an orphan agent log's session has none)."""
     from session_kit.archive.store import archived_session_files
 
     name = f"{session}.jsonl"
-    return any(os.path.basename(entry.rel) == name for entry in archived_session_files(state_root, session))
+    return any(os.path.basename(entry.rel) == name for entry in archived_session_files(archive, session))
 
 
 def _show_command(conn: sqlite3.Connection, session: str, agent: str | None) -> str | None:

@@ -124,7 +124,8 @@ def _then_archived(
         seen.add(item.session)
         yield item
     indexed = {row[0] for row in conn.execute("SELECT id FROM sessions")} | seen
-    yield from archived_only(claude_root, state_root, indexed)
+    paths = {row[0] for row in conn.execute("SELECT path FROM files")}
+    yield from archived_only(claude_root, state_root, indexed, paths)
 
 
 def usage_only(conn: sqlite3.Connection) -> list[IndexFile]:

@@ -1,7 +1,7 @@
 """The archive as the commands see it: archiving everything, restoring, and its health.
 
-Owns: `archive` over a whole Claude root (with progress and pruning by the user's retention),
-`restore` of one session, the archive part of `doctor` (the client's effective
+Owns: `archive` over a whole Claude root (with progress, pruning by the user's retention,
+which drops only that root's archived sessions, and `--verify`), `restore` of one session, the archive part of `doctor` (the client's effective
 `cleanupPeriodDays`, the archive's size, what is not archived yet and what will age out
 unarchived), and the indexed search as the commands ask it (the index brought up to date
 first). Does not: copy bytes or know the archive's layout (`archive.store`, `archive.view`),
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from session_kit.archive import store, view
+from session_kit.archive import generations, layout, store, view
 from session_kit.archive.settings import archive_settings
 from session_kit.claude.settings import SCOPE_LOCAL, SCOPE_PROJECT, SCOPE_USER, read_setting, settings_path
 from session_kit.errors import KitError, NotFound
@@ -45,23 +45,34 @@ def archive_all(
     if not (claude_root / "projects").is_dir():
         raise NotFound(f"no Claude projects folder at {claude_root / 'projects'}")
     errors: list[str] = []
+    base = layout.base_dir(state_root, str(claude_root), create=True)
     files, copied = store.archive_paths(
-        state_root, str(claude_root), store.everything(str(claude_root)), progress=progress, errors=errors
+        base, str(claude_root), store.everything(str(claude_root), base), progress=progress, errors=errors
     )
     pruned = prune_archive(claude_root, state_root) if prune else 0
     return ArchiveRun(files, copied, tuple(errors), pruned)
 
 
+def verify_archive(claude_root: Path, state_root: str) -> generations.Verified:
+    """Every generation archived from this Claude root read back against its manifest's size
+    and checksum, and every file of the root archived. Run after `archive_all`."""
+    base = layout.base_dir(state_root, str(claude_root))
+    root = str(claude_root) if (claude_root / "projects").is_dir() else None
+    return generations.verify(base, root)
+
+
 def prune_archive(claude_root: Path, state_root: str) -> int:
-    """Drop archived sessions the retention settings let go: only those the client no longer
-    has, older than `keep_days`, then the oldest while the archive is over `max_mb`."""
+    """Drop this Claude root's archived sessions the retention settings let go: only those the
+    client no longer has, older than `keep_days`, then the oldest while the root's archive is
+    over `max_mb`. Other roots' archives are never touched."""
     settings = archive_settings(state_root)
     if not settings.keep_days and not settings.max_mb:
         return 0
+    base = layout.base_dir(state_root, str(claude_root))
     gone = []
     total = 0
-    for session, entries in store.archived_sessions(state_root).items():
-        total += sum(e.gz_size for e in entries)
+    for session, entries in store.archived_sessions(base).items():
+        total += sum(g.gz_size for e in entries for g in e.generations)
         if not any((claude_root / e.rel).exists() for e in entries):
             gone.append((max(e.archived_at for e in entries), session, entries))
     gone.sort()
@@ -73,13 +84,15 @@ def prune_archive(claude_root: Path, state_root: str) -> int:
         if not (old or big):
             continue
         for entry in entries:
-            member = store.member_path(state_root, entry.rel)
-            for path in (member, member + store.MANIFEST):
+            member = layout.member_path(base, entry.rel)
+            paths = [g.member for g in entry.generations if g.number]
+            paths += [layout.earlier_path(base, entry.rel), member + layout.MANIFEST, member]
+            for path in paths:  # the manifest before generation 0, whose file is the lock
                 try:
                     os.unlink(path)
                 except FileNotFoundError:
                     pass
-            total -= entry.gz_size
+            total -= sum(g.gz_size for g in entry.generations)
         dropped += 1
     return dropped
 
@@ -88,7 +101,8 @@ def restore_session(session: str, claude_root: Path, state_root: str) -> view.Re
     """Put an archived session (id or unique prefix) back where `claude --resume` finds it."""
     if not is_plain_id(session):
         raise KitError(f"not a session id or prefix: {session!r}")
-    ids = view.archived_ids(state_root, session)
+    base = layout.base_dir(state_root, str(claude_root))
+    ids = view.archived_ids(base, session)
     if session in ids:
         ids = [session]
     if not ids:
@@ -99,7 +113,7 @@ def restore_session(session: str, claude_root: Path, state_root: str) -> view.Re
         from session_kit.errors import Ambiguous
 
         raise Ambiguous(f"{session!r} matches {len(ids)} archived sessions: {', '.join(ids[:10])}", ids)
-    restored = view.restore(state_root, str(claude_root), ids[0])
+    restored = view.restore(base, str(claude_root), ids[0])
     if restored is None:
         raise NotFound(f"no archived files of session {ids[0]}")
     return restored
@@ -121,13 +135,14 @@ def archive_status(claude_root: Path, state_root: str, project: Path) -> dict[st
     settings = archive_settings(state_root)
     size = files = 0
     archived: dict[str, int] = {}
-    for entry in store.all_archived(state_root):
-        size += entry.gz_size
+    base = layout.base_dir(state_root, str(claude_root))
+    for entry in store.all_archived(base):
+        size += sum(g.gz_size for g in entry.generations)
         files += 1
         archived[entry.rel] = entry.size
     pending = pending_bytes = at_risk = 0
     now = time.time()
-    for path, _session in store.everything(str(claude_root)):
+    for path, _session in store.everything(str(claude_root), base):
         try:
             info = os.stat(path)
         except OSError:
@@ -140,7 +155,7 @@ def archive_status(claude_root: Path, state_root: str, project: Path) -> dict[st
             if now - info.st_mtime > (days - WARN_MARGIN_DAYS) * 86400:
                 at_risk += 1
     return {
-        "dir": store.archive_dir(state_root),
+        "dir": base,
         "enabled": settings.enabled,
         "bytes": size,
         "files": files,
@@ -203,7 +218,8 @@ def search_history(
 
             updated = update(conn, claude_root, files=usage_only(conn)).files
         try:
-            hits, total = search_index(conn, text, filters or Filters(), limit=limit, state_root=state_root)
+            archive = layout.base_dir(state_root, str(claude_root))
+            hits, total = search_index(conn, text, filters or Filters(), limit=limit, archive=archive)
         except ValueError as exc:
             raise KitError(str(exc)) from None
         return HistoryHits(tuple(hits), total, updated, db.has_fts(conn))

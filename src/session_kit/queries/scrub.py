@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from session_kit.archive import store, view
+from session_kit.archive import layout, store, view
 from session_kit.claude.live import running_sessions, written_recently
 from session_kit.queries.secret_spots import JSONL, form_of, scrubbed
 from session_kit.queries.secrets import (
@@ -55,7 +55,7 @@ def scrub(root: Path, state_root: str, scope: Scope, *, client: bool = False) ->
         counts = None
         try:
             if where == ARCHIVE:
-                counts = _scrub_archived(state_root, source, only)
+                counts = _scrub_archived(layout.base_dir(state_root, str(root)), source, only)
             elif client:
                 blocker = _running(source, hits, running)
                 if blocker:
@@ -91,16 +91,17 @@ def scrub_bytes(data: bytes, form: str, *, only: set[int] | None = None) -> tupl
     return encode(text), done, left
 
 
-def _scrub_archived(state_root: str, source: Source, only: set[int] | None) -> tuple[int, int] | None:
+def _scrub_archived(archive: str, source: Source, only: set[int] | None) -> tuple[int, int] | None:
+    """Every generation of an archived file (`archive`: the root's, `archive.layout.base_dir`)."""
     counts = [0, 0]
 
     def change(data: bytes) -> bytes:
         new, counts[0], counts[1] = scrub_bytes(data, source.form, only=only)
         return new
 
-    if not store.rewrite(state_root, source.path, change):
+    if not store.rewrite(archive, source.path, change):
         return None
-    stale = os.path.join(view.view_root(state_root), *source.path.split("/"))
+    stale = os.path.join(layout.view_dir(archive), *source.path.split("/"))
     try:  # the view is written again from the scrubbed copy when next read
         os.unlink(stale)
     except FileNotFoundError:
@@ -124,7 +125,7 @@ def _running(source: Source, hits: list[SecretHit], running: set[str]) -> str | 
 
 def _scrub_client(source: Source, state_root: str, only: set[int] | None) -> tuple[int, int] | None:
     before = os.stat(source.path)
-    data = b"".join(chunks_of(source, state_root))
+    data = b"".join(chunks_of(source, None))  # a client file
     new, scrubbed, left = scrub_bytes(data, source.form, only=only)
     if new == data:
         return None
@@ -144,7 +145,7 @@ def _refresh(root: Path, state_root: str, sessions: set[str]) -> None:
     from session_kit.index.files import archived_only
     from session_kit.index.update import update
 
-    others = set(view.archived_ids(state_root, "")) - sessions
+    others = set(view.archived_ids(layout.base_dir(state_root, str(root)), "")) - sessions
     views = list(archived_only(root, state_root, others))  # written again on the way
     if not views or not os.path.exists(db.index_path(state_root, root)):
         return

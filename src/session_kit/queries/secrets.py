@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from session_kit.archive import store
+from session_kit.archive import layout, store
 from session_kit.claude.encoding import encode_project_dir
 from session_kit.claude.paths import history_file, plans_dir, shell_snapshots_dir
 from session_kit.errors import KitError, NotFound
@@ -200,9 +200,10 @@ def _files_under(folder: str) -> Iterator[str]:
                 yield found
 
 
-def archive_sources(state_root: str, scope: Scope) -> Iterator[Source]:
-    """The archive's files of the scope (a plan file archived with no session: everything only)."""
-    entries = sorted(store.all_archived(state_root), key=lambda e: e.rel)
+def archive_sources(archive: str, scope: Scope) -> Iterator[Source]:
+    """The files of the scope in a Claude root's archive (`archive.layout.base_dir`; a plan
+    file archived with no session: everything only)."""
+    entries = sorted(store.all_archived(archive), key=lambda e: e.rel)
     for entry in entries:
         if scope.session is not None:
             keep = entry.session == scope.session
@@ -217,11 +218,12 @@ def archive_sources(state_root: str, scope: Scope) -> Iterator[Source]:
 # --- reading ------------------------------------------------------------------------------------
 
 
-def chunks_of(source: Source, state_root: str | None) -> Iterator[bytes]:
-    """A source's bytes, a chunk at a time (the archive's as originally written)."""
+def chunks_of(source: Source, archive: str | None) -> Iterator[bytes]:
+    """A source's bytes, a chunk at a time (the archive's as originally written: every
+    generation, oldest first; `archive` is the Claude root's, `archive.layout.base_dir`)."""
     if source.where == ARCHIVE:
-        assert state_root is not None
-        yield from store.original_chunks(state_root, source.path)
+        assert archive is not None
+        yield from store.original_chunks(archive, source.path)
         return
     from session_kit.state.fileio import open_fd
 
@@ -242,15 +244,15 @@ def encode(text: str) -> bytes:
     return text.encode("utf-8", "surrogateescape")
 
 
-def search_source(source: Source, state_root: str | None, scope: Scope) -> Iterator[SecretHit]:
+def search_source(source: Source, archive: str | None, scope: Scope) -> Iterator[SecretHit]:
     """Each secret of a file (of `history.jsonl`: of the scope's lines), in order."""
     if source.form != JSONL:
-        data = b"".join(_capped(chunks_of(source, state_root), source))
+        data = b"".join(_capped(chunks_of(source, archive), source))
         yield from _hits(source, decode(data), 0, scope)
         return
     first = 0  # lines before this block
     pending: list[bytes] = []  # the start of a line a chunk cut (joined once its end comes)
-    for chunk in chunks_of(source, state_root):
+    for chunk in chunks_of(source, archive):
         cut = chunk.rfind(b"\n") + 1
         if not cut:
             pending.append(chunk)
@@ -304,10 +306,11 @@ def find_in(root: Path, state_root: str | None, scope: Scope) -> SecretsReport:
     hits: list[SecretHit] = []
     errors: list[str] = []
     files = 0
-    for source in sources(root, state_root, scope):
+    archive = layout.base_dir(state_root, str(root)) if state_root is not None else None
+    for source in sources(root, archive, scope):
         files += 1
         try:
-            hits.extend(_counted(search_source(source, state_root, scope)))
+            hits.extend(_counted(search_source(source, archive, scope)))
         except OSError as exc:
             errors.append(f"{source.path}: {getattr(exc, 'strerror', None) or exc}")
     return SecretsReport(tuple(hits), files, tuple(errors))
@@ -324,7 +327,8 @@ def _counted(hits: Iterator[SecretHit]) -> list[SecretHit]:
     return [replace(hit, count=counts[key]) for key, hit in first.items()]
 
 
-def sources(root: Path, state_root: str | None, scope: Scope) -> Iterator[Source]:
+def sources(root: Path, archive: str | None, scope: Scope) -> Iterator[Source]:
+    """The client's files of the scope, then those of the root's archive (`archive`)."""
     yield from client_sources(root, scope)
-    if state_root is not None and os.path.isdir(store.files_dir(state_root)):
-        yield from archive_sources(state_root, scope)
+    if archive is not None and os.path.isdir(layout.files_dir(archive)):
+        yield from archive_sources(archive, scope)

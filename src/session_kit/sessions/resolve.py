@@ -4,8 +4,10 @@ Owns: turning a SESSION argument (a full id, a unique id prefix, a path to a `.j
 `current`) into a `SessionRef`, with NotFound or Ambiguous (and the candidates) when it names
 none or several. `current` is `state.current`'s rule, then the newest session of the
 project. A session the client deleted but the kit archived is taken from the archive (the
-kit's private copy, `archive.view`), marked `archived`. Reads only directory listings and
-stats (and, for an archived session, its archived files).
+kit's private copy, `archive.view`), marked `archived`; a session whose transcript the client
+rewrote (dropping history the archive still holds) is read whole from the same view, with
+`earlier_entries` saying how many entries came from the archive. Reads only directory
+listings and stats (and, for an archived session, its archived files).
 """
 
 from __future__ import annotations
@@ -56,16 +58,16 @@ def resolve_session(
         raise KitError(f"not a session id, prefix or path: {arg!r}")
     exact = find_session_by_id(root, arg)
     if exact:
-        return exact
+        return whole(exact, root, state_root=state_root, env=env)
     matches: dict[str, SessionRef] = {}
     for project in list_project_dirs(root):
         for ref in list_sessions(project):
             if ref.id.startswith(arg) and (ref.id not in matches or ref.mtime > matches[ref.id].mtime):
                 matches[ref.id] = ref
     if len(matches) == 1:
-        return next(iter(matches.values()))
+        return whole(next(iter(matches.values())), root, state_root=state_root, env=env)
     if not matches:
-        archived = from_archive(arg, state_root=state_root, env=env)
+        archived = from_archive(arg, root, state_root=state_root, env=env)
         if archived is not None:
             return archived
         if not paths.projects_dir(root).is_dir():
@@ -89,8 +91,8 @@ def _current_session(
         session_id, source = found
         ref = find_session_by_id(root, session_id)
         if ref:
-            return ref
-        archived = from_archive(session_id, state_root=state_root, env=env, exact=True)
+            return whole(ref, root, state_root=state_root, env=env)
+        archived = from_archive(session_id, root, state_root=state_root, env=env, exact=True)
         if archived is not None:
             return archived
         if source == SOURCE_ENV:  # the environment names this session: never guess another
@@ -101,21 +103,62 @@ def _current_session(
     sessions = list_sessions(project)
     if not sessions:
         raise NotFound(f"no sessions in {project}")
-    return sessions[0]
+    return whole(sessions[0], root, state_root=state_root, env=env)
 
 
-def from_archive(
-    arg: str, *, state_root: str | None = None, env: Mapping[str, str] | None = None, exact: bool = False
-) -> SessionRef | None:
-    """The archived session an id (or unique prefix) names, written out into the kit's private
-    view; None when the archive has none. Ambiguous when a prefix names several."""
-    from session_kit.archive import view
-
+def _archive_state(state_root: str | None, env: Mapping[str, str] | None) -> str | None:
+    """The kit's state root when it holds an archive (one stat when it does not)."""
     try:
         where = state_root or state_layout.state_root(env)
     except (state_layout.StateRootUnknown, OSError):
         return None
-    ids = view.archived_ids(where, arg)
+    from session_kit.archive.layout import archive_dir
+
+    return where if os.path.isdir(archive_dir(where)) else None
+
+
+def whole(
+    ref: SessionRef, root: Path, *, state_root: str | None = None, env: Mapping[str, str] | None = None
+) -> SessionRef:
+    """`ref`, or the kit's copy of it when the client rewrote its transcript and the archive
+    holds entries the client dropped (those first, then the client's file as it is now)."""
+    where = _archive_state(state_root, env)
+    if where is None:
+        return ref
+    from session_kit.archive import view
+    from session_kit.archive.settings import archive_settings
+
+    try:
+        made = view.for_live_session(
+            where, str(root), str(ref.path), ref.id, archive_new=archive_settings(where, env).enabled
+        )
+    except (OSError, ValueError, EOFError):  # an archive that cannot be read: the client's file, as it is
+        made = None
+    if made is None:
+        return ref
+    st = os.stat(made.transcript)
+    path = Path(made.transcript)
+    return SessionRef(ref.id, path, path.parent, st.st_mtime, st.st_size, None, earlier_entries=made.earlier_entries)
+
+
+def from_archive(
+    arg: str,
+    root: Path,
+    *,
+    state_root: str | None = None,
+    env: Mapping[str, str] | None = None,
+    exact: bool = False,
+) -> SessionRef | None:
+    """The archived session an id (or unique prefix) names, in the archive of the Claude root
+    `root`, written out into the kit's private view; None when the archive has none.
+    Ambiguous when a prefix names several."""
+    where = _archive_state(state_root, env)
+    if where is None:
+        return None
+    from session_kit.archive import layout, view
+
+    base = layout.base_dir(where, str(root))
+    ids = view.archived_ids(base, arg)
     if arg in ids or (exact and ids):
         ids = [arg] if arg in ids else []
     if not ids:
@@ -123,8 +166,11 @@ def from_archive(
     if len(ids) > 1:
         shown = ", ".join(ids[:10]) + (f" (+{len(ids) - 10} more)" if len(ids) > 10 else "")
         raise Ambiguous(f"{arg!r} matches {len(ids)} archived sessions: {shown}", ids)
-    path = view.materialize(where, ids[0])
-    if path is None:
+    made = view.materialize(base, ids[0])
+    if made is None:
         return None
-    st = os.stat(path)
-    return SessionRef(ids[0], Path(path), Path(path).parent, st.st_mtime, st.st_size, None, archived=True)
+    st = os.stat(made.transcript)
+    path = Path(made.transcript)
+    return SessionRef(
+        ids[0], path, path.parent, st.st_mtime, st.st_size, None, archived=True, earlier_entries=made.earlier_entries
+    )

@@ -59,6 +59,9 @@ class SessionRef:
     size: int
     has_folder: bool | None = None  # a `<id>/` folder beside it (subagents); None: not looked
     archived: bool = False  # the client's file is gone: this is the kit's copy from its archive
+    # entries read from the archive's earlier generations: the client rewrote its file and
+    # dropped them (the path is then the kit's copy: those entries, then the client's file)
+    earlier_entries: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,8 +28,10 @@ from session_kit.cli.output import (
 def restore(kit: Kit, session: str) -> None:
     """Put an archived session (id or unique prefix) back where `claude --resume` finds it.
 
-    Its transcript, agent logs, meta and plan files are written under the Claude root; files
-    already there are left as they are. Restored files get the current time, so the client's
+    Every archived file of it is written under the Claude root (transcript, agent logs and
+    meta files, spilled tool outputs, titles, workflow journals, its plan), files already there
+    left as they are. A transcript the client had rewritten comes back whole: the entries its
+    earlier generations held and the rewrite dropped first, then the rest. Restored files get the current time, so the client's
     clean-up does not delete them again at its next start.
     """
     restored = api.restore_session(session, kit.root, api.state_root())
@@ -41,11 +43,17 @@ def restore(kit: Kit, session: str) -> None:
                 "written": list(restored.written),
                 "kept": list(restored.kept),
                 "transcript": restored.transcript,
+                "earlier_entries": restored.earlier_entries,
             },
             redact=False,
         )
         return
     click.echo(f"Restored {len(restored.written)} files of {restored.session_id} ({len(restored.kept)} already there)")
+    if restored.earlier_entries:
+        click.echo(
+            f"  {restored.earlier_entries} earlier entries came from the archive's earlier generations "
+            "(the client had rewritten the transcript without them)"
+        )
     if restored.transcript:
         click.echo(f"  {restored.transcript}")
         cwd = api.session_cwd(restored.transcript)
