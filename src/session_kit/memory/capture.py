@@ -59,7 +59,21 @@ def capture_file(path: str, memory: dict, *, keeps: Callable[[str], bool], sessi
         memory["checkpoint"] = f.checkpoint().to_text()
         capture.finish()
         memory["lines"] = capture.line
+    _as_they_are_now(path, memory)
     return memory
+
+
+def _as_they_are_now(path: str, memory: dict) -> None:
+    """What the transcript cannot say: each working document as it is on disk now, and the
+    background agents whose own logs say they finished."""
+    from session_kit.memory.agents import ended_by_their_logs
+    from session_kit.memory.documents import read_documents
+    from session_kit.state.fileio import read_small
+
+    if memory.get("documents"):
+        read_documents(memory["documents"], read_small)
+    if memory.get("agents"):
+        ended_by_their_logs(memory["agents"], path)
 
 
 def capture_session(
@@ -157,12 +171,19 @@ def _keep_summary(memory: dict, summary: str, trigger: str | None) -> None:
 
     text = clip(redact(summary.strip()), 8000)
     compactions = memory["compactions"]
-    if compactions and compactions[-1].get("summary") in (None, text):
-        compactions[-1]["summary"] = text
-        if trigger and not compactions[-1].get("trigger"):
-            compactions[-1]["trigger"] = trigger
+    last = compactions[-1] if compactions else None
+    # The compaction whose boundary the capture just read (the transcript's summary is the
+    # same summary, worded by the client): one compaction, not two.
+    if last is not None and (
+        last.get("client_summary") == text or (last.get("client_summary") is None and last.get("line") is not None)
+    ):
+        last["client_summary"] = text
+        if trigger and not last.get("trigger"):
+            last["trigger"] = trigger
     else:
-        compactions.append({"at": _now(), "trigger": trigger or None, "summary": text, "line": None})
+        compactions.append(
+            {"at": _now(), "trigger": trigger or None, "summary": None, "client_summary": text, "line": None}
+        )
 
 
 def _now() -> str:
