@@ -61,6 +61,7 @@ _HOMES = {
     "scan_targets": "session_kit.queries.search_engine",
     "index_project": "session_kit.queries.search_engine",
     "session_memory": "session_kit.queries.memory",
+    "compaction_losses": "session_kit.queries.memory",
     "MEMORY_RESTORE_LIMIT": "session_kit.queries.memory:RESTORE_LIMIT",
     "doctor_report": "session_kit.queries.doctor",
     # the archive: every session kept, and put back
@@ -150,7 +151,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.queries.drift import drift_report
     from session_kit.queries.history import archive_all, export_history, restore_session, search_history, session_cwd
     from session_kit.queries.memory import RESTORE_LIMIT as MEMORY_RESTORE_LIMIT
-    from session_kit.queries.memory import session_memory
+    from session_kit.queries.memory import compaction_losses, session_memory
     from session_kit.queries.plans import SOURCE_EXIT_PLAN_MODE, SOURCE_PLAN_AGENT, SOURCE_PLAN_FILE, session_plans
     from session_kit.queries.report import session_report
     from session_kit.queries.search import Query, SearchHit, search

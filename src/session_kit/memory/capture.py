@@ -63,6 +63,32 @@ def capture_file(path: str, memory: dict, *, keeps: Callable[[str], bool], sessi
     return memory
 
 
+def memories_at_compactions(path: str, *, keeps: Callable[[str], bool]) -> list[tuple[dict, dict]]:
+    """For each compaction in the transcript at `path`: the memory as a capture just before
+    it would have held it, and the compaction (its line, trigger, and the summary after it).
+    One pass; documents and agent logs are as they are now (the disk keeps no history)."""
+    from session_kit.memory.fold import Fold
+    from session_kit.state import fastjson
+    from session_kit.transcript.rawtype import top_level_type
+
+    memory = record.empty_memory(path)
+    capture = Fold(memory, keeps=keeps)
+    before: list[dict] = []
+    with Follow(path, Checkpoint(0)) as f:
+        for lines in f.blocks(chunk=CHUNK, max_line=MAX_LINE):
+            for raw in lines:
+                if raw is None:
+                    capture.line += 1
+                    continue
+                if b'"compact_boundary"' in raw and top_level_type(raw) == b"system":
+                    snapshot = fastjson.loads(fastjson.dumps(capture.current()))
+                    before.append(snapshot)
+                capture.feed(raw)
+    capture.finish()
+    compactions = [c for c in memory["compactions"] if c.get("line") is not None]
+    return list(zip(before, compactions))
+
+
 def _as_they_are_now(path: str, memory: dict) -> None:
     """What the transcript cannot say: each working document as it is on disk now, and the
     background agents whose own logs say they finished."""

@@ -84,6 +84,14 @@ class Fold:
             self.memory["next"] = {"text": _clip_tail(redact(text), MAX_NEXT), "line": line}
             self._next = None
 
+    def current(self) -> dict:
+        """The memory as `finish` would leave it now, without finishing (the words kept
+        so far included)."""
+        if self._next is None:
+            return self.memory
+        text, line = self._next
+        return {**self.memory, "next": {"text": _clip_tail(redact(text), MAX_NEXT), "line": line}}
+
     # --- lines ---------------------------------------------------------------------------
     def feed(self, raw: bytes) -> None:
         self.line += 1

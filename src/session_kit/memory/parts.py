@@ -172,7 +172,7 @@ def plan(memory: Mapping, read_plan: Callable[[str], str | None], path: Paths) -
     if mode and mode.get("active"):
         where = f"; the plan file is {path(mode['path'])}" if mode.get("path") else ""
         items.append(Item(f"- Plan mode is on{where}."))
-    documents = sorted((memory.get("documents") or {}).values(), key=lambda d: d.get("line") or 0, reverse=True)
+    documents = ranked_documents(memory)
     shown = [_document(doc, path, n == 0) for n, doc in enumerate(documents)]
     planned = memory.get("plan")
     if planned:
@@ -196,6 +196,13 @@ def plan(memory: Mapping, read_plan: Callable[[str], str | None], path: Paths) -
     return Part("plan", "The plan:", items)
 
 
+def ranked_documents(memory: Mapping) -> list[Mapping]:
+    """The working documents, the plan followed first: those with a checklist before those
+    without (notes), the latest touched first within each."""
+    documents = (memory.get("documents") or {}).values()
+    return sorted(documents, key=lambda d: (bool(d.get("items")), d.get("line") or 0), reverse=True)
+
+
 def _document(doc: Mapping, path: Paths, latest: bool) -> Item:
     what = "the plan followed" if latest else "another working document"
     how = "written" if doc.get("how") == "wrote" else "read"
@@ -217,7 +224,7 @@ def tasks(memory: Mapping, path: Paths) -> Part:
     items = list(tasks.get("items") or [])
     source = tasks.get("source")
     if not items:  # the task tools are off: the working document's checklist is the task list
-        for doc in sorted((memory.get("documents") or {}).values(), key=lambda d: d.get("line") or 0, reverse=True):
+        for doc in ranked_documents(memory):
             if doc.get("items"):
                 items = [
                     {"status": "completed" if i.get("done") else "pending", "subject": i["text"]} for i in doc["items"]
