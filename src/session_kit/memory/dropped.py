@@ -14,9 +14,57 @@ from __future__ import annotations
 import os
 
 _COMMON = frozenset(
-    "this that with from have will would should could there their them they then than what when "
-    "where which while your yours into onto over under also just only please make sure does done "
-    "been were being each some more most very much such like want need file files".split()
+    [
+        "this",
+        "that",
+        "with",
+        "from",
+        "have",
+        "will",
+        "would",
+        "should",
+        "could",
+        "there",
+        "their",
+        "them",
+        "they",
+        "then",
+        "than",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "your",
+        "yours",
+        "into",
+        "onto",
+        "over",
+        "under",
+        "also",
+        "just",
+        "only",
+        "please",
+        "make",
+        "sure",
+        "does",
+        "done",
+        "been",
+        "were",
+        "being",
+        "each",
+        "some",
+        "more",
+        "most",
+        "very",
+        "much",
+        "such",
+        "like",
+        "want",
+        "need",
+        "file",
+        "files",
+    ]
 )
 MAX_WORDS = 12
 KEPT_SHARE = 0.6

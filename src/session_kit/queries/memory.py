@@ -126,7 +126,12 @@ def compaction_losses(
         missing, count = lost(memory, summary or "")
         losses.append(
             CompactionLoss(
-                number, compaction["line"], compaction.get("trigger"), source if summary else None, count, tuple(missing)
+                number,
+                compaction["line"],
+                compaction.get("trigger"),
+                source if summary else None,
+                count,
+                tuple(missing),
             )
         )
     return losses

@@ -14,11 +14,6 @@ from session_kit.cli.helptext import epilog
 from session_kit.cli.output import (
     emit_json,
 )
-
-
-def one_line(text: str, limit: int = 160) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 from session_kit.cli.session_arg import SESSION_CODES, resolve, session_argument
 
 
@@ -42,13 +37,14 @@ from session_kit.cli.session_arg import SESSION_CODES, resolve, session_argument
 @shared_options
 @pass_kit
 def memory(kit: Kit, session: str, whole: bool, saved: bool, dropped: bool) -> None:
-    """The session's working memory: what the hooks would put back after a compaction (the
-    person's requests, failures not yet fixed, the plan, tasks, changed files, subagents, the
-    assistant's last words, values saved by hand), each with its transcript line.
+    """The session's working memory: what the hooks would put back after a compaction (values
+    saved by hand, the person's requests and every standing instruction in them, failures not
+    yet fixed, subagents as they stand, the plan and working documents, tasks, changed files,
+    the assistant's last words).
 
     It is brought up to date from the transcript first, as the PreCompact hook does (`--saved`
     shows only what was saved). Capture is turned off or trimmed in the kit's config file or
-    with SESSION_KIT_MEMORY=off and SESSION_KIT_MEMORY_LEAVE_OUT (see the README).
+    with SESSION_KIT_MEMORY=off and SESSION_KIT_MEMORY_LEAVE_OUT (docs/how-to/survive-compaction.md).
     `--dropped` compares, at each compaction, the memory a capture just before it held with the
     client's summary, and lists what the summary lost: requests, standing instructions, open
     failures, changed files, tasks, agents, the plan (a path counts as mentioned by its file
@@ -95,7 +91,14 @@ def _show_dropped(kit: Kit, ref) -> None:
             click.echo(f"{where}: no summary found; all {loss.facts} facts of the memory were lost with it.")
         else:
             kept = loss.facts - len(loss.lost)
-            click.echo(f"{where}: the client's summary ({loss.summary_source}) mentions {kept} of {loss.facts} facts the memory held; it lost:")
+            click.echo(
+                f"{where}: the client's summary ({loss.summary_source}) mentions {kept} of {loss.facts} facts the memory held; it lost:"
+            )
         for kind, text in loss.lost:
             click.echo(f"- {kind}: {one_line(text)}")
         click.echo("")
+
+
+def one_line(text: str, limit: int = 160) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
