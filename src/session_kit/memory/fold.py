@@ -32,7 +32,12 @@ from session_kit.memory.text import (
 )
 from session_kit.state import fastjson
 from session_kit.transcript.rawtype import top_level_type
-from session_kit.transcript.vocabulary import NOISE_TYPE_BYTES, TITLE_TYPE_BYTES, TYPE_ATTACHMENT
+from session_kit.transcript.vocabulary import (
+    NOISE_TYPE_BYTES,
+    TITLE_TYPE_BYTES,
+    TYPE_ATTACHMENT,
+    TYPE_PERMISSION_MODE,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -61,7 +66,7 @@ RESULT_MATTERS = frozenset({"Write", "ExitPlanMode", "TaskCreate", "TaskOutput",
 # hook's later success).
 _ATTACHMENTS_KEPT = (b'"plan_mode', b"<task-notification>", b'"task_status"', b'"hook_blocking_error"')
 _HOOK_SUCCESS = b'"hook_success"'
-_PERMISSION_MODE = b"permission-mode"
+_PERMISSION_MODE = TYPE_PERMISSION_MODE.encode()
 _ERROR_MARKS = (b'"is_error":true', b'"is_error": true')
 _RESULT_ID = b'"tool_use_id":"'
 
