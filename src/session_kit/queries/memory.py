@@ -115,12 +115,15 @@ def compaction_losses(
     settings = memory_settings(root, env)
     scratch = SessionScratch.for_session(ref.id, project_key=ref.project.name, root=root)
     saved = record.load(record.memory_path(scratch.path)) or {}
-    from_hook = {c.get("line"): c.get("client_summary") for c in saved.get("compactions") or [] if c.get("line")}
+    kept = list(saved.get("compactions") or [])
+    by_line = {c.get("line"): c.get("client_summary") for c in kept if c.get("line")}
     losses = []
     for number, (memory, compaction) in enumerate(
         memories_at_compactions(os.fspath(ref.path), keeps=settings.keeps), 1
     ):
-        summary, source = from_hook.get(compaction["line"]), "hook"
+        # a PostCompact that ran before its boundary was written knows no line: by position
+        by_position = kept[number - 1].get("client_summary") if number <= len(kept) else None
+        summary, source = by_line.get(compaction["line"]) or by_position, "hook"
         if not summary:
             summary, source = compaction.get("summary"), "transcript"
         missing, count = lost(memory, summary or "")
