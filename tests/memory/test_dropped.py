@@ -69,3 +69,27 @@ def test_memory_dropped_on_a_session_never_compacted(tmp_path: Path):
     t.write(path)
     result = invoke("memory", t.session_id, "--dropped", "--claude-dir", str(root))
     assert result.exit_code == 0 and "has not been compacted" in result.stdout
+
+
+def test_the_summary_the_postcompact_hook_kept_is_the_one_compared(tmp_path: Path):
+    from session_kit.memory.capture import capture_session
+    from session_kit.memory.settings import MemorySettings
+    from session_kit.state.scratch import SessionScratch
+
+    t = compacted_session()
+    root = tmp_path / "claude"
+    path = root / "projects" / "-work-proj" / f"{t.session_id}.jsonl"
+    path.parent.mkdir(parents=True)
+    t.write(path)
+    state = tmp_path / "state"
+    ref = invoke_json("memory", t.session_id, "--claude-dir", str(root), env={"SESSION_KIT_HOME": str(state)})
+    scratch = SessionScratch.for_session(t.session_id, project_key="-work-proj", root=str(state))
+    assert ref["scratch_dir"] == scratch.path
+    hook_summary = "Never touch the migrations folder; cargo test tokenizer_tests fails."
+    capture_session(scratch.path, str(path), MemorySettings(), summary=hook_summary)
+    doc = invoke_json(
+        "memory", t.session_id, "--dropped", "--claude-dir", str(root), env={"SESSION_KIT_HOME": str(state)}
+    )
+    first, second = doc["compactions"]
+    assert (first["summary_source"], second["summary_source"]) == ("transcript", "hook")  # the latest's
+    assert [item["kind"] for item in second["lost"]] == ["first request", "latest request", "changed file"]
