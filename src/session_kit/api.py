@@ -61,6 +61,7 @@ _HOMES = {
     "scan_targets": "session_kit.queries.search_engine",
     "index_project": "session_kit.queries.search_engine",
     "session_memory": "session_kit.queries.memory",
+    "compaction_losses": "session_kit.queries.memory",
     "MEMORY_RESTORE_LIMIT": "session_kit.queries.memory:RESTORE_LIMIT",
     "doctor_report": "session_kit.queries.doctor",
     "session_candidates": "session_kit.queries.completion",
@@ -171,7 +172,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
         verify_archive,
     )
     from session_kit.queries.memory import RESTORE_LIMIT as MEMORY_RESTORE_LIMIT
-    from session_kit.queries.memory import session_memory
+    from session_kit.queries.memory import compaction_losses, session_memory
     from session_kit.queries.plans import SOURCE_EXIT_PLAN_MODE, SOURCE_PLAN_AGENT, SOURCE_PLAN_FILE, session_plans
     from session_kit.queries.report import session_report
     from session_kit.queries.scrub import scrub as scrub_secrets

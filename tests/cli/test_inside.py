@@ -239,7 +239,7 @@ def test_memory_shows_what_would_be_restored_with_transcript_lines():
     text = result.stdout
     assert "SCENARIO-START: exercise the tools, two subagents and a plan" in text
     assert "Bash: ls /nonexistent-dir → exit code 2 (transcript line 28)" in text
-    assert "/tmp/real-fixture/project/notes.txt (created; 2 changes)" in text
+    assert "- notes.txt (created; 2 changes)" in text and "    /tmp/real-fixture/project" in text
     assert "1. Write notes.txt" in text  # the proposed plan
     assert "characters of the 8400 the restore may use" in text
 

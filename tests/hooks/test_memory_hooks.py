@@ -70,7 +70,7 @@ def test_post_compact_keeps_the_clients_summary(state_root, env_file, transcript
     hook("pre-compact", event(transcript, trigger="manual"))
     assert hook("post-compact", event(transcript, compact_summary="The summary text")).returncode == 0
     memory = json.loads(settled(scratch_of(state_root) / "memory.json").read_text())
-    assert memory["compactions"][-1]["summary"] == "The summary text"
+    assert memory["compactions"][-1]["client_summary"] == "The summary text"
 
 
 def test_a_subagents_compaction_leaves_the_session_alone(state_root, env_file, transcript, tmp_path):

@@ -306,7 +306,8 @@ def test_the_clients_summary_is_kept_with_its_compaction(tmp_path: Path):
     capture_session(str(scratch), path, MemorySettings(), summary="Summary from the transcript", trigger="manual")
     capture_session(str(scratch), path, MemorySettings(), summary="A later, separate summary", trigger="auto")
     compactions = json.loads((scratch / "memory.json").read_text())["compactions"]
-    assert [c["summary"] for c in compactions] == ["Summary from the transcript", "A later, separate summary"]
+    assert [c["summary"] for c in compactions] == ["Summary from the transcript", None]
+    assert [c["client_summary"] for c in compactions] == ["Summary from the transcript", "A later, separate summary"]
     assert compactions[0]["trigger"] == "manual"
 
 

@@ -82,7 +82,7 @@ COMMANDS = {
     "install": Command("install:install", "Install the kit's hooks and slash commands into Claude Code."),
     "memory": Command(
         "memory:memory",
-        "The session's working memory: what the hooks would put back after a compaction (the person's requests, failures not yet fixed, the plan, tasks, changed files, subagents, the assistant's last words, values saved by hand), each with its transcript line.",
+        "The session's working memory: what the hooks would put back after a compaction (values saved by hand, the person's requests and every standing instruction in them, failures not yet fixed, subagents as they stand, the plan and working documents, tasks, changed files, the assistant's last words).",
     ),
     "plan": Command("plan:plan", "The session's latest plan, or all of them in order (--all)."),
     "preprocess": Command(

@@ -12,6 +12,8 @@ Does not parse lines (`fold`) or word the restore (`restore`).
 
 from __future__ import annotations
 
+import os
+
 from session_kit.memory.text import agent_signals, clip, redact, result_text, seconds_between_times
 
 MAX_AGENTS = 40
@@ -44,21 +46,21 @@ def agent_started(agents: list[dict], call_id: str, tool_input: dict, line: int,
 
 def agent_answered(
     agents: list[dict], call_id: str | None, extra: object, block: dict | None, *, failed: bool, at: str | None
-) -> None:
-    """The spawning call's result."""
+) -> dict | None:
+    """The spawning call's result; returns the agent it ended (None: none, or still running)."""
     agent = next((a for a in reversed(agents) if a["call"] == call_id), None)
     if agent is None:
-        return
+        return None
     signals = agent_signals()
     text = result_text(block.get("content")) if block is not None else ""
     said = signals.spawn_result(extra, text, is_error=failed)
     if said.rejected:  # refused before it started: it spawned nothing
         agents.remove(agent)
-        return
+        return None
     agent["id"] = said.agent_id or agent["id"]
     if said.background:
         agent["background"] = True  # it runs on: its ending says how it went, and how long
-        return
+        return None
     agent["status"] = signals.AGENT_FAILED if failed else signals.AGENT_OK
     if failed:
         agent["error"] = _kept(text)
@@ -70,11 +72,12 @@ def agent_answered(
         agent["duration_s"] = seconds_between_times(agent.get("at"), at)
     if said.answer:
         agent["answer"] = _kept(said.answer)
+    return agent
 
 
-def agent_ended(agents: list[dict], ending: object) -> None:
+def agent_ended(agents: list[dict], ending: object) -> dict | None:
     """A background agent's ending (`agent_signals.Completion`); a poll that says it still
-    runs changes nothing."""
+    runs changes nothing. Returns the agent it ended."""
     agent = next(
         (
             a
@@ -84,7 +87,7 @@ def agent_ended(agents: list[dict], ending: object) -> None:
         None,
     )
     if agent is None or ending.status == RUNNING:
-        return
+        return None
     agent["id"] = agent["id"] or ending.agent_id
     agent["status"] = ending.status
     agent["background"] = True
@@ -96,6 +99,26 @@ def agent_ended(agents: list[dict], ending: object) -> None:
         agent["duration_s"] = ending.duration_ms / 1000.0
     elif agent.get("duration_s") is None and ending.at is not None:
         agent["duration_s"] = seconds_between_times(agent.get("at"), ending.at)
+    return agent
+
+
+def ended_by_their_logs(agents: list[dict], transcript: str) -> None:
+    """Background agents no line has ended yet, whose own log's meta file says `finished`:
+    the agent model's rule (`sessions.agent_run.AgentRun.status`), read from
+    `<session>/subagents/agent-<id>.meta.json` beside the transcript (bounded)."""
+    from session_kit.state import fastjson, fileio
+
+    folder = os.path.join(os.path.splitext(transcript)[0], "subagents")
+    for agent in agents:
+        if agent["status"] != RUNNING or not agent.get("background") or not agent.get("id"):
+            continue
+        safe = "".join(c for c in agent["id"] if c.isalnum() or c in "-_")
+        try:
+            meta = fastjson.loads(fileio.read_small(os.path.join(folder, f"agent-{safe}.meta.json"), 64 * 1024))
+        except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+            continue
+        if isinstance(meta, dict) and meta.get("finished") is True:
+            agent["status"] = agent_signals().AGENT_OK
 
 
 def notified(content: object) -> bool:

@@ -59,7 +59,47 @@ def capture_file(path: str, memory: dict, *, keeps: Callable[[str], bool], sessi
         memory["checkpoint"] = f.checkpoint().to_text()
         capture.finish()
         memory["lines"] = capture.line
+    _as_they_are_now(path, memory)
     return memory
+
+
+def memories_at_compactions(path: str, *, keeps: Callable[[str], bool]) -> list[tuple[dict, dict]]:
+    """For each compaction in the transcript at `path`: the memory as a capture just before
+    it would have held it, and the compaction (its line, trigger, and the summary after it).
+    One pass; documents and agent logs are as they are now (the disk keeps no history)."""
+    from session_kit.memory.fold import Fold
+    from session_kit.state import fastjson
+    from session_kit.transcript.rawtype import top_level_type
+
+    memory = record.empty_memory(path)
+    capture = Fold(memory, keeps=keeps)
+    before: list[dict] = []
+    with Follow(path, Checkpoint(0)) as f:
+        for lines in f.blocks(chunk=CHUNK, max_line=MAX_LINE):
+            for raw in lines:
+                if raw is None:
+                    capture.line += 1
+                    continue
+                if b'"compact_boundary"' in raw and top_level_type(raw) == b"system":
+                    snapshot = fastjson.loads(fastjson.dumps(capture.current()))
+                    before.append(snapshot)
+                capture.feed(raw)
+    capture.finish()
+    compactions = [c for c in memory["compactions"] if c.get("line") is not None]
+    return list(zip(before, compactions))
+
+
+def _as_they_are_now(path: str, memory: dict) -> None:
+    """What the transcript cannot say: each working document as it is on disk now, and the
+    background agents whose own logs say they finished."""
+    from session_kit.memory.agents import ended_by_their_logs
+    from session_kit.memory.documents import read_documents
+    from session_kit.state.fileio import read_small
+
+    if memory.get("documents"):
+        read_documents(memory["documents"], read_small)
+    if memory.get("agents"):
+        ended_by_their_logs(memory["agents"], path)
 
 
 def capture_session(
@@ -157,12 +197,19 @@ def _keep_summary(memory: dict, summary: str, trigger: str | None) -> None:
 
     text = clip(redact(summary.strip()), 8000)
     compactions = memory["compactions"]
-    if compactions and compactions[-1].get("summary") in (None, text):
-        compactions[-1]["summary"] = text
-        if trigger and not compactions[-1].get("trigger"):
-            compactions[-1]["trigger"] = trigger
+    last = compactions[-1] if compactions else None
+    # The compaction whose boundary the capture just read (the transcript's summary is the
+    # same summary, worded by the client): one compaction, not two.
+    if last is not None and (
+        last.get("client_summary") == text or (last.get("client_summary") is None and last.get("line") is not None)
+    ):
+        last["client_summary"] = text
+        if trigger and not last.get("trigger"):
+            last["trigger"] = trigger
     else:
-        compactions.append({"at": _now(), "trigger": trigger or None, "summary": text, "line": None})
+        compactions.append(
+            {"at": _now(), "trigger": trigger or None, "summary": None, "client_summary": text, "line": None}
+        )
 
 
 def _now() -> str:

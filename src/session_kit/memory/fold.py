@@ -13,14 +13,17 @@ entry types and its raw-type reader (both standard library only). Does not: open
 
 from __future__ import annotations
 
+from session_kit.memory import failures as open_failures
 from session_kit.memory.agents import agent_answered, agent_ended, agent_started, notified
+from session_kit.memory.documents import is_working_document, touched
 from session_kit.memory.record import read_plan_file
+from session_kit.memory.requests import MAX_REQUEST, keep_request
 from session_kit.memory.text import (
     agent_signals,
     call_key,
     clip,
-    error_lines,
-    exit_code_of,
+    excerpt,
+    kit_command,
     parse_time,
     person_request,
     redact,
@@ -29,20 +32,22 @@ from session_kit.memory.text import (
 )
 from session_kit.state import fastjson
 from session_kit.transcript.rawtype import top_level_type
-from session_kit.transcript.vocabulary import NOISE_TYPE_BYTES, TITLE_TYPE_BYTES, TYPE_ATTACHMENT
+from session_kit.transcript.vocabulary import (
+    NOISE_TYPE_BYTES,
+    TITLE_TYPE_BYTES,
+    TYPE_ATTACHMENT,
+    TYPE_PERMISSION_MODE,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
 
-MAX_REQUEST = 6000
 MAX_NEXT = 1500
 MAX_PLAN = 12000
 MAX_PENDING = 2000
-RECENT_REQUESTS = 5
 MAX_READS = 12
-MAX_FAILURES = 30
 MAX_TASKS = 100
 MAX_FILES = 400
 
@@ -56,9 +61,12 @@ AGENT_TOOLS = frozenset({"Agent", "Task"})
 # Calls whose successful result says something the call did not: parsed even on success
 # (a TaskOutput poll may say a background agent ended).
 RESULT_MATTERS = frozenset({"Write", "ExitPlanMode", "TaskCreate", "TaskOutput", *AGENT_TOOLS})
-# Attachment lines worth parsing: plan mode, and a background agent's ending (a queued
-# task notification, a task status).
-_ATTACHMENTS_KEPT = (b'"plan_mode', b"<task-notification>", b'"task_status"')
+# Attachment lines worth parsing: plan mode, a background agent's ending (a queued task
+# notification, a task status), a hook's blocking feedback (and, while one is open, its
+# hook's later success).
+_ATTACHMENTS_KEPT = (b'"plan_mode', b"<task-notification>", b'"task_status"', b'"hook_blocking_error"')
+_HOOK_SUCCESS = b'"hook_success"'
+_PERMISSION_MODE = TYPE_PERMISSION_MODE.encode()
 _ERROR_MARKS = (b'"is_error":true', b'"is_error": true')
 _RESULT_ID = b'"tool_use_id":"'
 
@@ -81,13 +89,24 @@ class Fold:
             self.memory["next"] = {"text": _clip_tail(redact(text), MAX_NEXT), "line": line}
             self._next = None
 
+    def current(self) -> dict:
+        """The memory as `finish` would leave it now, without finishing (the words kept
+        so far included)."""
+        if self._next is None:
+            return self.memory
+        text, line = self._next
+        return {**self.memory, "next": {"text": _clip_tail(redact(text), MAX_NEXT), "line": line}}
+
     # --- lines ---------------------------------------------------------------------------
     def feed(self, raw: bytes) -> None:
         self.line += 1
         if not raw.strip():
             return
         kind = top_level_type(raw)
-        if kind is not None and kind in NOISE and not (kind == _ATTACHMENT and _kept_attachment(raw)):
+        if kind == _PERMISSION_MODE:
+            self._permission_mode(raw)
+            return
+        if kind is not None and kind in NOISE and not (kind == _ATTACHMENT and self._kept_attachment(raw)):
             return
         if self._known_result(raw):
             return
@@ -101,6 +120,23 @@ class Fold:
                 self.entry(entry)
             except (TypeError, AttributeError, KeyError, ValueError):  # a field of an odd shape
                 self.memory["skipped"]["malformed"] += 1
+
+    def _kept_attachment(self, raw: bytes) -> bool:
+        if any(mark in raw for mark in _ATTACHMENTS_KEPT):
+            return True
+        return _HOOK_SUCCESS in raw and any(f["tool"] == "hook" for f in self.memory["failures"])
+
+    def _permission_mode(self, raw: bytes) -> None:
+        """The mode the session is in (2.1.114+): plan mode is on only while it says `plan`."""
+        try:
+            mode = fastjson.loads(raw).get("permissionMode")
+        except (ValueError, UnicodeDecodeError, RecursionError, AttributeError):
+            return
+        plan_mode = self.memory.get("plan_mode")
+        if mode == "plan" and not (plan_mode and plan_mode.get("active")):
+            self.memory["plan_mode"] = {"active": True, "path": (plan_mode or {}).get("path"), "line": self.line}
+        elif mode != "plan" and plan_mode and plan_mode.get("active"):
+            plan_mode.update(active=False, line=self.line)
 
     def _known_result(self, raw: bytes) -> bool:
         """True when the line is one successful result of a call whose outcome needs no
@@ -128,6 +164,8 @@ class Fold:
         kind = entry.get("type")
         at = entry.get("timestamp")
         at = at if isinstance(at, str) else None
+        if self.memory.get("cwd") is None and isinstance(entry.get("cwd"), str):
+            self.memory["cwd"] = entry["cwd"]
         message = entry.get("message")
         message = message if isinstance(message, dict) else {}
         if kind == "user":
@@ -151,12 +189,16 @@ class Fold:
         elif kind == "system" and entry.get("subtype") == "compact_boundary":
             meta = entry.get("compactMetadata") if isinstance(entry.get("compactMetadata"), dict) else {}
             trigger = meta.get("trigger") if isinstance(meta.get("trigger"), str) else None
-            self.memory["compactions"].append({"at": at, "trigger": trigger, "summary": None, "line": self.line})
+            compactions = self.memory["compactions"]
+            if compactions and compactions[-1].get("line") is None and compactions[-1].get("summary") is None:
+                compactions[-1].update(line=self.line, trigger=compactions[-1].get("trigger") or trigger)
+            else:  # (a compaction the PostCompact hook told of first is the same one)
+                compactions.append({"at": at, "trigger": trigger, "summary": None, "line": self.line})
         elif kind == "attachment":
-            self._attachment(entry.get("attachment"))
+            self._attachment(entry.get("attachment"), at)
             if self.keeps("agents"):
                 for ending in agent_signals().completions(entry):
-                    agent_ended(self.memory["agents"], ending)
+                    self._agent_said(agent_ended(self.memory["agents"], ending), at)
 
     def _user(self, entry: dict, message: dict, at: str | None) -> None:
         if entry.get("isCompactSummary"):
@@ -175,23 +217,32 @@ class Fold:
         if notified(content):
             note = agent_signals().notification(result_text(content), parse_time(at))
             if note is not None and self.keeps("agents"):
-                agent_ended(self.memory["agents"], note)
+                self._agent_said(agent_ended(self.memory["agents"], note), at)
             return
         text = person_request(entry, self.line)
-        if text is not None and self.keeps("requests"):
-            item = {"text": clip(redact(text), MAX_REQUEST), "line": self.line, "at": at}
-            requests = self.memory["requests"]
-            if requests["first"] is None:
-                requests["first"] = item
-            recent = requests["recent"]
-            if not recent or recent[-1]["text"] != item["text"]:
-                recent.append(item)
-                del recent[:-RECENT_REQUESTS]
+        if text is not None and self.keeps("requests") and not kit_command(text):
+            keep_request(self.memory["requests"], redact(excerpt(text, MAX_REQUEST * 4)), self.line, at)
 
-    def _attachment(self, attachment: object) -> None:
-        if not isinstance(attachment, dict) or not self.keeps("plan"):
+    def _agent_said(self, agent: dict | None, at: str | None) -> None:
+        """An agent's answer: a failure it reports is open until fixed (`failures`)."""
+        if agent is not None and agent.get("status") != "running" and self.keeps("failures"):
+            said = agent.get("answer") if agent.get("status") != "failed" else None
+            self.memory["failures"] = open_failures.agent_reported(self.memory["failures"], agent, said, self.line, at)
+
+    def _attachment(self, attachment: object, at: str | None) -> None:
+        if not isinstance(attachment, dict):
             return
         kind = attachment.get("type")
+        if kind == "hook_blocking_error" and self.keeps("failures"):
+            call = attachment.get("toolUseID")
+            if not (call in self.memory["pending"] or any(f.get("call") == call for f in self.memory["failures"])):
+                open_failures.hook_blocked(self.memory["failures"], attachment, self.line, at)
+            return
+        if kind == "hook_success":
+            self.memory["failures"] = open_failures.hook_succeeded(self.memory["failures"], attachment.get("hookName"))
+            return
+        if not self.keeps("plan"):
+            return
         path = attachment.get("planFilePath")
         path = path if isinstance(path, str) else None
         if kind in ("plan_mode", "plan_mode_reentry"):
@@ -207,6 +258,9 @@ class Fold:
         if not isinstance(call_id, str) or not isinstance(name, str):
             return
         tool_input = tool_input if isinstance(tool_input, dict) else {}
+        if self._next is not None or self.memory.get("next"):  # the words before it are done, or doing
+            self._next = None
+            self.memory["next"] = None
         # redacted from the start: what is kept (even a call waiting for its result) is saved;
         # redaction is deterministic, so the same command still gives the same key
         if name == "Bash":
@@ -220,6 +274,9 @@ class Fold:
         if name in PATH_KEYED:
             path = tool_input.get("file_path") or tool_input.get("notebook_path")
             call["path"] = path if isinstance(path, str) else None
+            written = tool_input.get("content") if name == "Write" else tool_input.get("new_string")
+            if call["path"] and is_working_document(call["path"], written if isinstance(written, str) else None):
+                call["document"] = True
         elif name == "ExitPlanMode":
             plan = tool_input.get("plan")
             if self.keeps("plan"):
@@ -264,9 +321,9 @@ class Fold:
         self, call: dict, block: dict | None, extra: object, *, call_id: str | None = None, at: str | None = None
     ) -> None:
         tool = call["tool"]
-        failures = self.memory["failures"]
-        if failures:
-            self.memory["failures"] = [f for f in failures if f["key"] != call["key"]]
+        self.memory["failures"] = open_failures.call_succeeded(self.memory["failures"], call)
+        if call.get("document") and self.keeps("plan"):
+            touched(self.memory["documents"], call["path"], "read" if tool == "Read" else "wrote", call["line"], at)
         if tool in FILE_TOOLS and call.get("path"):
             created = tool == "Write" and isinstance(extra, dict) and extra.get("type") == "create"
             self._file_changed(call["path"], "created" if created else "edited", call)
@@ -286,11 +343,11 @@ class Fold:
         elif tool == "TaskUpdate":
             self._task_update(call.get("update") or {})
         elif tool in AGENT_TOOLS:
-            agent_answered(self.memory["agents"], call_id, extra, block, failed=False, at=at)
+            self._agent_said(agent_answered(self.memory["agents"], call_id, extra, block, failed=False, at=at), at)
         elif tool == "TaskOutput" and block is not None and self.keeps("agents"):
             polled = agent_signals().task_output(extra, result_text(block.get("content")), parse_time(at))
             if polled is not None:
-                agent_ended(self.memory["agents"], polled)
+                self._agent_said(agent_ended(self.memory["agents"], polled), at)
 
     def _failed(self, call: dict, call_id: str, text: str, at: str | None) -> None:
         tool = call["tool"]
@@ -299,21 +356,8 @@ class Fold:
             return
         if tool in AGENT_TOOLS:
             agent_answered(self.memory["agents"], call_id, None, {"content": text}, failed=True, at=at)
-        if not self.keeps("failures"):
-            return
-        failure = {
-            "key": call["key"],
-            "tool": tool,
-            "command": call.get("command") or call["key"],
-            "exit_code": exit_code_of(text),
-            "error": redact(error_lines(text)),
-            "line": call["line"],
-            "result_line": self.line,
-            "at": at or call.get("at"),
-        }
-        kept = [f for f in self.memory["failures"] if f["key"] != call["key"]]
-        kept.append(failure)
-        self.memory["failures"] = kept[-MAX_FAILURES:]
+        if self.keeps("failures"):
+            open_failures.call_failed(self.memory["failures"], call, call_id, text, at, self.line)
 
     # --- files, plan, tasks, agents ------------------------------------------------------
     def _file_changed(self, path: str, change: str, call: dict) -> None:
@@ -348,6 +392,9 @@ class Fold:
         if not plan or not self.keeps("plan"):
             return
         plan["status"] = status
+        mode = self.memory.get("plan_mode")
+        if status == "approved" and mode and mode.get("active"):  # approving the plan leaves plan mode
+            mode.update(active=False, line=self.line)
         if isinstance(extra, dict):
             path = extra.get("filePath")
             if isinstance(path, str) and path:
@@ -440,10 +487,6 @@ def _blocks(content: object) -> list[dict]:
 
 def _str(value: object) -> str | None:
     return value if isinstance(value, str) else None
-
-
-def _kept_attachment(raw: bytes) -> bool:
-    return any(mark in raw for mark in _ATTACHMENTS_KEPT)
 
 
 def _clip_tail(text: str, limit: int) -> str:

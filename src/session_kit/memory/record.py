@@ -10,17 +10,24 @@ Shape (`version` 1; every text already redacted):
     transcript, offset, lines       where the next capture starts (bytes, lines read so far)
     checkpoint                      the line follower's checkpoint (`transcript.follow`)
     captures, updated               how many captures, and the last one's time
-    requests  {"first": item, "recent": [item…]}   item = {"text", "line", "at"}
+    cwd                             the session's folder (paths under it are shown relative)
+    requests  {"first": item, "recent": [item…], "constraints": [{"text", "line"}…]}
+                                    item = {"text", "line", "at"}; constraints: every
+                                    standing-instruction sentence of every request (`requests`)
     plan      {"text", "path", "status", "line", "at"} | null
     plan_mode {"active", "path", "line"} | null
     tasks     {"source": "TodoWrite" | "Task", "items": [{"id", "subject", "status", "line"}]}
     files     {path: {"change": "created|edited|deleted", "times", "line", "at"}}
     reads     [{"path", "line"}]    the latest first
-    failures  [{"key", "tool", "command", "exit_code", "error", "line", "at"}]
+    documents {path: {"path", "how", "line", "at", "found", "items": [{"done", "text"}], "done",
+               "total", "excerpt"}}  working documents, read from disk at capture (`documents`)
+    failures  [{"key", "call", "tool", "command", "exit_code", "error", "line", "at", "family"}]
+                                    open at the last capture (`failures`: what fixes one)
     agents    [{"id", "call", "type", "description", "status" (ok | failed | running), "background",
                "calls", "duration_s", "answer", "error", "line", "at"}]   (`memory.agents`)
     next      {"text", "line"} | null    the assistant's latest words
-    compactions [{"at", "trigger", "summary"}]
+    compactions [{"at", "trigger", "summary", "client_summary", "line"}]   `summary` from the
+                                    transcript, `client_summary` from the PostCompact hook
     pending   {tool_use_id: call}   calls still waiting for their result
     skipped   {"malformed": n, "other_sessions": n}
 """
@@ -48,12 +55,14 @@ def empty_memory(transcript: str | None = None) -> dict:
         "lines": 0,
         "captures": 0,
         "updated": None,
-        "requests": {"first": None, "recent": []},
+        "cwd": None,
+        "requests": {"first": None, "recent": [], "constraints": []},
         "plan": None,
         "plan_mode": None,
         "tasks": {"source": None, "items": []},
         "files": {},
         "reads": [],
+        "documents": {},
         "failures": [],
         "agents": [],
         "next": None,

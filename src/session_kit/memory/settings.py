@@ -22,8 +22,9 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
 CONFIG_FILE = "config.json"
-# Every part of the memory, in the order the restore ranks them (most valuable first).
-PARTS = ("requests", "failures", "plan", "tasks", "files", "agents", "next", "reads")
+# Every part of the memory, in the order the restore ranks them (most valuable first: what
+# the client's own summary loses, first).
+PARTS = ("requests", "failures", "agents", "plan", "tasks", "files", "next", "reads")
 _OFF = frozenset({"off", "0", "false", "no"})
 _ON = frozenset({"on", "1", "true", "yes"})
 MAX_CONFIG_BYTES = 256 * 1024

@@ -58,6 +58,15 @@ def person_request(entry: dict, line: int = 0) -> str | None:
     return request_text(Entry.from_raw(line, entry))
 
 
+def kit_command(request: str) -> bool:
+    """The kit's own slash command (`transcript.entries.is_kit_command`): not the person's work."""
+    if not request.startswith("/"):
+        return False
+    from session_kit.transcript.entries import is_kit_command
+
+    return is_kit_command(request)
+
+
 def agent_signals():
     """The kit's one reading of what lines say about agents (`transcript.agent_signals`):
     loaded on first use, like the redactor, when a line says something about an agent."""
@@ -84,6 +93,15 @@ def seconds_between_times(start: object, end: object) -> float | None:
 
 def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit] + f"… [cut: {len(text)} chars]"
+
+
+def excerpt(text: str, size: int) -> str:
+    """`text` within about `size` characters: its start and its end, the middle named."""
+    if len(text) <= size:
+        return text
+    room = max(0, size - 40)
+    head, tail = text[: room * 2 // 3], text[len(text) - room // 3 :] if room // 3 else ""
+    return f"{head}\n[… {len(text) - len(head) - len(tail)} characters left out …]\n{tail}"
 
 
 def result_text(content: object) -> str:

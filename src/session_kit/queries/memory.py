@@ -78,3 +78,63 @@ def session_memory(
     )
     whole = restore.render_whole(memory or {}, work_state, memory_file=path, read_plan=read_plan_file)
     return MemoryView(ref.id, scratch.path, path, settings.as_dict(), memory, restored, whole)
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionLoss:
+    """What one compaction's summary lost of the memory the kit held just before it."""
+
+    number: int  # 1 for the session's first compaction
+    line: int  # the compaction's boundary line in the transcript
+    trigger: str | None  # manual | auto
+    summary_source: str | None  # `hook` (PostCompact's compact_summary), `transcript`, or None: none found
+    facts: int  # how many facts the memory held
+    lost: tuple[tuple[str, str], ...]  # (kind, text) of each fact the summary does not mention
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "line": self.line,
+            "trigger": self.trigger,
+            "summary_source": self.summary_source,
+            "facts": self.facts,
+            "lost": [{"kind": kind, "text": text} for kind, text in self.lost],
+        }
+
+
+def compaction_losses(
+    ref: SessionRef, *, state_root: str | None = None, env: Mapping[str, str] | None = None
+) -> list[CompactionLoss]:
+    """Each compaction of the session, with the facts its summary lost: the memory a capture
+    just before it held, against the client's summary (the PostCompact hook's, when the kit
+    kept it; else the compact-summary message after the boundary)."""
+    from session_kit.memory.capture import memories_at_compactions
+    from session_kit.memory.dropped import lost
+
+    root = state_root or state.state_root(env)
+    settings = memory_settings(root, env)
+    scratch = SessionScratch.for_session(ref.id, project_key=ref.project.name, root=root)
+    saved = record.load(record.memory_path(scratch.path)) or {}
+    kept = list(saved.get("compactions") or [])
+    by_line = {c.get("line"): c.get("client_summary") for c in kept if c.get("line")}
+    losses = []
+    for number, (memory, compaction) in enumerate(
+        memories_at_compactions(os.fspath(ref.path), keeps=settings.keeps), 1
+    ):
+        # a PostCompact that ran before its boundary was written knows no line: by position
+        by_position = kept[number - 1].get("client_summary") if number <= len(kept) else None
+        summary, source = by_line.get(compaction["line"]) or by_position, "hook"
+        if not summary:
+            summary, source = compaction.get("summary"), "transcript"
+        missing, count = lost(memory, summary or "")
+        losses.append(
+            CompactionLoss(
+                number,
+                compaction["line"],
+                compaction.get("trigger"),
+                source if summary else None,
+                count,
+                tuple(missing),
+            )
+        )
+    return losses

@@ -1,0 +1,260 @@
+"""The parts of the restored memory, each as a heading and its items, as data.
+
+Owns: what each part of the memory says (the person's requests and standing instructions,
+failures still open, subagents as they stand, the plan and the working documents, the task
+list, changed files, the assistant's last words, files read before the five the client
+re-attaches, the values saved by hand) and the rule that keeps transcript text from ever
+becoming structure: every value is collapsed to one line behind the kit's own words, or
+indented under them (`Item`), so no line a transcript wrote starts at column 0. Standard
+library only. Does not fit the parts into the limit or put them together (`restore`).
+"""
+
+from __future__ import annotations
+
+from session_kit.memory.text import excerpt
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+LABEL_LIMIT = 300
+INDENT = "    "
+RE_ATTACHED_READS = 5  # the client re-attaches up to five recently read files itself
+
+
+def one_line(text: object, limit: int = LABEL_LIMIT) -> str:
+    """`text` as one line (every kind of line break and run of spaces one space), cut."""
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def indent(text: str) -> str:
+    """Every line of `text` (any kind of line break) behind the indent: never at column 0."""
+    return "\n".join(INDENT + line for line in text.splitlines() or [""])
+
+
+class Item:
+    """One entry of a part: a one-line label, and a body shown indented under it."""
+
+    __slots__ = ("label", "body", "whole", "least")
+
+    def __init__(self, label: str, body: str | None = None, *, least: int | None = None) -> None:
+        self.label = label
+        self.body = body if body and body.strip() else None
+        self.whole = self.render(None)
+        self.least = least
+
+    @property
+    def floor(self) -> int:
+        """The least it is worth showing: a label, and the start of its body."""
+        if self.least is not None:
+            return min(len(self.whole), self.least)
+        if self.body is None:
+            return min(len(self.whole), 120)
+        return min(len(self.whole), len(self.label) + 1 + 200)
+
+    def render(self, size: int | None) -> str:
+        if self.body is None:
+            return self.label if size is None or len(self.label) <= size else self.label[: max(0, size - 1)] + "…"
+        whole = (self.label + "\n" if self.label else "") + indent(self.body)
+        if size is None or len(whole) <= size:
+            return whole
+        room = size - len(self.label) - 1
+        while room >= 60:
+            shown = (self.label + "\n" if self.label else "") + indent(excerpt(self.body, room))
+            if len(shown) <= size:
+                return shown
+            room -= len(shown) - size + 8
+        return self.label[:size]
+
+
+class Part:
+    """A part of the memory: its heading (the kit's words), its items most valuable first,
+    and what to say of items left out."""
+
+    __slots__ = ("name", "heading", "items", "more")
+
+    def __init__(self, name: str, heading: str, items: list[Item], more: str = "in the memory file") -> None:
+        self.name, self.heading, self.items, self.more = name, heading, items, more
+
+
+class Paths:
+    """Paths as shown: relative to the session's folder when under it."""
+
+    def __init__(self, cwd: object) -> None:
+        self.prefix = cwd.rstrip("/") + "/" if isinstance(cwd, str) and cwd.strip("/") else None
+
+    def __call__(self, path: object) -> str:
+        text = str(path)
+        if self.prefix and text.startswith(self.prefix):
+            text = text[len(self.prefix) :]
+        return one_line(text)
+
+
+def scratch(state: Mapping) -> Part:
+    items = [
+        Item(f"- {one_line(k, 120)}: {one_line(v, 2000)}", least=len(one_line(k, 120)) + 30)
+        for k, v in (state.get("values") or {}).items()
+    ]
+    for note in list(state.get("notes") or [])[::-1]:  # the newest first
+        items.append(Item(f"- note [{one_line(note.get('at', '?'), 40)}] {one_line(note.get('text', ''), 2000)}"))
+    return Part("scratch", "Saved by hand (`session-kit scratch`; these take precedence):", items)
+
+
+def requests(memory: Mapping) -> Part:
+    requests = memory.get("requests") or {}
+    first, recent = requests.get("first"), list(requests.get("recent") or [])
+    items = []
+    latest = recent[-1] if recent else None
+    if first:
+        same = latest is not None and latest["line"] == first["line"]
+        items.append(Item("- the first request" + (" (also the latest):" if same else ":"), first["text"]))
+    if latest and not (first and latest["line"] == first["line"]):
+        items.append(Item("- the latest request:", latest["text"]))
+    for item in recent[-2::-1]:
+        if not first or item["line"] != first["line"]:
+            items.append(Item("- an earlier request:", item["text"]))
+    return Part("requests", "The person's requests (verbatim; long ones excerpted):", items)
+
+
+def constraints(memory: Mapping, shown: str) -> Part:
+    """Each standing instruction not already shown whole in the requests part (`shown`)."""
+    said = list((memory.get("requests") or {}).get("constraints") or [])
+    flat_shown = " ".join(shown.split())
+    items = [Item(f"- {one_line(c['text'])}") for c in said[::-1] if one_line(c["text"]) not in flat_shown]
+    heading = "Standing instructions from all of the person's requests (newest first):"
+    return Part("constraints", heading, items)
+
+
+def failures(memory: Mapping) -> Part:
+    items = []
+    for failure in list(memory.get("failures") or [])[::-1]:
+        code = failure.get("exit_code")
+        what = one_line(failure.get("command") or failure.get("key"))
+        tool = failure.get("tool")
+        label = f"- {what}" if tool in ("agent", "hook") else f"- {tool}: {what}"
+        label += (f" → exit code {code}" if code is not None else "") + f" (transcript line {failure.get('line')})"
+        items.append(Item(label, failure.get("error") or None))
+    heading = "Failed and not fixed since (a later success of the same command, file or test clears one):"
+    return Part("failures", heading, items)
+
+
+def agents(memory: Mapping) -> Part:
+    listed = list(memory.get("agents") or [])[::-1]  # the latest first, the running ones before them
+    listed.sort(key=lambda a: not str(a.get("status")).startswith("running"))
+    items = []
+    for agent in listed:
+        label = f'- {one_line(agent.get("type"), 60)} agent "{one_line(agent.get("description"), 200)}": {_agent_state(agent)}'
+        said = agent.get("answer") or agent.get("error")
+        items.append(Item(label + (" — it said:" if said else ""), said))
+    return Part("agents", "Subagents, as they stand now:", items)
+
+
+def _agent_state(agent: Mapping) -> str:
+    """`finished (3 calls, 12s)`, `failed`, `still running in the background`."""
+    status = agent.get("status")
+    if status == "running":
+        return "still running in the background" if agent.get("background") else "still running"
+    word = {"ok": "finished", "finished": "finished"}.get(str(status), one_line(status, 40))
+    facts = []
+    if isinstance(agent.get("calls"), int):
+        facts.append(f"{agent['calls']} call" + ("" if agent["calls"] == 1 else "s"))
+    if isinstance(agent.get("duration_s"), (int, float)):
+        facts.append(f"{agent['duration_s']:.0f}s")
+    if agent.get("background"):
+        facts.append("ran in the background")
+    return word + (f" ({', '.join(facts)})" if facts else "")
+
+
+def plan(memory: Mapping, read_plan: Callable[[str], str | None], path: Paths) -> Part:
+    items = []
+    mode = memory.get("plan_mode")
+    if mode and mode.get("active"):
+        where = f"; the plan file is {path(mode['path'])}" if mode.get("path") else ""
+        items.append(Item(f"- Plan mode is on{where}."))
+    documents = ranked_documents(memory)
+    shown = [_document(doc, path, n == 0) for n, doc in enumerate(documents)]
+    planned = memory.get("plan")
+    if planned:
+        status = {
+            "approved": "approved",
+            "refused": "refused",
+            "proposed": "proposed, not yet answered",
+            "writing": "being written in plan mode",
+        }.get(planned.get("status"), one_line(planned.get("status"), 40))
+        where = f", file {path(planned['path'])}" if planned.get("path") else ""
+        older = bool(documents) and (documents[0].get("line") or 0) > (planned.get("line") or 0)
+        label = f"- the plan ({status}{where}" + ("; older than the working document above" if older else "") + "):"
+        text = planned.get("text")
+        if not text and planned.get("path"):
+            text = read_plan(planned["path"]) or "(the plan file was not found)"
+        if planned.get("reason"):
+            text = f"refused with: {planned['reason']}\n{text or ''}"
+        item = Item(label, text)
+        shown = [*shown, item] if older else [item, *shown]
+    items.extend(shown)
+    return Part("plan", "The plan:", items)
+
+
+def ranked_documents(memory: Mapping) -> list[Mapping]:
+    """The working documents, the plan followed first: those with a checklist before those
+    without (notes), the latest touched first within each."""
+    documents = (memory.get("documents") or {}).values()
+    return sorted(documents, key=lambda d: (bool(d.get("items")), d.get("line") or 0), reverse=True)
+
+
+def _document(doc: Mapping, path: Paths, latest: bool) -> Item:
+    what = "the plan followed" if latest else "another working document"
+    how = "written" if doc.get("how") == "wrote" else "read"
+    if not doc.get("found", True):
+        return Item(f"- {what}: {path(doc['path'])} ({how} by the session; gone from disk at the compaction)")
+    items = doc.get("items") or []
+    if items:
+        done = doc.get("done", 0)
+        label = f"- {what}: {path(doc['path'])} ({how} by the session; on disk at the compaction: {done} of {doc.get('total')} items done; open items):"
+        body = "\n".join(f"[ ] {one_line(i['text'])}" for i in items if not i.get("done")) or "(none open)"
+        return Item(label, body)
+    return Item(
+        f"- {what}: {path(doc['path'])} ({how} by the session; as it is on disk at the compaction):", doc.get("excerpt")
+    )
+
+
+def tasks(memory: Mapping, path: Paths) -> Part:
+    tasks = memory.get("tasks") or {}
+    items = list(tasks.get("items") or [])
+    source = tasks.get("source")
+    if not items:  # the task tools are off: the working document's checklist is the task list
+        for doc in ranked_documents(memory):
+            if doc.get("items"):
+                items = [
+                    {"status": "completed" if i.get("done") else "pending", "subject": i["text"]} for i in doc["items"]
+                ]
+                source = f"the checklist in {path(doc['path'])}"
+                break
+    rank = {"in_progress": 0, "pending": 1}
+    items.sort(key=lambda i: rank.get(str(i.get("status")), 2))
+    shown = [Item(f"- [{one_line(i.get('status'), 20)}] {one_line(i.get('subject'))}") for i in items]
+    return Part("tasks", f"Task list ({source}; open ones first):", shown)
+
+
+def files(memory: Mapping, path: Paths) -> Part:
+    changed = memory.get("files") or {}
+    items = []
+    for name in list(changed)[::-1]:  # the latest change first
+        info = changed[name]
+        times = info.get("times", 1)
+        change = one_line(info.get("change"), 20) + (f"; {times} changes" if times > 1 else "")
+        items.append(Item(f"- {path(name)} ({change})"))
+    return Part("files", "Files changed in this session (latest first):", items)
+
+
+def last_words(memory: Mapping) -> Part:
+    said = memory.get("next")
+    items = [Item("", said["text"])] if said and said.get("text") else []
+    return Part("next", "The assistant's last words (no tool call came after them):", items)
+
+
+def reads(memory: Mapping, path: Paths) -> Part:
+    earlier = list(memory.get("reads") or [])[RE_ATTACHED_READS:]
+    items = [Item(f"- {path(r['path'])}") for r in earlier]
+    return Part("reads", "Files read before the latest five (which the client re-attaches itself):", items)
