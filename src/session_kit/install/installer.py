@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from session_kit.claude.settings import SCOPE_PROJECT, SCOPES, commands_dir
+from session_kit.claude.settings import SCOPE_PROJECT, SCOPE_USER, SCOPES, commands_dir
 from session_kit.claude.settings import settings_path as scope_settings_path
 from session_kit.errors import BadFile, InvalidOptions, KitError
 from session_kit.files import read_small
@@ -67,6 +67,7 @@ class InstallResult:
     commands_installed: list[str] = field(default_factory=list)
     commands_skipped: list[str] = field(default_factory=list)  # the user's own files of that name
     commands_removed: list[str] = field(default_factory=list)
+    commands_dir: Path | None = None  # where the slash commands go (or went)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -79,6 +80,7 @@ class InstallResult:
             "commands_installed": self.commands_installed,
             "commands_skipped": self.commands_skipped,
             "commands_removed": self.commands_removed,
+            "commands_dir": str(self.commands_dir) if self.commands_dir else None,
         }
 
 
@@ -338,8 +340,11 @@ def install(
         if not dry_run:
             _cleanup_temp_files(path, target)
             installed, skipped = install_command_files(target, dry_run=False)
+            earlier = prior.get("commands_dir")
+            if earlier and Path(earlier) != target and not _commands_dir_in_use(receipts, Path(earlier), path):
+                remove_command_files(Path(earlier), dry_run=False)  # an older kit put them in the project
             write_launcher(root, sys.executable)
-    return InstallResult(scope, path, dry_run, changed, before, after, backup, installed, skipped)
+    return InstallResult(scope, path, dry_run, changed, before, after, backup, installed, skipped, commands_dir=target)
 
 
 def uninstall(
@@ -373,7 +378,13 @@ def uninstall(
             raise BadFile(
                 f"{path} kept changing while the kit tried to uninstall; it was left as it was", path=str(path)
             )
-        removed = remove_command_files(target, dry_run=dry_run)
+        # The Claude root's folder holds the commands of the user and the local scopes alike:
+        # they stay while another install still uses them.
+        folders = {target, *([Path(receipt["commands_dir"])] if receipt and receipt.get("commands_dir") else [])}
+        removed = []
+        for folder in sorted(folders):
+            if not _commands_dir_in_use(receipts, folder, path):
+                removed += remove_command_files(folder, dry_run=dry_run)
         if not dry_run:
             _cleanup_temp_files(path, target)
             receipts.pop(str(path), None)
@@ -385,7 +396,27 @@ def uninstall(
                     os.unlink(os.path.join(bin_dir(root), "session-kit"))
                 except FileNotFoundError:
                     pass
-    return InstallResult(scope, path, dry_run, changed, before, after, backup, commands_removed=removed)
+    return InstallResult(
+        scope, path, dry_run, changed, before, after, backup, commands_removed=removed, commands_dir=target
+    )
+
+
+def _commands_dir_in_use(receipts: dict[str, Any], folder: Path, besides: Path) -> bool:
+    """Whether an install other than the one of `besides` put its slash commands in `folder`."""
+    return any(
+        name != str(besides) and isinstance(other, dict) and other.get("commands_dir") == str(folder)
+        for name, other in receipts.items()
+    )
+
+
+def _commands_of(scope: str, path: Path, folder: Path, receipts: dict[str, Any]) -> bool:
+    """Whether the kit's commands in `folder` are the install of `scope` (at `path`): its
+    receipt names the folder; with no receipt naming it, they are the user scope's."""
+    mine = receipts.get(str(path))
+    if isinstance(mine, dict) and mine.get("commands_dir") == str(folder):
+        return True
+    others = any(isinstance(r, dict) and r.get("commands_dir") == str(folder) for r in receipts.values())
+    return scope == SCOPE_USER and not others
 
 
 def _original_bytes(receipt: dict[str, Any] | None) -> bytes | None:
@@ -409,6 +440,7 @@ def status(*, claude_root: Path, project: Path, root: str | None = None) -> list
     """What is installed where, and whether it is current (for `doctor`)."""
     root = root or state.state_root()
     expected = expected_commands(root)
+    receipts = load_receipts(root)
     report = []
     for scope in SCOPES:
         path = settings_path(scope, claude_root, project)
@@ -420,6 +452,8 @@ def status(*, claude_root: Path, project: Path, root: str | None = None) -> list
         found = installed_commands(settings)
         target = commands_dir(scope, claude_root, project)
         commands = sorted(p.stem for p in target.glob("*.md") if is_kit_command(p)) if target.is_dir() else []
+        if commands and not _commands_of(scope, path, target, receipts):
+            commands = []  # the user and the local scope share the root's folder: another install's
         if not found and not commands and error is None:
             continue
         current = all(found.get(event) == [command] for event, command in expected.items())

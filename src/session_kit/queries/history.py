@@ -21,6 +21,7 @@ from session_kit.archive import store, view
 from session_kit.archive.settings import archive_settings
 from session_kit.claude.settings import SCOPE_LOCAL, SCOPE_PROJECT, SCOPE_USER, read_setting, settings_path
 from session_kit.errors import KitError, NotFound
+from session_kit.sessions.store import require_claude_root
 from session_kit.state.ids import is_plain_id
 
 CLEANUP_DEFAULT_DAYS = 30  # the client's default `cleanupPeriodDays`
@@ -42,8 +43,7 @@ def archive_all(
     claude_root: Path, state_root: str, *, progress: Callable[[int, int], object] | None = None, prune: bool = False
 ) -> ArchiveRun:
     """Archive every session file under the Claude root (only what was added since last time)."""
-    if not (claude_root / "projects").is_dir():
-        raise NotFound(f"no Claude projects folder at {claude_root / 'projects'}")
+    require_claude_root(claude_root)
     errors: list[str] = []
     files, copied = store.archive_paths(
         state_root, str(claude_root), store.everything(str(claude_root)), progress=progress, errors=errors

@@ -164,6 +164,9 @@ def usage_report(
     nothing kept."""
     if by not in BY:
         raise ValueError(f"by must be one of {', '.join(BY)}")
+    from session_kit.sessions.store import require_claude_root
+
+    require_claude_root(Path(root))
     if state_root is None:
         import tempfile  # here: a run with the index never needs it
 

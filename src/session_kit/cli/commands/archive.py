@@ -16,9 +16,7 @@ import click
 from session_kit import api
 from session_kit.cli.context import Kit, pass_kit, shared_options
 from session_kit.cli.helptext import epilog
-from session_kit.cli.output import (
-    emit_json,
-)
+from session_kit.cli.output import emit_json, plural
 
 PROGRESS_EVERY_S = 0.2
 
@@ -51,7 +49,9 @@ def archive(kit: Kit, prune: bool) -> None:
     for error in run.errors:
         click.echo(f"session-kit: skipped {error}", err=True)
     pruned = f"; {run.pruned} archived sessions dropped" if prune else ""
-    click.echo(f"Archived {run.bytes} new bytes in {run.files} files into {api.archive_dir(api.state_root())}{pruned}")
+    click.echo(
+        f"Archived {plural(run.bytes, 'new byte')} in {plural(run.files, 'file')} into {api.archive_dir(api.state_root())}{pruned}"
+    )
 
 
 def _progress() -> Callable[[int, int], None]:
@@ -65,7 +65,7 @@ def _progress() -> Callable[[int, int], None]:
         now = time.monotonic()
         if now - last > PROGRESS_EVERY_S:
             last = now
-            sys.stderr.write(f"\rarchived {files} files, {copied / 1e6:.1f} MB")
+            sys.stderr.write(f"\rarchived {plural(files, 'file')}, {copied / 1e6:.1f} MB")
             sys.stderr.flush()
 
     return show

@@ -106,7 +106,7 @@ def debug_agent(
 def _print_agents(report: api.AgentReport, *, agent: str | None, all_agents: bool, narrowed: bool, full: bool) -> None:
     picked = report.selection
     warn_skipped(report.read, report.ref.path)
-    click.echo(f"Session {report.ref.id}: {picked.total} agents, {picked.failed} failed")
+    click.echo(f"Session {report.ref.id}: {plural(picked.total, 'agent')}, {picked.failed} failed")
     for logs, name in (
         ([w for w in report.warmups if not w.compaction], "warmup log"),
         ([w for w in report.warmups if w.compaction], "compaction summariser's log"),

@@ -126,7 +126,7 @@ def search(
         else:
             click.echo(f"    resume: {h.resume}")
     more = f" of {found.total}" if found.total > len(found.hits) else ""
-    click.echo(f"{len(found.hits)}{more} hits (best first).")
+    click.echo(f"{len(found.hits)}{more} {'hit' if found.total == 1 else 'hits'} (best first).")
 
 
 def _when(stamp: str | None) -> str:
@@ -158,7 +158,7 @@ def _scan(
         emit_json("search", {"query": query, "files": len(targets), "hits": [h.as_dict() for h in hits]})
         return
     if not hits:
-        click.echo(f"No match for {query!r} in {len(targets)} files.")
+        click.echo(f"No match for {query!r} in {plural(len(targets), 'file')}.")
         return
     for h in hits:
         who = h.session_id + (f"/{h.agent_id}" if h.agent_id else "")

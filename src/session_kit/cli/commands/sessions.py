@@ -17,11 +17,13 @@ import click
 
 from session_kit import api
 from session_kit.cli.context import Kit, no_redact_option, pass_kit, project_options, shared_options
+from session_kit.cli.errors import worded
 from session_kit.cli.helptext import epilog
 from session_kit.cli.output import (
     Column,
     capped_cells,
     clip,
+    emit_json,
     emit_json_parts,
     human_duration,
     human_size,
@@ -33,7 +35,7 @@ from session_kit.cli.output import (
 )
 from session_kit.cli.timespan import When
 from session_kit.cli.tokens import human_tokens
-from session_kit.errors import EXIT_NOT_FOUND
+from session_kit.errors import EXIT_NOT_FOUND, NotFound
 
 WARMUP_PROMPT = "warmup"  # 2.0.x clients started sessions of their own with this prompt
 
@@ -84,9 +86,14 @@ def sessions(
     """
     # Ordered now, each row made as it is printed: the listing's memory does not grow with
     # the number of sessions (1,000 or 30,000: the same peak RSS).
-    found = api.latest_first(
-        kit.root, project_path=project_path, all_projects=all_projects, since=since, until=until, limit=limit
-    )
+    try:
+        found = api.latest_first(
+            kit.root, project_path=project_path, all_projects=all_projects, since=since, until=until, limit=limit
+        )
+    except NotFound as exc:
+        if kit.as_json:  # a program reading stdout gets a document either way; the exit code says why
+            emit_json("sessions", {"claude_root": str(kit.root), "sessions": [], "error": worded(exc)})
+        raise
     usage = _session_usage(kit) if with_tokens else None
     if kit.as_json:
         # The rows' JSON is made in the listing's batches, on two cores for a long listing.

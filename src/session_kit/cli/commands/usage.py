@@ -73,7 +73,7 @@ def usage(kit: Kit, since: date | None, until: date | None, by: str, no_index: b
         emit_json("usage", {"claude_root": str(kit.root), **report.as_dict()})
         return
     if not report.rows:
-        click.echo(f"No usage in {report.files} transcripts under {kit.root}.")
+        click.echo(f"No usage in {plural(report.files, 'transcript')} under {kit.root}.")
         return
     width = max(12, *(len(r.key) for r in report.rows))
     head = f"{by.upper():<{width}}  {'SESSIONS':>8}  {'INPUT':>8}  {'OUTPUT':>8}  {'CACHE R':>8}  {'CACHE W':>8}  {'TOTAL':>8}  {'COST':>10}"
@@ -94,7 +94,7 @@ def usage(kit: Kit, since: date | None, until: date | None, by: str, no_index: b
             " (the last request only): the rows marked floor are at least that much."
         )
     if report.duplicates:
-        click.echo(f"{report.duplicates} messages repeated by resumed or copied files were counted once.")
+        click.echo(f"{plural(report.duplicates, 'message')} repeated by resumed or copied files counted once.")
     click.echo(f"Prices of {prices.date}" + (f" from {prices.override}" if prices.override else " (bundled)") + ".")
 
 
