@@ -190,8 +190,9 @@ def test_slash_commands_the_client_runs_itself_are_not_requests_but_prompt_comma
     t.user(
         "<command-name>/clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>"
     )
-    t.user("<command-name>/debug-agent</command-name>\n<command-args>abc</command-args>")
-    assert _requests(tmp_path, t) == [None, "/debug-agent abc"]
+    t.user("<command-name>/fix-issue</command-name>\n<command-args>abc</command-args>")
+    t.user("<command-name>/debug-agent</command-name>\n<command-args>abc</command-args>")  # the kit's own
+    assert _requests(tmp_path, t) == [None, "/fix-issue abc", None]
 
 
 def test_a_1_0_command_echo_without_its_slash_is_read_as_the_slash_command(tmp_path: Path):

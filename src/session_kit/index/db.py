@@ -14,7 +14,8 @@ Tables (documented for users in docs/json.md, "export"):
               with no log, added up), agents, compactions
     texts     one row per searchable piece (message text, tool input, tool output, summary):
               session, agent, line, ts, kind, tool, status (a tool output's: ok | error),
-              text (redacted; a piece's first 64 KiB); `texts_fts` indexes
+              text (redacted; a piece's first 64 KiB), kit (1: the kit's own slash command
+              or what it expanded into, `transcript.kit_echoes`); `texts_fts` indexes
               `text` where there is FTS5 (external content: the text is stored once)
     calls     one row per tool call: session, agent, tool_use_id, tool, summary, status,
               exit_code, error, started, duration_s, line
@@ -38,7 +39,7 @@ Tables (documented for users in docs/json.md, "export"):
 
 A database of another schema version is deleted and made again from the transcripts (its
 rows are never trusted: version 1 counted each message's first line; version 2 had no
-`files.texts`).
+`files.texts`; version 3 no `texts.kit`).
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ from session_kit.state.root import ensure_dir
 
 INDEX = "index"
 DB_FILE = "history.sqlite3"
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 
 META = "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);"
 TOKEN_COLUMNS = "input, output, cache_read, cache_write_5m, cache_write_1h, web_search, web_fetch"
@@ -76,7 +77,7 @@ CREATE TABLE IF NOT EXISTS agent_results(
     {TOKEN_COLUMNS.replace(",", " INTEGER,")} INTEGER, source TEXT, PRIMARY KEY(file_id, agent_id));
 CREATE TABLE IF NOT EXISTS texts(
     id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, session TEXT NOT NULL, agent TEXT, line INTEGER,
-    ts TEXT, kind TEXT, tool TEXT, status TEXT, text TEXT NOT NULL);
+    ts TEXT, kind TEXT, tool TEXT, status TEXT, text TEXT NOT NULL, kit INTEGER DEFAULT 0);
 CREATE INDEX IF NOT EXISTS texts_file ON texts(file_id);
 CREATE TABLE IF NOT EXISTS calls(
     id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, session TEXT NOT NULL, agent TEXT, tool_use_id TEXT,

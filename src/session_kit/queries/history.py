@@ -167,10 +167,12 @@ class HistoryHits:
     total: int
     updated_files: int
     fts: bool
+    kit_hits: int = 0  # of the kit's own echoes: in `total` and `hits` only when asked for
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "total": self.total,
+            "kit_hits": self.kit_hits,
             "updated_files": self.updated_files,
             "fts": self.fts,
             "hits": [h.as_dict() for h in self.hits],
@@ -204,10 +206,10 @@ def search_history(
 
             updated = update(conn, claude_root, files=usage_only(conn)).files
         try:
-            hits, total = search_index(conn, text, filters or Filters(), limit=limit, state_root=state_root)
+            hits, total, echoes = search_index(conn, text, filters or Filters(), limit=limit, state_root=state_root)
         except ValueError as exc:
             raise KitError(str(exc)) from None
-        return HistoryHits(tuple(hits), total, updated, db.has_fts(conn))
+        return HistoryHits(tuple(hits), total, updated, db.has_fts(conn), echoes)
     finally:
         conn.close()
 

@@ -401,9 +401,16 @@ def request_text(entry: Entry) -> str | None:
     The one rule of what a request is, for every reader (reports, listings, memory): a
     user entry of the main conversation, not a tool result, meta entry, compaction summary,
     client notification, teammate message, local command caveat, `!` command or its output,
-    interruption marker, IDE context alone, or the echo of a slash command the client runs
-    itself (`/clear`, `/compact`…, named with or without its slash).
+    interruption marker, IDE context alone, the echo of a slash command the client runs
+    itself (`/clear`, `/compact`…, named with or without its slash), or one of the kit's own
+    (`is_kit_command`: the kit talking to itself, never the person's work).
     """
+    typed = typed_text(entry)
+    return None if typed is None or is_kit_command(typed) else typed
+
+
+def typed_text(entry: Entry) -> str | None:
+    """`request_text` with the kit's own slash commands kept (`transcript.kit_echoes`)."""
     if (
         entry.kind != KIND_USER
         or entry.is_sidechain  # a subagent's prompt, written by the model

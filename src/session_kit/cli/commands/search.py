@@ -59,6 +59,12 @@ def _iso_day(value: str | None, name: str) -> str | None:
 @click.option("--agent", default=None, metavar="ID|TYPE", help="Only subagents: an id prefix or a type (Explore…).")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="At most N hits (index: 20 by default).")
 @click.option("--scan", is_flag=True, help="Read every transcript instead of the index (exact substring search).")
+@click.option(
+    "--kit",
+    "with_kit",
+    is_flag=True,
+    help="Also the kit's own slash commands and what they expanded into (left out by default), after the rest.",
+)
 @no_redact_option
 @shared_options
 @pass_kit
@@ -74,6 +80,7 @@ def search(
     agent: str | None,
     limit: int | None,
     scan: bool,
+    with_kit: bool,
 ) -> None:
     """Case-insensitive search in messages, tool inputs and tool outputs (agents included).
 
@@ -82,6 +89,8 @@ def search(
     deleted stay found (their resume command restores them first). The index holds words:
     QUERY's words in order, the last one a prefix. --scan reads every transcript instead and
     finds QUERY as a substring; so does --no-redact, since the index holds only redacted text.
+    The kit's own slash commands (`/sessions-search …`) and what they expanded into, their
+    commands' output included, are left out unless --kit, then listed after the rest.
     """
     engine = api.search_engine(
         query,
@@ -94,7 +103,15 @@ def search(
         agent=agent,
     )
     if engine == api.SEARCH_SCAN:
-        _scan(kit, query, project_path=project_path, all_projects=all_projects, tool_name=tool_name, limit=limit)
+        _scan(
+            kit,
+            query,
+            project_path=project_path,
+            all_projects=all_projects,
+            tool_name=tool_name,
+            limit=limit,
+            with_kit=with_kit,
+        )
         return
     project = api.index_project(kit.root, project_path=project_path, all_projects=all_projects)
     filters = api.SearchFilters(
@@ -104,20 +121,23 @@ def search(
         since=_iso_day(since, "--since"),
         until=_iso_day(until, "--until"),
         agent=agent,
+        kit=with_kit,
     )
     found = api.search_history(query, kit.root, api.state_root(), filters, limit=limit or 20)
     if kit.as_json:
         emit_json("search", {"query": query, "mode": "index", **found.as_dict()})
         return
+    hidden = _kit_note(0 if with_kit else found.kit_hits)
     if not found.hits:
-        click.echo(f"No match for {query!r} in the index.")
+        click.echo(f"No match for {query!r} in the index{hidden}.")
         return
     for h in found.hits:
         who = h.session_id + (f"/{h.agent_id}" if h.agent_id else "")
         tool = f" {h.tool}" if h.tool else ""
         failed = " (failed)" if h.status == "error" else ""
         title = f"  {clip(api.shown(h.title), 60)}" if h.title else ""
-        click.echo(f"{who}:{h.line}  {_when(h.timestamp)}  {h.where}{tool}{failed}{title}")
+        mark = " (the kit's own)" if h.kit else ""
+        click.echo(f"{who}:{h.line}  {_when(h.timestamp)}  {h.where}{tool}{failed}{mark}{title}")
         echo(f"    {highlight(api.shown(h.snippet), query)}")
         if h.resume is None:
             click.echo("    resume: not possible (its transcript is gone, and the archive has no copy)")
@@ -126,7 +146,14 @@ def search(
         else:
             click.echo(f"    resume: {h.resume}")
     more = f" of {found.total}" if found.total > len(found.hits) else ""
-    click.echo(f"{len(found.hits)}{more} {'hit' if found.total == 1 else 'hits'} (best first).")
+    click.echo(f"{len(found.hits)}{more} {'hit' if found.total == 1 else 'hits'} (best first){hidden}.")
+
+
+def _kit_note(hidden: int) -> str:
+    """What a search left out of the kit's own echoes, and how to see them."""
+    if not hidden:
+        return ""
+    return f"; {hidden} more in the kit's own commands (--kit shows {'it' if hidden == 1 else 'them'})"
 
 
 def _when(stamp: str | None) -> str:
@@ -141,31 +168,45 @@ def _when(stamp: str | None) -> str:
 
 
 def _scan(
-    kit: Kit, query: str, *, project_path: Path | None, all_projects: bool, tool_name: str | None, limit: int | None
+    kit: Kit,
+    query: str,
+    *,
+    project_path: Path | None,
+    all_projects: bool,
+    tool_name: str | None,
+    limit: int | None,
+    with_kit: bool,
 ) -> None:
     """The exact scan: every transcript of the scope read (agent logs whose session file is gone
-    too), QUERY found as a substring."""
+    too), QUERY found as a substring; the kit's own echoes after the rest, with --kit."""
     targets = api.scan_targets(kit.root, project_path=project_path, all_projects=all_projects)
     progress = _progress_printer() if sys.stderr.isatty() and not kit.as_json else None
     hits: list[api.SearchHit] = []
+    echoes: list[api.SearchHit] = []
     for hit in api.search(targets, api.Query(query), tool=tool_name, progress=progress, limit=limit):
-        hits.append(hit)
+        (echoes if hit.kit else hits).append(hit)
         if limit is not None and len(hits) >= limit:
             break
     if progress is not None:
         progress(-1, -1)
+    shown_echoes = echoes[: max(0, limit - len(hits))] if limit is not None else echoes
+    if with_kit:
+        hits += shown_echoes
     if kit.as_json:
-        emit_json("search", {"query": query, "files": len(targets), "hits": [h.as_dict() for h in hits]})
+        document = {"query": query, "files": len(targets), "kit_hits": len(echoes)}
+        emit_json("search", {**document, "hits": [h.as_dict() for h in hits]})
         return
+    hidden = _kit_note(0 if with_kit else len(echoes))
     if not hits:
-        click.echo(f"No match for {query!r} in {plural(len(targets), 'file')}.")
+        click.echo(f"No match for {query!r} in {plural(len(targets), 'file')}{hidden}.")
         return
     for h in hits:
         who = h.session_id + (f"/{h.agent_id}" if h.agent_id else "")
         tool = f" {h.tool}" if h.tool else ""
-        click.echo(f"{who}:{h.line}  {local_time(h.timestamp)}  {h.where}{tool}")
+        mark = " (the kit's own)" if h.kit else ""
+        click.echo(f"{who}:{h.line}  {local_time(h.timestamp)}  {h.where}{tool}{mark}")
         echo(f"    {highlight(h.snippet, query)}")
-    click.echo(f"{plural(len(hits), 'hit')} in {plural(len(targets), 'file')}.")
+    click.echo(f"{plural(len(hits), 'hit')} in {plural(len(targets), 'file')}{hidden}.")
 
 
 def _progress_printer() -> Callable[[int, int], None]:
