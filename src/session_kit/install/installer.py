@@ -341,7 +341,7 @@ def install(
             _cleanup_temp_files(path, target)
             installed, skipped = install_command_files(target, dry_run=False)
             earlier = prior.get("commands_dir")
-            if earlier and Path(earlier) != target and not _commands_dir_in_use(receipts, Path(earlier), path):
+            if earlier and Path(earlier) != target and not _folder_users(receipts, Path(earlier)) - {str(path)}:
                 remove_command_files(Path(earlier), dry_run=False)  # an older kit put them in the project
             write_launcher(root, sys.executable)
     return InstallResult(scope, path, dry_run, changed, before, after, backup, installed, skipped, commands_dir=target)
@@ -383,7 +383,7 @@ def uninstall(
         folders = {target, *([Path(receipt["commands_dir"])] if receipt and receipt.get("commands_dir") else [])}
         removed = []
         for folder in sorted(folders):
-            if not _commands_dir_in_use(receipts, folder, path):
+            if not _folder_users(receipts, folder) - {str(path)}:
                 removed += remove_command_files(folder, dry_run=dry_run)
         if not dry_run:
             _cleanup_temp_files(path, target)
@@ -401,22 +401,9 @@ def uninstall(
     )
 
 
-def _commands_dir_in_use(receipts: dict[str, Any], folder: Path, besides: Path) -> bool:
-    """Whether an install other than the one of `besides` put its slash commands in `folder`."""
-    return any(
-        name != str(besides) and isinstance(other, dict) and other.get("commands_dir") == str(folder)
-        for name, other in receipts.items()
-    )
-
-
-def _commands_of(scope: str, path: Path, folder: Path, receipts: dict[str, Any]) -> bool:
-    """Whether the kit's commands in `folder` are the install of `scope` (at `path`): its
-    receipt names the folder; with no receipt naming it, they are the user scope's."""
-    mine = receipts.get(str(path))
-    if isinstance(mine, dict) and mine.get("commands_dir") == str(folder):
-        return True
-    others = any(isinstance(r, dict) and r.get("commands_dir") == str(folder) for r in receipts.values())
-    return scope == SCOPE_USER and not others
+def _folder_users(receipts: dict[str, Any], folder: Path) -> set[str]:
+    """The settings files whose install put its slash commands in `folder`."""
+    return {name for name, r in receipts.items() if isinstance(r, dict) and r.get("commands_dir") == str(folder)}
 
 
 def _original_bytes(receipt: dict[str, Any] | None) -> bytes | None:
@@ -452,8 +439,9 @@ def status(*, claude_root: Path, project: Path, root: str | None = None) -> list
         found = installed_commands(settings)
         target = commands_dir(scope, claude_root, project)
         commands = sorted(p.stem for p in target.glob("*.md") if is_kit_command(p)) if target.is_dir() else []
-        if commands and not _commands_of(scope, path, target, receipts):
-            commands = []  # the user and the local scope share the root's folder: another install's
+        users = _folder_users(receipts, target)  # the user and the local scope share the root's folder
+        if str(path) not in users and (scope != SCOPE_USER or users):
+            commands = []  # another install's
         if not found and not commands and error is None:
             continue
         current = all(found.get(event) == [command] for event, command in expected.items())

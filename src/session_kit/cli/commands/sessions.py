@@ -80,7 +80,8 @@ def sessions(
     copy changes), in UTC like --json; a session with no time shows `-` and is listed last.
     Warmup sessions of 2.0.x clients are marked `(warmup)`. Rows fit the terminal: the title
     is cut, and on a narrow one the AGENTS, BRANCH, SIZE and DURATION columns are left out in
-    that order; ids are never cut. Reads only the head and
+    that order, then PROJECT is cut from its start and left out, then the title; ids are never
+    cut. Reads only the head and
     tail of each file, and prints each row in its turn (memory stays flat on any number of
     sessions); --tokens adds tokens and cost, counted as `session-kit usage` counts them.
     """
@@ -108,7 +109,7 @@ def sessions(
         Column("AGENTS", right=True, drop=1),
         *([Column("TOKENS", right=True), Column("COST", right=True)] if usage is not None else []),
         Column("BRANCH", drop=2, cap=16),
-        *([Column("PROJECT", cap=40)] if all_projects else []),
+        *([Column("PROJECT", cap=40, drop=5, shrink=12)] if all_projects else []),
         Column("TITLE / FIRST PROMPT", flex=True),
     ]
 
