@@ -255,14 +255,19 @@ FLEX_CAP = 80  # … and at most this much where there is no terminal width to f
 
 
 def table(
-    columns: Sequence[Column], rows: Sequence[Sequence[str]], *, width: int | None = None, flex_min: int = FLEX_MIN
+    columns: Sequence[Column],
+    rows: Sequence[Sequence[str]],
+    *,
+    width: int | None = None,
+    flex_min: int = FLEX_MIN,
+    flex_cap: int = 0,
 ) -> list[str]:
     """`rows` under `columns`' headers, each column as wide as its widest cell, two spaces apart;
     within `width` (a terminal's), columns marked `drop` are left out, lowest first, until the
     flexible one has room, and that one is cut."""
     # cells come shown (redacted, cleaned) already: the table only cuts them
     cells = [capped_cells(columns, row) for row in rows]
-    return list(table_lines(columns, cells, widest(columns, cells), width=width, flex_min=flex_min))
+    return list(table_lines(columns, cells, widest(columns, cells), width=width, flex_min=flex_min, flex_cap=flex_cap))
 
 
 def capped_cells(columns: Sequence[Column], row: Sequence[str]) -> list[str]:
@@ -288,6 +293,7 @@ def table_lines(
     *,
     width: int | None = None,
     flex_min: int = FLEX_MIN,
+    flex_cap: int = 0,
 ) -> Iterator[str]:
     """`table`'s lines, from capped cells and their columns' natural widths (`widest`): the rows
     can come a few at a time (from a file), as they are not needed to lay the table out."""
@@ -315,8 +321,8 @@ def table_lines(
             if room < min(FLEX_FLOOR, natural[flex]):
                 keep.remove(flex)  # not even a word of it would show: the ids and figures fit alone
             widths[flex] = min(natural[flex], room)
-    elif flex is not None:
-        widths[flex] = min(natural[flex], FLEX_CAP)
+    elif flex is not None:  # into a pipe: `flex_cap` (FLEX_CAP when not given)
+        widths[flex] = min(natural[flex], flex_cap or FLEX_CAP)
     for row in chain([[c.header for c in columns]], cells):
         parts = []
         for i in keep:

@@ -28,6 +28,7 @@ from session_kit.cli.output import (
 from session_kit.cli.session_arg import SESSION_CODES, resolve, session_argument
 
 SUMMARY_MIN = 16  # columns the summary keeps before TOOK, then AGENT, are left out
+PIPE_SUMMARY = 200  # into a pipe (no width to fit): the summary's first characters
 
 
 @click.command(
@@ -73,9 +74,9 @@ def events(kit: Kit, session: str, errors_only: bool, tool_name: str | None, mai
         took, mark, code = call_outcome(c)
         outcomes.append(mark + code)
         agent = [c.agent_id[:8] if c.agent_id else "-"] if agents else []
-        rows.append([local_time(c.started), took, mark + code, *agent, c.name, clip(c.summary, 500)])
+        rows.append([local_time(c.started), took, mark + code, *agent, c.name, clip(c.summary, PIPE_SUMMARY)])
     width = terminal_width()
-    head, *lines = table(columns, rows, width=width, flex_min=SUMMARY_MIN)
+    head, *lines = table(columns, rows, width=width, flex_min=SUMMARY_MIN, flex_cap=PIPE_SUMMARY)
     echo(head)
     # the error goes under STATUS (where it starts: the TOOK column may have been left out)
     under = head.index("STATUS")
