@@ -4,7 +4,8 @@ Owns: wrapping a line longer than the width (`fitted`) under its label's value (
 12k tokens, …` goes on under `12k`), or a few columns in from its start where it has no
 label; a long path or id is broken where it must be, as the terminal itself would. Into a
 pipe without `$COLUMNS` nothing is wrapped (`output.terminal_width`): programs and the slash
-commands read whole lines. Does not: lay out tables (`output.table_lines`, whose columns drop
+commands read whole lines. A shell command meant to be copied (`search`'s resume line) is
+printed whole by its caller, never through here. Does not: lay out tables (`output.table_lines`, whose columns drop
 and shrink to fit), or clean text (`output.visible`, `output.clip`).
 """
 

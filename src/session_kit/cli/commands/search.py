@@ -17,9 +17,9 @@ import click
 from session_kit import api
 from session_kit.cli.context import Kit, no_redact_option, pass_kit, project_options, shared_options
 from session_kit.cli.helptext import epilog
+from session_kit.cli.layout import say
 from session_kit.cli.output import (
     clip,
-    echo,
     emit_json,
     highlight,
     local_time,
@@ -129,7 +129,7 @@ def search(
         return
     hidden = _kit_note(0 if with_kit else found.kit_hits)
     if not found.hits:
-        click.echo(f"No match for {query!r} in the index{hidden}.")
+        say(f"No match for {query!r} in the index{hidden}.")
         return
     for h in found.hits:
         who = h.session_id + (f"/{h.agent_id}" if h.agent_id else "")
@@ -137,16 +137,17 @@ def search(
         failed = " (failed)" if h.status == "error" else ""
         title = f"  {clip(api.shown(h.title), 60)}" if h.title else ""
         mark = " (the kit's own)" if h.kit else ""
-        click.echo(f"{who}:{h.line}  {_when(h.timestamp)}  {h.where}{tool}{failed}{mark}{title}")
-        echo(f"    {highlight(api.shown(h.snippet), query)}")
+        say(f"{who}:{h.line}  {_when(h.timestamp)}  {h.where}{tool}{failed}{mark}{title}")
+        say(f"    {highlight(api.shown(h.snippet), query)}")
         if h.resume is None:
-            click.echo("    resume: not possible (its transcript is gone, and the archive has no copy)")
+            say("    resume: not possible (its transcript is gone, and the archive has no copy)")
         elif h.resume.startswith("session-kit show "):
+            # a command to copy stays on one line, however wide (the terminal wraps it, not the kit)
             click.echo(f"    read:   {h.resume}  (no transcript to resume, here or in the archive)")
         else:
             click.echo(f"    resume: {h.resume}")
     more = f" of {found.total}" if found.total > len(found.hits) else ""
-    click.echo(f"{len(found.hits)}{more} {'hit' if found.total == 1 else 'hits'} (best first){hidden}.")
+    say(f"{len(found.hits)}{more} {'hit' if found.total == 1 else 'hits'} (best first){hidden}.")
 
 
 def _kit_note(hidden: int) -> str:
@@ -198,15 +199,15 @@ def _scan(
         return
     hidden = _kit_note(0 if with_kit else len(echoes))
     if not hits:
-        click.echo(f"No match for {query!r} in {plural(len(targets), 'file')}{hidden}.")
+        say(f"No match for {query!r} in {plural(len(targets), 'file')}{hidden}.")
         return
     for h in hits:
         who = h.session_id + (f"/{h.agent_id}" if h.agent_id else "")
         tool = f" {h.tool}" if h.tool else ""
         mark = " (the kit's own)" if h.kit else ""
-        click.echo(f"{who}:{h.line}  {local_time(h.timestamp)}  {h.where}{tool}{mark}")
-        echo(f"    {highlight(h.snippet, query)}")
-    click.echo(f"{plural(len(hits), 'hit')} in {plural(len(targets), 'file')}{hidden}.")
+        say(f"{who}:{h.line}  {local_time(h.timestamp)}  {h.where}{tool}{mark}")
+        say(f"    {highlight(h.snippet, query)}")
+    say(f"{plural(len(hits), 'hit')} in {plural(len(targets), 'file')}{hidden}.")
 
 
 def _progress_printer() -> Callable[[int, int], None]:
