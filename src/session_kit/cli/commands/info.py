@@ -21,6 +21,7 @@ from session_kit.cli.output import (
     emit_json,
     human_duration,
     human_size,
+    plural,
     summary_text,
     visible,
     warn_skipped,
@@ -94,6 +95,6 @@ def info(kit: Kit, session: str, full: bool) -> None:
         )
     if ws is not None and ws.exists:
         keys = ", ".join(ws.keys) or "none"
-        say(f"  work state:  keys: {keys}; {ws.notes} notes")
+        say(f"  work state:  keys: {keys}; {plural(ws.notes, 'note')}")
     else:
         say("  work state:  none saved")
