@@ -12,7 +12,9 @@
 # $CLAUDE_CONFIG_DIR, else ~/.claude; extra arguments go to `session-kit install`. For one
 # project only, run it from that project's folder:
 #   cd ~/code/myproject && ~/src/claude-session-kit/install.sh --scope local
-# (the project scope is refused: its settings file is committed, the hooks' paths are yours
+# (the hooks go to that project's .claude/settings.local.json, the slash commands to your own
+# ~/.claude/commands: Claude Code has no per-person commands folder in a project, and a
+# repository commits its .claude/commands/; the project scope is refused: its settings file is committed, the hooks' paths are yours
 # alone; share the kit with a team as a plugin instead).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

@@ -181,8 +181,13 @@ LAZY_KIT = {
     }
 }
 # The one vocabulary of entry types and the raw-type reader are constants and byte scanning,
-# standard library only: the hook side (the memory capture) may take them at module level.
-SHARED_WITH_HOOKS = ("session_kit.transcript.vocabulary", "session_kit.transcript.rawtype")
+# standard library only: the hook side (the memory capture) may take them at module level; so
+# may the names of slash commands (whose they are: the client's, the kit's), constants alone.
+SHARED_WITH_HOOKS = (
+    "session_kit.transcript.vocabulary",
+    "session_kit.transcript.rawtype",
+    "session_kit.transcript.slash_commands",
+)
 
 
 OUTER_PACKAGES = ("session_kit", "session_kit.claude", "session_kit.transcript")  # light `__init__`s

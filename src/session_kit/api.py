@@ -25,6 +25,7 @@ _HOMES = {
     "claude_root": "session_kit.claude.paths",
     "SCOPES": "session_kit.claude.settings",
     "SCOPE_USER": "session_kit.claude.settings",
+    "SCOPE_LOCAL": "session_kit.claude.settings",
     "SCOPE_PROJECT": "session_kit.claude.settings",
     # sessions on disk
     "SessionRef": "session_kit.sessions.store",
@@ -152,7 +153,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.archive.layout import archive_dir
     from session_kit.claude.paths import claude_root
-    from session_kit.claude.settings import SCOPE_PROJECT, SCOPE_USER, SCOPES
+    from session_kit.claude.settings import SCOPE_LOCAL, SCOPE_PROJECT, SCOPE_USER, SCOPES
     from session_kit.files import TEXT_ERRORS
     from session_kit.index.query import Filters as SearchFilters
     from session_kit.install.installer import InstallResult, install, uninstall

@@ -85,6 +85,15 @@ class NoSessionsHere(NotFound):
         self.root = root
 
 
+class NotAClaudeRoot(NotFound):
+    """The folder read as the Claude root (`--claude-dir`, `$CLAUDE_CONFIG_DIR`) holds no
+    `projects/`: not a Claude root, or one where no session was ever written."""
+
+    def __init__(self, root: str) -> None:
+        super().__init__(f"{root} is not a Claude root (it has no projects/ folder)")
+        self.root = root
+
+
 class Ambiguous(KitError):
     exit_code = EXIT_AMBIGUOUS
 

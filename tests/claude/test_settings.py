@@ -33,7 +33,8 @@ def test_an_unknown_scope_is_refused(tmp_path: Path):
 
 
 def test_the_local_scope_shares_the_projects_commands_folder(tmp_path: Path):
-    assert commands_dir("local", tmp_path / "root", tmp_path / "proj") == tmp_path / "proj" / ".claude" / "commands"
+    assert commands_dir("local", tmp_path / "root", tmp_path / "proj") == tmp_path / "root" / "commands"
+    assert commands_dir("project", tmp_path / "root", tmp_path / "proj") == tmp_path / "proj" / ".claude" / "commands"
     assert commands_dir("user", tmp_path / "root", tmp_path / "proj") == tmp_path / "root" / "commands"
 
 

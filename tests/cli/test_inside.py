@@ -178,7 +178,7 @@ def test_info_text_is_the_sessions_card_with_its_work_state(planned):
     assert invoke("scratch", "note", "remember", "--session", sid).exit_code == 0
     text = invoke("info", sid).stdout
     assert f"Session {sid}" in text and "agents:      4, 3 failed" in text
-    assert "work state:  keys: step; 1 notes" in text and "plans:       4" in text
+    assert "work state:  keys: step; 1 note" in text and "plans:       4" in text
 
 
 def test_info_json_shape(planned):

@@ -218,3 +218,10 @@ def test_a_symlinked_session_folder_is_refused_in_one_line(tmp_path: Path):
     done = run("scratch", "set", "k", "v", "--session", SID)
     assert done.returncode == 5 and "symlink" in done.stderr and done.stderr.count("\n") == 1
     assert list(elsewhere.iterdir()) == []
+
+
+def test_list_text_says_one_value_and_one_note_in_the_singular():
+    invoke("scratch", "set", "a", "1", "--session", SID)
+    invoke("scratch", "note", "n", "--session", SID)
+    out = invoke("scratch", "list").stdout
+    assert "1 value " in out and "1 note " in out and "1 values" not in out and "1 notes" not in out

@@ -39,12 +39,15 @@ def test_install_dry_run_changes_nothing(claude_root: Path):
 
 def test_install_text_names_the_settings_file_and_the_slash_commands(claude_root: Path):
     out = invoke("install").stdout
-    assert f"{claude_root / 'settings.json'}: hooks installed" in out and "slash command /plan installed" in out
+    assert f"Added the kit's hooks to {claude_root / 'settings.json'}" in out
+    assert f"Copied 7 slash commands into {claude_root / 'commands'}:" in out and "/plan," in out
 
 
 def test_install_twice_says_already_current(claude_root: Path):
     invoke("install")
-    assert invoke("install").stdout.startswith(f"{claude_root / 'settings.json'}: already current")
+    assert invoke("install").stdout.startswith(
+        f"Left {claude_root / 'settings.json'} as it is (the kit's hooks are current)"
+    )
 
 
 def test_uninstall_after_install_removes_the_hooks(claude_root: Path):

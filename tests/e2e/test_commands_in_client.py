@@ -234,3 +234,18 @@ def test_plan_files_stay_with_their_session(installed: Route):
     assert "PLANFILE-ONE-CONTENT" in sent and "PLANFILE-TWO-CONTENT" not in sent, sent[-2000:]
     sent = slash(installed, "plan", session=two.session_id)
     assert "PLANFILE-TWO-CONTENT" in sent and "PLANFILE-ONE-CONTENT" not in sent
+
+
+# --- the kit's own echoes, as the real client writes them ------------------------------------------
+
+
+def test_search_leaves_out_what_a_kit_command_wrote_and_lists_it_last_with_kit(route: Route):
+    # the kit's command as a new session's first prompt: its request and body hold the word
+    run = route.run(f"{route.command('sessions-search')} kitechoword")
+    for engine in ((), ("--scan",)):
+        doc = kit_json(route, "search", "kitechoword", "--all", *engine)
+        assert doc["hits"] == [] and doc["kit_hits"] >= 2, doc
+        shown = kit_json(route, "search", "kitechoword", "--all", "--kit", *engine)["hits"]
+        assert shown and all(h["kit"] and h["session_id"] == run.session_id for h in shown)
+    listed = {s["id"]: s for s in kit_json(route, "sessions", "--all")["sessions"]}
+    assert listed[run.session_id]["first_prompt"] is None  # the kit's request is not the person's

@@ -11,6 +11,7 @@ text the kit's `!` lines put into the prompt (`/debug-agent`, `/session-info`) a
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -61,6 +62,9 @@ def _kit(route: Route, *args: str) -> str:
         capture_output=True,
         text=True,
         timeout=60,
+        # The Python environment, not the process's: something in the run puts COLUMNS=80 into
+        # the latter, and a width would fit the text outputs to it (cutting what is checked).
+        env=dict(os.environ),
     )
     assert out.returncode == 0, out.stderr
     return out.stdout + out.stderr

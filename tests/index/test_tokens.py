@@ -128,7 +128,7 @@ def test_warmup_logs_are_billed_but_neither_agents_nor_searched(claude_root: Pat
     update(conn, claude_root)
     agents = {row[0] for row in conn.execute("SELECT agent_id FROM agents")}
     assert agents == {built.agent}
-    hits, _ = search_index(conn, "ready", limit=None)
+    hits, _, _ = search_index(conn, "ready", limit=None)
     assert [h.agent_id for h in hits if h.agent_id in built.warmups] == []
     billed = {row[0] for row in conn.execute("SELECT DISTINCT agent FROM messages WHERE agent IS NOT NULL")}
     assert billed == {built.agent, *built.warmups}

@@ -28,7 +28,7 @@ def state(tmp_path: Path) -> str:
 
 
 def _texts(conn: sqlite3.Connection, word: str) -> list[tuple]:
-    hits, _ = search_index(conn, word, limit=None)
+    hits, _, _ = search_index(conn, word, limit=None)
     return [(h.session_id, h.agent_id, h.line, h.where) for h in hits]
 
 
@@ -56,7 +56,7 @@ def test_the_index_finds_messages_tool_io_and_agent_logs(claude_root: Path, stat
     assert failed == ("Bash", 3, "error")
     agents = dict(conn.execute("SELECT agent_id, type FROM agents WHERE session=?", (built.current.session_id,)))
     assert agents == {built.plan_agent: "Plan", built.worker_agent: "general-purpose"}
-    errors, _ = search_index(conn, "SENTINEL", Filters(errors_only=True))
+    errors, _, _ = search_index(conn, "SENTINEL", Filters(errors_only=True))
     assert [h.status for h in errors] == ["error"]
 
 
@@ -121,7 +121,7 @@ def test_a_deleted_session_stays_in_the_index(claude_root: Path, state: str):
     update(conn, claude_root)
     path.unlink()
     update(conn, claude_root)
-    [hit], _ = search_index(conn, "keptword")
+    [hit], _, _ = search_index(conn, "keptword")
     assert hit.archived and hit.resume == f"session-kit restore {SID} && cd /work/proj && claude --resume {SID}"
 
 
@@ -189,7 +189,7 @@ def test_a_kill_during_indexing_leaves_a_usable_database(claude_root: Path, stat
     update(conn, claude_root)
     counted = conn.execute("SELECT count(*) FROM texts WHERE text LIKE 'killword%'").fetchone()[0]
     assert counted == 300 * 20
-    hits, total = search_index(conn, "killword")
+    hits, total, _ = search_index(conn, "killword")
     assert total == 6000 and len(hits) == 20
 
 

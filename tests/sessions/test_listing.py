@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from session_kit.errors import NoSessionsHere, NotFound
+from session_kit.errors import NoSessionsHere, NotAClaudeRoot, NotFound
 from session_kit.sessions.listing import latest_first
 from session_kit.sessions.overview import SessionOverview, overviews
 from session_kit.sessions.store import list_all_sessions, list_sessions
@@ -96,10 +96,12 @@ def test_one_projects_listing_is_its_sessions_latest_active_first(tangled: Path)
 
 
 def test_nothing_to_list_is_said_when_the_listing_is_asked_for_not_when_it_is_read(claude_root: Path):
+    with pytest.raises(NoSessionsHere):
+        latest_first(claude_root, project_path="/nowhere/at/all")
     shutil.rmtree(claude_root / "projects")
     with pytest.raises(NotFound):
         latest_first(claude_root, all_projects=True)
-    with pytest.raises(NoSessionsHere):
+    with pytest.raises(NotAClaudeRoot):  # not "no sessions here": the folder is no Claude root
         latest_first(claude_root, project_path="/nowhere/at/all")
 
 

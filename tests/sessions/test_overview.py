@@ -18,7 +18,7 @@ def noisy(claude_root: Path) -> tuple[SessionOverview, Path]:
     t = Transcript("ov1", cwd="/work/proj", branch="feature/x")
     for _ in range(50):
         t.noise("attachment", size=4000)
-    t.user("<command-name>/plan</command-name>\n<command-args>now</command-args>")
+    t.user("<command-name>/release</command-name>\n<command-args>now</command-args>")
     t.say("ok")
     t.tick(3600)
     t.say("later")
@@ -30,7 +30,7 @@ def noisy(claude_root: Path) -> tuple[SessionOverview, Path]:
 
 def test_the_first_request_is_found_past_the_noise_and_shown_as_typed(noisy):
     ov, _ = noisy
-    assert ov.first_prompt == "/plan now"
+    assert ov.first_prompt == "/release now"
 
 
 def test_branch_and_cwd_come_from_the_head(noisy):
@@ -57,3 +57,13 @@ def test_overview_of_a_file_being_written(claude_root: Path):
     [ref] = list_all_sessions(claude_root)
     ov = overview(ref)
     assert ov.first_prompt == "hello" and ov.end is not None
+
+
+def test_a_kit_command_is_never_the_first_prompt_a_listing_shows(claude_root: Path):
+    t = Transcript("ov2", cwd="/work/proj")
+    t.slash_command("/session-kit:session-info", "# This session\nsession-kit info output")
+    t.say("Here is the card.")
+    t.user("the person's own first request")
+    t.write_session(claude_root)
+    [ref] = list_all_sessions(claude_root)
+    assert overview(ref).first_prompt == "the person's own first request"

@@ -102,6 +102,18 @@ class Transcript:
         content: Any = text if self.dialect == "current" else [{"type": "text", "text": text}]
         return self._message(entry, {"role": "user", "content": content})
 
+    def slash_command(self, name: str, body: str, args: str = "") -> None:
+        """A prompt slash command as 2.1.328 writes it: the request echo (`<command-message>`,
+        `<command-name>`, `<command-args>` when given), then the body the command file was
+        expanded into (its `!` lines' output in it) as a meta user entry, child of the echo."""
+        echo = f"<command-message>{name.lstrip('/')}</command-message>\n<command-name>{name}</command-name>"
+        if args:
+            echo += f"\n<command-args>{args}</command-args>"
+        self.user(echo)
+        entry = self._base("user")
+        entry.update({"isMeta": True, "turnCompanion": True})
+        self._message(entry, {"role": "user", "content": [{"type": "text", "text": body}]})
+
     def assistant(
         self, *blocks: dict[str, Any], message_id: str | None = None, usage: dict[str, int] | None = None
     ) -> list[dict[str, Any]]:

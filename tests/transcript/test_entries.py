@@ -10,9 +10,7 @@ import session_kit
 from session_kit.transcript.entries import (
     KIND_NOISE,
     KIND_UNKNOWN,
-    KIT_COMMANDS,
     Entry,
-    is_kit_command,
     is_person_request,
     is_warmup_conversation,
     parse_timestamp,
@@ -21,6 +19,7 @@ from session_kit.transcript.entries import (
     request_text,
 )
 from session_kit.transcript.reader import ReadStats
+from session_kit.transcript.slash_commands import KIT_COMMANDS, is_kit_command
 from tests.support.transcripts import Transcript
 
 
@@ -190,8 +189,9 @@ def test_slash_commands_the_client_runs_itself_are_not_requests_but_prompt_comma
     t.user(
         "<command-name>/clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>"
     )
-    t.user("<command-name>/debug-agent</command-name>\n<command-args>abc</command-args>")
-    assert _requests(tmp_path, t) == [None, "/debug-agent abc"]
+    t.user("<command-name>/fix-issue</command-name>\n<command-args>abc</command-args>")
+    t.user("<command-name>/debug-agent</command-name>\n<command-args>abc</command-args>")  # the kit's own
+    assert _requests(tmp_path, t) == [None, "/fix-issue abc", None]
 
 
 def test_a_1_0_command_echo_without_its_slash_is_read_as_the_slash_command(tmp_path: Path):

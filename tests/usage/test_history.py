@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from session_kit.errors import Rebuilt
+from session_kit.errors import NotAClaudeRoot, Rebuilt
 from session_kit.index.db import index_path
 from session_kit.usage.history import parse_day, usage_report
 from session_kit.usage.prices import load_prices
@@ -136,8 +136,14 @@ def test_days_are_read_in_both_forms(text: str, day: date):
 
 
 def test_an_empty_root_has_no_rows(tmp_path: Path):
+    (tmp_path / "projects").mkdir()
     r = report(tmp_path)
     assert r.rows == () and r.total.tokens.total.tokens == 0
+
+
+def test_a_folder_without_projects_is_no_claude_root(tmp_path: Path):
+    with pytest.raises(NotAClaudeRoot):
+        report(tmp_path)
 
 
 def test_rows_by_week_are_keyed_by_their_monday(tmp_path: Path):

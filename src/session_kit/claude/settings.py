@@ -1,7 +1,8 @@
 """Claude Code's settings files, read-only: which file each scope means, and what the kit reads.
 
 Owns: the settings file and the slash-command folder of each scope (user: the Claude root;
-project: `<project>/.claude/settings.json`; local: `<project>/.claude/settings.local.json`),
+project: `<project>/.claude/settings.json`; local: `<project>/.claude/settings.local.json`,
+its commands in the Claude root's folder, as the client has no per-person project folder),
 the one reader of the client's settings files (`read_settings_file`: regular files only,
 bounded, read whole and stable: read again while an editor is between truncating and
 writing, or the file grew or shrank during the read; `parse_settings`:
@@ -45,8 +46,12 @@ def settings_path(scope: str, claude_root: Path, project: Path) -> Path:
 
 
 def commands_dir(scope: str, claude_root: Path, project: Path) -> Path:
-    """Where slash-command files of `scope` live (the local scope shares the project's)."""
-    return claude_root / "commands" if scope == SCOPE_USER else project / ".claude" / "commands"
+    """Where slash-command files of `scope` live. Claude Code reads commands from two folders
+    only: the root's `commands/` (the person's own, every project) and the project's
+    `.claude/commands/` (committed with the repository, for everyone who clones it). It has no
+    folder for one person in one project, so the local scope's commands go to the person's
+    own folder: what is personal is never written where a repository commits it."""
+    return project / ".claude" / "commands" if scope == SCOPE_PROJECT else claude_root / "commands"
 
 
 def read_setting(path: Path, key: str) -> object:

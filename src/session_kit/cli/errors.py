@@ -24,6 +24,7 @@ from session_kit.errors import (
     KitError,
     NoScratchDir,
     NoSessionsHere,
+    NotAClaudeRoot,
 )
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
@@ -47,6 +48,8 @@ def worded(error: KitError) -> str:
         return error.describe(FLAGS)
     if isinstance(error, NoSessionsHere):
         return f"{error.message} (try --all)"
+    if isinstance(error, NotAClaudeRoot):
+        return f"{error.message}; check --claude-dir or $CLAUDE_CONFIG_DIR"
     if isinstance(error, NoScratchDir):
         return f"{error.message}; give --output-dir"
     return error.message

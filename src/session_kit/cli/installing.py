@@ -11,33 +11,73 @@ import click
 
 from session_kit import api
 from session_kit.cli.context import Kit
-from session_kit.cli.output import emit_json
+from session_kit.cli.output import emit_json, plural, terminal_width
 from session_kit.errors import EXIT_BAD_FILE
 
 SCOPE_CHOICE = click.Choice(api.SCOPES)
 DRY_RUN_HELP = "Say what would change; change nothing."
 SCOPE_HELP = (
     "user: ~/.claude/settings.json (or $CLAUDE_CONFIG_DIR's); project: ./.claude/settings.json; "
-    "local: ./.claude/settings.local.json (both in the current directory)."
+    "local: ./.claude/settings.local.json (both in the current directory). The slash commands go to "
+    "the Claude root's commands/ for user and local: a repository commits ./.claude/commands/."
 )
 SETUP_CODES = (EXIT_BAD_FILE,)
 
 
 def report_change(kit: Kit, result: api.InstallResult, *, verb: str) -> None:
-    """What `verb` (install or uninstall) changed, or would change with --dry-run."""
+    """What `verb` (install or uninstall) changed, or would change with --dry-run: one line
+    per file or folder, saying what happens to it and where it is."""
     if kit.as_json:
         emit_json(verb, result.as_dict(), redact=False)
         return
-    would = "would be " if result.dry_run else ""
+    installing = verb == "install"
+    dry = result.dry_run
+    lead = "  " if dry else ""
+
+    def say(action: str, rest: str) -> None:  # "add …" under a dry run's heading, else "Added …"
+        click.echo(lead + (action if dry else _past(action).capitalize()) + " " + rest)
+
+    if dry:
+        click.echo(f"Dry run: nothing was changed. `session-kit {verb}` would:")
     if result.changed:
-        click.echo(f"{result.settings_path}: hooks {would}{'installed' if verb == 'install' else 'removed'}")
+        say(
+            "add" if installing else "remove",
+            f"the kit's hooks {'to' if installing else 'from'} {result.settings_path}",
+        )
+    elif installing:
+        click.echo(f"{lead}{'leave' if dry else 'Left'} {result.settings_path} as it is (the kit's hooks are current)")
     else:
-        click.echo(f"{result.settings_path}: already {'current' if verb == 'install' else 'without the kit'}")
+        click.echo(
+            f"{lead}{'leave' if dry else 'Left'} {result.settings_path} as it is (it holds none of the kit's hooks)"
+        )
     if result.backup:
-        click.echo(f"  backup of the previous file: {result.backup}")
-    for name in result.commands_installed:
-        click.echo(f"  slash command /{name} {would}installed")
+        click.echo(f"{lead}  (backup of the previous file: {result.backup})")
+    if result.commands_installed:
+        count = plural(len(result.commands_installed), "slash command")
+        say("copy", f"{count} into {result.commands_dir}:")
+        _wrapped(", ".join("/" + n for n in result.commands_installed), lead + "  ")
+        if result.scope == api.SCOPE_LOCAL:
+            _wrapped(
+                "(your own folder, seen in every project: Claude Code has no folder of commands for one person "
+                "in one project, and a repository commits its .claude/commands/)",
+                lead + "  ",
+            )
     for name in result.commands_skipped:
-        click.echo(f"  slash command /{name} skipped: a file of yours has that name", err=True)
-    for name in result.commands_removed:
-        click.echo(f"  slash command /{name} {would}removed")
+        click.echo(f"{lead}/{name} {'would be skipped' if dry else 'skipped'}: a file of yours has that name", err=True)
+    if result.commands_removed:
+        count = plural(len(result.commands_removed), "slash command")
+        say("remove", f"{count} from {result.commands_dir}:")
+        _wrapped(", ".join("/" + n for n in result.commands_removed), lead + "  ")
+
+
+def _past(action: str) -> str:
+    return {"add": "added", "remove": "removed", "copy": "copied"}[action]
+
+
+def _wrapped(text: str, indent: str) -> None:
+    """`text` in lines that fit the terminal (80 columns into a pipe), each after `indent`."""
+    import textwrap
+
+    width = max(40, terminal_width() or 80)
+    for line in textwrap.wrap(text, width=width, initial_indent=indent, subsequent_indent=indent):
+        click.echo(line)

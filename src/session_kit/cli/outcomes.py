@@ -5,7 +5,7 @@ never word them apart."""
 from __future__ import annotations
 
 from session_kit import api
-from session_kit.cli.output import clip
+from session_kit.cli.output import clip, plural
 
 # How the text outputs mark a call's status.
 CALL_MARKS = {api.STATUS_OK: "ok", api.STATUS_ERROR: "FAIL", api.STATUS_PENDING: "…"}
@@ -34,7 +34,7 @@ def agent_status(run: api.AgentRun, *, error_chars: int | None = None) -> str:
         return api.AGENT_OK + gone
     why = []
     if run.failures:
-        why.append(f"{len(run.failures)} failed call{'s' if len(run.failures) != 1 else ''}")
+        why.append(plural(len(run.failures), "failed call"))
     if run.ended_in_error:
         why.append("ended in error" + (f": {clip(run.error, error_chars)}" if error_chars else ""))
     elif run.status == api.AGENT_FAILED:
@@ -48,7 +48,7 @@ def agent_calls(run: api.AgentRun) -> str:
     if count is None:
         return "calls unknown"
     where = f" ({FROM[source]})" if source in FROM else ""
-    return f"{count} call{'s' if count != 1 else ''}{where}"
+    return f"{plural(count, 'call')}{where}"
 
 
 def agent_duration(run: api.AgentRun) -> str:

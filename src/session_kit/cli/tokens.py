@@ -34,25 +34,28 @@ def usage_text(tokens: Any, cost: Any, *, floor: bool = False) -> str:
     )
 
 
-def usage_lines(usage: Any) -> list[str]:
-    """The `tokens:` lines of `show` and `info`: the session's total, its own and its agents'."""
+def usage_lines(usage: Any, *, value_column: int = 13) -> list[str]:
+    """The `tokens:` lines of `show` and `info`: the session's total, its own and its agents',
+    their figures starting at `value_column` (where the card's other values start)."""
     if usage is None:
         return []
     prices = usage.prices
-    lines = [f"  tokens:    {usage_text(usage.total.total, usage.cost, floor=usage.floor)}"]
+
+    def labelled(label: str, text: str) -> str:
+        return f"{label:<{value_column - 1}} {text}"
+
+    lines = [labelled("  tokens:", usage_text(usage.total.total, usage.cost, floor=usage.floor))]
     if usage.floor:
         lines.append(f"    {FLOOR}: includes an agent's figure from its result, which counts only its last request")
     if usage.agents:
-        lines.append(f"    main:    {usage_text(usage.main.total, prices.cost(usage.main))}")
+        lines.append(labelled("    main:", usage_text(usage.main.total, prices.cost(usage.main))))
         for agent in usage.agents:
             where = {
                 "result": " (no log: its result's figure, which counts only its last request)",
                 "unknown": " (no log, and its result records no usage)",
             }.get(agent.source, "")
-            lines.append(
-                f"    agent {agent.agent_id[:12]}: "
-                f"{usage_text(agent.own.total, prices.cost(agent.own), floor=agent.floor)}{where}"
-            )
+            text = usage_text(agent.own.total, prices.cost(agent.own), floor=agent.floor)
+            lines.append(labelled(f"    agent {agent.agent_id[:12]}:", text + where))
     if len(usage.total.by_model) > 1:
         models = "; ".join(
             f"{model} {human_tokens(u.tokens)}, {prices.cost(usage.total.of_model(model)).display()}"

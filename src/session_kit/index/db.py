@@ -14,7 +14,8 @@ Tables (documented for users in docs/reference/json.md, "export"):
               with no log, added up), agents, compactions
     texts     one row per searchable piece (message text, tool input, tool output, summary):
               session, agent, line, ts, kind, tool, status (a tool output's: ok | error),
-              text (redacted; a piece's first 64 KiB); `texts_fts` indexes
+              text (redacted; a piece's first 64 KiB), kit (1: the kit's own slash command
+              or what it expanded into, `transcript.kit_echoes`); `texts_fts` indexes
               `text` where there is FTS5 (external content: the text is stored once)
     calls     one row per tool call: session, agent, tool_use_id, tool, summary, status,
               exit_code, error, started, duration_s, line
@@ -38,8 +39,8 @@ Tables (documented for users in docs/reference/json.md, "export"):
 
 The index is a cache of the transcripts: an index that cannot be used (another schema
 version, whose rows are never trusted: version 1 counted each message's first line, version 2
-had no `files.texts`; a file cut short or garbled; another program's database; a folder or a
-symlink in its place; its full-text table dropped, or rows deleted under it) is moved aside
+had no `files.texts`, version 3 no `texts.kit`; a file cut short or garbled; another
+program's database; a folder or a symlink in its place; its full-text table dropped, or rows deleted under it) is moved aside
 to `<path>.damaged` (one kept) and made again, said once on stderr (`errors.Rebuilt`):
 `connect` finds what opening shows (`problem`: cheap checks, no page read twice), `use` what
 only reading shows (a garbled page), and does its work again on the new index. `health` is
@@ -63,7 +64,7 @@ T = TypeVar("T")
 
 INDEX = "index"
 DB_FILE = "history.sqlite3"
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 
 META = "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);"
 TOKEN_COLUMNS = "input, output, cache_read, cache_write_5m, cache_write_1h, web_search, web_fetch"
@@ -89,7 +90,7 @@ CREATE TABLE IF NOT EXISTS agent_results(
     {TOKEN_COLUMNS.replace(",", " INTEGER,")} INTEGER, source TEXT, PRIMARY KEY(file_id, agent_id));
 CREATE TABLE IF NOT EXISTS texts(
     id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, session TEXT NOT NULL, agent TEXT, line INTEGER,
-    ts TEXT, kind TEXT, tool TEXT, status TEXT, text TEXT NOT NULL);
+    ts TEXT, kind TEXT, tool TEXT, status TEXT, text TEXT NOT NULL, kit INTEGER DEFAULT 0);
 CREATE INDEX IF NOT EXISTS texts_file ON texts(file_id);
 CREATE TABLE IF NOT EXISTS calls(
     id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, session TEXT NOT NULL, agent TEXT, tool_use_id TEXT,

@@ -2,7 +2,8 @@
 
 Owns: turning a query into an FTS5 phrase (or, where the index was made without FTS5, a
 case-insensitive scan of the stored text), the filters users ask for (project, tool, errors
-only, since/until, agent), ranking (FTS5's bm25, then the newest), the snippet around each hit
+only, since/until, agent), ranking (the kit's own echoes last, and only when asked for; then FTS5's bm25, then the
+newest), the snippet around each hit
 (cut from the stored, already redacted text) and, per hit, how to resume its session:
 `cd <project> && claude --resume <id>`, with `session-kit restore <id>` first when the client
 deleted the transcript and the kit's archive holds it; for a session that can be neither
@@ -33,6 +34,7 @@ class Filters:
     since: str | None = None  # ISO-8601 (a date or a time), compared as text
     until: str | None = None
     agent: str | None = None  # an agent id prefix or an agent type
+    kit: bool = False  # the kit's own echoes too (`texts.kit`), ranked after the real hits
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +51,7 @@ class IndexedHit:
     snippet: str
     title: str | None
     archived: bool  # the client deleted the transcript: restore it first
+    kit: bool  # the kit's own slash command or what it expanded into (`transcript.kit_echoes`)
     # The shell command that resumes the session; for one that cannot be resumed, the command
     # that shows the hit's file; None when that file is gone too (and not archived).
     resume: str | None
@@ -67,6 +70,7 @@ class IndexedHit:
             "snippet": self.snippet,
             "title": self.title,
             "archived": self.archived,
+            "kit": self.kit,
             "resume": self.resume,
         }
 
@@ -106,10 +110,11 @@ def search_index(
     *,
     limit: int | None = DEFAULT_LIMIT,
     archive: str | None = None,
-) -> tuple[list[IndexedHit], int]:
-    """The best hits (at most `limit`) and how many there are in all. `archive`: the Claude
-    root's archive (`archive.layout.base_dir`), which says whether a deleted session can be
-    restored."""
+) -> tuple[list[IndexedHit], int, int]:
+    """The best hits (at most `limit`), how many there are in all, and how many of those the
+    kit's own echoes (`texts.kit`) make: left out unless `filters.kit`, then ranked after
+    every real hit. `archive`: the Claude root's archive (`archive.layout.base_dir`), which
+    says whether a deleted session can be restored."""
     from session_kit.files import TEXT_ERRORS
 
     # A lone surrogate (bytes of an argument that were not UTF-8) cannot reach SQLite.
@@ -120,16 +125,20 @@ def search_index(
         match = ["texts_fts MATCH ?", *clauses]
         base = f"FROM texts_fts JOIN texts t ON t.id = texts_fts.rowid WHERE {' AND '.join(match)}"
         params = [_phrase(text), *args]
-        order = "ORDER BY texts_fts.rank, t.ts DESC"
+        order = "ORDER BY t.kit, texts_fts.rank, t.ts DESC"
     else:
         match = ["instr(lower(t.text), lower(?)) > 0", *clauses]
         base = f"FROM texts t WHERE {' AND '.join(match)}"
         params = [text, *args]
-        order = "ORDER BY t.ts DESC"
+        order = "ORDER BY t.kit, t.ts DESC"
+    if not filters.kit:
+        order = order.replace("t.kit, ", "")  # (no echo is left to put last)
     try:
-        total = conn.execute(f"SELECT count(*) {base}", params).fetchone()[0]
+        total, echoes = conn.execute(f"SELECT count(*), coalesce(sum(t.kit), 0) {base}", params).fetchone()
+        if not filters.kit:
+            base, total = base + " AND t.kit = 0", total - echoes
         rows = conn.execute(
-            f"SELECT t.session, t.agent, t.line, t.ts, t.kind, t.tool, t.status, t.text {base} {order}"
+            f"SELECT t.session, t.agent, t.line, t.ts, t.kind, t.tool, t.status, t.text, t.kit {base} {order}"
             + (" LIMIT ?" if limit is not None else ""),
             [*params, limit] if limit is not None else params,
         ).fetchall()
@@ -139,7 +148,7 @@ def search_index(
         raise ValueError(f"the index cannot search for {text!r}: {exc}") from None
     sessions: dict[str, tuple] = {}
     hits = []
-    for session, agent, line, ts, kind, tool, status, stored in rows:
+    for session, agent, line, ts, kind, tool, status, stored, kit in rows:
         info = sessions.get(session)
         if info is None:
             row = conn.execute("SELECT project, cwd, path, title FROM sessions WHERE id=?", (session,)).fetchone()
@@ -166,10 +175,11 @@ def search_index(
                 snippet(stored, text),
                 title,
                 archived,
+                bool(kit),
                 resume,
             )
         )
-    return hits, total
+    return hits, total, echoes
 
 
 def _restorable(archive: str, session: str) -> bool:

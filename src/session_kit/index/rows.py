@@ -1,7 +1,8 @@
 """An entry's rows in the index: the session's facts, its searchable texts, its tool calls.
 
 Owns: what one transcript entry adds to the index (texts redacted first with `redact.redact`,
-tool calls paired with results across updates through the `calls` table, the session's title
+tool calls paired with results across updates through the `calls` table, the kit's own echoes
+marked (`texts.kit`, by `transcript.kit_echoes`), the session's title
 (as `sessions` names it: `glance`, by the rule of `titles`), first request, times (by the rule
 of `span`), branch, version, compactions), and each API message's usage (the `messages` rows:
 `transcript.tokens`' key and rule, the last line of a message replacing what an earlier line
@@ -32,6 +33,7 @@ from session_kit.transcript.entries import (
     seconds_between,
 )
 from session_kit.transcript.glance import glance
+from session_kit.transcript.kit_echoes import KitEchoes
 from session_kit.transcript.searchable import searchable_fields
 from session_kit.transcript.span import SpanScan
 from session_kit.transcript.titles import title_line
@@ -139,7 +141,7 @@ class FileRows:
 
     __slots__ = (
         "conn", "state", "item", "file_id", "last_message", "texts", "calls", "results", "messages", "agent_results",
-        "warmup", "searchable", "counted",
+        "warmup", "searchable", "counted", "echoes",
     )  # fmt: skip
 
     def __init__(
@@ -162,7 +164,8 @@ class FileRows:
         self.item = item
         self.file_id = file_id
         self.last_message = last
-        self.texts: list[list] = []  # [line, ts, kind, tool, status, text, tool_use_id]
+        self.texts: list[list] = []  # [line, ts, kind, tool, status, text, tool_use_id, kit]
+        self.echoes = KitEchoes(after_request=searchable and _ends_in_kit_request(conn, file_id))
         self.calls: dict[str, list] = {}  # tool_use_id -> [tool, summary, status, exit, error, started, dur, line]
         self.results: list[tuple] = []  # (tool_use_id, status, exit_code, error, ended) of earlier uses
         self.messages: dict[str, tuple] = {}  # count key -> (hour, model, Usage): the last line wins
@@ -231,12 +234,22 @@ class FileRows:
             names[result.tool_use_id] = call[0]
             duration = seconds_between(parse_timestamp(call[5]), entry.timestamp)
             call[2:5], call[6] = [status, exit_code, head_to_redact(error, MAX_ERROR) if error else None], duration
+        kit = int(self.echoes.is_echo(entry))
         for where, tool, call_id, text in searchable_fields(entry):
             if call_id is not None:  # a tool output: its tool is its use's
                 tool = names.get(call_id)
             if text and not text.isspace():
                 self.texts.append(
-                    [entry.line, stamp, where, tool, statuses.get(call_id), head_to_redact(text, MAX_TEXT), call_id]
+                    [
+                        entry.line,
+                        stamp,
+                        where,
+                        tool,
+                        statuses.get(call_id),
+                        head_to_redact(text, MAX_TEXT),
+                        call_id,
+                        kit,
+                    ]
                 )
 
     def flush(self, fts: bool) -> None:
@@ -276,8 +289,9 @@ class FileRows:
         )
         first = conn.execute("SELECT coalesce(max(id), 0) FROM texts").fetchone()[0]
         conn.executemany(
-            "INSERT INTO texts(file_id, session, agent, line, ts, kind, tool, status, text) VALUES(?,?,?,?,?,?,?,?,?)",
-            [sql_row((self.file_id, item.session, item.agent, *row[:6])) for row in self.texts],
+            "INSERT INTO texts(file_id, session, agent, line, ts, kind, tool, status, text, kit)"
+            " VALUES(?,?,?,?,?,?,?,?,?,?)",
+            [sql_row((self.file_id, item.session, item.agent, *row[:6], row[7])) for row in self.texts],
         )
         if fts and self.texts:
             conn.execute("INSERT INTO texts_fts(rowid, text) SELECT id, text FROM texts WHERE id > ?", (first,))
@@ -321,6 +335,13 @@ class FileRows:
             ):
                 found[call_id] = (row_id, started, tool)
         return found
+
+
+def _ends_in_kit_request(conn: sqlite3.Connection, file_id: int) -> bool:
+    """Whether the last text an earlier update indexed of the file is a kit command's request
+    (its body, in the lines read now, is then the kit's too)."""
+    row = conn.execute("SELECT kit, text FROM texts WHERE file_id=? ORDER BY id DESC LIMIT 1", (file_id,)).fetchone()
+    return bool(row and row[0] and "<command-name>" in row[1])
 
 
 def _hour(entry: Entry) -> int:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from session_kit.claude.settings import SCOPE_PROJECT, SCOPES, commands_dir
+from session_kit.claude.settings import SCOPE_PROJECT, SCOPE_USER, SCOPES, commands_dir
 from session_kit.claude.settings import settings_path as scope_settings_path
 from session_kit.errors import BadFile, InvalidOptions, KitError
 from session_kit.install.kit_files import (
@@ -77,6 +77,7 @@ class InstallResult:
     commands_installed: list[str] = field(default_factory=list)
     commands_skipped: list[str] = field(default_factory=list)  # the user's own files of that name
     commands_removed: list[str] = field(default_factory=list)
+    commands_dir: Path | None = None  # where the slash commands go (or went)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -89,6 +90,7 @@ class InstallResult:
             "commands_installed": self.commands_installed,
             "commands_skipped": self.commands_skipped,
             "commands_removed": self.commands_removed,
+            "commands_dir": str(self.commands_dir) if self.commands_dir else None,
         }
 
 
@@ -293,8 +295,11 @@ def install(
         if not dry_run:
             _cleanup_temp_files(path, target, root)
             installed, skipped = install_command_files(target, dry_run=False)
+            earlier = prior.get("commands_dir")
+            if earlier and Path(earlier) != target and not _folder_users(receipts, Path(earlier)) - {str(path)}:
+                remove_command_files(Path(earlier), dry_run=False)  # an older kit put them in the project
             write_launcher(root, sys.executable)
-    return InstallResult(scope, path, dry_run, changed, before, after, backup, installed, skipped)
+    return InstallResult(scope, path, dry_run, changed, before, after, backup, installed, skipped, commands_dir=target)
 
 
 def uninstall(
@@ -331,20 +336,33 @@ def uninstall(
             raise BadFile(
                 f"{path} kept changing while the kit tried to uninstall; it was left as it was", path=str(path)
             )
-        removed = remove_command_files(target, dry_run=dry_run)
+        # The Claude root's folder holds the commands of the user and the local scopes alike:
+        # they stay while another install still uses them.
+        folders = {target, *([Path(receipt["commands_dir"])] if receipt and receipt.get("commands_dir") else [])}
+        removed = []
+        for folder in sorted(folders):
+            if not _folder_users(receipts, folder) - {str(path)}:
+                removed += remove_command_files(folder, dry_run=dry_run)
         if not dry_run:
             _cleanup_temp_files(path, target, root)
             receipts.pop(str(path), None)
             _store_receipts(root, receipts)
             if receipt and receipt.get("original"):
                 Path(receipt["original"]).unlink(missing_ok=True)
-            if receipt and receipt.get("commands_dir_created"):
+            if receipt and receipt.get("commands_dir_created") and not _folder_users(receipts, target):
                 _remove_if_empty(target)
             for old in Path(root, "install", "backups").glob(f"{_key(path)}-{path.name}.*"):
                 old.unlink(missing_ok=True)  # the file is as it was: its backups are leftovers now
     if not dry_run and not receipts:
-        _tidy_state(root)
-    return InstallResult(scope, path, dry_run, changed, before, after, backup, commands_removed=removed)
+        _tidy_state(root)  # the launcher, receipts and backups go with the last install
+    return InstallResult(
+        scope, path, dry_run, changed, before, after, backup, commands_removed=removed, commands_dir=target
+    )
+
+
+def _folder_users(receipts: dict[str, Any], folder: Path) -> set[str]:
+    """The settings files whose install put its slash commands in `folder`."""
+    return {name for name, r in receipts.items() if isinstance(r, dict) and r.get("commands_dir") == str(folder)}
 
 
 def _remove_if_empty(folder: Path | str) -> None:
@@ -385,6 +403,7 @@ def status(*, claude_root: Path, project: Path, root: str | None = None) -> list
     """What is installed where, and whether it is current (for `doctor`)."""
     root = root or state.state_root()
     expected = expected_commands(root)
+    receipts = load_receipts(root)
     report = []
     for scope in SCOPES:
         path = settings_path(scope, claude_root, project)
@@ -396,6 +415,9 @@ def status(*, claude_root: Path, project: Path, root: str | None = None) -> list
         found = installed_commands(settings)
         target = commands_dir(scope, claude_root, project)
         commands = sorted(p.stem for p in target.glob("*.md") if is_kit_command(p)) if target.is_dir() else []
+        users = _folder_users(receipts, target)  # the user and the local scope share the root's folder
+        if str(path) not in users and (scope != SCOPE_USER or users):
+            commands = []  # another install's
         if not found and not commands and error is None:
             continue
         current = all(found.get(event) == [command] for event, command in expected.items())

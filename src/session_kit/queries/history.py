@@ -21,6 +21,7 @@ from session_kit.archive import generations, layout, store, view
 from session_kit.archive.settings import archive_settings
 from session_kit.claude.settings import SCOPE_LOCAL, SCOPE_PROJECT, SCOPE_USER, read_setting, settings_path
 from session_kit.errors import KitError, NotFound
+from session_kit.sessions.store import require_claude_root
 from session_kit.state.ids import is_plain_id
 
 CLEANUP_DEFAULT_DAYS = 30  # the client's default `cleanupPeriodDays`
@@ -42,8 +43,7 @@ def archive_all(
     claude_root: Path, state_root: str, *, progress: Callable[[int, int], object] | None = None, prune: bool = False
 ) -> ArchiveRun:
     """Archive every session file under the Claude root (only what was added since last time)."""
-    if not (claude_root / "projects").is_dir():
-        raise NotFound(f"no Claude projects folder at {claude_root / 'projects'}")
+    require_claude_root(claude_root)
     errors: list[str] = []
     base = layout.base_dir(state_root, str(claude_root), create=True)
     files, copied = store.archive_paths(
@@ -182,10 +182,12 @@ class HistoryHits:
     total: int
     updated_files: int
     fts: bool
+    kit_hits: int = 0  # of the kit's own echoes: in `total` and `hits` only when asked for
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "total": self.total,
+            "kit_hits": self.kit_hits,
             "updated_files": self.updated_files,
             "fts": self.fts,
             "hits": [h.as_dict() for h in self.hits],
@@ -219,10 +221,10 @@ def search_history(
             updated = update(conn, claude_root, files=usage_only(conn)).files
         try:
             archive = layout.base_dir(state_root, str(claude_root))
-            hits, total = search_index(conn, text, filters or Filters(), limit=limit, archive=archive)
+            hits, total, echoes = search_index(conn, text, filters or Filters(), limit=limit, archive=archive)
         except ValueError as exc:
             raise KitError(str(exc)) from None
-        return HistoryHits(tuple(hits), total, updated, db.has_fts(conn))
+        return HistoryHits(tuple(hits), total, updated, db.has_fts(conn), echoes)
 
     return db.use(state_root, work, fts=fts, claude_root=claude_root)
 

@@ -30,6 +30,7 @@ from session_kit.sessions.store import AgentLogs, SessionRef
 from session_kit.transcript.blockscan import BLOCK, all_lines, candidate_lines, first_block, newlines_between
 from session_kit.transcript.blockscan import blocks as file_blocks
 from session_kit.transcript.entries import KIND_NOISE, Entry, format_timestamp
+from session_kit.transcript.kit_echoes import is_echo_of, is_kit_request, may_be_body
 from session_kit.transcript.reader import ReadStats, parse_line
 from session_kit.transcript.searchable import searchable_fields
 
@@ -56,6 +57,7 @@ class SearchHit:
     where: str  # user | assistant | tool_input | tool_output | summary
     tool: str | None
     snippet: str
+    kit: bool = False  # one of the kit's own echoes (`transcript.kit_echoes`)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -67,6 +69,7 @@ class SearchHit:
             "where": self.where,
             "tool": self.tool,
             "snippet": self.snippet,
+            "kit": self.kit,
         }
 
 
@@ -181,9 +184,10 @@ def _tool_names_in_blocks(blocks: Iterable[bytes], wanted: Mapping[str, int], na
 def search_file(
     target: SearchTarget, query: Query, *, tool: str | None = None, limit: int | None = None
 ) -> list[SearchHit]:
-    """The hits in one file, in line order; with `limit`, at most that many, and the file is
-    read no further than the line that gave the last. Holds the hits (a snippet each), never
-    the entries; an entry repeated with its uuid (a resumed or copied file) is read once."""
+    """The hits in one file, in line order; with `limit`, at most that many besides the kit's
+    own echoes (marked `kit`), and the file is read no further than the line that gave the
+    last. Holds the hits (a snippet each), never the entries; an entry repeated with its uuid
+    (a resumed or copied file) is read once."""
     stats = ReadStats()
     found: list[tuple[SearchHit, str | None]] = []
     kept = 0  # hits sure to be kept (their tool is known, or no tool was asked for)
@@ -195,12 +199,20 @@ def search_file(
         if rest is None:
             blocks: Iterable[bytes] = (first,)
             newlines_in = None
+
+            def line_before(at: int) -> bytes:
+                return first[first.rfind(b"\n", 0, max(0, at - 1)) + 1 : max(0, at - 1)]
         else:
             blocks = file_blocks(rest, first)
             shift = rest.tell() - len(first)  # the byte-order mark dropped from the first block
 
             def newlines_in(start: int, stop: int) -> int:
                 return newlines_between(fd, shift + start, shift + stop)
+
+            def line_before(at: int) -> bytes:
+                start = max(0, shift + at - PARENT_WINDOW)
+                data = os.pread(fd, shift + at - start, start).removesuffix(b"\n")
+                return data[data.rfind(b"\n") + 1 :]
 
         if query.needle is not None:
             lines = candidate_lines(blocks, query.needle, newlines_in=newlines_in)
@@ -219,11 +231,14 @@ def search_file(
             entry = Entry.from_raw(line_no, value)
             if entry.kind == KIND_NOISE:
                 continue
+            kit: bool | None = None  # whether the entry is the kit's own echo: asked on its first hit
             for hit, call_id in _hits_in_entry(entry, query, target, tool=tool):
-                found.append((hit, call_id))
+                if kit is None:
+                    kit = _is_kit_echo(entry, line_before, offset)
+                found.append((replace(hit, kit=True) if kit else hit, call_id))
                 if call_id is not None:
                     wanted.setdefault(call_id, offset)
-                if call_id is None or tool is None:
+                if (call_id is None or tool is None) and not kit:
                     kept += 1
             if limit is not None and kept >= limit:
                 break
@@ -245,7 +260,30 @@ def search_file(
                 continue
             hit = replace(hit, tool=name)
         hits.append(hit)
-    return hits[:limit] if limit is not None else hits
+    if limit is None:
+        return hits
+    real = 0
+    kept_hits = []
+    for hit in hits:  # the first `limit` hits besides the kit's echoes, and those
+        real += not hit.kit
+        if hit.kit or real <= limit:
+            kept_hits.append(hit)
+    return kept_hits
+
+
+PARENT_WINDOW = 256 * 1024  # a kit command's request, read back from its body's line
+
+
+def _is_kit_echo(entry: Entry, line_before: Callable[[int], bytes], offset: int) -> bool:
+    """`transcript.kit_echoes`' rule for an entry the scan met alone: a body is the kit's when
+    the line before it is its parent, a kit command's request (the client writes them so)."""
+    if is_kit_request(entry):
+        return True
+    if not may_be_body(entry) or entry.parent_uuid is None or offset <= 0:
+        return False
+    raw = line_before(offset)
+    value = parse_line(raw, ReadStats(), 0) if b"command-name" in raw else None  # (read again, not counted)
+    return value is not None and is_echo_of(entry, Entry.from_raw(entry.line - 1, value))
 
 
 def session_targets(refs: Iterable[SessionRef], *, orphans_of: Iterable[Path] = ()) -> Iterator[SearchTarget]:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from session_kit.errors import KitError
 from session_kit.redact import redaction_enabled
-from session_kit.sessions.store import check_scope, projects_in_scope, sessions_in_scope
+from session_kit.sessions.store import check_scope, projects_in_scope, require_claude_root, sessions_in_scope
 
 if TYPE_CHECKING:
     from session_kit.queries.search import SearchTarget
@@ -68,6 +68,7 @@ def index_project(
     """The project folder's name the index's search keeps to (None: every project); NotFound or
     NoSessionsHere, as the listing says, when the folder has no project under `root`."""
     check_scope(project_path, all_projects)
+    require_claude_root(root)
     if all_projects:
         return None
     projects = projects_in_scope(root, project_path=project_path)

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from session_kit.claude import paths
-from session_kit.errors import NoSessionsHere, NotFound
+from session_kit.errors import NoSessionsHere
 from session_kit.files import open_fd
 from session_kit.forked import ordered_map, spare_workers
 from session_kit.sessions.overview import BATCH, SessionOverview, raw_overview, shown_overviews
@@ -35,6 +35,7 @@ from session_kit.sessions.store import (
     check_scope,
     find_project,
     list_project_dirs,
+    require_claude_root,
     session_files,
 )
 from session_kit.transcript.glance import Tail, tail_facts
@@ -189,9 +190,8 @@ def latest_first(
     list; a KitError for both a project and every one); each overview is made as the iterator
     reaches it."""
     check_scope(project_path, all_projects)
+    require_claude_root(root)
     if all_projects:
-        if not paths.projects_dir(root).is_dir():
-            raise NotFound(f"no Claude projects folder at {paths.projects_dir(root)}")
         projects = list_project_dirs(root)
     else:
         where = project_path or os.getcwd()

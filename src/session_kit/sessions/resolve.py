@@ -16,7 +16,6 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from session_kit.claude import paths
 from session_kit.errors import Ambiguous, KitError, NotFound
 from session_kit.sessions.store import (
     SESSION_SUFFIX,
@@ -25,6 +24,7 @@ from session_kit.sessions.store import (
     find_session_by_id,
     list_project_dirs,
     list_sessions,
+    require_claude_root,
     session_ref_from_path,
 )
 from session_kit.state import root as state_layout
@@ -56,6 +56,9 @@ def resolve_session(
         return session_ref_from_path(Path(arg).expanduser())
     if not is_plain_id(arg):
         raise KitError(f"not a session id, prefix or path: {arg!r}")
+    # Never the archive for a folder that is no Claude root: a mistyped --claude-dir
+    # would read as "the client deleted this session".
+    require_claude_root(root)
     exact = find_session_by_id(root, arg)
     if exact:
         return whole(exact, root, state_root=state_root, env=env)
@@ -70,8 +73,6 @@ def resolve_session(
         archived = from_archive(arg, root, state_root=state_root, env=env)
         if archived is not None:
             return archived
-        if not paths.projects_dir(root).is_dir():
-            raise NotFound(f"no Claude projects folder at {paths.projects_dir(root)}")
         raise NotFound(f"no session matches {arg!r} under {root}")
     ids = sorted(matches)
     shown = ", ".join(ids[:10]) + (f" (+{len(ids) - 10} more)" if len(ids) > 10 else "")

@@ -24,7 +24,7 @@ from typing import Any
 
 from session_kit import files
 from session_kit.claude import paths
-from session_kit.errors import KitError, NoSessionsHere, NotFound
+from session_kit.errors import KitError, NoSessionsHere, NotAClaudeRoot, NotFound
 from session_kit.files import open_regular, read_small, reason, skipped
 from session_kit.state import fastjson
 from session_kit.state.ids import is_plain_id
@@ -179,6 +179,14 @@ def list_all_sessions(root: Path) -> list[SessionRef]:
     return sessions
 
 
+def require_claude_root(root: Path) -> None:
+    """NotAClaudeRoot when `root` holds no `projects/`: the one check of every reader of the
+    root, so that a mistyped --claude-dir says so instead of reading as an empty or deleted
+    history."""
+    if not paths.projects_dir(root).is_dir():
+        raise NotAClaudeRoot(str(root))
+
+
 def sessions_in_scope(
     root: Path, *, project_path: str | os.PathLike[str] | None = None, all_projects: bool = False
 ) -> list[SessionRef]:
@@ -186,9 +194,8 @@ def sessions_in_scope(
     (default: the current directory); newest first. NotFound when there is nothing to list;
     a KitError for both a project and every one."""
     check_scope(project_path, all_projects)
+    require_claude_root(root)
     if all_projects:
-        if not paths.projects_dir(root).is_dir():
-            raise NotFound(f"no Claude projects folder at {paths.projects_dir(root)}")
         return list_all_sessions(root)
     where = project_path or os.getcwd()
     project = find_project(root, where)

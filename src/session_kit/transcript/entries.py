@@ -21,6 +21,7 @@ from typing import Any
 
 from session_kit.transcript import vocabulary
 from session_kit.transcript.reader import ReadStats, iter_records
+from session_kit.transcript.slash_commands import LOCAL_COMMANDS, is_kit_command
 
 # The vocabulary's sets, also named here for the callers that know them from here.
 from session_kit.transcript.vocabulary import KNOWN_ENTRY_TYPES as KNOWN_ENTRY_TYPES
@@ -371,38 +372,8 @@ _CLIENT_ECHOES = (
     "<bash-stderr>",
     "[Request interrupted by user",
 )
-# Context the IDE integrations put before (or instead of) what the person typed.
 # Context the IDE or the client puts around what the person typed (left out of the request).
 _IDE_CONTEXT = re.compile(r"<(ide_[a-z_]+|system-reminder)>.*?</\1>", re.S)
-# Slash commands the client runs itself: echoed as `<command-name>` but never sent as a request.
-LOCAL_COMMANDS = frozenset(
-    {
-        "/clear", "/compact", "/resume", "/exit", "/quit", "/cost", "/status", "/model", "/config",
-        "/help", "/login", "/logout", "/doctor", "/memory", "/permissions", "/context", "/usage",
-        "/rename", "/vim", "/theme", "/ide", "/mcp", "/hooks", "/agents", "/add-dir", "/export",
-    }
-)  # fmt: skip
-
-
-# The kit's own slash commands (the stems of `commands/*.md`; a test keeps the two in step),
-# named `/name` when installed into settings and `/session-kit:name` as a plugin.
-KIT_COMMANDS = frozenset(
-    {"debug-agent", "plan", "preprocess-session", "session-info", "session-memory", "sessions-search", "view"}
-)
-KIT_PLUGIN = "session-kit"
-
-
-def is_kit_command(request: str) -> bool:
-    """True when `request` (as `request_text` names it) runs one of the kit's own slash
-    commands: the kit talking to itself, not the person asking for work. The one rule for
-    every reader that ranks or keeps requests (memory, search, listings)."""
-    if not request.startswith("/"):
-        return False
-    name = request[1:].split(None, 1)[0] if len(request) > 1 else ""
-    plugin, colon, stem = name.partition(":")
-    if colon:
-        return plugin == KIT_PLUGIN and stem in KIT_COMMANDS
-    return name in KIT_COMMANDS
 
 
 def request_text(entry: Entry) -> str | None:
@@ -412,9 +383,16 @@ def request_text(entry: Entry) -> str | None:
     The one rule of what a request is, for every reader (reports, listings, memory): a
     user entry of the main conversation, not a tool result, meta entry, compaction summary,
     client notification, teammate message, local command caveat, `!` command or its output,
-    interruption marker, IDE context alone, or the echo of a slash command the client runs
-    itself (`/clear`, `/compact`…, named with or without its slash).
+    interruption marker, IDE context alone, the echo of a slash command the client runs
+    itself (`/clear`, `/compact`…, named with or without its slash), or one of the kit's own
+    (`is_kit_command`: the kit talking to itself, never the person's work).
     """
+    typed = typed_text(entry)
+    return None if typed is None or is_kit_command(typed) else typed
+
+
+def typed_text(entry: Entry) -> str | None:
+    """`request_text` with the kit's own slash commands kept (`transcript.kit_echoes`)."""
     if (
         entry.kind != KIND_USER
         or entry.is_sidechain  # a subagent's prompt, written by the model

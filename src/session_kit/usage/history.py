@@ -179,6 +179,9 @@ def usage_report(
     nothing kept."""
     if by not in BY:
         raise ValueError(f"by must be one of {', '.join(BY)}")
+    from session_kit.sessions.store import require_claude_root
+
+    require_claude_root(Path(root))
     found, listed, read = _rows_anywhere(root, state_root)
     if state_root is not None:
         _forget_old_cache(state_root)

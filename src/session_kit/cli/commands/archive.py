@@ -16,9 +16,7 @@ import click
 from session_kit import api
 from session_kit.cli.context import Kit, pass_kit, shared_options
 from session_kit.cli.helptext import epilog
-from session_kit.cli.output import (
-    emit_json,
-)
+from session_kit.cli.output import emit_json, plural
 from session_kit.errors import EXIT_DAMAGED
 
 PROGRESS_EVERY_S = 0.2
@@ -69,14 +67,15 @@ def archive(kit: Kit, prune: bool, verify: bool) -> None:
             click.echo(f"session-kit: skipped {error}", err=True)
         pruned = f"; {run.pruned} archived sessions dropped" if prune else ""
         click.echo(
-            f"Archived {run.bytes} new bytes in {run.files} files into {api.archive_dir(api.state_root())}{pruned}"
+            f"Archived {plural(run.bytes, 'new byte')} in {plural(run.files, 'file')} into {api.archive_dir(api.state_root())}{pruned}"
         )
         if checked is not None:
             for problem in checked.problems:
                 click.echo(f"session-kit: {problem}", err=True)
-            verdict = "every byte is there" if not checked.problems else f"{len(checked.problems)} problems"
+            verdict = "every byte is there" if not checked.problems else plural(len(checked.problems), "problem")
             click.echo(
-                f"Verified {checked.files} files, {checked.generations} generations, {checked.bytes} bytes: {verdict}"
+                f"Verified {plural(checked.files, 'file')}, {plural(checked.generations, 'generation')}, "
+                f"{plural(checked.bytes, 'byte')}: {verdict}"
             )
     if checked is not None and checked.problems:
         raise SystemExit(EXIT_DAMAGED)
@@ -93,7 +92,7 @@ def _progress() -> Callable[[int, int], None]:
         now = time.monotonic()
         if now - last > PROGRESS_EVERY_S:
             last = now
-            sys.stderr.write(f"\rarchived {files} files, {copied / 1e6:.1f} MB")
+            sys.stderr.write(f"\rarchived {plural(files, 'file')}, {copied / 1e6:.1f} MB")
             sys.stderr.flush()
 
     return show

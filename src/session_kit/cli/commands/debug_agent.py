@@ -12,6 +12,7 @@ import click
 from session_kit import api
 from session_kit.cli.context import Kit, no_redact_option, pass_kit, shared_options
 from session_kit.cli.helptext import epilog
+from session_kit.cli.layout import say
 from session_kit.cli.outcomes import (
     FROM,
     agent_answer,
@@ -24,7 +25,6 @@ from session_kit.cli.output import (
     as_is,
     clip,
     clock,
-    echo,
     emit_json,
     human_duration,
     paint,
@@ -106,19 +106,19 @@ def debug_agent(
 def _print_agents(report: api.AgentReport, *, agent: str | None, all_agents: bool, narrowed: bool, full: bool) -> None:
     picked = report.selection
     warn_skipped(report.read, report.ref.path)
-    click.echo(f"Session {report.ref.id}: {picked.total} agents, {picked.failed} failed")
+    say(f"Session {report.ref.id}: {plural(picked.total, 'agent')}, {picked.failed} failed")
     for logs, name in (
         ([w for w in report.warmups if not w.compaction], "warmup log"),
         ([w for w in report.warmups if w.compaction], "compaction summariser's log"),
     ):
         if logs:
             ids = ", ".join(w.agent_id for w in logs)
-            click.echo(f"({plural(len(logs), name)} left out, not agents of the conversation: {ids})")
+            say(f"({plural(len(logs), name)} left out, not agents of the conversation: {ids})")
     if not picked.total:
-        click.echo("No subagents in this session.")
+        say("No subagents in this session.")
         return
     for node in picked.shown:
-        click.echo("")
+        say("")
         _print_agent(report, node, detail=agent is not None, every_call=agent is not None or all_agents, full=full)
     if picked.others:
         named = ", ".join(
@@ -126,12 +126,12 @@ def _print_agents(report: api.AgentReport, *, agent: str | None, all_agents: boo
             for n in picked.others[:OTHERS_NAMED]
         )
         more = f" and {len(picked.others) - OTHERS_NAMED} more" if len(picked.others) > OTHERS_NAMED else ""
-        click.echo("")
+        say("")
         label = "not shown" if narrowed else "not failed"
-        click.echo(f"{plural(len(picked.others), 'other agent')} ({label}): {named}{more}")
+        say(f"{plural(len(picked.others), 'other agent')} ({label}): {named}{more}")
         if not agent and not all_agents:
             # AGENT alone would be taken for a SESSION: the hint names both
-            click.echo(
+            say(
                 "(`session-kit debug-agent SESSION --all` shows every agent; `session-kit debug-agent SESSION AGENT` one in detail)"
             )
 
@@ -142,53 +142,53 @@ def _print_agent(report: api.AgentReport, node: api.AgentNode, *, detail: bool, 
     inner = pad + "  "
     # the head line; the error itself is printed under it
     status = agent_status(run)
-    echo(
+    say(
         f"{pad}{run.agent_id}  [{run.agent_type or '?'}] {clip(run.description, 70)}  "
         + (paint(status, FAILURE) if run.failed else status)
     )
     spawned = f"agent {run.parent_agent_id}" if run.parent_agent_id else "the main conversation"
-    click.echo(
+    say(
         f"{inner}ran {clock(run.start)} → {clock(run.end)} ({_took(run)}), {agent_calls(run)}, "
         f"model {run.model or '-'}, spawned by {spawned}" + (f" ({run.tool_use_id})" if run.tool_use_id else "")
     )
-    click.echo(f"{inner}tokens: {agent_tokens(report.usage, run.agent_id)}")
+    say(f"{inner}tokens: {agent_tokens(report.usage, run.agent_id)}")
     if not run.log_found:
-        click.echo(f"{inner}log: not found (known from its spawning call and result)")
+        say(f"{inner}log: not found (known from its spawning call and result)")
     elif detail:
-        click.echo(f"{inner}log: {run.log.path} ({run.log.layout} layout)")
+        say(f"{inner}log: {run.log.path} ({run.log.layout} layout)")
         if node.children:
-            click.echo(f"{inner}spawned: {', '.join(node.children)}")
-        click.echo(f"{inner}prompt:")
+            say(f"{inner}spawned: {', '.join(node.children)}")
+        say(f"{inner}prompt:")
         for line in as_is(run.prompt, None if full else DETAIL_ERROR_LIMIT, inner + "  "):
-            click.echo(line)
+            say(line)
     else:
         _labelled(inner, "asked", run.prompt, None if full else TEXT_LIMIT)
     limit = None if full else (DETAIL_ERROR_LIMIT if detail else ERROR_LIMIT)
     if run.ended_in_error:
-        click.echo(f"{inner}ended in error:")
+        say(f"{inner}ended in error:")
         for line in as_is(run.error, limit, inner + "  "):
-            click.echo(line)
+            say(line)
     calls = report.calls(node)
     failed = [c for c in calls if c.failed]
     listed = calls if every_call else failed
     what = f" of {report.tool}" if report.tool else ""
     if not run.log_found:  # nothing to list: its count, if any, is its result's
-        click.echo(f"{inner}tool calls: {agent_calls(run)}, none listed (no log)")
+        say(f"{inner}tool calls: {agent_calls(run)}, none listed (no log)")
         listed = []
     else:
-        click.echo(f"{inner}tool calls{what}: {len(calls)} ({len(failed)} failed)" + (":" if listed else ""))
+        say(f"{inner}tool calls{what}: {len(calls)} ({len(failed)} failed)" + (":" if listed else ""))
     for c in listed:
         took, mark, code = call_outcome(c)
         outcome = f"{mark}{code}"
-        echo(f"{inner}  {paint(outcome, FAILURE) if c.failed else outcome}  {c.name}  {took}  {visible(c.summary)}")
+        say(f"{inner}  {paint(outcome, FAILURE) if c.failed else outcome}  {c.name}  {took}  {visible(c.summary)}")
         if c.failed and c.error:
             for line in as_is(c.error, limit, inner + "      "):
-                click.echo(line)
+                say(line)
     answer = agent_answer(run) or "(none)"
     if detail:
-        click.echo(f"{inner}final answer:")
+        say(f"{inner}final answer:")
         for line in as_is(answer, None, inner + "  "):
-            click.echo(line)
+            say(line)
     else:
         _labelled(inner, "answer", answer, None if full else TEXT_LIMIT)
 
@@ -204,8 +204,8 @@ def _labelled(indent: str, label: str, text: str | None, limit: int | None) -> N
     """`label: text` on one line; a text of several lines under its label, each line indented."""
     lines = as_is(text, limit, indent + "  ")
     if len(lines) == 1:
-        click.echo(f"{indent}{label}: {lines[0].strip()}")
+        say(f"{indent}{label}: {lines[0].strip()}")
         return
-    click.echo(f"{indent}{label}:")
+    say(f"{indent}{label}:")
     for line in lines:
-        click.echo(line)
+        say(line)

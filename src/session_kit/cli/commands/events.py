@@ -15,14 +15,20 @@ from session_kit.cli.outcomes import (
 )
 from session_kit.cli.output import (
     FAILURE,
+    Column,
     clip,
     echo,
     emit_json,
     local_time,
     paint,
+    table,
+    terminal_width,
     warn_skipped,
 )
 from session_kit.cli.session_arg import SESSION_CODES, resolve, session_argument
+
+SUMMARY_MIN = 16  # columns the summary keeps before TOOK, then AGENT, are left out
+PIPE_SUMMARY = 200  # into a pipe (no width to fit): the summary's first characters
 
 
 @click.command(
@@ -54,13 +60,28 @@ def events(kit: Kit, session: str, errors_only: bool, tool_name: str | None, mai
     if not timeline.calls:
         click.echo("No matching tool calls.")
         return
+    agents = any(c.agent_id for c in timeline.calls)
+    columns = [
+        Column("TIME"),
+        Column("TOOK", right=True, drop=1),
+        Column("STATUS"),
+        *([Column("AGENT", drop=2)] if agents else []),
+        Column("TOOL"),
+        Column("SUMMARY", flex=True),
+    ]
+    rows, outcomes = [], []
     for c in timeline.calls:
         took, mark, code = call_outcome(c)
-        where = f"[{c.agent_id[:8]}] " if c.agent_id else ""
-        outcome = f"{mark:<4}{code}"
-        echo(
-            f"{local_time(c.started)}  {took:>7}  {paint(outcome, FAILURE) if c.failed else outcome}  "
-            f"{where}{c.name:<12} {clip(c.summary, 90)}"
-        )
+        outcomes.append(mark + code)
+        agent = [c.agent_id[:8] if c.agent_id else "-"] if agents else []
+        rows.append([local_time(c.started), took, mark + code, *agent, c.name, clip(c.summary, PIPE_SUMMARY)])
+    width = terminal_width()
+    head, *lines = table(columns, rows, width=width, flex_min=SUMMARY_MIN, flex_cap=PIPE_SUMMARY)
+    echo(head)
+    # the error goes under STATUS (where it starts: the TOOK column may have been left out)
+    under = head.index("STATUS")
+    for c, line, outcome in zip(timeline.calls, lines, outcomes):
+        echo(line.replace(outcome, paint(outcome, FAILURE), 1) if c.failed else line)
         if c.failed and c.error:
-            echo(f"{'':>31}└ {paint(clip(c.error, 110), FAILURE)}")
+            room = max(8, width - under - 2) if width is not None else 110
+            echo(f"{'':>{under}}└ {paint(clip(c.error, room), FAILURE)}")

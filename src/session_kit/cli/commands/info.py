@@ -10,6 +10,7 @@ import click
 from session_kit import api
 from session_kit.cli.context import Kit, no_redact_option, pass_kit, shared_options
 from session_kit.cli.helptext import epilog
+from session_kit.cli.layout import say
 from session_kit.cli.outcomes import (
     agent_status,
     plan_source,
@@ -20,6 +21,7 @@ from session_kit.cli.output import (
     emit_json,
     human_duration,
     human_size,
+    plural,
     summary_text,
     visible,
     warn_skipped,
@@ -55,44 +57,44 @@ def info(kit: Kit, session: str, full: bool) -> None:
         return
     r = card.report
     warn_skipped(r.read, ref.path)
-    click.echo(f"Session {ref.id}")
+    say(f"Session {ref.id}")
     if r.title:
-        click.echo(f"  title:       {visible(r.title)}")
-    click.echo(f"  transcript:  {ref.path} ({human_size(ref.size)})")
-    click.echo(f"  project:     {ref.project.name} (cwd {r.cwd or '-'}, branch {r.branch or '-'})")
+        say(f"  title:       {visible(r.title)}")
+    say(f"  transcript:  {ref.path} ({human_size(ref.size)})")
+    say(f"  project:     {ref.project.name} (cwd {r.cwd or '-'}, branch {r.branch or '-'})")
     ws = card.work_state
     if ws is None:
-        click.echo("  scratch dir: - (the session id cannot name one)")
+        say("  scratch dir: - (the session id cannot name one)")
     else:
-        click.echo(f"  scratch dir: {ws.path}" + ("" if ws.exists else " (not created yet)"))
-    click.echo(f"  time:        {clock(r.start)} → {clock(r.end)} ({human_duration(r.duration_s)})")
-    for line in usage_lines(r.usage):
-        click.echo(line.replace("  tokens:    ", "  tokens:      ", 1))
-    click.echo(f"  compactions: {len(r.compactions)}")
+        say(f"  scratch dir: {ws.path}" + ("" if ws.exists else " (not created yet)"))
+    say(f"  time:        {clock(r.start)} → {clock(r.end)} ({human_duration(r.duration_s)})")
+    for line in usage_lines(r.usage, value_column=15):
+        say(line)
+    say(f"  compactions: {len(r.compactions)}")
     for comp in r.compactions:
         trigger = f" ({comp.trigger})" if comp.trigger else ""
-        click.echo(f"    line {comp.line}  {clock(comp.timestamp)}{trigger}")
+        say(f"    line {comp.line}  {clock(comp.timestamp)}{trigger}")
         summary = summary_text(comp.summary)
         if summary:
-            click.echo(f"      summary: {clip(summary, UNCUT if full else 300)}")
+            say(f"      summary: {clip(summary, UNCUT if full else 300)}")
     failed = [a for a in r.agents if a.failed]
-    click.echo(f"  agents:      {len(r.agents)}, {len(failed)} failed")
+    say(f"  agents:      {len(r.agents)}, {len(failed)} failed")
     for agent in r.agents:
         nested = f" (in {agent.parent_agent_id})" if agent.parent_agent_id else ""
-        click.echo(
+        say(
             f"    {agent.agent_id}  [{agent.agent_type or '?'}] {clip(agent.description, 50)}{nested}  "
             f"{agent_status(agent, error_chars=80)}, {agent_tokens(r.usage, agent.agent_id)}"
         )
     latest = card.plans[-1] if card.plans else None
     if latest is None:
-        click.echo("  plans:       0")
+        say("  plans:       0")
     else:
         first = next((line.strip() for line in latest.text.splitlines() if line.strip()), "")
-        click.echo(
+        say(
             f"  plans:       {len(card.plans)}; latest ({plan_source(latest.source)}, {clock(latest.timestamp)}): {clip(first, 80)}"
         )
     if ws is not None and ws.exists:
         keys = ", ".join(ws.keys) or "none"
-        click.echo(f"  work state:  keys: {keys}; {ws.notes} notes")
+        say(f"  work state:  keys: {keys}; {plural(ws.notes, 'note')}")
     else:
-        click.echo("  work state:  none saved")
+        say("  work state:  none saved")

@@ -19,7 +19,7 @@ from session_kit.cli.installing import DRY_RUN_HELP, SCOPE_CHOICE, SCOPE_HELP, S
 @click.command(
     epilog=epilog(
         "session-kit install                 # for you, in every project",
-        "session-kit install --scope local   # only in this project, only for you",
+        "session-kit install --scope local   # hooks in this project only, for you",
         "session-kit install --dry-run --json",
         codes=SETUP_CODES,
     )

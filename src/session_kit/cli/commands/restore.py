@@ -11,9 +11,7 @@ import click
 from session_kit import api
 from session_kit.cli.context import Kit, pass_kit, shared_options
 from session_kit.cli.helptext import epilog
-from session_kit.cli.output import (
-    emit_json,
-)
+from session_kit.cli.output import emit_json, plural
 
 
 @click.command(
@@ -48,10 +46,12 @@ def restore(kit: Kit, session: str) -> None:
             redact=False,
         )
         return
-    click.echo(f"Restored {len(restored.written)} files of {restored.session_id} ({len(restored.kept)} already there)")
+    click.echo(
+        f"Restored {plural(len(restored.written), 'file')} of {restored.session_id} ({len(restored.kept)} already there)"
+    )
     if restored.earlier_entries:
         click.echo(
-            f"  {restored.earlier_entries} earlier entries came from the archive's earlier generations "
+            f"  {plural(restored.earlier_entries, 'earlier entry', 'earlier entries')} came from the archive's earlier generations "
             "(the client had rewritten the transcript without them)"
         )
     if restored.transcript:

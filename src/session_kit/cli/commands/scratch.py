@@ -21,7 +21,7 @@ import click
 from session_kit import api
 from session_kit.cli.context import Kit, json_option, pass_kit
 from session_kit.cli.helptext import epilog
-from session_kit.cli.output import emit_json, local_time
+from session_kit.cli.output import emit_json, local_time, plural
 from session_kit.errors import EXIT_AMBIGUOUS, EXIT_BAD_FILE, EXIT_NOT_FOUND, BadFile, KitError, NotFound
 
 F = TypeVar("F", bound=Callable[..., object])
@@ -215,7 +215,9 @@ def scratch_list(kit: Kit) -> None:
         click.echo(f"No scratch directories under {root}.")
     for r in rows:
         when = local_time(datetime.fromtimestamp(r["last_activity"], timezone.utc))
-        click.echo(f"{r['session_id']:<36}  {when}  {r['values']:>3} values  {r['notes']:>3} notes  {r['project']}")
+        click.echo(
+            f"{r['session_id']:<36}  {when}  {plural(r['values'], 'value'):>10}  {plural(r['notes'], 'note'):>9}  {r['project']}"
+        )
 
 
 def _seconds(text: str) -> float:

@@ -17,9 +17,9 @@ import click
 from session_kit import api
 from session_kit.cli.context import Kit, no_redact_option, pass_kit, project_options, shared_options
 from session_kit.cli.helptext import epilog
+from session_kit.cli.layout import say
 from session_kit.cli.output import (
     clip,
-    echo,
     emit_json,
     highlight,
     local_time,
@@ -65,6 +65,12 @@ def _iso_day(value: str | None, name: str) -> str | None:
     is_flag=True,
     help="Search instead the prompts of sessions only the client's history.jsonl remembers (see `sessions --lost`).",
 )
+@click.option(
+    "--kit",
+    "with_kit",
+    is_flag=True,
+    help="Also the kit's own slash commands and what they expanded into (left out by default), after the rest.",
+)
 @no_redact_option
 @shared_options
 @pass_kit
@@ -81,6 +87,7 @@ def search(
     limit: int | None,
     scan: bool,
     lost: bool,
+    with_kit: bool,
 ) -> None:
     """Case-insensitive search in messages, tool inputs and tool outputs (agents included).
 
@@ -91,6 +98,9 @@ def search(
     finds QUERY as a substring; so does --no-redact, since the index holds only redacted text.
     --lost searches the prompts (typed and pasted) of the sessions whose transcripts are gone
     and were never archived, as `history.jsonl` keeps them: a substring, any case.
+
+    The kit's own slash commands (`/sessions-search …`) and what they expanded into, their
+    commands' output included, are left out unless --kit, then listed after the rest.
     """
     if lost:
         if scan or errors_only or since or until or agent or tool_name:
@@ -111,7 +121,15 @@ def search(
         agent=agent,
     )
     if engine == api.SEARCH_SCAN:
-        _scan(kit, query, project_path=project_path, all_projects=all_projects, tool_name=tool_name, limit=limit)
+        _scan(
+            kit,
+            query,
+            project_path=project_path,
+            all_projects=all_projects,
+            tool_name=tool_name,
+            limit=limit,
+            with_kit=with_kit,
+        )
         return
     project = api.index_project(kit.root, project_path=project_path, all_projects=all_projects)
     filters = api.SearchFilters(
@@ -121,29 +139,40 @@ def search(
         since=_iso_day(since, "--since"),
         until=_iso_day(until, "--until"),
         agent=agent,
+        kit=with_kit,
     )
     found = api.search_history(query, kit.root, api.state_root(), filters, limit=limit or 20)
     if kit.as_json:
         emit_json("search", {"query": query, "mode": "index", **found.as_dict()})
         return
+    hidden = _kit_note(0 if with_kit else found.kit_hits)
     if not found.hits:
-        click.echo(f"No match for {query!r} in the index.")
+        say(f"No match for {query!r} in the index{hidden}.")
         return
     for h in found.hits:
         who = h.session_id + (f"/{h.agent_id}" if h.agent_id else "")
         tool = f" {h.tool}" if h.tool else ""
         failed = " (failed)" if h.status == "error" else ""
         title = f"  {clip(api.shown(h.title), 60)}" if h.title else ""
-        click.echo(f"{who}:{h.line}  {_when(h.timestamp)}  {h.where}{tool}{failed}{title}")
-        echo(f"    {highlight(api.shown(h.snippet), query)}")
+        mark = " (the kit's own)" if h.kit else ""
+        say(f"{who}:{h.line}  {_when(h.timestamp)}  {h.where}{tool}{failed}{mark}{title}")
+        say(f"    {highlight(api.shown(h.snippet), query)}")
         if h.resume is None:
-            click.echo("    resume: not possible (its transcript is gone, and the archive has no copy)")
+            say("    resume: not possible (its transcript is gone, and the archive has no copy)")
         elif h.resume.startswith("session-kit show "):
+            # a command to copy stays on one line, however wide (the terminal wraps it, not the kit)
             click.echo(f"    read:   {h.resume}  (no transcript to resume, here or in the archive)")
         else:
             click.echo(f"    resume: {h.resume}")
     more = f" of {found.total}" if found.total > len(found.hits) else ""
-    click.echo(f"{len(found.hits)}{more} hits (best first).")
+    say(f"{len(found.hits)}{more} {'hit' if found.total == 1 else 'hits'} (best first){hidden}.")
+
+
+def _kit_note(hidden: int) -> str:
+    """What a search left out of the kit's own echoes, and how to see them."""
+    if not hidden:
+        return ""
+    return f"; {hidden} more in the kit's own commands (--kit shows {'it' if hidden == 1 else 'them'})"
 
 
 def _lost(kit: Kit, query: str, *, project_path: Path | None, all_projects: bool, limit: int | None) -> None:
@@ -163,12 +192,12 @@ def _lost(kit: Kit, query: str, *, project_path: Path | None, all_projects: bool
         )
         return
     if not hits:
-        click.echo(f"No match for {query!r} in the prompts of lost sessions.")
+        say(f"No match for {query!r} in the prompts of lost sessions.")
         return
     for h in hits:
-        click.echo(f"{h.session or '(no session id)'}  {local_time(h.timestamp)}  lost  {h.project or '-'}")
-        echo(f"    {highlight(clip(h.text, 300), query)}")
-    click.echo(f"{plural(len(hits), 'prompt')} of lost sessions, from history.jsonl.")
+        say(f"{h.session or '(no session id)'}  {local_time(h.timestamp)}  lost  {h.project or '-'}")
+        say(f"    {highlight(clip(h.text, 300), query)}")
+    say(f"{plural(len(hits), 'prompt')} of lost sessions, from history.jsonl.")
 
 
 def _when(stamp: str | None) -> str:
@@ -183,31 +212,45 @@ def _when(stamp: str | None) -> str:
 
 
 def _scan(
-    kit: Kit, query: str, *, project_path: Path | None, all_projects: bool, tool_name: str | None, limit: int | None
+    kit: Kit,
+    query: str,
+    *,
+    project_path: Path | None,
+    all_projects: bool,
+    tool_name: str | None,
+    limit: int | None,
+    with_kit: bool,
 ) -> None:
     """The exact scan: every transcript of the scope read (agent logs whose session file is gone
-    too), QUERY found as a substring."""
+    too), QUERY found as a substring; the kit's own echoes after the rest, with --kit."""
     targets = api.scan_targets(kit.root, project_path=project_path, all_projects=all_projects)
     progress = _progress_printer() if sys.stderr.isatty() and not kit.as_json else None
     hits: list[api.SearchHit] = []
+    echoes: list[api.SearchHit] = []
     for hit in api.search(targets, api.Query(query), tool=tool_name, progress=progress, limit=limit):
-        hits.append(hit)
+        (echoes if hit.kit else hits).append(hit)
         if limit is not None and len(hits) >= limit:
             break
     if progress is not None:
         progress(-1, -1)
+    shown_echoes = echoes[: max(0, limit - len(hits))] if limit is not None else echoes
+    if with_kit:
+        hits += shown_echoes
     if kit.as_json:
-        emit_json("search", {"query": query, "files": len(targets), "hits": [h.as_dict() for h in hits]})
+        document = {"query": query, "files": len(targets), "kit_hits": len(echoes)}
+        emit_json("search", {**document, "hits": [h.as_dict() for h in hits]})
         return
+    hidden = _kit_note(0 if with_kit else len(echoes))
     if not hits:
-        click.echo(f"No match for {query!r} in {len(targets)} files.")
+        say(f"No match for {query!r} in {plural(len(targets), 'file')}{hidden}.")
         return
     for h in hits:
         who = h.session_id + (f"/{h.agent_id}" if h.agent_id else "")
         tool = f" {h.tool}" if h.tool else ""
-        click.echo(f"{who}:{h.line}  {local_time(h.timestamp)}  {h.where}{tool}")
-        echo(f"    {highlight(h.snippet, query)}")
-    click.echo(f"{plural(len(hits), 'hit')} in {plural(len(targets), 'file')}.")
+        mark = " (the kit's own)" if h.kit else ""
+        say(f"{who}:{h.line}  {local_time(h.timestamp)}  {h.where}{tool}{mark}")
+        say(f"    {highlight(h.snippet, query)}")
+    say(f"{plural(len(hits), 'hit')} in {plural(len(targets), 'file')}{hidden}.")
 
 
 def _progress_printer() -> Callable[[int, int], None]:

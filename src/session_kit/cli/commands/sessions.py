@@ -17,6 +17,7 @@ import click
 
 from session_kit import api
 from session_kit.cli.context import Kit, no_redact_option, pass_kit, project_options, shared_options
+from session_kit.cli.errors import worded
 from session_kit.cli.helptext import epilog
 from session_kit.cli.output import (
     Column,
@@ -36,7 +37,7 @@ from session_kit.cli.output import (
 )
 from session_kit.cli.timespan import When
 from session_kit.cli.tokens import human_tokens
-from session_kit.errors import EXIT_NOT_FOUND
+from session_kit.errors import EXIT_NOT_FOUND, NotFound
 
 WARMUP_PROMPT = "warmup"  # 2.0.x clients started sessions of their own with this prompt
 
@@ -89,7 +90,8 @@ def sessions(
     copy changes), in UTC like --json; a session with no time shows `-` and is listed last.
     Warmup sessions of 2.0.x clients are marked `(warmup)`. Rows fit the terminal: the title
     is cut, and on a narrow one the AGENTS, BRANCH, SIZE and DURATION columns are left out in
-    that order; ids are never cut. Reads only the head and
+    that order, then PROJECT is cut from its start and left out, then the title; ids are never
+    cut. Reads only the head and
     tail of each file, and prints each row in its turn (memory stays flat on any number of
     sessions); --tokens adds tokens and cost, counted as `session-kit usage` counts them.
 
@@ -104,9 +106,14 @@ def sessions(
         return
     # Ordered now, each row made as it is printed: the listing's memory does not grow with
     # the number of sessions (1,000 or 30,000: the same peak RSS).
-    found = api.latest_first(
-        kit.root, project_path=project_path, all_projects=all_projects, since=since, until=until, limit=limit
-    )
+    try:
+        found = api.latest_first(
+            kit.root, project_path=project_path, all_projects=all_projects, since=since, until=until, limit=limit
+        )
+    except NotFound as exc:
+        if kit.as_json:  # a program reading stdout gets a document either way; the exit code says why
+            emit_json("sessions", {"claude_root": str(kit.root), "sessions": [], "error": worded(exc)})
+        raise
     usage = _session_usage(kit) if with_tokens else None
     if kit.as_json:
         # The rows' JSON is made in the listing's batches, on two cores for a long listing.
@@ -121,7 +128,7 @@ def sessions(
         Column("AGENTS", right=True, drop=1),
         *([Column("TOKENS", right=True), Column("COST", right=True)] if usage is not None else []),
         Column("BRANCH", drop=2, cap=16),
-        *([Column("PROJECT", cap=40)] if all_projects else []),
+        *([Column("PROJECT", cap=40, drop=5, shrink=12)] if all_projects else []),
         Column("TITLE / FIRST PROMPT", flex=True),
     ]
 

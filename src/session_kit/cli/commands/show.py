@@ -10,6 +10,7 @@ import click
 from session_kit import api
 from session_kit.cli.context import Kit, no_redact_option, pass_kit, shared_options
 from session_kit.cli.helptext import epilog
+from session_kit.cli.layout import say
 from session_kit.cli.outcomes import (
     agent_calls,
     agent_duration,
@@ -19,7 +20,6 @@ from session_kit.cli.output import (
     FAILURE,
     capped,
     clip,
-    echo,
     emit_json,
     human_duration,
     human_size,
@@ -61,44 +61,42 @@ def show(kit: Kit, session: str, full: bool) -> None:
         emit_json("show", r.as_dict())
         return
     warn_skipped(r.read, r.ref.path)
-    click.echo(f"Session {r.ref.id}")
+    say(f"Session {r.ref.id}")
     if r.title:
-        click.echo(f"  title:     {clip(r.title, 100)}")
-    click.echo(f"  file:      {r.ref.path} ({human_size(r.ref.size)})")
-    click.echo(f"  cwd:       {r.cwd or '-'}   branch: {r.branch or '-'}   client: {r.version or '-'}")
-    click.echo(f"  time:      {local_time(r.start)} → {local_time(r.end)} ({human_duration(r.duration_s)})")
+        say(f"  title:     {clip(r.title, 100)}")
+    say(f"  file:      {r.ref.path} ({human_size(r.ref.size)})")
+    say(f"  cwd:       {r.cwd or '-'}   branch: {r.branch or '-'}   client: {r.version or '-'}")
+    say(f"  time:      {local_time(r.start)} → {local_time(r.end)} ({human_duration(r.duration_s)})")
     types = ", ".join(f"{k} {v}" for k, v in r.entry_types.items())
-    click.echo(f"  entries:   {sum(r.entry_types.values())} ({types})")
+    say(f"  entries:   {sum(r.entry_types.values())} ({types})")
     for line in usage_lines(r.usage):
-        click.echo(line)
-    click.echo(f"Requests ({len(r.requests)}):")
+        say(line)
+    say(f"Requests ({len(r.requests)}):")
     requests, more = capped(r.requests, full=full, limit=SHOW_LIMIT)
     for req in requests:
-        click.echo(f"  {local_time(req.timestamp)}  {clip(req.text, 100)}")
+        say(f"  {local_time(req.timestamp)}  {clip(req.text, 100)}")
     _more(more)
     tools = ", ".join(f"{k} {v}" for k, v in r.tools.items()) or "none"
-    click.echo(f"Tools ({plural(len(r.calls), 'call')}): {tools}")
-    click.echo(f"Failures ({len(r.failures)}):")
+    say(f"Tools ({plural(len(r.calls), 'call')}): {tools}")
+    say(f"Failures ({len(r.failures)}):")
     failures, more = capped(r.failures, full=full, limit=SHOW_LIMIT)
     for call in failures:
         code = f" exit {call.exit_code}" if call.exit_code is not None else ""
-        echo(
+        say(
             f"  line {call.line}  {paint(call.name + code, FAILURE)}: {clip(call.summary, 60)} — {clip(call.error, 100)}"
         )
     _more(more)
-    click.echo(f"Compactions ({len(r.compactions)}):")
+    say(f"Compactions ({len(r.compactions)}):")
     compactions, more = capped(r.compactions, full=full, limit=SHOW_LIMIT)
     for comp in compactions:
         trigger = f" ({comp.trigger})" if comp.trigger else ""
-        click.echo(
-            f"  line {comp.line}  {local_time(comp.timestamp)}{trigger}  {clip(summary_text(comp.summary), 100)}"
-        )
+        say(f"  line {comp.line}  {local_time(comp.timestamp)}{trigger}  {clip(summary_text(comp.summary), 100)}")
     _more(more)
-    click.echo(f"Agents ({len(r.agents)}):")
+    say(f"Agents ({len(r.agents)}):")
     agents, more = capped(r.agents, full=full, limit=SHOW_LIMIT)
     for agent in agents:
         status = agent_status(agent, error_chars=60)
-        echo(
+        say(
             f"  {agent.agent_id}  [{agent.agent_type or '?'}] {clip(agent.description, 50)}  "
             f"{agent_calls(agent)}, {agent_duration(agent)}, {paint(status, FAILURE) if agent.failed else status}, "
             f"{agent_tokens(r.usage, agent.agent_id)}"
@@ -108,4 +106,4 @@ def show(kit: Kit, session: str, full: bool) -> None:
 
 def _more(line: str | None) -> None:
     if line:
-        click.echo(f"  {line}")
+        say(f"  {line}")

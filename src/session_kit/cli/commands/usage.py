@@ -13,9 +13,13 @@ import click
 from session_kit import api
 from session_kit.cli.context import Kit, pass_kit, shared_options
 from session_kit.cli.helptext import epilog
+from session_kit.cli.layout import say
 from session_kit.cli.output import (
+    Column,
     emit_json,
     plural,
+    table,
+    terminal_width,
 )
 from session_kit.cli.tokens import human_tokens
 from session_kit.errors import KitError
@@ -73,29 +77,40 @@ def usage(kit: Kit, since: date | None, until: date | None, by: str, no_index: b
         emit_json("usage", {"claude_root": str(kit.root), **report.as_dict()})
         return
     if not report.rows:
-        click.echo(f"No usage in {report.files} transcripts under {kit.root}.")
+        click.echo(f"No usage in {plural(report.files, 'transcript')} under {kit.root}.")
         return
-    width = max(12, *(len(r.key) for r in report.rows))
-    head = f"{by.upper():<{width}}  {'SESSIONS':>8}  {'INPUT':>8}  {'OUTPUT':>8}  {'CACHE R':>8}  {'CACHE W':>8}  {'TOTAL':>8}  {'COST':>10}"
-    click.echo(head)
+    # On a narrow terminal the token kinds go first (TOTAL stays), then SESSIONS; keys are never cut.
+    columns = [
+        Column(by.upper()),
+        Column("SESSIONS", right=True, drop=5),
+        Column("INPUT", right=True, drop=1),
+        Column("OUTPUT", right=True, drop=2),
+        Column("CACHE R", right=True, drop=3),
+        Column("CACHE W", right=True, drop=4),
+        Column("TOTAL", right=True),
+        Column("COST", right=True),
+        Column("", flex=True),  # `floor` where a row holds agents counted from their results
+    ]
+    cells = []
     for row in (*report.rows, report.total):
         t = row.tokens.total
-        click.echo(
-            f"{row.key:<{width}}  {row.sessions:>8}  {human_tokens(t.input):>8}  {human_tokens(t.output):>8}  "
-            f"{human_tokens(t.cache_read):>8}  {human_tokens(t.cache_write):>8}  {human_tokens(t.tokens):>8}  "
-            f"{row.cost.display():>10}" + ("  floor" if row.floor else "")
+        figures = (t.input, t.output, t.cache_read, t.cache_write, t.tokens)
+        cells.append(
+            [row.key, str(row.sessions), *map(human_tokens, figures), row.cost.display(), "floor" if row.floor else ""]
         )
+    for line in table(columns, cells, width=terminal_width(), flex_min=0):
+        say(line)
     unknown = report.total.cost.unknown_models
     if unknown:
-        click.echo(f"No price for {', '.join(unknown)}: their tokens are counted, not priced.")
+        say(f"No price for {', '.join(unknown)}: their tokens are counted, not priced.")
     if report.agents_from_results:
-        click.echo(
+        say(
             f"{plural(report.agents_from_results, 'agent')} whose log is gone counted from the Agent results"
             " (the last request only): the rows marked floor are at least that much."
         )
     if report.duplicates:
-        click.echo(f"{report.duplicates} messages repeated by resumed or copied files were counted once.")
-    click.echo(f"Prices of {prices.date}" + (f" from {prices.override}" if prices.override else " (bundled)") + ".")
+        say(f"{plural(report.duplicates, 'message')} repeated by resumed or copied files counted once.")
+    say(f"Prices of {prices.date}" + (f" from {prices.override}" if prices.override else " (bundled)") + ".")
 
 
 # The bundled table's date, in the help (read when this module loads: only when a command runs).

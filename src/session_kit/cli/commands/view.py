@@ -1,12 +1,13 @@
 """`view`: a session as a page to look at (HTML) or a conversation to paste (Markdown).
 
 Owns: the command's options (mapped onto `api.ViewOptions`), printing the path written (or
-the text, with `--output -`), and opening the page in a browser (`--open`). The page, where it
+the text, with `--output -`), and opening the page in a browser (`--open`: the opener's own output silenced). The page, where it
 goes by default and how it is written are the core's (`session_kit.view`).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -84,5 +85,31 @@ def view(
     elif not to_stdout:
         warn_skipped(result.read, ref.path)
         click.echo(str(result.path))
-    if open_page and result.path is not None:
-        click.launch(str(result.path))
+    if open_page and result.path is not None and not open_in_browser(result.path):
+        click.echo(f"session-kit: no browser could be started; open {result.path}", err=True)
+
+
+def open_in_browser(path: Path) -> bool:
+    """Start the system's opener on `path` and leave it: what it prints (a browser's start-up
+    chatter, xdg-open's complaints) goes nowhere, so the command prints only the path. False
+    when there is no opener."""
+    if sys.platform == "win32":
+        try:
+            os.startfile(str(path))  # type: ignore[attr-defined]  # (Windows only)
+        except OSError:
+            return False
+        return True
+    import subprocess
+
+    opener = "open" if sys.platform == "darwin" else "xdg-open"
+    try:
+        subprocess.Popen(
+            [opener, str(path)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # a browser it starts outlives the command, and Ctrl-C here
+        )
+    except OSError:
+        return False
+    return True
