@@ -240,6 +240,30 @@ class _Finder(Redactor):
         self._edits = edits
 
 
+def screen_needles(rules: tuple[Rule, ...] = RULES) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Strings at least one of which a text holds whenever a rule can match it: the ones to
+    look for in the lower-cased text, and the ones to look for as written. A rule is tried
+    only at its anchors, and a family of prefixed tokens only where one of its prefixes stands
+    right before the anchor; a later rule sees an earlier rule's marker only after that one
+    matched. So `redact` leaves a text holding none of them as it is. The secret guard's hook
+    screens outputs with them without loading this module (`hooks.secret_screen`)."""
+    lower: set[str] = set()
+    exact: set[str] = set()
+    for rule in rules:
+        words = (
+            rule.anchors
+            if rule.prefixes is None
+            else tuple(p + a for a in rule.anchors for ps in rule.prefixes.values() for p in ps)
+        )
+        if rule.exact:
+            exact.update(words)
+        else:
+            lower.update(w.lower() for w in words)
+    lower = {n for n in lower if not any(o != n and o in n for o in lower)}
+    exact = {n for n in exact if not any(o in n.lower() for o in lower) and not any(o != n and o in n for o in exact)}
+    return tuple(sorted(lower)), tuple(sorted(exact))
+
+
 def is_secret_name(name: str) -> bool:
     """A parameter or field name whose value is a secret as a whole (`password`, `api_key`…)."""
     low = name.lower().replace("-", "_")

@@ -8,7 +8,8 @@ PreCompact (a snapshot of the saved values, and the working memory captured from
 transcript: `memory.capture`); PostCompact (the capture brought up to date, with the
 client's summary); SessionEnd, and SessionStart of a session already written (resume,
 compact), copy the session's new bytes into the archive in a child process the client does not
-wait for (`archive.background`). A subagent's compaction (`agent_id` in the event) is captured into the
+wait for (`archive.background`); PostToolUse, when the person turned it on, is the secret
+guard (`hooks.guard`). A subagent's compaction (`agent_id` in the event) is captured into the
 agent's own memory file and never touches the session's.
 Every failure is logged to the kit's hook log and named in one stderr line; the exit code is
 always 0, so the kit never blocks or breaks a session.
@@ -19,7 +20,7 @@ from __future__ import annotations
 import os
 import sys
 
-from session_kit.hooks.events import HOOK_EVENTS
+from session_kit.hooks.events import HOOK_EVENTS, OPT_IN_EVENTS
 from session_kit.state import fastjson, fileio
 from session_kit.state import root as state
 from session_kit.state.current import session_id_from_env
@@ -311,13 +312,21 @@ def session_end(event: Mapping, env: Mapping[str, str], root: str) -> str:
     return ""
 
 
-# By the hook's argument, as `events.HOOK_EVENTS` names them.
+def post_tool_use(event: Mapping, env: Mapping[str, str], root: str) -> str:
+    """The secret guard (`hooks.guard`), loaded only by its own event."""
+    from session_kit.hooks.guard import post_tool_use as guard
+
+    return guard(event, env, root)
+
+
+# By the hook's argument, as `events.HOOK_EVENTS` and `events.OPT_IN_EVENTS` name them.
 HANDLERS: dict[str, Callable[[Mapping, Mapping[str, str], str], str]] = {
     HOOK_EVENTS["SessionStart"]: session_start,
     HOOK_EVENTS["UserPromptSubmit"]: user_prompt_submit,
     HOOK_EVENTS["PreCompact"]: pre_compact,
     HOOK_EVENTS["PostCompact"]: post_compact,
     HOOK_EVENTS["SessionEnd"]: session_end,
+    OPT_IN_EVENTS["PostToolUse"]: post_tool_use,
 }
 
 
