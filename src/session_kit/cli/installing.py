@@ -50,6 +50,13 @@ def report_change(kit: Kit, result: api.InstallResult, *, verb: str) -> None:
         click.echo(
             f"{lead}{'leave' if dry else 'Left'} {result.settings_path} as it is (it holds none of the kit's hooks)"
         )
+    if installing:
+        guard = (
+            "on: secrets in tools' output are replaced before the model sees them"
+            if result.guard_secrets
+            else ("off (session-kit install --guard-secrets turns it on)")
+        )
+        click.echo(f"{lead}Secret guard: {guard}")
     if result.backup:
         click.echo(f"{lead}  (backup of the previous file: {result.backup})")
     if result.commands_installed:
