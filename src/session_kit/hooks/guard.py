@@ -10,13 +10,19 @@ nothing was found, else `hookSpecificOutput.updatedToolOutput` of the same shape
 MCP tools, `updatedMCPToolOutput`, what clients before 2.1.121 read) with a one-line
 `systemMessage` to the person. At most `SCAN_LIMIT` characters are scanned; the rest goes
 through as it was, and the notice says so. An event without `tool_response` is logged and
-left alone; every fault is `handlers.main`'s (logged, one stderr line, exit 0, output as it was).
+left alone; on any fault the output goes through as it was (`main`: logged, one stderr line,
+exit 0). `run.py` starts `main` without the other hooks' handlers (their import is a third
+of this hook's budget).
 Does not decide what a secret is (that is `redact`).
 """
 
 from __future__ import annotations
 
+import os
+import sys
+
 from session_kit.hooks.events import GUARD_OPTION_ENV
+from session_kit.hooks.hookio import read_event, report_fault, write_answer
 from session_kit.hooks.secret_screen import may_hold_secret
 from session_kit.state import fastjson
 from session_kit.state import root as state
@@ -138,3 +144,18 @@ def post_tool_use(event: Mapping, env: Mapping[str, str], root: str) -> str:
             specific["updatedMCPToolOutput"] = updated
         answer["hookSpecificOutput"] = specific
     return fastjson.dumps(answer) + "\n"
+
+
+def main(argv: list[str], *, stdin: object = None, env: Mapping[str, str] | None = None) -> int:
+    """Run the guard on the event on stdin; always returns 0 (`handlers.main`'s contract)."""
+    env = os.environ if env is None else env
+    root = None
+    try:
+        root = state.state_root(env)
+        out = post_tool_use(read_event(sys.stdin if stdin is None else stdin), env, root)
+        if out:
+            write_answer(out)
+    except BaseException as exc:  # the tool call must never fail because of the kit
+        if not isinstance(exc, KeyboardInterrupt):
+            report_fault(root, argv[0] if argv else "post-tool-use", exc)
+    return 0

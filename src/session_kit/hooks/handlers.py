@@ -21,6 +21,7 @@ import os
 import sys
 
 from session_kit.hooks.events import HOOK_EVENTS, OPT_IN_EVENTS
+from session_kit.hooks.hookio import HookInputError, read_event, report_fault, write_answer
 from session_kit.state import fastjson, fileio
 from session_kit.state import root as state
 from session_kit.state.current import session_id_from_env
@@ -46,25 +47,6 @@ ENV_MARK = "# session-kit"
 # and the child competed with the hook for the CPU while the hook still worked (measured on 2
 # busy cores: PostCompact 30 ms against 18 ms of its own CPU).
 _LATER: list[Callable[[], object]] = []
-
-
-class HookInputError(ValueError):
-    pass
-
-
-def read_event(stream: object) -> dict:
-    if stream is None or stream.isatty():
-        raise HookInputError("no event on stdin")
-    data = stream.buffer.read() if hasattr(stream, "buffer") else stream.read().encode()
-    if not data.strip():
-        raise HookInputError("empty stdin")
-    try:
-        event = fastjson.loads(data)
-    except ValueError as exc:
-        raise HookInputError(f"stdin is not JSON ({exc})") from None
-    if not isinstance(event, dict):
-        raise HookInputError("stdin JSON is not an object")
-    return event
 
 
 def session_id_of(event: Mapping, env: Mapping[str, str]) -> str:
@@ -368,30 +350,11 @@ def main(argv: list[str], *, stdin: object = None, env: Mapping[str, str] | None
         event = read_event(sys.stdin if stdin is None else stdin)
         out = handler(event, env, root)
         if out:
-            # Saved text may hold lone surrogates (bytes that were not UTF-8): written as JSON
-            # escapes, the output stays valid UTF-8 JSON.
-            data = out.encode("utf-8", "backslashreplace")
-            stream = getattr(sys.stdout, "buffer", None)
-            if stream is None:
-                sys.stdout.write(data.decode("utf-8"))
-            else:
-                sys.stdout.flush()
-                stream.write(data)
-            sys.stdout.flush()
+            write_answer(out)
     except BaseException as exc:  # a hook must never break the session
         if isinstance(exc, KeyboardInterrupt):
             return 0
-        message = f"{type(exc).__name__}: {exc}"
-        where = ""
-        try:
-            if root:
-                where = f" (logged in {state.log(root, f'hook {name}: {message}')})"
-        except Exception:  # the log itself may be what is broken
-            where = ""
-        try:
-            sys.stderr.write(f"session-kit hook {name}: {message[:300]}{where}\n")
-        except Exception:
-            pass
+        report_fault(root, name, exc)
     if _LATER and root:  # also after a failure to write the output: the capture still runs
         try:
             _hand_over(root, streams=stdin is None)
