@@ -16,6 +16,7 @@ from benchmarks.harness.measure import Command
 from benchmarks.harness.report import Row
 
 OUTPUT_BYTES = 64 * 1024
+SMALL_BYTES = 4 * 1024  # most tool outputs are this size or smaller
 # A build's log: what most tool output looks like, none of the redactor's anchors in it.
 LOG_LINE = "[{n:05d}] compiling module_{n}.c -> build/obj/module_{n}.o (ok, 0.{n:03d}s)\n"
 # Source code that names keys, passwords and tokens, and holds none: the redactor must look.
@@ -27,14 +28,14 @@ SECRET_LINES = (
 )
 
 
-def _output(line: str, *, head: str = "") -> str:
+def _output(line: str, *, head: str = "", size: int = OUTPUT_BYTES) -> str:
     text, n = [head], 0
-    size = len(head)
-    while size < OUTPUT_BYTES:
+    made = len(head)
+    while made < size:
         text.append(line.format(n=n % 100000))
-        size += len(text[-1])
+        made += len(text[-1])
         n += 1
-    return "".join(text)[:OUTPUT_BYTES]
+    return "".join(text)[:size]
 
 
 def _event(stdout: str) -> bytes:
@@ -51,7 +52,7 @@ def _event(stdout: str) -> bytes:
 
 @benchmark("guard")
 def bench_guard(ctx: Context) -> list[Row]:
-    """The guard on a 64 KB Bash output, by the installer's route (`python -I -S run.py
+    """The guard on a 4 KB and a 64 KB Bash output, by the installer's route (`python -I -S run.py
     post-tool-use`), against `python -I -S -c pass` with the same stdin: the typical event (a
     build log, passed through by the screen without loading the redactor) at most 1.5x. Also
     reported, without a target: an output the redactor has to read (code naming keys and
@@ -59,6 +60,7 @@ def bench_guard(ctx: Context) -> list[Row]:
     import session_kit
 
     run_py = Path(session_kit.__file__).parent / "hooks" / "run.py"
+    small = _event(_output(LOG_LINE, size=SMALL_BYTES))
     typical = _event(_output(LOG_LINE))
     code = _event(_output(CODE_LINE))
     secrets = _event(_output(LOG_LINE, head=SECRET_LINES))
@@ -66,21 +68,15 @@ def bench_guard(ctx: Context) -> list[Row]:
         saved = os.environ.get("SESSION_KIT_HOME")
         os.environ["SESSION_KIT_HOME"] = str(Path(tmp) / "state")
         try:
-            base, m_typical, m_code, m_secrets = ctx.measure(
+            guard = [sys.executable, "-I", "-S", run_py, "post-tool-use"]
+            base, m_small, m_typical, m_code, m_secrets = ctx.measure(
                 Command.of(
                     "python -I -S -c pass (same stdin)", [sys.executable, "-I", "-S", "-c", "pass"], stdin=typical
                 ),
-                Command.of(
-                    "guard: 64 KB build log (typical)",
-                    [sys.executable, "-I", "-S", run_py, "post-tool-use"],
-                    stdin=typical,
-                ),
-                Command.of(
-                    "guard: 64 KB code naming keys", [sys.executable, "-I", "-S", run_py, "post-tool-use"], stdin=code
-                ),
-                Command.of(
-                    "guard: 64 KB with 3 secrets", [sys.executable, "-I", "-S", run_py, "post-tool-use"], stdin=secrets
-                ),
+                Command.of("guard: 4 KB build log", guard, stdin=small),
+                Command.of("guard: 64 KB build log (typical)", guard, stdin=typical),
+                Command.of("guard: 64 KB code naming keys", guard, stdin=code),
+                Command.of("guard: 64 KB with 3 secrets", guard, stdin=secrets),
             )
         finally:
             if saved is None:
@@ -88,6 +84,7 @@ def bench_guard(ctx: Context) -> list[Row]:
             else:
                 os.environ["SESSION_KIT_HOME"] = saved
     return [
+        Row.ratio_row("guard", m_small.label, m_small, base, max_ratio=1.5),
         Row.ratio_row("guard", m_typical.label, m_typical, base, max_ratio=1.5),
         Row.ratio_row("guard", m_code.label, m_code, base, note="-"),
         Row.ratio_row("guard", m_secrets.label, m_secrets, base, note="-"),
