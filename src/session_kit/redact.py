@@ -24,17 +24,19 @@ name directly before `=`/`:` (see `secret_formats`).
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections import Counter, namedtuple
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
 from itertools import accumulate, count
 from operator import add
-from typing import Any
 
 from session_kit.secret_contexts import RULES
 from session_kit.secret_formats import Rule
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: `typing` costs the secret guard's hook
+    from typing import Any
 
 
 def marker(kind: str) -> str:
@@ -164,13 +166,9 @@ def _positions(text: str, anchor: str) -> list[int]:
     return found
 
 
-@dataclass(frozen=True, slots=True)
-class Found:
-    """A secret the rules found: its kind (the marker's) and where it is in the text searched."""
-
-    kind: str
-    start: int
-    end: int
+# A secret the rules found: its kind (the marker's) and where it is in the text searched. A named
+# tuple for the reason `secret_formats.Rule` is one (the secret guard's budget).
+Found = namedtuple("Found", ("kind", "start", "end"))
 
 
 def find_secrets(text: str) -> list[Found]:

@@ -211,3 +211,13 @@ def test_the_screen_passes_plain_output_without_loading_the_redactor():
     )
     loaded = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, check=True)
     assert loaded.stdout.split() == ["False", "False"]
+
+
+def test_the_redactor_the_guard_loads_imports_neither_dataclasses_nor_typing():
+    code = (
+        f"import sys; sys.path.insert(0, {str(Path(session_kit.__file__).parents[1])!r}); "
+        "import session_kit.hooks.guard, session_kit.redact; "
+        "print(sorted({'dataclasses', 'typing', 'inspect'} & set(sys.modules)))"
+    )
+    loaded = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, check=True)
+    assert loaded.stdout.strip() == "[]"
