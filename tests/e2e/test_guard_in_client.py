@@ -22,7 +22,7 @@ import pytest
 
 from .client import Claude, ClaudeRun
 from .fake_api import FakeMessagesAPI, Script, bash
-from .routes import make_home
+from .routes import REPO, make_home
 
 AWS = "AKIAIOSFODNN7E2EGARD"
 GITHUB = "ghp_" + "E2eGuardZk3j9dQ2mZp8vR7tY1uW4eN6bH0c"
@@ -58,10 +58,10 @@ class Guarded:
     def __init__(self, claude: Claude, project: Path, home) -> None:
         self.claude, self.project, self.home = claude, project, home
 
-    def run(self, prompt: str = "GUARD-START: show me the env file") -> tuple[ClaudeRun, dict]:
+    def run(self, prompt: str = "GUARD-START: show me the env file", *, plugin: bool = False) -> tuple[ClaudeRun, dict]:
         """A new session: the run, and the main conversation's request carrying the tool's result."""
         start = len(self.claude.fake.exchanges)
-        run = self.claude.run(prompt, args=STREAM, timeout=300)
+        run = self.claude.run(prompt, args=STREAM, timeout=300, plugin_dirs=(REPO,) if plugin else ())
         found = [e for e in self.claude.fake.exchanges[start:] if e.conversation == "main" and e.turn == 1]
         assert found, self.claude.fake.log_tail()
         return run, found[0]
@@ -152,3 +152,31 @@ def test_with_the_guard_off_the_output_reaches_the_model_as_the_tool_printed_it(
     assert _tool_result(request)["content"] == ENV_FILE.rstrip("\n")
     assert _notices(run) == []
     assert run.result is not None and run.result.get("result") == "GUARD-DONE"
+
+
+def _plugin_option(client: Guarded, on: bool | None) -> None:
+    """The plugin's `guard_secrets` option as the client keeps it (`pluginConfigs`; a plugin
+    given with --plugin-dir is `<name>@inline`), the installed hooks taken out."""
+    env = {**client.home.env(), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    subprocess.run([sys.executable, "-m", "session_kit", "uninstall"], capture_output=True, env=env, check=True)
+    path = client.home.config_dir / "settings.json"
+    settings = json.loads(path.read_text()) if path.exists() else {}
+    settings.pop("pluginConfigs", None)
+    if on is not None:
+        settings["pluginConfigs"] = {"session-kit@inline": {"options": {"guard_secrets": on}}}
+    path.write_text(json.dumps(settings))
+
+
+def test_the_plugin_guards_when_its_option_is_on(client: Guarded):
+    _plugin_option(client, True)
+    run, request = client.run(plugin=True)
+    assert [secret for secret in SECRETS if secret in request.text()] == []
+    assert [p for p in PLACEHOLDERS if p not in _tool_result(request)["content"]] == []
+    assert _notices(run) == [f"PostToolUse:Bash says: {NOTICE}"]
+
+
+def test_the_plugin_leaves_output_alone_while_its_option_is_unset(client: Guarded):
+    _plugin_option(client, None)
+    run, request = client.run(plugin=True)
+    assert _tool_result(request)["content"] == ENV_FILE.rstrip("\n")
+    assert _notices(run) == []
