@@ -18,9 +18,9 @@ from __future__ import annotations
 # Generated from the redactor's rules: looked for in the lower-cased text.
 LOWER = ('7z', '_auth', 'api', 'authorization', 'bearer', 'key', 'ldap', 'lftp', 'login', 'machine', 'mongo', 'mosquitto_', 'mysql', 'ncftp', 'openssl', 'pass', 'rabbitmqctl', 'redis-cli', 'run(', 'secret', 'sig=', 'smbclient', 'sqlcmd', 'token', 'verifier', 'xfreerdp', 'zip')  # fmt: skip
 # Generated from the redactor's rules: looked for as written.
-EXACT = ('"d', '---- BEGIN SSH2', '-----BEGIN', '-u', '1//0', '://', ':AA', '<P>', 'AIza', 'AKCp', 'AT', 'EAA', 'IA', 'LTAI', 'MII', 'Q~', 'SK', 'b3BlbnNzaC1rZXktdjE', 'eyJ', 'oy2', 'pat', 'untrusted comment:')  # fmt: skip
+EXACT = ('"d', '---- BEGIN SSH2', '-----BEGIN', '-u', '.atlasv1.', '1//0', '://', ':AA', '<P>', 'AIza', 'AKCp', 'AT', 'EAA', 'IA', 'LTAI', 'MII', 'Q~', 'SG.', 'SK', 'b3BlbnNzaC1rZXktdjE', 'dp.', 'eyJ', 'hvb.', 'hvr.', 'hvs.', 'oy2', 'pat', 'sk.', 'untrusted comment:', 'ya29.')  # fmt: skip
 # Generated from the redactor's rules: separator -> the two characters before it -> needles.
-SEPARATED = {'-': {'AK': ('NRAK-', 'PMAK-'), 'BK': ('FLWPUBK-',), 'CK': ('FLWSECK-',), 'GE': ('AGE-',), 'II': ('NRII-',), 'JS': ('NRJS-',), 'KU': ('HRKU-',), 'PX': ('GOCSPX-',), 'ST': ('FLWPUBK_TEST-', 'FLWSECK_TEST-'), 'ai': ('xai-',), 'as': ('gloas-',), 'at': ('glsoat-',), 'bt': ('glcbt-',), 'dt': ('gldt-',), 'fc': ('fc-',), 'ft': ('glft-',), 'lx': ('pplx-',), 'ly': ('tvly-',), 'mt': ('glimt-',), 'nt': ('glagent-',), 'pi': ('pypi-',), 'pp': ('xapp-',), 'rt': ('glrt-',), 'sk': ('sk-',), 'sp': ('sq0csp-',), 'te': ('Private-',), 'tp': ('sq0atp-',), 'tr': ('glrtr-',), 'tt': ('glptt-',), 'ul': ('pul-',), 'xa': ('xoxa-',), 'xb': ('xoxb-',), 'xe': ('xoxe-',), 'xo': ('xoxo-',), 'xp': ('xoxp-',), 'xr': ('xoxr-',), 'xs': ('xoxs-',)}, '.': {'29': ('ya29.',), 'SG': ('SG.',), 'dp': ('dp.',), 'sk': ('sk.',), 'v1': ('.atlasv1.',), 'vb': ('hvb.',), 'vr': ('hvr.',), 'vs': ('hvs.',)}, '_': {'bp': ('sbp_',), 'ca': ('shpca_',), 'dp': ('ddp_',), 'dw': ('ddw_',), 'ec': ('whsec_',), 'fp': ('nfp_',), 'gd': ('figd_',), 'hf': ('hf_',), 'ho': ('gho_',), 'hp': ('ghp_',), 'hr': ('ghr_',), 'hs': ('ghs_',), 'hu': ('ghu_',), 'in': ('lin_',), 'kr': ('dckr_',), 'lc': ('glc_',), 'le': ('pscale_',), 'ms': ('rubygems_',), 'nb': ('pnb_',), 'nd': ('rnd_',), 'nu': ('pnu_',), 'o1': ('fo1_',), 'oo': ('doo_',), 'op': ('dop_',), 'or': ('dor_',), 'pa': ('shppa_',), 'pm': ('npm_',), 'ps': ('ops_',), 'r8': ('r8_',), 're': ('re_',), 'rk': ('rk_',), 'sa': ('glsa_',), 'sb': ('sb_',), 'sk': ('sk_',), 'ss': ('access_', 'shpss_'), 'tn': ('ntn_',), 'ua': ('bkua_',), 'ub': ('github_',), 'v2': ('lsv2_',), 'ys': ('sntrys_',), 'yu': ('sntryu_',)}}  # fmt: skip
+SEPARATED = {'-': {'AK': ('NRAK-', 'PMAK-'), 'BK': ('FLWPUBK-',), 'CK': ('FLWSECK-',), 'GE': ('AGE-',), 'II': ('NRII-',), 'JS': ('NRJS-',), 'KU': ('HRKU-',), 'PX': ('GOCSPX-',), 'ST': ('FLWPUBK_TEST-', 'FLWSECK_TEST-'), 'ai': ('xai-',), 'as': ('gloas-',), 'at': ('glsoat-',), 'bt': ('glcbt-',), 'dt': ('gldt-',), 'fc': ('fc-',), 'ft': ('glft-',), 'lx': ('pplx-',), 'ly': ('tvly-',), 'mt': ('glimt-',), 'nt': ('glagent-',), 'pi': ('pypi-',), 'pp': ('xapp-',), 'rt': ('glrt-',), 'sk': ('sk-',), 'sp': ('sq0csp-',), 'te': ('Private-',), 'tp': ('sq0atp-',), 'tr': ('glrtr-',), 'tt': ('glptt-',), 'ul': ('pul-',), 'xa': ('xoxa-',), 'xb': ('xoxb-',), 'xe': ('xoxe-',), 'xo': ('xoxo-',), 'xp': ('xoxp-',), 'xr': ('xoxr-',), 'xs': ('xoxs-',)}, '_': {'bp': ('sbp_',), 'ca': ('shpca_',), 'dp': ('ddp_',), 'dw': ('ddw_',), 'ec': ('whsec_',), 'fp': ('nfp_',), 'gd': ('figd_',), 'hf': ('hf_',), 'ho': ('gho_',), 'hp': ('ghp_',), 'hr': ('ghr_',), 'hs': ('ghs_',), 'hu': ('ghu_',), 'in': ('lin_',), 'kr': ('dckr_',), 'lc': ('glc_',), 'le': ('pscale_',), 'ms': ('rubygems_',), 'nb': ('pnb_',), 'nd': ('rnd_',), 'nu': ('pnu_',), 'o1': ('fo1_',), 'oo': ('doo_',), 'op': ('dop_',), 'or': ('dor_',), 'pa': ('shppa_',), 'pm': ('npm_',), 'ps': ('ops_',), 'r8': ('r8_',), 're': ('re_',), 'rk': ('rk_',), 'sa': ('glsa_',), 'sb': ('sb_',), 'sk': ('sk_',), 'ss': ('access_', 'shpss_'), 'tn': ('ntn_',), 'ua': ('bkua_',), 'ub': ('github_',), 'v2': ('lsv2_',), 'ys': ('sntrys_',), 'yu': ('sntryu_',)}}  # fmt: skip
 # end of generated part
 
 
@@ -49,10 +49,15 @@ def split_needles(exact: tuple[str, ...]) -> tuple[tuple[str, ...], dict[str, di
             grouped.setdefault(separator, {}).setdefault(tail, []).append(needle)
         else:
             plain.append(needle)
-    return tuple(plain), {s: {t: tuple(n) for t, n in sorted(g.items())} for s, g in sorted(grouped.items())}
+    for separator in [s for s, g in grouped.items() if sum(map(len, g.values())) < MIN_GROUPED]:
+        plain += [n for needles in grouped.pop(separator).values() for n in needles]  # a split costs more
+    return tuple(sorted(plain)), {s: {t: tuple(n) for t, n in sorted(g.items())} for s, g in sorted(grouped.items())}
 
 
 SEPARATORS = "_-."
+# A split of a 64 KB text at a frequent separator costs what about 15 scans do: fewer needles
+# than this behind one separator are scanned for one by one.
+MIN_GROUPED = 16
 
 
 def module_text(current: str) -> str:
