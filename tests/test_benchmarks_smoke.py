@@ -166,6 +166,7 @@ def test_the_runner_finds_every_area_and_keeps_the_reports_order():
         "memory",
         "reads",
         "hooks",
+        "guard",
         "startup",
         "usage",
         "statusline",
@@ -179,7 +180,7 @@ def test_the_runner_finds_every_area_and_keeps_the_reports_order():
     ]
     runner = Path(__file__).parents[1] / "benchmarks" / "run.py"
     shown = subprocess.run([sys.executable, runner, "--help"], capture_output=True, text=True, check=True).stdout
-    assert "--only {archive,baselines,compaction,history," in shown
+    assert "--only {archive,baselines,compaction,guard,history," in shown
 
 
 def test_a_quick_run_keeps_the_quick_sizes_whatever_its_repeat_count():

@@ -178,7 +178,11 @@ LAZY_KIT = {
         "session_kit.redact",
         "session_kit.transcript.entries",
         "session_kit.transcript.agent_signals",
-    }
+    },
+    # The secret guard loads the redactor only for an output its screen flagged; the screen
+    # loads it only to write its copy of the rules' anchors again.
+    "session_kit.hooks.guard": {"session_kit.redact"},
+    "session_kit.hooks.secret_screen": {"session_kit.redact"},
 }
 # The one vocabulary of entry types and the raw-type reader are constants and byte scanning,
 # standard library only: the hook side (the memory capture) may take them at module level; so
@@ -362,14 +366,14 @@ def test_the_installer_hooks_the_events_the_hooks_handle():
 
 
 def test_every_hook_argument_has_a_handler_and_every_handler_an_event():
-    from session_kit.hooks.events import HOOK_EVENTS
+    from session_kit.hooks.events import ALL_HOOK_EVENTS
     from session_kit.hooks.handlers import HANDLERS
 
-    assert set(HANDLERS) == set(HOOK_EVENTS.values())
+    assert set(HANDLERS) == set(ALL_HOOK_EVENTS.values())
 
 
 def test_the_plugin_runs_run_hook_with_each_events_argument_and_nothing_else():
-    from session_kit.hooks.events import HOOK_EVENTS
+    from session_kit.hooks.events import ALL_HOOK_EVENTS
 
     plugin = json.loads((REPO / "hooks" / "hooks.json").read_text())["hooks"]
     commands = {
@@ -379,7 +383,7 @@ def test_the_plugin_runs_run_hook_with_each_events_argument_and_nothing_else():
         for event, groups in plugin.items()
     }
     assert commands == {
-        event: [["${CLAUDE_PLUGIN_ROOT}/hooks/run-hook", argument]] for event, argument in HOOK_EVENTS.items()
+        event: [["${CLAUDE_PLUGIN_ROOT}/hooks/run-hook", argument]] for event, argument in ALL_HOOK_EVENTS.items()
     }
 
 

@@ -16,6 +16,7 @@ AREAS = (
     "search",
     "reads",
     "hooks",
+    "guard",
     "startup",
     "usage",
     "compaction",

@@ -24,17 +24,19 @@ name directly before `=`/`:` (see `secret_formats`).
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections import Counter, namedtuple
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
 from itertools import accumulate, count
 from operator import add
-from typing import Any
 
 from session_kit.secret_contexts import RULES
 from session_kit.secret_formats import Rule
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: `typing` costs the secret guard's hook
+    from typing import Any
 
 
 def marker(kind: str) -> str:
@@ -164,13 +166,9 @@ def _positions(text: str, anchor: str) -> list[int]:
     return found
 
 
-@dataclass(frozen=True, slots=True)
-class Found:
-    """A secret the rules found: its kind (the marker's) and where it is in the text searched."""
-
-    kind: str
-    start: int
-    end: int
+# A secret the rules found: its kind (the marker's) and where it is in the text searched. A named
+# tuple for the reason `secret_formats.Rule` is one (the secret guard's budget).
+Found = namedtuple("Found", ("kind", "start", "end"))
 
 
 def find_secrets(text: str) -> list[Found]:
@@ -238,6 +236,30 @@ class _Finder(Redactor):
             edits.append((waiting[0] + moved, waiting[1] + moved, waiting[2], waiting[3]))
             waiting = next(old, None)
         self._edits = edits
+
+
+def screen_needles(rules: tuple[Rule, ...] = RULES) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Strings at least one of which a text holds whenever a rule can match it: the ones to
+    look for in the lower-cased text, and the ones to look for as written. A rule is tried
+    only at its anchors, and a family of prefixed tokens only where one of its prefixes stands
+    right before the anchor; a later rule sees an earlier rule's marker only after that one
+    matched. So `redact` leaves a text holding none of them as it is. The secret guard's hook
+    screens outputs with them without loading this module (`hooks.secret_screen`)."""
+    lower: set[str] = set()
+    exact: set[str] = set()
+    for rule in rules:
+        words = (
+            rule.anchors
+            if rule.prefixes is None
+            else tuple(p + a for a in rule.anchors for ps in rule.prefixes.values() for p in ps)
+        )
+        if rule.exact:
+            exact.update(words)
+        else:
+            lower.update(w.lower() for w in words)
+    lower = {n for n in lower if not any(o != n and o in n for o in lower)}
+    exact = {n for n in exact if not any(o in n.lower() for o in lower) and not any(o != n and o in n for o in exact)}
+    return tuple(sorted(lower)), tuple(sorted(exact))
 
 
 def is_secret_name(name: str) -> bool:

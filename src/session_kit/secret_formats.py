@@ -17,8 +17,7 @@ rule wants a bare hex string).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections import namedtuple
 
 
 class Pattern:
@@ -38,24 +37,21 @@ class Pattern:
         return compiled.match(text, pos)
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
-    kind: str
-    pattern: Pattern
-    # Where a match may start: `back` characters before an occurrence of one of the anchors.
-    # Anchors are searched in the lower-cased text, or as written when `exact`.
-    anchors: tuple[str, ...]
-    back: int = 0
-    exact: bool = False
-    # The group holding the secret (0: the whole match); text around it is kept.
-    group: int | str = 0
-    # Decides the marker's kind from the match, when it depends on the name (password vs token).
-    kind_of: Callable[[re.Match[str]], str] | None = None
-    # Extra check on the secret, for shapes that ordinary words could take.
-    accept: Callable[[str], bool] | None = None
-    # A family of prefixed tokens found through the separator after the prefix (the anchor):
-    # the last two characters before the anchor -> the prefixes a match may start with.
-    prefixes: Mapping[str, tuple[str, ...]] | None = None
+# One shape of secret. A named tuple, not a dataclass: the secret guard's hook loads this table
+# and `dataclasses` alone would cost it more than its whole budget (it imports `inspect`).
+# kind: the marker's kind. pattern: the `Pattern` tried.
+# anchors, back: where a match may start, `back` characters before an occurrence of one of the
+#   anchors; anchors are searched in the lower-cased text, or as written when `exact`.
+# group: the group holding the secret (0: the whole match); text around it is kept.
+# kind_of: decides the marker's kind from the match, when it depends on the name (password vs token).
+# accept: an extra check on the secret, for shapes that ordinary words could take.
+# prefixes: a family of prefixed tokens found through the separator after the prefix (the
+#   anchor): the last two characters before the anchor -> the prefixes a match may start with.
+Rule = namedtuple(
+    "Rule",
+    ("kind", "pattern", "anchors", "back", "exact", "group", "kind_of", "accept", "prefixes"),
+    defaults=(0, False, 0, None, None, None),
+)
 
 
 def _has_digit(value: str) -> bool:

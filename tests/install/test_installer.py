@@ -496,3 +496,47 @@ def test_the_settings_lock_file_is_private_whatever_the_umask(settings_file: Pat
     assert proc.returncode == 0, proc.stderr
     locks = list((Path(os.environ["SESSION_KIT_HOME"]) / "locks").iterdir())
     assert locks and all(p.stat().st_mode & 0o777 == 0o600 for p in locks)
+
+
+# --- the secret guard: off unless asked, kept by a later install, gone with uninstall ---------
+
+
+def _kit_events(path: Path) -> set[str]:
+    hooks = json.loads(path.read_text()).get("hooks", {})
+    return {event for event, groups in hooks.items() for g in groups for h in g["hooks"] if MARKER in h["command"]}
+
+
+def _doctor_guard() -> list[str]:
+    proc = subprocess.run([str(EXE), "doctor", "--json"], capture_output=True, text=True, timeout=60)
+    return json.loads(proc.stdout)["guard_secrets"]
+
+
+def test_install_leaves_the_secret_guard_out_unless_asked(installed, settings_file: Path):
+    assert "PostToolUse" not in _kit_events(settings_file)
+    assert "Secret guard: off (session-kit install --guard-secrets turns it on)" in installed.stdout
+    assert _doctor_guard() == []
+
+
+def test_install_guard_secrets_adds_the_post_tool_use_hook_and_a_later_install_keeps_it(settings_file: Path):
+    proc = run("install", "--guard-secrets")
+    assert proc.returncode == 0, proc.stderr
+    assert "Secret guard: on" in proc.stdout
+    [command] = [
+        h["command"] for g in json.loads(settings_file.read_text())["hooks"]["PostToolUse"] for h in g["hooks"]
+    ]
+    assert command.endswith(f"post-tool-use ; fi {MARKER}")
+    assert run("install").returncode == 0
+    assert "PostToolUse" in _kit_events(settings_file)
+    assert _doctor_guard() == [f"hooks in {settings_file}"]
+    doctor = subprocess.run([str(EXE), "doctor"], capture_output=True, text=True, timeout=60)
+    assert f"Secret guard: on (hooks in {settings_file})" in doctor.stdout
+    assert "; current" in doctor.stdout
+
+
+def test_no_guard_secrets_takes_the_guard_out_and_uninstall_leaves_the_file_as_it_was(settings_file: Path):
+    assert run("install", "--guard-secrets").returncode == 0
+    assert run("install", "--no-guard-secrets").returncode == 0
+    assert "PostToolUse" not in _kit_events(settings_file) and "SessionStart" in _kit_events(settings_file)
+    assert run("install", "--guard-secrets").returncode == 0
+    assert run("uninstall").returncode == 0
+    assert settings_file.read_bytes() == USER_SETTINGS

@@ -127,3 +127,25 @@ def test_the_routes_name_the_settings_install_and_the_plugin(claude_root: Path, 
     _enable_plugin(claude_root)
     both = doctor_report(claude_root=claude_root, root_source=ROOT_DEFAULT, project=tmp_path, state_root=state, env={})
     assert (nothing["routes"], installed["routes"], both["routes"]) == ([], ["settings"], ["settings", "plugin"])
+
+
+def test_doctor_says_where_the_plugins_secret_guard_is_on_and_nothing_while_it_is_off(
+    claude_root: Path, tmp_path: Path
+):
+    _enable_plugin(claude_root)
+    path = claude_root / "settings.json"
+
+    def guard() -> list[str]:
+        report = doctor_report(
+            claude_root=claude_root, root_source=ROOT_DEFAULT, project=tmp_path, state_root=str(tmp_path / "s"), env={}
+        )
+        return report["guard_secrets"]
+
+    assert guard() == []
+    settings = json.loads(path.read_text())
+    settings["pluginConfigs"] = {"session-kit@session-kit": {"options": {"guard_secrets": True}}}
+    path.write_text(json.dumps(settings))
+    assert guard() == [f"plugin option in {path}"]
+    settings["pluginConfigs"]["session-kit@session-kit"]["options"]["guard_secrets"] = False
+    path.write_text(json.dumps(settings))
+    assert guard() == []

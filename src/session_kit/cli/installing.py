@@ -68,6 +68,13 @@ def report_change(kit: Kit, result: api.InstallResult, *, verb: str) -> None:
         count = plural(len(result.commands_removed), "slash command")
         say("remove", f"{count} from {result.commands_dir}:")
         _wrapped(", ".join("/" + n for n in result.commands_removed), lead + "  ")
+    if installing:
+        guard = (
+            "on: secrets in tools' output are replaced before the model sees them"
+            if result.guard_secrets
+            else "off (session-kit install --guard-secrets turns it on)"
+        )
+        click.echo(f"{lead}Secret guard: {guard}")
 
 
 def _past(action: str) -> str:

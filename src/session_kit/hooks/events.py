@@ -3,7 +3,10 @@
 Owns: which Claude Code event runs which of the kit's hooks, by the argument `run.py` takes.
 `handlers.HANDLERS` implements each argument, the installer writes `settings.json` entries
 from this table, and the plugin's `hooks/hooks.json` is checked against it by a test; a new
-event is one line here and one handler there.
+event is one line here and one handler there. `OPT_IN_EVENTS` are the hooks a person turns on
+(`session-kit install --guard-secrets`, the plugin's `guard_secrets` option): the installer
+writes them only when asked, the plugin always declares them and its hook does nothing while
+the option is off; `ALL_HOOK_EVENTS` is both tables.
 """
 
 from __future__ import annotations
@@ -16,3 +19,12 @@ HOOK_EVENTS: dict[str, str] = {
     "PostCompact": "post-compact",
     "SessionEnd": "session-end",
 }
+
+# Turned on by the person: client event name -> the hook's argument.
+OPT_IN_EVENTS: dict[str, str] = {
+    "PostToolUse": "post-tool-use",  # the secret guard (`hooks.guard`)
+}
+ALL_HOOK_EVENTS: dict[str, str] = {**HOOK_EVENTS, **OPT_IN_EVENTS}
+# The plugin's option (`.claude-plugin/plugin.json` userConfig) that turns the guard on; the
+# client hands it to hooks as this variable ("true" / "false").
+GUARD_OPTION_ENV = "CLAUDE_PLUGIN_OPTION_GUARD_SECRETS"

@@ -8,7 +8,8 @@ PreCompact (a snapshot of the saved values, and the working memory captured from
 transcript: `memory.capture`); PostCompact (the capture brought up to date, with the
 client's summary); SessionEnd, and SessionStart of a session already written (resume,
 compact), copy the session's new bytes into the archive in a child process the client does not
-wait for (`archive.background`). A subagent's compaction (`agent_id` in the event) is captured into the
+wait for (`archive.background`); PostToolUse, when the person turned it on, is the secret
+guard (`hooks.guard`). A subagent's compaction (`agent_id` in the event) is captured into the
 agent's own memory file and never touches the session's.
 Every failure is logged to the kit's hook log and named in one stderr line; the exit code is
 always 0, so the kit never blocks or breaks a session.
@@ -19,7 +20,8 @@ from __future__ import annotations
 import os
 import sys
 
-from session_kit.hooks.events import HOOK_EVENTS
+from session_kit.hooks.events import HOOK_EVENTS, OPT_IN_EVENTS
+from session_kit.hooks.hookio import HookInputError, read_event, report_fault, write_answer
 from session_kit.state import fastjson, fileio
 from session_kit.state import root as state
 from session_kit.state.current import session_id_from_env
@@ -45,25 +47,6 @@ ENV_MARK = "# session-kit"
 # and the child competed with the hook for the CPU while the hook still worked (measured on 2
 # busy cores: PostCompact 30 ms against 18 ms of its own CPU).
 _LATER: list[Callable[[], object]] = []
-
-
-class HookInputError(ValueError):
-    pass
-
-
-def read_event(stream: object) -> dict:
-    if stream is None or stream.isatty():
-        raise HookInputError("no event on stdin")
-    data = stream.buffer.read() if hasattr(stream, "buffer") else stream.read().encode()
-    if not data.strip():
-        raise HookInputError("empty stdin")
-    try:
-        event = fastjson.loads(data)
-    except ValueError as exc:
-        raise HookInputError(f"stdin is not JSON ({exc})") from None
-    if not isinstance(event, dict):
-        raise HookInputError("stdin JSON is not an object")
-    return event
 
 
 def session_id_of(event: Mapping, env: Mapping[str, str]) -> str:
@@ -311,13 +294,21 @@ def session_end(event: Mapping, env: Mapping[str, str], root: str) -> str:
     return ""
 
 
-# By the hook's argument, as `events.HOOK_EVENTS` names them.
+def post_tool_use(event: Mapping, env: Mapping[str, str], root: str) -> str:
+    """The secret guard (`hooks.guard`), loaded only by its own event."""
+    from session_kit.hooks.guard import post_tool_use as guard
+
+    return guard(event, env, root)
+
+
+# By the hook's argument, as `events.HOOK_EVENTS` and `events.OPT_IN_EVENTS` name them.
 HANDLERS: dict[str, Callable[[Mapping, Mapping[str, str], str], str]] = {
     HOOK_EVENTS["SessionStart"]: session_start,
     HOOK_EVENTS["UserPromptSubmit"]: user_prompt_submit,
     HOOK_EVENTS["PreCompact"]: pre_compact,
     HOOK_EVENTS["PostCompact"]: post_compact,
     HOOK_EVENTS["SessionEnd"]: session_end,
+    OPT_IN_EVENTS["PostToolUse"]: post_tool_use,
 }
 
 
@@ -359,30 +350,11 @@ def main(argv: list[str], *, stdin: object = None, env: Mapping[str, str] | None
         event = read_event(sys.stdin if stdin is None else stdin)
         out = handler(event, env, root)
         if out:
-            # Saved text may hold lone surrogates (bytes that were not UTF-8): written as JSON
-            # escapes, the output stays valid UTF-8 JSON.
-            data = out.encode("utf-8", "backslashreplace")
-            stream = getattr(sys.stdout, "buffer", None)
-            if stream is None:
-                sys.stdout.write(data.decode("utf-8"))
-            else:
-                sys.stdout.flush()
-                stream.write(data)
-            sys.stdout.flush()
+            write_answer(out)
     except BaseException as exc:  # a hook must never break the session
         if isinstance(exc, KeyboardInterrupt):
             return 0
-        message = f"{type(exc).__name__}: {exc}"
-        where = ""
-        try:
-            if root:
-                where = f" (logged in {state.log(root, f'hook {name}: {message}')})"
-        except Exception:  # the log itself may be what is broken
-            where = ""
-        try:
-            sys.stderr.write(f"session-kit hook {name}: {message[:300]}{where}\n")
-        except Exception:
-            pass
+        report_fault(root, name, exc)
     if _LATER and root:  # also after a failure to write the output: the capture still runs
         try:
             _hand_over(root, streams=stdin is None)

@@ -16,7 +16,12 @@ if sys.version_info < (3, 10):  # noqa: UP036 - this file must run (and say so) 
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from session_kit.hooks.handlers import main  # after the path is set
+# After the path is set. The secret guard runs after every tool call: it starts without the
+# other hooks' handlers.
+if sys.argv[1:2] == ["post-tool-use"]:
+    from session_kit.hooks.guard import main
+else:
+    from session_kit.hooks.handlers import main
 
 code = main(sys.argv[1:])
 # Out without the interpreter's teardown: it touches every object, and after a hook has forked

@@ -27,6 +27,7 @@ from typing import Any
 from session_kit.claude.settings import SCOPE_PROJECT, SCOPE_USER, SCOPES, commands_dir
 from session_kit.claude.settings import settings_path as scope_settings_path
 from session_kit.errors import BadFile, InvalidOptions, KitError
+from session_kit.hooks.events import OPT_IN_EVENTS
 from session_kit.install.kit_files import (
     bin_dir,
     install_command_files,
@@ -79,6 +80,11 @@ class InstallResult:
     commands_removed: list[str] = field(default_factory=list)
     commands_dir: Path | None = None  # where the slash commands go (or went)
 
+    @property
+    def guard_secrets(self) -> bool:
+        """Whether the settings now hold the secret guard (`hooks.guard`)."""
+        return GUARD_EVENT in installed_commands(self.after)
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "scope": self.scope,
@@ -87,6 +93,7 @@ class InstallResult:
             "changed": self.changed,
             "backup": str(self.backup) if self.backup else None,
             "hooks": installed_commands(self.after),
+            "guard_secrets": self.guard_secrets,
             "commands_installed": self.commands_installed,
             "commands_skipped": self.commands_skipped,
             "commands_removed": self.commands_removed,
@@ -167,9 +174,14 @@ def settings_path(scope: str, claude_root: Path, project: Path) -> Path:
 # --- install / uninstall ----------------------------------------------------------------------
 
 
-def expected_commands(root: str, python: str | None = None) -> dict[str, str]:
+GUARD_EVENT = "PostToolUse"  # the secret guard's event (`events.OPT_IN_EVENTS`)
+
+
+def expected_commands(root: str, python: str | None = None, *, guard_secrets: bool = False) -> dict[str, str]:
+    """The kit's hook command for each event it hooks; the secret guard's only when asked."""
     python = python or sys.executable
-    return {event: hook_command(python, str(HOOK_SCRIPT), event, bin_dir=bin_dir(root)) for event in EVENTS}
+    events = [*EVENTS, *(OPT_IN_EVENTS if guard_secrets else ())]
+    return {event: hook_command(python, str(HOOK_SCRIPT), event, bin_dir=bin_dir(root)) for event in events}
 
 
 def _lock(root: str, path: Path) -> state.locked:
@@ -219,9 +231,16 @@ def _cleanup_temp_files(path: Path, target: Path, root: str) -> None:
 
 
 def install(
-    *, scope: str, claude_root: Path, project: Path, dry_run: bool = False, root: str | None = None
+    *,
+    scope: str,
+    claude_root: Path,
+    project: Path,
+    dry_run: bool = False,
+    root: str | None = None,
+    guard_secrets: bool | None = None,
 ) -> InstallResult:
-    """The kit's hooks and slash commands into `scope`'s settings. The project scope is refused:
+    """The kit's hooks and slash commands into `scope`'s settings; with `guard_secrets` the
+    secret guard too (False takes it out; None keeps it as the settings have it). The project scope is refused:
     its file is the one teams commit, and the hooks name this machine's interpreter and state
     by absolute path, which would break every other person's sessions."""
     if scope == SCOPE_PROJECT:
@@ -244,7 +263,8 @@ def install(
             seen, before = _read_for_change(path, receipts.get(str(path)), root)
             original = seen.raw
             try:
-                after, created = install_hooks(before, expected_commands(root))
+                guard = GUARD_EVENT in installed_commands(before) if guard_secrets is None else guard_secrets
+                after, created = install_hooks(before, expected_commands(root, guard_secrets=guard))
             except SettingsError as exc:
                 raise BadFile(f"{path}: {exc}; it was left as it was", path=str(path)) from None
             if original is None:
@@ -420,12 +440,15 @@ def status(*, claude_root: Path, project: Path, root: str | None = None) -> list
             commands = []  # another install's
         if not found and not commands and error is None:
             continue
-        current = all(found.get(event) == [command] for event, command in expected.items())
+        guard = GUARD_EVENT in found
+        wanted = expected_commands(root, guard_secrets=True) if guard else expected
+        current = all(found.get(event) == [command] for event, command in wanted.items())
         report.append(
             {
                 "scope": scope,
                 "settings_path": str(path),
                 "hooks": found,
+                "guard_secrets": guard,
                 "current": current,
                 "commands": commands,
                 "dangling": dangling_entries(found, commands, root),

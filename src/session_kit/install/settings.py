@@ -14,7 +14,7 @@ import shlex
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from session_kit.hooks.events import HOOK_EVENTS
+from session_kit.hooks.events import ALL_HOOK_EVENTS, HOOK_EVENTS
 
 MARKER = "# claude-session-kit"
 HOOK_TIMEOUT_S = 30
@@ -34,7 +34,7 @@ def hook_command(python: str, script: str, event: str, *, bin_dir: str | None = 
     """
     py, run = shlex.quote(python), shlex.quote(script)
     prefix = f"SESSION_KIT_BIN_DIR={shlex.quote(bin_dir)} " if bin_dir else ""
-    return f"if [ -x {py} ] && [ -f {run} ] ; then {prefix}{py} -I -S {run} {EVENTS[event]} ; fi {MARKER}"
+    return f"if [ -x {py} ] && [ -f {run} ] ; then {prefix}{py} -I -S {run} {ALL_HOOK_EVENTS[event]} ; fi {MARKER}"
 
 
 def hook_paths(command: str) -> tuple[str, str] | None:

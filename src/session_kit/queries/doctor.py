@@ -72,6 +72,25 @@ def plugin_routes(*, claude_root: Path, project: Path, env: Mapping[str, str]) -
     return found
 
 
+def plugin_guard(*, claude_root: Path, project: Path) -> list[str]:
+    """The settings files that turn the plugin's secret guard on (its `guard_secrets` option,
+    kept under `pluginConfigs.<plugin>.options`)."""
+    found = []
+    for scope in SCOPES:
+        path = installer.settings_path(scope, claude_root, project)
+        try:
+            settings, _ = installer.load_settings(path, settle=False)
+        except KitError:
+            continue
+        configs = settings.get("pluginConfigs")
+        for name, config in configs.items() if isinstance(configs, dict) else ():
+            options = config.get("options") if isinstance(config, dict) else None
+            on = isinstance(options, dict) and options.get("guard_secrets") in (True, "true")
+            if on and name.split("@")[0] == PLUGIN_NAME:
+                found.append(str(path))
+    return found
+
+
 def doctor_report(
     *,
     claude_root: Path,
@@ -98,6 +117,9 @@ def doctor_report(
     warnings = [TWO_ROUTES.format(settings=", ".join(with_hooks))] if plugin and with_hooks else []
     routes = [name for name, active in ((ROUTE_SETTINGS, with_hooks), (ROUTE_PLUGIN, plugin)) if active]
     current = any(item["current"] for item in installed)
+    guard = [f"hooks in {item['settings_path']}" for item in installed if item.get("guard_secrets")]
+    if plugin:
+        guard += [f"plugin option in {where}" for where in plugin_guard(claude_root=claude_root, project=project)]
     return {
         "kit_version": __version__,
         "python": sys.executable,
@@ -114,6 +136,7 @@ def doctor_report(
         "archive": archive_status(claude_root, state_root, project),
         "index": index_health(claude_root, state_root),
         "plugin": plugin,
+        "guard_secrets": guard,
         "routes": routes,
         "warnings": warnings,
         "ok": (current or bool(plugin)) and not any(item["dangling"] for item in installed),

@@ -155,6 +155,12 @@ def _print_routes(report: dict) -> None:
             click.echo(f"  dangling: {what} (run {fix})")
     for where in report["plugin"]:
         click.echo(f"Plugin:      {where}")
+    guard = report["guard_secrets"]
+    if guard:
+        click.echo(f"Secret guard: on ({'; '.join(guard)})")
+    elif report["installed"] or plugin:
+        how = "the plugin's guard_secrets option" if plugin else "`session-kit install --guard-secrets`"
+        click.echo(f"Secret guard: off (turn it on with {how})")
 
 
 def _print_archive(archive: dict) -> None:

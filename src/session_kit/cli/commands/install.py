@@ -20,15 +20,24 @@ from session_kit.cli.installing import DRY_RUN_HELP, SCOPE_CHOICE, SCOPE_HELP, S
     epilog=epilog(
         "session-kit install                 # for you, in every project",
         "session-kit install --scope local   # hooks in this project only, for you",
+        "session-kit install --guard-secrets   # also keep secrets tools print out of the conversation",
         "session-kit install --dry-run --json",
         codes=SETUP_CODES,
     )
 )
 @click.option("--scope", type=SCOPE_CHOICE, default=api.SCOPE_USER, show_default=True, help=SCOPE_HELP)
+@click.option(
+    "--guard-secrets/--no-guard-secrets",
+    default=None,
+    help="Also install (or take out) the secret guard: a PostToolUse hook that replaces the secrets "
+    "a tool's output holds with [REDACTED:kind] before the model sees it, and tells you in one line. "
+    "Off unless asked; without either flag an install keeps it as it is. Needs Claude Code 2.1.121 "
+    "or newer (older ones only for MCP tools). See docs/how-to/secrets.md.",
+)
 @click.option("--dry-run", is_flag=True, help=DRY_RUN_HELP)
 @shared_options
 @pass_kit
-def install(kit: Kit, scope: str, dry_run: bool) -> None:
+def install(kit: Kit, scope: str, guard_secrets: bool | None, dry_run: bool) -> None:
     """Install the kit's hooks and slash commands into Claude Code.
 
     Only the kit's own hook entries (marked `# claude-session-kit`) are added or replaced;
@@ -36,5 +45,7 @@ def install(kit: Kit, scope: str, dry_run: bool) -> None:
     replaced atomically; an invalid one is left as it was (exit 5). A slash-command file of
     yours with the same name is never overwritten.
     """
-    result = api.install(scope=scope, claude_root=kit.root, project=Path.cwd(), dry_run=dry_run)
+    result = api.install(
+        scope=scope, claude_root=kit.root, project=Path.cwd(), dry_run=dry_run, guard_secrets=guard_secrets
+    )
     report_change(kit, result, verb="install")
