@@ -13,7 +13,9 @@ know about XML, files or click.
 
 Speed: most text holds no secret, and a regex scan of every character is slow in Python.
 Every rule starts at (or a fixed distance before) one of its anchors, short strings found with
-`str.find` (fast) and shared between rules; the pattern is only tried (`match`) there. Several
+`str.find` (fast) and shared between rules; the pattern is only tried (`match`) there. Each
+anchor is searched for once per text: where a rule replaced something, the positions found
+before are moved past its markers (`_moved`), not searched again. Several
 texts are redacted in one pass, joined with NUL, which no pattern crosses (and which XML
 forbids, so the writer has replaced it before).
 Ordinary text (uuids, git SHAs, paths, `max_tokens=…`, `tokenizer = …`) is left alone: the
@@ -24,6 +26,7 @@ name directly before `=`/`:` (see `secret_formats`).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -70,28 +73,40 @@ class Redactor:
     def __call__(self, text: str) -> str:
         if len(text) < 8:
             return text
-        low = _lower(text)
-        found: dict[tuple[str, bool], list[int]] = {}
+        low: str | None = None  # the text as given, lower-cased (for the anchors not `exact`)
+        original = text
+        # anchor -> (its positions, how many rounds of replacements they already follow)
+        found: dict[tuple[str, bool], tuple[list[int], int]] = {}
+        rounds: list[list[tuple[int, int, int]]] = []  # each redacting rule's (start, end, delta)
         for rule in self.rules:
             starts: list[int] = []
             for anchor in rule.anchors:
                 key = (anchor, rule.exact)
-                positions = found.get(key)
-                if positions is None:
-                    positions = found[key] = _positions(text if rule.exact else low, anchor)
+                known = found.get(key)
+                if known is None:
+                    if not rule.exact and low is None:
+                        low = _lower(original)
+                    known = (_positions(original if rule.exact else low, anchor), 0)  # type: ignore[arg-type]
+                positions, seen = known
+                for edits in rounds[seen:]:
+                    positions = _moved(positions, edits)
+                if seen != len(rounds) or key not in found:
+                    found[key] = (positions, len(rounds))
                 starts.extend(positions)
             if not starts:
                 continue
             if len(rule.anchors) > 1:
                 starts.sort()
-            redacted = self._apply(rule, text, starts)
+            edits: list[tuple[int, int, int]] = []
+            redacted = self._apply(rule, text, starts, edits)
             if redacted is not None:
                 text = redacted
-                low = _lower(text)
-                found.clear()
+                rounds.append(edits)
         return text
 
-    def _apply(self, rule: Rule, text: str, starts: list[int]) -> str | None:
+    def _apply(self, rule: Rule, text: str, starts: list[int], edits: list[tuple[int, int, int]]) -> str | None:
+        """`text` with the rule's matches at `starts` replaced (None: nothing was), noting each
+        replaced span and how much it grew in `edits`."""
         pieces: list[str] = []
         done = 0  # text before this index is in `pieces`
         for start in self._candidates(rule, text, starts):
@@ -108,6 +123,7 @@ class Redactor:
             pieces.append(text[done:start])
             pieces.append(replacement)
             done = match.end()
+            edits.append((start, done, len(replacement) - (done - start)))
         if not pieces:
             return None
         pieces.append(text[done:])
@@ -146,6 +162,27 @@ def _lower(text: str) -> str:
     if len(low) == len(text):
         return low
     return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+
+
+def _moved(positions: list[int], edits: list[tuple[int, int, int]]) -> list[int]:
+    """Anchor positions (sorted) in a text after `edits` replaced spans of it: those inside a
+    replaced span are gone (the marker holds no anchor a rule wants), the others shift. The
+    text is scanned for an anchor once, however many rules redact it."""
+    first = bisect_left(positions, edits[0][0])
+    out = positions[:first]
+    shift = 0
+    i = 0
+    last = len(edits)
+    for at, p in enumerate(positions[first:], first):
+        while i < last and edits[i][1] <= p:
+            shift += edits[i][2]
+            i += 1
+        if i == last:
+            out.extend([q + shift for q in positions[at:]])
+            return out
+        if edits[i][0] > p:
+            out.append(p + shift)
+    return out
 
 
 def _positions(text: str, anchor: str) -> list[int]:
@@ -200,9 +237,9 @@ class _Finder(Redactor):
             self._pending.append((start, end, rule.kind_of(match) if rule.kind_of else rule.kind))
         return replaced
 
-    def _apply(self, rule: Rule, text: str, starts: list[int]) -> str | None:
+    def _apply(self, rule: Rule, text: str, starts: list[int], edits: list[tuple[int, int, int]]) -> str | None:
         self._pending = []
-        redacted = super()._apply(rule, text, starts)
+        redacted = super()._apply(rule, text, starts, edits)
         if redacted is not None:
             self._note(self._pending)
         return redacted
