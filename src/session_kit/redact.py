@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from itertools import accumulate, count
+from itertools import accumulate
 from operator import add
 from typing import Any
 
@@ -79,7 +79,7 @@ class Redactor:
         found: dict[tuple[str, bool], tuple[list[int], int]] = {}
         rounds: list[list[tuple[int, int, int]]] = []  # each redacting rule's (start, end, delta)
         for rule in self.rules:
-            starts: list[int] = []
+            starts = rule.scan.starts(text) if rule.scan is not None else []
             for anchor in rule.anchors:
                 key = (anchor, rule.exact)
                 known = found.get(key)
@@ -186,19 +186,20 @@ def _moved(positions: list[int], edits: list[tuple[int, int, int]]) -> list[int]
 
 
 def _positions(text: str, anchor: str) -> list[int]:
-    if len(anchor) == 1:
-        # Separators (`_`, `-`) are frequent: split and sum the lengths in C rather than call
-        # `find` once per occurrence.
-        parts = text.split(anchor)
-        if len(parts) == 1:
-            return []
-        return list(map(add, accumulate(map(len, parts[:-1])), count()))
-    found = []
+    """Where `anchor` occurs in `text`: one `find` per occurrence for the first few, then (a
+    frequent anchor: `_`, `-`, `key` in code) the rest by splitting and summing the lengths in C
+    rather than calling `find` once per occurrence."""
+    out: list[int] = []
     i = text.find(anchor)
     while i >= 0:
-        found.append(i)
+        if len(out) == 16:
+            parts = text[i:].split(anchor)
+            size = len(anchor)
+            out.extend(map(add, accumulate(map(len, parts[:-1])), range(i, i + size * (len(parts) - 1), size)))
+            return out
+        out.append(i)
         i = text.find(anchor, i + 1)
-    return found
+    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,6 +37,13 @@ class Pattern:
             compiled = self._compiled = re.compile(self.pattern)
         return compiled.match(text, pos)
 
+    def starts(self, text: str) -> list[int]:
+        """Where the pattern matches in `text` (for a rule found by a scan, not by anchors)."""
+        compiled = self._compiled
+        if compiled is None:
+            compiled = self._compiled = re.compile(self.pattern)
+        return [found.start() for found in compiled.finditer(text)]
+
 
 @dataclass(frozen=True, slots=True)
 class Rule:
@@ -56,6 +63,9 @@ class Rule:
     # A family of prefixed tokens found through the separator after the prefix (the anchor):
     # the last two characters before the anchor -> the prefixes a match may start with.
     prefixes: Mapping[str, tuple[str, ...]] | None = None
+    # Found by a scan of the text with this pattern (one starting with a rare character set)
+    # instead of by anchors; the rule's pattern is tried `back` characters before each start.
+    scan: Pattern | None = None
 
 
 def _has_digit(value: str) -> bool:
@@ -347,7 +357,7 @@ RULES: tuple[Rule, ...] = (
         "url-password",
         Pattern(
             r"://[^\s/:@\"'<>\[\]\\\x00]*:(?P<v>[^\s\"'<>\\\x00]+)@"
-            r"(?=[A-Za-z0-9.-]+(?::\d+)?(?:[/?#\s\"'<>\\\x00]|$))"
+            r"(?=(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::\d+)?(?:,[A-Za-z0-9.-]+(?::\d+)?)*(?:[/?#\s\"'<>\\\x00]|$))"
         ),
         ("://",),
         exact=True,
