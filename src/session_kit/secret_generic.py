@@ -89,7 +89,7 @@ def _random_word(value: str) -> bool:
 
 # The name's last word: after a non-letter, a camel-case hump, or in an upper-case name.
 _WORD_START = r"(?:(?<![A-Za-z])|(?<=\\[nrt])|(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z]))"
-_PASSWORD_WORD = r"(?:pass(?:w(?:or)?d|phrase)?|pwd)"
+_PASSWORD_WORD = r"(?:pass(?:w(?:or)?d|phrase|code)?|pwd?)"
 _OTHER_WORD = (
     r"(?:secret|token|credentials?|auth|"
     r"(?:api|access|private|secret|signing|encryption|master|account|client|auth|app)[_-]?key)"
@@ -110,12 +110,12 @@ def _assignment(word: str, value: str, anchors: tuple[str, ...], accept: Callabl
     )
 
 
-_PASSWORD_ANCHORS = ("pass", "pwd")
+_PASSWORD_ANCHORS = ("pass", "pw")
 _OTHER_ANCHORS = ("secret", "token", "credential", "auth", "key")
 
 # A `.pgpass` line: host:port:database:user:password (the port a number or `*`).
 _PGPASS = (
-    r"[\s\S]{0,120}?(?:(?<=[\s\"'>\x00])|(?<=\\n)|^)[A-Za-z0-9.*_\[\]-]+:(?:\d{1,5}|\*):"
+    r"[\s\S]{0,120}?(?:(?<=[\s\"'>\x00])|(?<=\\n)|^)(?!\d+:)[A-Za-z0-9.*_\[\]-]+:(?:\d{1,5}|\*):"
     r"[^:\s\"'\\\x00]+:[^:\s\"'\\\x00]+:(?P<v>[^\s\"'\\\x00]+)"
 )
 _GAP = r"(?:\s|\\[nrt]|>)+"  # between a .netrc entry's words: spaces, (escaped) newlines, quotes
@@ -137,10 +137,10 @@ GENERIC_RULES: tuple[Rule, ...] = (
     Rule(
         "secret",
         Pattern(
-            r"(?i)key=\\*[\"'][^\"'\\\x00]*(?:pass|pwd|secret|token|key|credential|auth)[^\"'\\\x00]*\\*[\"']"
-            r"\s+value=\\*[\"']" + _NOT_A_VALUE + r"(?P<v>[^\"'\\\x00]{3,})\\*[\"']"
+            r"(?i)(?:key|name)=\\*[\"'][^\"'\\\x00]*(?:pass|pwd|secret|token|key|credential|auth)[^\"'\\\x00]*\\*[\"']"
+            r"(?:\s+value=\\*[\"']|\s*>)" + _NOT_A_VALUE + r"(?P<v>[^\"'<\\\s\x00]{3,})(?=\\*[\"']|</)"
         ),
-        ("key=",),
+        ("key=", "name="),
         group="v",
         accept=_is_value,
     ),
@@ -154,7 +154,26 @@ GENERIC_RULES: tuple[Rule, ...] = (
         group="v",
         accept=_is_value,
     ),
-    Rule("password", Pattern(_PGPASS), (":*:", ":5432:", ":5433:", ":6432:"), back=120, exact=True, group="v"),
+    Rule(
+        "password",
+        Pattern(
+            r"(?i)config\s+set\s+(?:-\S+\s+)*[^\s\x00]*(?:_auth|authtoken|password|passwd|token|secret)\s+"
+            + _NOT_A_VALUE
+            + r"(?P<v>[^\s\"'\\\x00]{3,})"
+        ),
+        ("config",),
+        group="v",
+        accept=_is_value,
+    ),
+    Rule(
+        "password",
+        Pattern(_PGPASS),
+        (),
+        back=120,
+        group="v",
+        accept=lambda v: not v.startswith("/"),
+        scan=Pattern(r":(?:\d{1,5}|\*):[^:\s\"'\\\x00]+:[^:\s\"'\\\x00]+:[^\s\"'\\\x00]"),
+    ),
     Rule(
         "password",
         Pattern(

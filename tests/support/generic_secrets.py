@@ -74,6 +74,12 @@ def generic(seed: int = 5309) -> list[Probe]:
         ("go-struct", 'cfg := Config{{User: "app", Password: "{}"}}'),
         ("ruby-hash", "config.access_key = '{}'"),
         ("shell-pass-var", 'DB_PASS="{}"'),
+        ("yaml-pw", "smtp:\n  pw: {}"),
+        ("env-passcode", "VOICEMAIL_PASSCODE={}"),
+        ("spring-xml-property", '<property name="password" value="{}"/>'),
+        ("xml-entry-key", '<entry key="db.password">{}</entry>'),
+        ("compose-env-list", "    environment:\n      - POSTGRES_PASSWORD={}"),
+        ("jdbc-dsn-params", 'psql "host=db user=app password={} dbname=app"'),
     ):
         v = pw()
         add(f"config-{kind}", f, template.format(v), v)
@@ -84,6 +90,10 @@ def generic(seed: int = 5309) -> list[Probe]:
     add("pgpass", f, f"db.internal:5432:app:app_user:{v}", v)
     v = pw()
     add("pgpass-wildcard", f, f"# ~/.pgpass\n*:*:*:postgres:{v}", v)
+    v = pw()
+    add("pgpass-other-port", f, f"10.0.0.7:6543:*:replicator:{v}", v)
+    v = r(AN, 36)
+    add("npm-config-set", f, f"npm config set //npm.example.com/:_authToken {v}", v)
     v = pw()
     add("netrc-multiline", f, f"machine api.example.com\n  login deploy\n  password {v}", v)
     v = pw()
