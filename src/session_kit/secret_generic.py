@@ -90,20 +90,27 @@ def _random_word(value: str) -> bool:
 # The name's last word: after a non-letter, a camel-case hump, or in an upper-case name.
 _WORD_START = r"(?:(?<![A-Za-z])|(?<=\\[nrt])|(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z]))"
 _PASSWORD_WORD = r"(?:pass(?:w(?:or)?d|phrase|code)?|pwd?)"
-_OTHER_WORD = (
-    r"(?:secret|token|credentials?|auth|"
-    r"(?:api|access|private|secret|signing|encryption|master|account|client|auth|app)[_-]?key)"
-)
-_ASSIGN = r"(?![A-Za-z0-9_])\\*[\"']?[ \t]*(?:=>|:=|=(?!=)|:(?!:))[ \t]*"
+# `key` names a secret only after one of these (`app_key`, `hmacKey`, `SIGNING-KEY`); the match
+# starts at the anchor, so they are looked behind for.
+_KEY_WORDS = """api access private secret signing encryption master account client auth app hmac session
+    license service admin root shared jwt crypt cipher""".split()  # noqa: SIM905
+_KEY = "|".join(f"(?<={word}{sep})" for word in _KEY_WORDS for sep in ("", "_", "-", "."))
+_OTHER_WORD = r"(?:secret|token|credentials?|auth|(?:" + _KEY + r")key)"
+# a name's last word may carry a suffix that keeps it a secret (`secret_key_base`, `token_value`)
+_ASSIGN = r"(?:[_-](?i:base|value|b64|base64|raw|plain))?(?![A-Za-z0-9_])\\*[\"']?[ \t]*(?:=>|:=|=(?!=)|:(?!:))[ \t]*"
 _QUOTED = r"\\*(?P<q>[\"'])" + _NOT_A_VALUE + r"(?P<v>[^\"'\n\x00\\]{1,500}?)\\*(?P=q)"
 _BARE = _NOT_A_VALUE + r"(?P<v>[^\s\"',;&<>\\()\x00`]{3,})"
 
 
 def _assignment(word: str, value: str, anchors: tuple[str, ...], accept: Callable[[str], bool], kind: str) -> Rule:
-    pattern = r"(?i:" + word + r")"
+    pattern = (
+        r"(?i:" + word + r")"
+        if word is _PASSWORD_WORD
+        else (r"(?:" + _WORD_START + r"(?i:secret|token|credentials?|auth)|(?i:(?:" + _KEY + r")key))")
+    )
     return Rule(
         kind,
-        Pattern(_WORD_START + pattern + _ASSIGN + value),
+        Pattern((_WORD_START if word is _PASSWORD_WORD else "") + pattern + _ASSIGN + value),
         anchors,
         group="v",
         accept=accept,
@@ -218,6 +225,56 @@ GENERIC_RULES: tuple[Rule, ...] = (
         ("seed", "secret", "token", "key", "pass"),
         group="v",
         accept=_random_word,
+    ),
+    # `user:password` after `-a`/`--auth` (HTTPie), `user/password@db` (Oracle's tools), Windows'
+    # `/user:NAME PASSWORD`, `gh secret set NAME --body VALUE`
+    Rule(
+        "password",
+        Pattern(r"(?<![\w-])(?:-a|--auth)(?:\s+|=)[\"']?[^\s:\"'$\x00]+:(?P<v>[^\s\"'\x00]+)"),
+        ("-a",),
+        exact=True,
+        group="v",
+        accept=lambda v: not v.isdigit() and _is_value(v),
+    ),
+    Rule(
+        "password",
+        Pattern(
+            r"(?:sqlplus|rman|expdp|impdp|sqlldr)\b[^\n\x00]*?\s[\"']?[A-Za-z0-9_$#]+/(?P<v>[^\s/@\"'\x00]+)(?=@|[\s\"']|$)"
+        ),
+        ("sqlplus", "rman", "expdp", "impdp", "sqlldr"),
+        group="v",
+        accept=_is_value,
+    ),
+    Rule(
+        "password",
+        Pattern(r"(?i)(?<!\S)/user:[^\s\x00]+\s+(?P<v>[^\s/*\"'$\x00][^\s\"'\x00]*)"),
+        ("/user:",),
+        group="v",
+        accept=_is_value,
+    ),
+    Rule(
+        "secret",
+        Pattern(
+            r"(?i)secret\s+set\s+[^\s\x00]+\s+(?:[^\n\x00]*?\s)?(?:--body|-b)[\s=]+"
+            + _NOT_A_VALUE
+            + r"(?P<v>[^\s\x00]+)"
+        ),
+        ("secret",),
+        group="v",
+        accept=lambda v: _is_value(v.strip("'\"")),
+    ),
+    # a secret piped to a program that reads it from stdin
+    Rule(
+        "password",
+        Pattern(
+            r"[\s\S]{0,160}?\b(?:echo|printf)\s+(?:-n\s+)?['\"]?"
+            + _NOT_A_VALUE
+            + r"(?P<v>[^\s'\"|\x00]{4,})['\"]?\s*\|\s*[^\n|\x00]*?(?:--password-stdin|--with-token|--stdin)"
+        ),
+        ("-stdin", "--with-token"),
+        back=160,
+        group="v",
+        accept=_is_value,
     ),
     Rule("nostr-secret-key", Pattern(r"nsec1[02-9ac-hj-np-z]{58}"), ("nsec1",), exact=True),
     Rule(

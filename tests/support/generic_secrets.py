@@ -75,6 +75,9 @@ def generic(seed: int = 5309) -> list[Probe]:
         ("ruby-hash", "config.access_key = '{}'"),
         ("shell-pass-var", 'DB_PASS="{}"'),
         ("yaml-pw", "smtp:\n  pw: {}"),
+        ("rails-secret-key-base", "production:\n  secret_key_base: {}"),
+        ("env-app-key", "app_key={}"),
+        ("camel-hmac-key", "const hmacKey = '{}';"),
         ("env-passcode", "VOICEMAIL_PASSCODE={}"),
         ("spring-xml-property", '<property name="password" value="{}"/>'),
         ("xml-entry-key", '<entry key="db.password">{}</entry>'),
@@ -239,6 +242,11 @@ def generic(seed: int = 5309) -> list[Probe]:
         ("sshpass", "sshpass -p {} ssh root@10.0.0.9"),
         ("htpasswd", "htpasswd -bc .htpasswd admin {}"),
         ("keytool-keypass", "keytool -genkey -alias a -keystore k.jks -keypass {} -storepass {}"),
+        ("httpie-auth", "http -a admin:{} POST https://api.example.com/items"),
+        ("sqlplus-user-slash", "sqlplus scott/{}@//db.example.com:1521/orcl"),
+        ("net-use-user", "net use Z: \\\\fs01\\share /user:CORP\\svc {}"),
+        ("gh-secret-body", "gh secret set DEPLOY_KEY --body {}"),
+        ("echo-password-stdin", "echo '{}' | docker login -u ci --password-stdin ghcr.io"),
     ):
         v = pw()
         add(f"cli-{kind}", f, template.format(v, v), v)
