@@ -35,7 +35,7 @@ _ID_PREFIXES = frozenset(
     ii il evt prod price acct txn ord cs seti si po tr resp item fc ws conv sess session user
     usr org proj job step wf task agent compact uuid id ulid sha sha1 sha224 sha256 sha384
     sha512 md5 blake2b blake3 git commit rev build test img vol snap ami vpc subnet sg eni igw
-    rtb acl eipalloc nat lt vpce tgw pcx dopt ch cmpl embd ft ftjob modr vs""".split()  # noqa: SIM905
+    rtb acl eipalloc nat lt vpce tgw pcx dopt cmpl embd ft ftjob modr vs dpl prj team env tmp temp cache hash etag""".split()  # noqa: SIM905
 )
 _PREFIXED = (
     r"[\s\S]{0,30}?(?<![A-Za-z0-9_.+/-])(?P<v>(?:[a-z]{2,12}|[A-Z]{2,12})[0-9]?[_-][A-Za-z0-9][A-Za-z0-9_-]{19,})"
@@ -69,8 +69,11 @@ def _random_tail(token: str) -> bool:
     tail = tail.replace("_", "").replace("-", "")
     if len(tail) < 20 or not _has_digit(tail) or tail.isdigit():
         return False
-    if all(c in "0123456789abcdefABCDEF" for c in tail) or _UUID.search(token):
+    if _UUID.search(token):
         return False
+    if all(c in "0123456789abcdef" for c in tail.lower()):
+        # hex after `-` is a digest's (`sha512-…`, `build-…`); after `_`, 32 digits or more, a key's
+        return token[len(prefix)] == "_" and len(tail) >= 32 and _entropy(tail) >= 3.3
     return _changes(tail) >= 0.25 and _entropy(tail) >= 3.5
 
 

@@ -148,6 +148,9 @@ def generic(seed: int = 5309) -> list[Probe]:
         ("wrk_", AN + "_", 30),
         ("lk_test_", AN, 26),
         ("secretkey_", AN, 32),
+        ("sgp_", HEX, 40),
+        ("nvapi-", AN + "-_", 64),
+        ("fw_", AN, 24),
     ):
         v = prefix + r(alphabet, n)
         placement = ("client = Acme('{}')", "ACME={}", "curl -H 'X-Token: {}' https://api.acme.io", "{}")[len(out) % 4]
