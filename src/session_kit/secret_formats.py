@@ -73,7 +73,8 @@ def _has_digit(value: str) -> bool:
 
 
 # A value that is a reference, a placeholder or already redacted is not a secret.
-_NOT_A_VALUE = r"(?![$<{*\[%])"
+# nor a YAML tag that refers to the value elsewhere (`!vault |`, `!secret wifi`, `!Ref DbPass`)
+_NOT_A_VALUE = r"(?![$<{*\[%])(?!!(?:vault|secret|env_var|ENV|Ref|Sub|GetAtt|ImportValue|include)\b)"
 # `key` counts as a secret's name only after one of these (api_key, ACCESS-KEY, secretKey…).
 _KEY_WORDS = ("api", "access", "private", "secret", "encryption", "signing", "master", "account", "auth")
 _KEY_AFTER = "|".join(f"(?<={word}{sep})" for word in _KEY_WORDS for sep in ("", "_", "-"))

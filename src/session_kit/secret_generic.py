@@ -88,6 +88,11 @@ def _random_word(value: str) -> bool:
     return _changes(value) >= 0.15 and _entropy(value) >= 3.3 and _is_value(value)
 
 
+def _random_cookie(value: str) -> bool:
+    """A session's cookie value, not an analytics id (`GA1.2.1234567890.1700000000`)."""
+    return len(value) >= 16 and _has_digit(value) and any(c.isalpha() for c in value) and _changes(value) >= 0.25
+
+
 # --- assignments whose name ends in a secret's word ---
 
 # The name's last word: after a non-letter, a camel-case hump, or in an upper-case name.
@@ -102,7 +107,8 @@ _OTHER_WORD = r"(?:secret|token|credentials?|auth|(?:" + _KEY + r")key)"
 # a name's last word may carry a suffix that keeps it a secret (`secret_key_base`, `token_value`)
 _ASSIGN = r"(?:[_-](?i:base|value|b64|base64|raw|plain))?(?![A-Za-z0-9_])\\*[\"']?[ \t]*(?:=>|:=|=(?!=)|:(?!:))[ \t]*"
 _QUOTED = r"\\*(?P<q>[\"'])" + _NOT_A_VALUE + r"(?P<v>[^\"'\n\x00\\]{1,500}?)\\*(?P=q)"
-_BARE = _NOT_A_VALUE + r"(?P<v>[^\s\"',;&<>\\()\x00`]{3,})"
+# unquoted: not a call (`getpass()`) or a reference
+_BARE = _NOT_A_VALUE + r"(?![\w.]*[(\[])(?P<v>[^\s\"',;&<>\\()\x00`]{3,})"
 
 
 def _assignment(word: str, value: str, anchors: tuple[str, ...], accept: Callable[[str], bool], kind: str) -> Rule:
@@ -217,7 +223,7 @@ GENERIC_RULES: tuple[Rule, ...] = (
         Pattern(r"(?i)cookie\\*[\"']?\s*:\s*(?P<v>[^\r\n\x00\\\"']{8,})"),
         ("cookie",),
         group="v",
-        accept=lambda v: any(_looks_random(m) and len(m) >= 16 for m in re.findall(r"=([^;\s,]+)", v)),
+        accept=lambda v: any(_random_cookie(m) for m in re.findall(r"=([^;\s,]+)", v)),
     ),
     Rule(
         "secret",

@@ -351,13 +351,13 @@ BENIGN: tuple[str, ...] = (
     "Cookie: theme=dark; lang=en",
     "curl -H 'Content-Type: application/json' https://api.example.com",
     "export PATH=$HOME/.local/bin:$PATH",
-    "npm install --save-dev @types/node@20.11.5",
-    "pip install 'requests>=2.31,<3'",
+    "Cookie: _ga=GA1.2.1234567890.1700000000; _gid=GA1.2.987654321.1700000000",
+    "password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256",
     "The key_id column references key_versions(id).",
     "secret_scanning_alerts_enabled = false",
-    "version: 2026.11.26-rc1+build.7f3a2c1",
+    "pw = getpass()",
     "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  empty.txt",
-    "BenchmarkParseTokens-8   1000000   1052 ns/op",
+    "auth = HTTPBasicAuth(user, pw)",
     "kubectl get secret app-tls -o yaml",
 )
 
