@@ -176,6 +176,7 @@ CONTEXT_RULES: tuple[Rule, ...] = (
     _after_program(r"ldap[a-z]+", "-w", anchor="ldap"),
     _after_program(r"mongo[a-z]*", "-p", anchor="mongo"),
     _after_program("zip", "-P"),
+    _after_program("unzip", "-P"),
     _after_program(r"mysqladmin", "password", anchor="mysql"),
     # rarer programs, one rule (a rule costs about as much as a scan of the text)
     Rule(

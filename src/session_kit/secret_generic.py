@@ -272,6 +272,24 @@ GENERIC_RULES: tuple[Rule, ...] = (
         group="v",
         accept=lambda v: _is_value(v.strip("'\"")),
     ),
+    # a password attached to `-p` (`mariadb -pX`, `rar a -pX`, `-hpX`): not a port, a mapping or a word
+    Rule(
+        "password",
+        Pattern(r"(?<!\S)-h?p(?P<v>[^\s'\"$<{\[\x00-][^\s'\"\x00]{5,})"),
+        ("-p", "-hp"),
+        exact=True,
+        group="v",
+        accept=lambda v: re.fullmatch(r"[\d:.]+(?:/\w+)?", v) is None and _looks_random(v),
+    ),
+    # `-U user … -P password` (the SQL Server and Sybase tools)
+    Rule(
+        "password",
+        Pattern(r"(?<![\w-])-U\s*[^\s\x00]+\s+(?:[^\n\x00]*?\s)?-P\s*" + _NOT_A_VALUE + r"(?P<v>[^\s'\"\x00]+)"),
+        ("-U",),
+        exact=True,
+        group="v",
+        accept=lambda v: _is_value(v) and re.fullmatch(r"[a-z_]+=\S*", v) is None,  # psql -P pager=off
+    ),
     # a secret piped to a program that reads it from stdin
     Rule(
         "password",
