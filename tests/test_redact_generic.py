@@ -64,3 +64,10 @@ def test_a_prefixed_key_is_found_where_find_secrets_says():
     text = "export ACME=zk_live_Qm3vX9kLp2Rt7YwZ4nB8cD1e now"
     [found] = find_secrets(text)
     assert text[found.start : found.end] == "zk_live_Qm3vX9kLp2Rt7YwZ4nB8cD1e"
+
+
+def test_each_probe_is_found_in_a_batch_right_after_another_text():
+    texts = [text for probe in generic() for text in ("x", f"see {probe.line}", probe.line)]
+    out = redact_many(texts)
+    missed = [probe.kind for i, probe in enumerate(generic()) if out[3 * i + 2] != redact_text(probe.line)]
+    assert missed == []
