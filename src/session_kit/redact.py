@@ -14,8 +14,11 @@ know about XML, files or click.
 Speed: most text holds no secret, and a regex scan of every character is slow in Python.
 Every rule starts at (or a fixed distance before) one of its anchors, short strings found with
 `str.find` (fast) and shared between rules; the pattern is only tried (`match`) there. Each
-anchor is searched for once per text: where a rule replaced something, the positions found
-before are moved past its markers (`_moved`), not searched again. Several
+anchor is searched for once per text (a short text is first asked whether it holds it at
+all, and only the rules with an anchor present are visited, `_plan`): where a rule replaced
+something, the positions found before are moved past its markers (`_moved`), not searched
+again. A few rules whose anchor would be a frequent character are found by one scan of a
+pattern that starts with a rare one (`Rule.scan`). Several
 texts are redacted in one pass, joined with NUL, which no pattern crosses (and which XML
 forbids, so the writer has replaced it before).
 Ordinary text (uuids, git SHAs, paths, `max_tokens=…`, `tokenizer = …`) is left alone: the
@@ -57,12 +60,49 @@ def head_to_redact(text: str, limit: int) -> str:
     return text[: limit + REACH]
 
 
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """A rule table's anchors, each once: the rules that want each, as indexes."""
+
+    exact: tuple[tuple[int, str], ...]  # (key, anchor) searched in the text as written
+    folded: tuple[tuple[int, str], ...]  # (key, anchor) searched in the lower-cased text
+    keys: tuple[tuple[int, ...], ...]  # per rule, its anchors' keys
+    wanting: tuple[tuple[int, ...], ...]  # per key, the rules that want it
+    scans: frozenset[int]  # the rules found by a scan
+
+
+_PLANS: dict[int, tuple[tuple[Rule, ...], _Plan]] = {}
+_SMALL = 1 << 16  # a text shorter than this is tested for each anchor (`in`) before it is searched
+
+
+def _plan(rules: tuple[Rule, ...]) -> _Plan:
+    known = _PLANS.get(id(rules))
+    if known is not None and known[0] is rules:
+        return known[1]
+    ids: dict[tuple[str, bool], int] = {}
+    keys = tuple(tuple(ids.setdefault((anchor, rule.exact), len(ids)) for anchor in rule.anchors) for rule in rules)
+    wanting: list[list[int]] = [[] for _ in ids]
+    for index, rule_keys in enumerate(keys):
+        for key in rule_keys:
+            wanting[key].append(index)
+    plan = _Plan(
+        exact=tuple((key, anchor) for (anchor, exact), key in ids.items() if exact),
+        folded=tuple((key, anchor) for (anchor, exact), key in ids.items() if not exact),
+        keys=keys,
+        wanting=tuple(tuple(found) for found in wanting),
+        scans=frozenset(index for index, rule in enumerate(rules) if rule.scan is not None),
+    )
+    _PLANS[id(rules)] = (rules, plan)
+    return plan
+
+
 class Redactor:
     """Applies the rules to text, counting what it removed per kind."""
 
     def __init__(self, rules: tuple[Rule, ...] = RULES) -> None:
         self.rules = rules
         self.counts: Counter[str] = Counter()
+        self._plan = _plan(rules)
 
     def many(self, texts: list[str]) -> list[str]:
         """Each text redacted; one pass over them all (the texts must not contain NUL)."""
@@ -73,25 +113,41 @@ class Redactor:
     def __call__(self, text: str) -> str:
         if len(text) < 8:
             return text
-        low: str | None = None  # the text as given, lower-cased (for the anchors not `exact`)
+        plan = self._plan
+        low = _lower(text)
+        # Each anchor is searched for once, in the text as given; the rules tried are those
+        # with an anchor found (or a scan), in the table's order.
+        found: dict[int, list[int]] = {}
+        if len(text) < _SMALL:  # most texts are short: `in` is cheaper than a search
+            present = [key for key, anchor in plan.exact if anchor in text]
+            present += [key for key, anchor in plan.folded if anchor in low]
+        else:
+            for key, anchor in plan.exact:
+                found[key] = _positions(text, anchor)
+            for key, anchor in plan.folded:
+                found[key] = _positions(low, anchor)
+            present = [key for key, positions in found.items() if positions]
+        todo = set(plan.scans)
+        for key in present:
+            todo.update(plan.wanting[key])
+        if not todo:
+            return text
         original = text
-        # anchor -> (its positions, how many rounds of replacements they already follow)
-        found: dict[tuple[str, bool], tuple[list[int], int]] = {}
+        seen: dict[int, int] = {}  # key -> how many rounds of replacements its positions follow
         rounds: list[list[tuple[int, int, int]]] = []  # each redacting rule's (start, end, delta)
-        for rule in self.rules:
+        for index in sorted(todo):
+            rule = self.rules[index]
             starts = rule.scan.starts(text) if rule.scan is not None else []
-            for anchor in rule.anchors:
-                key = (anchor, rule.exact)
-                known = found.get(key)
-                if known is None:
-                    if not rule.exact and low is None:
-                        low = _lower(original)
-                    known = (_positions(original if rule.exact else low, anchor), 0)  # type: ignore[arg-type]
-                positions, seen = known
-                for edits in rounds[seen:]:
-                    positions = _moved(positions, edits)
-                if seen != len(rounds) or key not in found:
-                    found[key] = (positions, len(rounds))
+            for key, anchor in zip(plan.keys[index], rule.anchors):
+                positions = found.get(key)
+                if positions is None:  # found in the text as given, then moved past the markers
+                    positions = found[key] = _positions(original if rule.exact else low, anchor)
+                at = seen.get(key, 0)
+                if at != len(rounds):
+                    for edits in rounds[at:]:
+                        positions = _moved(positions, edits)
+                    found[key] = positions
+                    seen[key] = len(rounds)
                 starts.extend(positions)
             if not starts:
                 continue
