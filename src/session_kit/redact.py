@@ -13,7 +13,12 @@ know about XML, files or click.
 
 Speed: most text holds no secret, and a regex scan of every character is slow in Python.
 Every rule starts at (or a fixed distance before) one of its anchors, short strings found with
-`str.find` (fast) and shared between rules; the pattern is only tried (`match`) there. Several
+`str.find` (fast) and shared between rules; the pattern is only tried (`match`) there. Each
+anchor is searched for once per text (a short text is first asked whether it holds it at
+all, and only the rules with an anchor present are visited, `_plan`): where a rule replaced
+something, the positions found before are moved past its markers (`_moved`), not searched
+again. A few rules whose anchor would be a frequent character are found by one scan of a
+pattern that starts with a rare one (`Rule.scan`). Several
 texts are redacted in one pass, joined with NUL, which no pattern crosses (and which XML
 forbids, so the writer has replaced it before).
 Ordinary text (uuids, git SHAs, paths, `max_tokens=…`, `tokenizer = …`) is left alone: the
@@ -24,11 +29,12 @@ name directly before `=`/`:` (see `secret_formats`).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import Counter, namedtuple
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from itertools import accumulate, count
+from itertools import accumulate
 from operator import add
 
 from session_kit.secret_contexts import RULES
@@ -56,12 +62,46 @@ def head_to_redact(text: str, limit: int) -> str:
     return text[: limit + REACH]
 
 
+# A rule table's anchors, each once: the rules that want each, as indexes. A named tuple (the
+# guard's hook loads this module; `dataclasses` would cost it its budget):
+# exact, folded: (key, anchor) searched in the text as written / in the lower-cased text;
+# keys: per rule, its anchors' keys; wanting: per key, the rules that want it;
+# scans: the rules found by a scan.
+_Plan = namedtuple("_Plan", ("exact", "folded", "keys", "wanting", "scans"))
+
+
+_PLANS: dict[int, tuple[tuple[Rule, ...], _Plan]] = {}
+_SMALL = 1 << 16  # a text shorter than this is tested for each anchor (`in`) before it is searched
+
+
+def _plan(rules: tuple[Rule, ...]) -> _Plan:
+    known = _PLANS.get(id(rules))
+    if known is not None and known[0] is rules:
+        return known[1]
+    ids: dict[tuple[str, bool], int] = {}
+    keys = tuple(tuple(ids.setdefault((anchor, rule.exact), len(ids)) for anchor in rule.anchors) for rule in rules)
+    wanting: list[list[int]] = [[] for _ in ids]
+    for index, rule_keys in enumerate(keys):
+        for key in rule_keys:
+            wanting[key].append(index)
+    plan = _Plan(
+        exact=tuple((key, anchor) for (anchor, exact), key in ids.items() if exact),
+        folded=tuple((key, anchor) for (anchor, exact), key in ids.items() if not exact),
+        keys=keys,
+        wanting=tuple(tuple(found) for found in wanting),
+        scans=frozenset(index for index, rule in enumerate(rules) if rule.scan is not None),
+    )
+    _PLANS[id(rules)] = (rules, plan)
+    return plan
+
+
 class Redactor:
     """Applies the rules to text, counting what it removed per kind."""
 
     def __init__(self, rules: tuple[Rule, ...] = RULES) -> None:
         self.rules = rules
         self.counts: Counter[str] = Counter()
+        self._plan = _plan(rules)
 
     def many(self, texts: list[str]) -> list[str]:
         """Each text redacted; one pass over them all (the texts must not contain NUL)."""
@@ -72,28 +112,56 @@ class Redactor:
     def __call__(self, text: str) -> str:
         if len(text) < 8:
             return text
+        plan = self._plan
         low = _lower(text)
-        found: dict[tuple[str, bool], list[int]] = {}
-        for rule in self.rules:
-            starts: list[int] = []
-            for anchor in rule.anchors:
-                key = (anchor, rule.exact)
+        # Each anchor is searched for once, in the text as given; the rules tried are those
+        # with an anchor found (or a scan), in the table's order.
+        found: dict[int, list[int]] = {}
+        if len(text) < _SMALL:  # most texts are short: `in` is cheaper than a search
+            present = [key for key, anchor in plan.exact if anchor in text]
+            present += [key for key, anchor in plan.folded if anchor in low]
+        else:
+            for key, anchor in plan.exact:
+                found[key] = _positions(text, anchor)
+            for key, anchor in plan.folded:
+                found[key] = _positions(low, anchor)
+            present = [key for key, positions in found.items() if positions]
+        todo = set(plan.scans)
+        for key in present:
+            todo.update(plan.wanting[key])
+        if not todo:
+            return text
+        original = text
+        seen: dict[int, int] = {}  # key -> how many rounds of replacements its positions follow
+        rounds: list[list[tuple[int, int, int]]] = []  # each redacting rule's (start, end, delta)
+        for index in sorted(todo):
+            rule = self.rules[index]
+            starts = rule.scan.starts(text) if rule.scan is not None else []
+            for key, anchor in zip(plan.keys[index], rule.anchors):
                 positions = found.get(key)
-                if positions is None:
-                    positions = found[key] = _positions(text if rule.exact else low, anchor)
+                if positions is None:  # found in the text as given, then moved past the markers
+                    positions = found[key] = _positions(original if rule.exact else low, anchor)
+                at = seen.get(key, 0)
+                if at != len(rounds):
+                    for edits in rounds[at:]:
+                        positions = _moved(positions, edits)
+                    found[key] = positions
+                    seen[key] = len(rounds)
                 starts.extend(positions)
             if not starts:
                 continue
             if len(rule.anchors) > 1:
                 starts.sort()
-            redacted = self._apply(rule, text, starts)
+            edits: list[tuple[int, int, int]] = []
+            redacted = self._apply(rule, text, starts, edits)
             if redacted is not None:
                 text = redacted
-                low = _lower(text)
-                found.clear()
+                rounds.append(edits)
         return text
 
-    def _apply(self, rule: Rule, text: str, starts: list[int]) -> str | None:
+    def _apply(self, rule: Rule, text: str, starts: list[int], edits: list[tuple[int, int, int]]) -> str | None:
+        """`text` with the rule's matches at `starts` replaced (None: nothing was), noting each
+        replaced span and how much it grew in `edits`."""
         pieces: list[str] = []
         done = 0  # text before this index is in `pieces`
         for start in self._candidates(rule, text, starts):
@@ -110,6 +178,7 @@ class Redactor:
             pieces.append(text[done:start])
             pieces.append(replacement)
             done = match.end()
+            edits.append((start, done, len(replacement) - (done - start)))
         if not pieces:
             return None
         pieces.append(text[done:])
@@ -150,20 +219,42 @@ def _lower(text: str) -> str:
     return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
 
 
+def _moved(positions: list[int], edits: list[tuple[int, int, int]]) -> list[int]:
+    """Anchor positions (sorted) in a text after `edits` replaced spans of it: those inside a
+    replaced span are gone (the marker holds no anchor a rule wants), the others shift. The
+    text is scanned for an anchor once, however many rules redact it."""
+    first = bisect_left(positions, edits[0][0])
+    out = positions[:first]
+    shift = 0
+    i = 0
+    last = len(edits)
+    for at, p in enumerate(positions[first:], first):
+        while i < last and edits[i][1] <= p:
+            shift += edits[i][2]
+            i += 1
+        if i == last:
+            out.extend([q + shift for q in positions[at:]])
+            return out
+        if edits[i][0] > p:
+            out.append(p + shift)
+    return out
+
+
 def _positions(text: str, anchor: str) -> list[int]:
-    if len(anchor) == 1:
-        # Separators (`_`, `-`) are frequent: split and sum the lengths in C rather than call
-        # `find` once per occurrence.
-        parts = text.split(anchor)
-        if len(parts) == 1:
-            return []
-        return list(map(add, accumulate(map(len, parts[:-1])), count()))
-    found = []
+    """Where `anchor` occurs in `text`: one `find` per occurrence for the first few, then (a
+    frequent anchor: `_`, `-`, `key` in code) the rest by splitting and summing the lengths in C
+    rather than calling `find` once per occurrence."""
+    out: list[int] = []
     i = text.find(anchor)
     while i >= 0:
-        found.append(i)
+        if len(out) == 16:
+            parts = text[i:].split(anchor)
+            size = len(anchor)
+            out.extend(map(add, accumulate(map(len, parts[:-1])), range(i, i + size * (len(parts) - 1), size)))
+            return out
+        out.append(i)
         i = text.find(anchor, i + 1)
-    return found
+    return out
 
 
 # A secret the rules found: its kind (the marker's) and where it is in the text searched. A named
@@ -198,9 +289,9 @@ class _Finder(Redactor):
             self._pending.append((start, end, rule.kind_of(match) if rule.kind_of else rule.kind))
         return replaced
 
-    def _apply(self, rule: Rule, text: str, starts: list[int]) -> str | None:
+    def _apply(self, rule: Rule, text: str, starts: list[int], edits: list[tuple[int, int, int]]) -> str | None:
         self._pending = []
-        redacted = super()._apply(rule, text, starts)
+        redacted = super()._apply(rule, text, starts, edits)
         if redacted is not None:
             self._note(self._pending)
         return redacted
@@ -260,6 +351,12 @@ def screen_needles(rules: tuple[Rule, ...] = RULES) -> tuple[tuple[str, ...], tu
     lower = {n for n in lower if not any(o != n and o in n for o in lower)}
     exact = {n for n in exact if not any(o in n.lower() for o in lower) and not any(o != n and o in n for o in exact)}
     return tuple(sorted(lower)), tuple(sorted(exact))
+
+
+def screen_scans(rules: tuple[Rule, ...] = RULES) -> tuple[str, ...]:
+    """The patterns of the rules found by a scan instead of by anchors (`Rule.scan`): a text
+    none of them matches gives those rules nothing; the screen looks for them too."""
+    return tuple(sorted({rule.scan.pattern for rule in rules if rule.scan is not None}))
 
 
 def is_secret_name(name: str) -> bool:

@@ -1,7 +1,9 @@
 """The shapes of secrets found by where they stand: the rest of the redactor's one table.
 
 Owns: `RULES`, the whole table the redactor applies — `secret_formats.RULES` (tokens with a
-vendor's prefix, PEM keys, headers, URLs, assignments), then the rules of this module, for
+vendor's prefix, PEM keys, headers, URLs, assignments), then the rules of this module, then
+`secret_generic`'s (secrets by class: unknown prefixes, any config syntax, credential files,
+prose). This module's rules are for
 secrets whose own shape says little and whose place says all:
 - CI runners and cluster joins: a registration or join token given to `--token`,
   `--registration-token`, `-secret` (GitLab, GitHub Actions, Azure Pipelines, Jenkins,
@@ -27,6 +29,7 @@ from collections.abc import Callable
 
 from session_kit.secret_formats import _NOT_A_VALUE, Pattern, Rule, _is_value, _looks_random
 from session_kit.secret_formats import RULES as FORMAT_RULES
+from session_kit.secret_generic import GENERIC_RULES
 
 # A value on a command line: quoted (the quotes go with it), or a word that is not a variable,
 # a placeholder or another option.
@@ -173,6 +176,7 @@ CONTEXT_RULES: tuple[Rule, ...] = (
     _after_program(r"ldap[a-z]+", "-w", anchor="ldap"),
     _after_program(r"mongo[a-z]*", "-p", anchor="mongo"),
     _after_program("zip", "-P"),
+    _after_program("unzip", "-P"),
     _after_program(r"mysqladmin", "password", anchor="mysql"),
     # rarer programs, one rule (a rule costs about as much as a scan of the text)
     Rule(
@@ -216,4 +220,4 @@ CONTEXT_RULES: tuple[Rule, ...] = (
     ),
 )
 
-RULES: tuple[Rule, ...] = FORMAT_RULES + CONTEXT_RULES
+RULES: tuple[Rule, ...] = FORMAT_RULES + CONTEXT_RULES + GENERIC_RULES

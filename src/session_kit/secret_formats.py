@@ -36,6 +36,13 @@ class Pattern:
             compiled = self._compiled = re.compile(self.pattern)
         return compiled.match(text, pos)
 
+    def starts(self, text: str) -> list[int]:
+        """Where the pattern matches in `text` (for a rule found by a scan, not by anchors)."""
+        compiled = self._compiled
+        if compiled is None:
+            compiled = self._compiled = re.compile(self.pattern)
+        return [found.start() for found in compiled.finditer(text)]
+
 
 # One shape of secret. A named tuple, not a dataclass: the secret guard's hook loads this table
 # and `dataclasses` alone would cost it more than its whole budget (it imports `inspect`).
@@ -47,10 +54,12 @@ class Pattern:
 # accept: an extra check on the secret, for shapes that ordinary words could take.
 # prefixes: a family of prefixed tokens found through the separator after the prefix (the
 #   anchor): the last two characters before the anchor -> the prefixes a match may start with.
+# scan: found by a scan of the text with this pattern (one starting with a rare character set)
+#   instead of by anchors; the rule's pattern is tried `back` characters before each start.
 Rule = namedtuple(
     "Rule",
-    ("kind", "pattern", "anchors", "back", "exact", "group", "kind_of", "accept", "prefixes"),
-    defaults=(0, False, 0, None, None, None),
+    ("kind", "pattern", "anchors", "back", "exact", "group", "kind_of", "accept", "prefixes", "scan"),
+    defaults=(0, False, 0, None, None, None, None),
 )
 
 
@@ -59,7 +68,8 @@ def _has_digit(value: str) -> bool:
 
 
 # A value that is a reference, a placeholder or already redacted is not a secret.
-_NOT_A_VALUE = r"(?![$<{*\[%])"
+# nor a YAML tag that refers to the value elsewhere (`!vault |`, `!secret wifi`, `!Ref DbPass`)
+_NOT_A_VALUE = r"(?![$<{*\[%])(?!!(?:vault|secret|env_var|ENV|Ref|Sub|GetAtt|ImportValue|include)\b)"
 # `key` counts as a secret's name only after one of these (api_key, ACCESS-KEY, secretKey…).
 _KEY_WORDS = ("api", "access", "private", "secret", "encryption", "signing", "master", "account", "auth")
 _KEY_AFTER = "|".join(f"(?<={word}{sep})" for word in _KEY_WORDS for sep in ("", "_", "-"))
@@ -343,7 +353,7 @@ RULES: tuple[Rule, ...] = (
         "url-password",
         Pattern(
             r"://[^\s/:@\"'<>\[\]\\\x00]*:(?P<v>[^\s\"'<>\\\x00]+)@"
-            r"(?=[A-Za-z0-9.-]+(?::\d+)?(?:[/?#\s\"'<>\\\x00]|$))"
+            r"(?=(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::\d+)?(?:,[A-Za-z0-9.-]+(?::\d+)?)*(?:[/?#\s\"'<>\\\x00]|$))"
         ),
         ("://",),
         exact=True,

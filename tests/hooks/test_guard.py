@@ -15,6 +15,7 @@ import session_kit
 from session_kit.hooks import secret_screen
 from session_kit.hooks.guard import SCAN_LIMIT
 from session_kit.redact import redact
+from tests.support import generic_secrets
 from tests.support.secret_probes import PLACEMENTS, probes
 
 RUN = Path(session_kit.__file__).parent / "hooks" / "run.py"
@@ -198,6 +199,14 @@ def test_the_screen_flags_every_text_the_redactor_changes():
     texts = [placement.wrap(probe.line) for probe in probes() for placement in PLACEMENTS]
     changed = [text for text in texts if redact(text) != text]
     assert len(changed) > 2000
+    assert [text for text in changed if not secret_screen.may_hold_secret(text)] == []
+
+
+def test_the_screen_flags_every_secret_the_rules_found_by_a_scan_catch():
+    # `.pgpass` lines and keys with a prefix no rule names are found by a scan, not an anchor
+    texts = [wrap(probe.line) for probe in generic_secrets.generic() for _, wrap in generic_secrets.PLACEMENTS]
+    changed = [text for text in texts if redact(text) != text]
+    assert len(changed) > 500
     assert [text for text in changed if not secret_screen.may_hold_secret(text)] == []
 
 

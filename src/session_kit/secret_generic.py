@@ -1,0 +1,314 @@
+"""Secrets found by class, not by format: the last rules of the redactor's one table.
+
+Owns: `GENERIC_RULES`, rules that catch whole classes of secrets whatever their vendor or file:
+- a key with a vendor prefix no rule names (`<vendor>_<random>`, `<vendor>_live_<random>`,
+  `<VENDOR>-<random>`): the prefix is a short word, the rest is random by its mix of digits and
+  letters of both cases (ids of API objects, `msg_…`, `toolu_…`, `cus_…`, and hashes'
+  `sha512-…` are not keys);
+- an assignment in any config syntax (INI, TOML, YAML, .env, Java properties, XML attributes,
+  JSON, HCL, code) to a name that ends in a secret's word (`pass`, `pwd`, `passwd`,
+  `password`, `secret`, `token`, `credential`, `auth`, `api_key`, `signing_key`…), `<add
+  key="…Password" value="…"/>` and PHP's `define('DB_PASSWORD', '…')`;
+- credential files: `.pgpass` lines, `.netrc` entries (also `default`), Composer's
+  `github-oauth`/`gitlab-token` maps;
+- `Cookie:` headers with a random value, a random value right after a secret's word in prose
+  (`api key …`, `2FA seed: …`), Nostr `nsec1…` and BIP-32 extended private keys.
+The specific rules run first (their markers name the kind); these only see what they left.
+Does not apply them (that is `redact`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable
+
+from session_kit.secret_formats import _NOT_A_VALUE, Pattern, Rule, _has_digit, _is_value, _looks_random
+
+# --- a key with a vendor prefix no rule names ---
+
+# First words of ids (API objects, messages, tool calls, requests, cloud resources) and of
+# digests: ids are not secrets, and a digest is public.
+_ID_PREFIXES = frozenset(
+    """msg toolu srvtoolu req chatcmpl call file batch run thread asst cus ch pi pm py src sub in
+    ii il evt prod price acct txn ord cs seti si po tr resp item fc ws conv sess session user
+    usr org proj job step wf task agent compact uuid id ulid sha sha1 sha224 sha256 sha384
+    sha512 md5 blake2b blake3 git commit rev build test img vol snap ami vpc subnet sg eni igw
+    rtb acl eipalloc nat lt vpce tgw pcx dopt cmpl embd ft ftjob modr vs dpl prj team env tmp temp cache hash etag""".split()  # noqa: SIM905
+)
+_PREFIXED = (
+    r"[\s\S]{0,30}?(?<![A-Za-z0-9_.+/-])(?P<v>(?:[a-z]{2,12}|[A-Z]{2,12})[0-9]?[_-][A-Za-z0-9][A-Za-z0-9_-]{19,})"
+    r"(?![A-Za-z0-9+/=_-])(?!\.[A-Za-z0-9])"
+)
+_UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
+
+
+def _entropy(value: str) -> float:
+    counts = Counter(value)
+    return -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
+
+
+def _class(c: str) -> int:
+    return 0 if c.isdigit() else 1 if c.islower() else 2 if c.isupper() else 3
+
+
+def _changes(value: str) -> float:
+    """How often the class (digit, lower, upper) changes between neighbouring characters:
+    about 0.3 to 0.6 in random keys, under 0.2 in words, names and camel case."""
+    pairs = [(a, b) for a, b in zip(value, value[1:]) if a.isalnum() and b.isalnum()]
+    return sum(_class(a) != _class(b) for a, b in pairs) / len(pairs) if pairs else 0.0
+
+
+def _random_tail(token: str) -> bool:
+    """What follows a short prefix is random: digits and letters changing class often, not
+    hex (a digest), not words or a name; and the prefix is not one of an id's."""
+    prefix, tail = re.split(r"[_-]", token, maxsplit=1)
+    if prefix.rstrip("0123456789").lower() in _ID_PREFIXES:
+        return False
+    tail = tail.replace("_", "").replace("-", "")
+    if len(tail) < 20 or not _has_digit(tail) or tail.isdigit():
+        return False
+    if _UUID.search(token):
+        return False
+    if all(c in "0123456789abcdef" for c in tail.lower()):
+        # hex after `-` is a digest's (`sha512-…`, `build-…`); after `_`, 32 digits or more, a key's
+        return token[len(prefix)] == "_" and len(tail) >= 32 and _entropy(tail) >= 3.3
+    return _changes(tail) >= 0.25 and _entropy(tail) >= 3.5
+
+
+def _random_word(value: str) -> bool:
+    """A value in prose that is random: digits and letters, changing class often (`kQ2w…`,
+    base32 seeds), not a uuid, a git SHA, a version or words joined by hyphens."""
+    value = value.rstrip(".")
+    if len(value) < 16 or not _has_digit(value) or not any(c.isalpha() for c in value):
+        return False
+    if _UUID.fullmatch(value) or (len(value) <= 40 and all(c in "0123456789abcdef" for c in value.lower())):
+        return False
+    return _changes(value) >= 0.15 and _entropy(value) >= 3.3 and _is_value(value)
+
+
+def _random_cookie(value: str) -> bool:
+    """A session's cookie value, not an analytics id (`GA1.2.1234567890.1700000000`)."""
+    return len(value) >= 16 and _has_digit(value) and any(c.isalpha() for c in value) and _changes(value) >= 0.25
+
+
+# --- assignments whose name ends in a secret's word ---
+
+# The name's last word: after a non-letter, a camel-case hump, or in an upper-case name.
+_WORD_START = r"(?:(?<![A-Za-z])|(?<=\\[nrt])|(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z]))"
+_PASSWORD_WORD = r"(?:pass(?:w(?:or)?d|phrase|code)?|pwd?)"
+# `key` names a secret only after one of these (`app_key`, `hmacKey`, `SIGNING-KEY`); the match
+# starts at the anchor, so they are looked behind for.
+_KEY_WORDS = """api access private secret signing encryption master account client auth app hmac session
+    license service admin root shared jwt crypt cipher""".split()  # noqa: SIM905
+_KEY = "|".join(f"(?<={word}{sep})" for word in _KEY_WORDS for sep in ("", "_", "-", "."))
+_OTHER_WORD = r"(?:secret|token|credentials?|auth|(?:" + _KEY + r")key)"
+# a name's last word may carry a suffix that keeps it a secret (`secret_key_base`, `token_value`)
+_ASSIGN = r"(?:[_-](?i:base|value|b64|base64|raw|plain))?(?![A-Za-z0-9_])\\*[\"']?[ \t]*(?:=>|:=|=(?!=)|:(?!:))[ \t]*"
+_QUOTED = r"\\*(?P<q>[\"'])" + _NOT_A_VALUE + r"(?P<v>[^\"'\n\x00\\]{1,500}?)\\*(?P=q)"
+# unquoted: not a call (`getpass()`) or a reference
+_BARE = _NOT_A_VALUE + r"(?![\w.]*[(\[])(?P<v>[^\s\"',;&<>\\()\x00`]{3,})"
+
+
+def _assignment(word: str, value: str, anchors: tuple[str, ...], accept: Callable[[str], bool], kind: str) -> Rule:
+    pattern = (
+        r"(?i:" + word + r")"
+        if word is _PASSWORD_WORD
+        else (r"(?:" + _WORD_START + r"(?i:secret|token|credentials?|auth)|(?i:(?:" + _KEY + r")key))")
+    )
+    return Rule(
+        kind,
+        Pattern((_WORD_START if word is _PASSWORD_WORD else "") + pattern + _ASSIGN + value),
+        anchors,
+        group="v",
+        accept=accept,
+    )
+
+
+_PASSWORD_ANCHORS = ("pass", "pw")
+_OTHER_ANCHORS = ("secret", "token", "credential", "auth", "key")
+
+# A `.pgpass` line: host:port:database:user:password (the port a number or `*`).
+_PGPASS = (
+    r"[\s\S]{0,120}?(?:(?<=[\s\"'>\x00])|(?<=\\n)|^)(?!\d+:)[A-Za-z0-9.*_\[\]-]+:(?:\d{1,5}|\*):"
+    r"[^:\s\"'\\\x00]+:[^:\s\"'\\\x00]+:(?P<v>[^\s\"'\\\x00]+)"
+)
+_GAP = r"(?:\s|\\[nrt]|>)+"  # between a .netrc entry's words: spaces, (escaped) newlines, quotes
+
+GENERIC_RULES: tuple[Rule, ...] = (
+    Rule(
+        "api-key",
+        Pattern(_PREFIXED),
+        (),
+        back=30,
+        group="v",
+        accept=_random_tail,
+        scan=Pattern(r"[_-][A-Za-z0-9]{10}[A-Za-z0-9_-]{10}"),
+    ),
+    _assignment(_PASSWORD_WORD, _QUOTED, _PASSWORD_ANCHORS, _is_value, "password"),
+    _assignment(_PASSWORD_WORD, _BARE, _PASSWORD_ANCHORS, _is_value, "password"),
+    _assignment(_OTHER_WORD, _QUOTED, _OTHER_ANCHORS, _looks_random, "secret"),
+    _assignment(_OTHER_WORD, _BARE, _OTHER_ANCHORS, _looks_random, "secret"),
+    Rule(
+        "secret",
+        Pattern(
+            r"(?i)(?:key|name)=\\*[\"'][^\"'\\\x00]*(?:pass|pwd|secret|token|key|credential|auth)[^\"'\\\x00]*\\*[\"']"
+            r"(?:\s+value=\\*[\"']|\s*>)" + _NOT_A_VALUE + r"(?P<v>[^\"'<\\\s\x00]{3,})(?=\\*[\"']|</)"
+        ),
+        ("key=", "name="),
+        group="v",
+        accept=_is_value,
+    ),
+    Rule(
+        "password",
+        Pattern(
+            r"(?i)define\(\s*\\*[\"'][A-Z0-9_]*(?:PASS|PWD|SECRET|TOKEN|KEY|AUTH)[A-Z0-9_]*\\*[\"']\s*,\s*"
+            r"\\*[\"']" + _NOT_A_VALUE + r"(?P<v>[^\"'\\\x00]{3,})\\*[\"']"
+        ),
+        ("define(",),
+        group="v",
+        accept=_is_value,
+    ),
+    Rule(
+        "password",
+        Pattern(
+            r"(?i)config\s+set\s+(?:-\S+\s+)*[^\s\x00]*(?:_auth|authtoken|password|passwd|token|secret)\s+"
+            + _NOT_A_VALUE
+            + r"(?P<v>[^\s\"'\\\x00]{3,})"
+        ),
+        ("config",),
+        group="v",
+        accept=_is_value,
+    ),
+    Rule(
+        "password",
+        Pattern(_PGPASS),
+        (),
+        back=120,
+        group="v",
+        accept=lambda v: not v.startswith("/"),
+        scan=Pattern(r":(?:\d{1,5}|\*):[^:\s\"'\\\x00]+:[^:\s\"'\\\x00]+:[^\s\"'\\\x00]"),
+    ),
+    Rule(
+        "password",
+        Pattern(
+            r"(?:machine"
+            + _GAP
+            + r"[^\s\x00\\]+|default)(?:"
+            + _GAP
+            + r"(?:login|account|port)"
+            + _GAP
+            + r"[^\s\x00\\]+)*"
+            + _GAP
+            + r"password"
+            + _GAP
+            + r"(?P<v>[^\s\x00\\\"']+)"
+        ),
+        ("machine", "default"),
+        exact=True,
+        group="v",
+    ),
+    Rule(
+        "token",
+        Pattern(
+            r"(?:github-oauth|gitlab-oauth|gitlab-token)\\*\"\s*:\s*\{\s*\\*\"[^\"\\]+\\*\"\s*:\s*\\*\"(?P<v>[^\"\\]{8,})"
+        ),
+        ("github-oauth", "gitlab-oauth", "gitlab-token"),
+        exact=True,
+        group="v",
+    ),
+    Rule(
+        "cookie",
+        Pattern(r"(?i)cookie\\*[\"']?\s*:\s*(?P<v>[^\r\n\x00\\\"']{8,})"),
+        ("cookie",),
+        group="v",
+        accept=lambda v: any(_random_cookie(m) for m in re.findall(r"=([^;\s,]+)", v)),
+    ),
+    Rule(
+        "secret",
+        Pattern(
+            r"(?i)(?:seed|secret|token|(?<!public )(?<!public[_-])key|password|passphrase)(?:\s+is)?\s*[:=]?\s+"
+            r"(?P<v>[A-Za-z0-9+/_=.~-]{16,})(?![A-Za-z0-9+/=_~-])"
+        ),
+        ("seed", "secret", "token", "key", "pass"),
+        group="v",
+        accept=_random_word,
+    ),
+    # `user:password` after `-a`/`--auth` (HTTPie), `user/password@db` (Oracle's tools), Windows'
+    # `/user:NAME PASSWORD`, `gh secret set NAME --body VALUE`
+    Rule(
+        "password",
+        Pattern(r"(?<![\w-])(?:-a|--auth)(?:\s+|=)[\"']?[^\s:\"'$\x00]+:(?P<v>[^\s\"'\x00]+)"),
+        ("-a",),
+        exact=True,
+        group="v",
+        accept=lambda v: not v.isdigit() and _is_value(v),
+    ),
+    Rule(
+        "password",
+        Pattern(
+            r"(?:sqlplus|rman|expdp|impdp|sqlldr)\b[^\n\x00]*?\s[\"']?[A-Za-z0-9_$#]+/(?P<v>[^\s/@\"'\x00]+)(?=@|[\s\"']|$)"
+        ),
+        ("sqlplus", "rman", "expdp", "impdp", "sqlldr"),
+        group="v",
+        accept=_is_value,
+    ),
+    Rule(
+        "password",
+        Pattern(r"(?i)(?<!\S)/user:[^\s\x00]+\s+(?P<v>[^\s/*\"'$\x00][^\s\"'\x00]*)"),
+        ("/user:",),
+        group="v",
+        accept=_is_value,
+    ),
+    Rule(
+        "secret",
+        Pattern(
+            r"(?i)secret\s+set\s+[^\s\x00]+\s+(?:[^\n\x00]*?\s)?(?:--body|-b)[\s=]+"
+            + _NOT_A_VALUE
+            + r"(?P<v>[^\s\x00]+)"
+        ),
+        ("secret",),
+        group="v",
+        accept=lambda v: _is_value(v.strip("'\"")),
+    ),
+    # a password attached to `-p` (`mariadb -pX`, `rar a -pX`, `-hpX`): not a port, a mapping or a word
+    Rule(
+        "password",
+        Pattern(r"(?<!\S)-h?p(?P<v>[^\s'\"$<{\[\x00-][^\s'\"\x00]{5,})"),
+        ("-p", "-hp"),
+        exact=True,
+        group="v",
+        accept=lambda v: re.fullmatch(r"[\d:.]+(?:/\w+)?", v) is None and _looks_random(v),
+    ),
+    # `-U user … -P password` (the SQL Server and Sybase tools)
+    Rule(
+        "password",
+        Pattern(r"(?<![\w-])-U\s*[^\s\x00]+\s+(?:[^\n\x00]*?\s)?-P\s*" + _NOT_A_VALUE + r"(?P<v>[^\s'\"\x00]+)"),
+        ("-U",),
+        exact=True,
+        group="v",
+        accept=lambda v: _is_value(v) and re.fullmatch(r"[a-z_]+=\S*", v) is None,  # psql -P pager=off
+    ),
+    # a secret piped to a program that reads it from stdin
+    Rule(
+        "password",
+        Pattern(
+            r"[\s\S]{0,160}?\b(?:echo|printf)\s+(?:-n\s+)?['\"]?"
+            + _NOT_A_VALUE
+            + r"(?P<v>[^\s'\"|\x00]{4,})['\"]?\s*\|\s*[^\n|\x00]*?(?:--password-stdin|--with-token|--stdin)"
+        ),
+        ("-stdin", "--with-token"),
+        back=160,
+        group="v",
+        accept=_is_value,
+    ),
+    Rule("nostr-secret-key", Pattern(r"nsec1[02-9ac-hj-np-z]{58}"), ("nsec1",), exact=True),
+    Rule(
+        "extended-private-key",
+        Pattern(r"(?<![A-Za-z0-9])[xyztuv]prv[A-Za-z0-9]{100,}"),
+        ("prv",),
+        back=1,
+        exact=True,
+    ),
+)
