@@ -168,6 +168,15 @@ def test_one_agent_one_hit_and_one_file_are_said_in_the_singular(claude_root: Pa
     assert scan.rstrip().endswith("1 hit in 2 files.")
 
 
+def test_doctor_says_one_file_and_one_entry_in_the_singular(claude_root: Path):
+    project = claude_root / "projects" / "-work-one"
+    project.mkdir()
+    line = '{"type":"user","sessionId":"0a0a0a0a-0000-0000-0000-000000000000","message":{"role":"user","content":"hi"}}'
+    (project / "0a0a0a0a-0000-0000-0000-000000000000.jsonl").write_text(line + "\n")
+    out = invoke("doctor", "--transcripts").stdout
+    assert ": 1 file, 1 entry" in out and "1 files" not in out and "1 entries" not in out
+
+
 def test_usage_on_a_root_with_one_empty_transcript_says_transcript(claude_root: Path):
     project = claude_root / "projects" / "-work-empty"
     project.mkdir()

@@ -90,7 +90,7 @@ def _texts(element: Element) -> str:
         if isinstance(child, str):
             parts.append(child)
         elif isinstance(child, Omitted):
-            parts.append(f"[… {child.lines} lines omitted …]")
+            parts.append(f"[… {child.lines} {'line' if child.lines == 1 else 'lines'} omitted …]")
     return "\n".join(parts)
 
 

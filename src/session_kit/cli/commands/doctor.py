@@ -20,6 +20,7 @@ from session_kit.cli.output import (
     echo,
     emit_json,
     paint,
+    plural,
     visible,
 )
 from session_kit.errors import EXIT_DRIFT, EXIT_INTERNAL, EXIT_NOT_FOUND, KitError
@@ -79,7 +80,9 @@ def _doctor_transcripts(kit: Kit, *, strict: bool) -> None:
     else:
         data = drift.as_dict()
         versions = ", ".join(f"{v} ({n})" for v, n in data["versions"].items()) or "none"
-        click.echo(f"Transcripts under {kit.root}: {data['files']} files, {data['entries']} entries")
+        click.echo(
+            f"Transcripts under {kit.root}: {plural(data['files'], 'file')}, {plural(data['entries'], 'entry', 'entries')}"
+        )
         click.echo(f"Client versions (entries): {versions}")
         for label, key in (
             ("entry types", "unknown_entry_types"),
@@ -165,15 +168,17 @@ def _print_routes(report: dict) -> None:
 
 def _print_archive(archive: dict) -> None:
     state = "" if archive["enabled"] else " (hooks' archiving is off)"
-    click.echo(f"Archive:     {archive['dir']}: {archive['files']} files, {archive['bytes'] / 1e6:.1f} MB{state}")
     click.echo(
-        f"  not archived yet: {archive['not_archived_files']} files ({archive['not_archived_bytes'] / 1e6:.1f} MB); "
+        f"Archive:     {archive['dir']}: {plural(archive['files'], 'file')}, {archive['bytes'] / 1e6:.1f} MB{state}"
+    )
+    click.echo(
+        f"  not archived yet: {plural(archive['not_archived_files'], 'file')} ({archive['not_archived_bytes'] / 1e6:.1f} MB); "
         f"the client deletes transcripts after {archive['cleanup_period_days']:g} days "
         f"(cleanupPeriodDays: {archive['cleanup_period_source']})"
     )
     if archive["aging_out_unarchived"]:
         click.echo(
-            f"  WARNING: {archive['aging_out_unarchived']} files will age out unarchived within a week: "
+            f"  WARNING: {plural(archive['aging_out_unarchived'], 'file')} will age out unarchived within a week: "
             "run `session-kit archive`"
         )
 
