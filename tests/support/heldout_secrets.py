@@ -18,7 +18,7 @@ import random
 import string
 from collections.abc import Callable
 
-from tests.support.secret_probes import Probe, leaked
+from tests.support.secret_probes import Probe, family_figures, family_report
 
 L, U, D = string.ascii_lowercase, string.ascii_uppercase, string.digits
 AN = L + U + D
@@ -334,33 +334,12 @@ BENIGN: tuple[str, ...] = (
 def figures(redact: Callable[[str], str]) -> tuple[dict[str, tuple[int, int]], list[str], list[str]]:
     """Per family (found whole, probes), over every placement; the kinds missed; the benign
     texts altered."""
-    per_family: dict[str, tuple[int, int]] = {}
-    missed: list[str] = []
-    for probe in heldout():
-        for name, wrap in PLACEMENTS:
-            text = wrap(probe.line)
-            out = redact(text)
-            context = wrap("")
-            hit = not any(leaked(s, out, context) for s in probe.secrets)
-            found, total = per_family.get(probe.family, (0, 0))
-            per_family[probe.family] = (found + hit, total + 1)
-            if not hit:
-                missed.append(f"{probe.kind} ({name})")
-    altered = [text for text in BENIGN if redact(text) != text]
-    return per_family, missed, altered
+    return family_figures(redact, heldout(), PLACEMENTS, BENIGN)
 
 
 def report(redact: Callable[[str], str]) -> list[str]:
-    per_family, missed, altered = figures(redact)
-    found = sum(f for f, _ in per_family.values())
-    total = sum(t for _, t in per_family.values())
-    lines = [f"held-out probes: {len(heldout())} formats x {len(PLACEMENTS)} placements"]
-    lines += [f"  {family:<20} {f / t:7.1%}  ({f}/{t})" for family, (f, t) in per_family.items()]
-    lines.append(f"  {'all':<20} {found / total:7.1%}  ({found}/{total})")
-    lines.append(f"benign texts altered: {len(altered)} of {len(BENIGN)}")
-    lines += [f"  {text!r}" for text in altered]
-    lines += [f"  missed: {kind}" for kind in missed]
-    return lines
+    title = f"held-out probes: {len(heldout())} formats x {len(PLACEMENTS)} placements"
+    return family_report(title, figures(redact), len(BENIGN))
 
 
 if __name__ == "__main__":

@@ -487,3 +487,41 @@ if __name__ == "__main__":
 
     for line in measure(redact_text, one_line, limit=SUMMARY_LIMIT).lines():
         print(line)
+
+
+def family_figures(
+    redact: Callable[[str], str],
+    probes: list[Probe],
+    placements: tuple[tuple[str, Callable[[str], str]], ...],
+    benign: tuple[str, ...],
+) -> tuple[dict[str, tuple[int, int]], list[str], list[str]]:
+    """Recall per family of a probe set (found whole, probes), over every placement; the
+    kinds missed; the benign texts altered."""
+    per_family: dict[str, tuple[int, int]] = {}
+    missed: list[str] = []
+    for probe in probes:
+        for name, wrap in placements:
+            out = redact(wrap(probe.line))
+            hit = not any(leaked(s, out, wrap("")) for s in probe.secrets)
+            found, total = per_family.get(probe.family, (0, 0))
+            per_family[probe.family] = (found + hit, total + 1)
+            if not hit:
+                missed.append(f"{probe.kind} ({name})")
+    altered = [text for text in benign if redact(text) != text]
+    return per_family, missed, altered
+
+
+def family_report(
+    title: str, figures: tuple[dict[str, tuple[int, int]], list[str], list[str]], benign: int
+) -> list[str]:
+    """`family_figures` as lines, for a probe set's `python -m` run."""
+    per_family, missed, altered = figures
+    found = sum(f for f, _ in per_family.values())
+    total = sum(t for _, t in per_family.values())
+    lines = [title]
+    lines += [f"  {family:<20} {f / t:7.1%}  ({f}/{t})" for family, (f, t) in per_family.items()]
+    lines.append(f"  {'all':<20} {found / total:7.1%}  ({found}/{total})")
+    lines.append(f"benign texts altered: {len(altered)} of {benign}")
+    lines += [f"  {text!r}" for text in altered]
+    lines += [f"  missed: {kind}" for kind in missed]
+    return lines

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -42,16 +42,22 @@ TWO_ROUTES = (
 )
 
 
-def plugin_routes(*, claude_root: Path, project: Path, env: Mapping[str, str]) -> list[str]:
-    """Where the kit runs as a plugin: enabled in a settings file, or (inside a session) a
-    plugin's `bin/` on PATH, which its SessionStart hook put there."""
-    found = []
+def _scope_settings(claude_root: Path, project: Path) -> Iterator[tuple[Path, dict[str, Any]]]:
+    """Each scope's settings file that can be read, with what it holds."""
     for scope in SCOPES:
         path = installer.settings_path(scope, claude_root, project)
         try:
             settings, _ = installer.load_settings(path, settle=False)
         except KitError:
             continue
+        yield path, settings
+
+
+def plugin_routes(*, claude_root: Path, project: Path, env: Mapping[str, str]) -> list[str]:
+    """Where the kit runs as a plugin: enabled in a settings file, or (inside a session) a
+    plugin's `bin/` on PATH, which its SessionStart hook put there."""
+    found = []
+    for path, settings in _scope_settings(claude_root, project):
         enabled = settings.get("enabledPlugins")
         if isinstance(enabled, dict):
             found += [
@@ -76,12 +82,7 @@ def plugin_guard(*, claude_root: Path, project: Path) -> list[str]:
     """The settings files that turn the plugin's secret guard on (its `guard_secrets` option,
     kept under `pluginConfigs.<plugin>.options`)."""
     found = []
-    for scope in SCOPES:
-        path = installer.settings_path(scope, claude_root, project)
-        try:
-            settings, _ = installer.load_settings(path, settle=False)
-        except KitError:
-            continue
+    for path, settings in _scope_settings(claude_root, project):
         configs = settings.get("pluginConfigs")
         for name, config in configs.items() if isinstance(configs, dict) else ():
             options = config.get("options") if isinstance(config, dict) else None
