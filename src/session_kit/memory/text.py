@@ -40,15 +40,6 @@ def redact(text: str) -> str:
     return _redact(text)
 
 
-def _between(text: str, tag: str) -> str | None:
-    start = text.find(f"<{tag}>")
-    if start < 0:
-        return None
-    start += len(tag) + 2
-    end = text.find(f"</{tag}>", start)
-    return text[start:end] if end >= 0 else None
-
-
 def person_request(entry: dict, line: int = 0) -> str | None:
     """The text the person typed, if this user entry is such a request: the kit's one rule
     (`transcript.entries.request_text`), loaded on first use like the redactor (captures run
@@ -127,8 +118,12 @@ def exit_code_of(text: str) -> int | None:
 
 
 def _strip_wrapper(text: str) -> str:
+    if "<" not in text:
+        return text
+    from session_kit.transcript.entries import tagged  # loaded on first use, like the redactor
+
     for tag in ("tool_use_error", "error"):
-        inner = _between(text, tag)
+        inner = tagged(text, tag)
         if inner is not None:
             return inner
     return text

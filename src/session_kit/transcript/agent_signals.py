@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from session_kit.transcript.entries import content_text, count_value, entry_time
+from session_kit.transcript.entries import content_text, count_value, entry_time, tagged
 from session_kit.transcript.vocabulary import (
     ATTACHMENT_QUEUED_COMMAND,
     ATTACHMENT_TASK_STATUS,
@@ -200,14 +200,14 @@ def notification(text: str, at: datetime | None = None) -> Completion | None:
     """A `<task-notification>` text's ending of a background task."""
     if "<task-notification>" not in text[:300]:
         return None
-    agent_id = (_between(text, "task-id") or "").strip()
-    status = status_word(_between(text, "status")) or AGENT_OK
+    agent_id = (tagged(text, "task-id") or "").strip()
+    status = status_word(tagged(text, "status")) or AGENT_OK
     if not agent_id:
         return None
-    answer = _between(text, "result")
+    answer = tagged(text, "result")
     if answer is None:
-        answer = _between(text, "summary")
-    usage = _between(text, "usage") or ""
+        answer = tagged(text, "summary")
+    usage = tagged(text, "usage") or ""
     return Completion(
         agent_id,
         status,
@@ -216,7 +216,7 @@ def notification(text: str, at: datetime | None = None) -> Completion | None:
         answer.strip() if answer else None,
         _figure(usage, "tool_uses"),
         _figure(usage, "duration_ms"),
-        (_between(text, "tool-use-id") or "").strip() or None,
+        (tagged(text, "tool-use-id") or "").strip() or None,
     )
 
 
@@ -231,11 +231,11 @@ def task_output(extra: Any, text: str, at: datetime | None = None) -> Completion
         return Completion(task["task_id"], status, TASK_OUTPUT, at, output.strip() if output else None)
     if "<retrieval_status>" not in text[:300]:
         return None
-    agent_id = (_between(text, "task_id") or "").strip()
-    status = status_word(_between(text, "status"))
+    agent_id = (tagged(text, "task_id") or "").strip()
+    status = status_word(tagged(text, "status"))
     if not agent_id or status is None:
         return None
-    output = _between(text, "output")
+    output = tagged(text, "output")
     return Completion(agent_id, status, TASK_OUTPUT, at, output.strip() if output else None)
 
 
@@ -307,20 +307,11 @@ def _head(content: Any, size: int = 300) -> str:
     return ""
 
 
-def _between(text: str, tag: str) -> str | None:
-    start = text.find(f"<{tag}>")
-    if start < 0:
-        return None
-    start += len(tag) + 2
-    end = text.find(f"</{tag}>", start)
-    return text[start:end] if end >= 0 else None
-
-
 def _figure(text: str, name: str) -> int | None:
     """`name: N` (or `<name>N</name>`) in a notification's usage."""
-    tagged = _between(text, name)
-    if tagged is not None:
-        return _number(tagged.strip())
+    inner = tagged(text, name)
+    if inner is not None:
+        return _number(inner.strip())
     at = text.find(f"{name}:")
     if at < 0:
         return None

@@ -460,18 +460,21 @@ def prompt_display(text: str) -> str:
     """A user prompt as a person would name it: slash commands as `/name args` (1.0.x clients
     echoed some names without their slash)."""
     if "<command-name>" in text:
-        name = _between(text, "<command-name>", "</command-name>")
-        args = _between(text, "<command-args>", "</command-args>")
+        name = (tagged(text, "command-name") or "").strip()
+        args = (tagged(text, "command-args") or "").strip()
         if name:
             name = name if name.startswith("/") else f"/{name}"
             return f"{name} {args}".strip() if args else name
     return text
 
 
-def _between(text: str, start: str, end: str) -> str:
-    i = text.find(start)
-    if i < 0:
-        return ""
-    i += len(start)
-    j = text.find(end, i)
-    return text[i:j].strip() if j >= 0 else ""
+def tagged(text: str, tag: str) -> str | None:
+    """What stands between the first `<tag>` in `text` and the `</tag>` after it, as written;
+    None when either is missing. The one reader of the client's tagged texts (slash-command
+    echoes, task notifications, tool errors)."""
+    start = text.find(f"<{tag}>")
+    if start < 0:
+        return None
+    start += len(tag) + 2
+    end = text.find(f"</{tag}>", start)
+    return text[start:end] if end >= 0 else None
