@@ -115,17 +115,7 @@ def write_earlier(base: str, rel: str) -> str | None:
         return None
     path = layout.earlier_path(base, rel)
     ensure_dir(os.path.dirname(path), root=base)
-    tmp = fileio.temp_beside(path)
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        for line in earlier_lines(base, entry):
-            _write_all(fd, line)
-    except BaseException:
-        os.close(fd)
-        fileio.discard(tmp)
-        raise
-    os.close(fd)
-    fileio.replace(tmp, path)
+    fileio.write_chunks(path, earlier_lines(base, entry))
     return path
 
 
@@ -139,12 +129,6 @@ def earlier_part(base: str, entry: Archived) -> str | None:
     if entry.earlier == entry.generations[-1].number and os.path.isfile(path):
         return path
     return write_earlier(base, entry.rel)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
 
 
 # --- verify -------------------------------------------------------------------------------

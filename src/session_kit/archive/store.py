@@ -158,8 +158,8 @@ def _copy(
                 break  # cut short while we read: what we have is what the file held
             position += len(chunk)
             crc = zlib.crc32(chunk, crc)
-            _write_all(target, packer.compress(chunk))
-        _write_all(target, packer.flush())
+            fileio.write_all(target, packer.compress(chunk))
+        fileio.write_all(target, packer.flush())
         written = os.lseek(target, 0, os.SEEK_CUR)
     finally:
         if target != out:
@@ -194,12 +194,6 @@ def _copy(
 def _open_member(base: str, member: str) -> int:
     check_no_symlink(base, member)
     return os.open(member, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
 
 
 # --- every generation at once: what the secrets finder reads and `rewrite` changes -------------

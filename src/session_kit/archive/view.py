@@ -89,20 +89,6 @@ def _chunks(base: str, entry: layout.Archived, sources: list[str], live: str | N
         yield from generations.original_chunks(base, entry.rel)
 
 
-def _write(dest: str, chunks: Iterator[bytes], *, mode: int = 0o600) -> None:
-    tmp = fileio.temp_beside(dest)
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-    try:
-        for chunk in chunks:
-            store._write_all(fd, chunk)
-    except BaseException:
-        os.close(fd)
-        fileio.discard(tmp)
-        raise
-    os.close(fd)
-    fileio.replace(tmp, dest)
-
-
 def materialize(base: str, session_id: str, claude_root: str | None = None) -> Materialized | None:
     """The session's files in the kit's private view, brought up to the archive (and to the
     client's files that are still there); None when the archive has no transcript of it."""
@@ -123,7 +109,7 @@ def materialize(base: str, session_id: str, claude_root: str | None = None) -> M
         except OSError:
             pass
         ensure_dir(os.path.dirname(dest), root=base)
-        _write(dest, _chunks(base, entry, sources, live))
+        fileio.write_chunks(dest, _chunks(base, entry, sources, live))
     return found
 
 
@@ -178,7 +164,7 @@ def restore(base: str, claude_root: str, session_id: str) -> Restored | None:
         if is_transcript(entry, session_id):
             earlier_entries = earlier
         os.makedirs(os.path.dirname(dest), mode=0o700, exist_ok=True)
-        _write(dest, _chunks(base, entry, sources, None))
+        fileio.write_chunks(dest, _chunks(base, entry, sources, None))
         os.utime(dest, (now, now))
         written.append(dest)
     project = os.path.dirname(transcript) if transcript else None

@@ -9,7 +9,7 @@ Owns:
   such as `/dev/zero` behind a symlink, a socket, a folder) refused with `NotARegularFile`,
   an `OSError`, so every caller's "cannot read it" path takes it. `read_small` reads a
   bounded prefix (settings, meta, config and price files).
-- `create_temp`, `write_temp`, `replace`, `move`, `atomic_write`: a new file is written beside its target, private
+- `create_temp`, `write_temp`, `write_chunks`, `replace`, `move`, `atomic_write`: a new file is written beside its target, private
   (0600 unless told), synced unless the caller says the file can be lost in a power cut
   (`sync=False`: bookkeeping rewritten at every start; an fsync costs a third of a hook's
   budget on a loaded disk), then put in place with the one `os.replace`; a temp file that
@@ -28,6 +28,7 @@ import errno
 import os
 import stat
 import time
+from collections.abc import Iterable
 
 from session_kit.state import fastjson
 
@@ -127,6 +128,29 @@ def write_temp(path: str, data: bytes, *, mode: int = 0o600, sync: bool = True) 
         discard(tmp)
         raise
     return tmp
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """All of `data` to `fd` (`os.write` may take only part of it)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def write_chunks(path: str, chunks: Iterable[bytes], *, mode: int = 0o600) -> None:
+    """A file made of `chunks`, streamed to a private temp file beside `path` and put in its
+    place (not synced: for copies that can be made again, such as the archive's readable
+    views); nothing is left behind on a failure."""
+    tmp, fd = create_temp(path, mode=mode)
+    try:
+        for chunk in chunks:
+            write_all(fd, chunk)
+    except BaseException:
+        os.close(fd)
+        discard(tmp)
+        raise
+    os.close(fd)
+    replace(tmp, path)
 
 
 def replace(tmp: str | os.PathLike[str], path: str | os.PathLike[str]) -> None:
