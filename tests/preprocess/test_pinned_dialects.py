@@ -22,7 +22,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from session_kit.conversation import noise
+from session_kit.conversation import redacting
 from session_kit.preprocess import PreprocessOptions, preprocess_session
 from session_kit.sessions.store import SessionRef, session_ref_from_path
 from tests.support import dialects, sessions, transcripts
@@ -107,7 +107,7 @@ def test_preprocess_output_is_pinned_on_every_path(
 ):
     session = CASES[case](claude_root)
     if path == "big-file":
-        monkeypatch.setattr(noise, "FORK_MIN_BYTES", 0)
+        monkeypatch.setattr(redacting, "FORK_MIN_BYTES", 0)
     # (paths a builder wrote into the transcript name the test's own home folder)
     text = _documents(session_ref_from_path(session), tmp_path / "out").replace(str(claude_root.parent), "<home>")
     golden = GOLDEN / f"{case}.txt"
