@@ -1,12 +1,11 @@
 """Every dialect's session, the real client's transcript and a session full of secrets give the
-documents and the report pinned in `pinned/`, on the small-file path and on the
-big-file path (the one a session of megabytes takes), byte for byte.
+documents and the report pinned in `pinned/`, on the small-file path and on the big-file path
+(the one a session of megabytes takes: a redaction worker beside the conversion), byte for byte.
 
 The expected files were written by the code before the preprocess hot loop was made lean
 (noise told by its type prefix, msgspec from the first line, redaction shared with a worker,
-the forked line reader gone): they
-prove that change left the output as it was. After a change of output made on purpose,
-rewrite them with `UPDATE_GOLDEN=1` and review the diff.
+the forked line reader gone): they prove that change left the output as it was. After a change
+of output made on purpose, rewrite them with `UPDATE_GOLDEN=1` and review the diff.
 """
 
 from __future__ import annotations
