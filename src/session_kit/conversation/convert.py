@@ -144,6 +144,7 @@ class LogConverter:
         thread = self.options.thread
         facts = self.builder.facts
         noise = NoiseTally()  # the common case, tallied apart and added at the end
+        lines = conversation_lines(self.path, self.read, noise)
         group: list[Entry] = []  # the lines of the assistant message being read
         group_id: str | None = None
         assistant, other = self.builder.assistant, self.builder.entry
@@ -155,7 +156,7 @@ class LogConverter:
             if self.redactor is not None:
                 self.batches = BatchRedactor(self.redactor, parallel=second_core_pays(size))
             expect_to_parse(size // 8)  # (about a fifth of a big session's bytes is conversation)
-            for line_no, raw in conversation_lines(self.path, self.read, noise):
+            for line_no, raw in lines:
                 value = parse_line(raw, self.read, line_no)
                 size = len(raw)
                 if value is None:
@@ -203,6 +204,7 @@ class LogConverter:
                 yield from self._take(assistant(group))
             yield from self._flush()
         finally:
+            lines.close()  # (its counts are in `noise` once it is closed)
             if self.batches is not None:
                 self.batches.close()
             # The file's bytes (and its noise) are counted once, by its main section.

@@ -30,7 +30,9 @@ class NoiseTally:
 def conversation_lines(
     path: str | os.PathLike[str], stats: ReadStats, tally: NoiseTally
 ) -> Iterator[tuple[int, bytes]]:
-    """`(line_no, raw)` for every line of the file that is not noise by its raw type."""
+    """`(line_no, raw)` for every line of the file that is not noise by its raw type; the
+    counts are added to `stats` as lines are read, to `tally` when the generator ends or is
+    closed."""
     noise, first = NOISE_TYPE_BYTES, TYPE_FIRST
     skip = len(first)
     input_chars = entries = chars = 0
