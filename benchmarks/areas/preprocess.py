@@ -1,10 +1,13 @@
 """Preprocess: `preprocess` on the big session, a huge one and one grown from a real client's
-transcript, against json.loads of every line of the same file.
+transcript, against json.loads of every line of the same file; with two floors measured in the
+same rounds: reading the file and dropping its noise unparsed, and redacting the documents'
+text once, each in a process of its own.
 """
 
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -62,6 +65,21 @@ def bench_preprocess(ctx: Context) -> list[Row]:
     return rows
 
 
+# The floors: what two parts of the work cost alone, each in a fresh process like the baseline.
+READ_FLOOR = (
+    "import sys\n"
+    "from session_kit.conversation.noise import NoiseTally, conversation_lines\n"
+    "from session_kit.transcript.reader import ReadStats\n"
+    "for _ in conversation_lines(sys.argv[1], ReadStats(), NoiseTally()): pass\n"
+)
+REDACT_FLOOR = (
+    "import sys\n"
+    "from session_kit.redact import Redactor\n"
+    "text, redact = open(sys.argv[1], encoding='utf-8').read(), Redactor()\n"
+    "for at in range(0, len(text), 65536): redact(text[at : at + 65536])\n"
+)
+
+
 def _preprocess_rows(ctx: Context, root: Path, path: Path, sid: str, what: str, *, max_ratio: float) -> list[Row]:
     with tempfile.TemporaryDirectory() as out:
         lines = Command.of("json.loads every line (same rounds)", [sys.executable, "-c", JSON_LINES, path])
@@ -70,10 +88,20 @@ def _preprocess_rows(ctx: Context, root: Path, path: Path, sid: str, what: str, 
             [*ctx.kit, "preprocess", sid, "--claude-dir", root, "--output-dir", out, "--json"],
             inspect=_preprocess_note,
         )
-        m_lines, m_kit = ctx.measure(lines, kit, slow=True)
+        # The documents' text, as one stream not yet redacted: what the redactor goes over.
+        text = Path(out) / "unredacted.xml"
+        with open(text, "wb") as stream:
+            argv = [*ctx.kit, "preprocess", sid, "--claude-dir", root, "--stdout", "--no-redact"]
+            subprocess.run(argv, stdout=stream, stderr=subprocess.DEVNULL, check=True)
+        read = Command.of("reading, noise dropped", [sys.executable, "-c", READ_FLOOR, path])
+        redact = Command.of("redacting the text", [sys.executable, "-c", REDACT_FLOOR, text])
+        m_lines, m_kit, m_read, m_redact = ctx.measure(lines, kit, read, redact, slow=True)
+        size = text.stat().st_size / 1e6
     return [
         Row.ratio_row("preprocess", what, m_kit, m_lines, max_ratio=max_ratio),
         Row.memory_row("preprocess", "  same, peak RSS", m_kit, ctx.python_pass(), max_mb=32, note="-"),
+        Row.ratio_row("preprocess", "  floor: reading it, noise dropped unparsed", m_read, m_lines, note="-"),
+        Row.ratio_row("preprocess", f"  floor: redacting its {size:.1f} MB of text once", m_redact, m_lines, note="-"),
     ]
 
 

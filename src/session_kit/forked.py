@@ -6,8 +6,8 @@ results in the jobs' order as soon as each one and all before it are done; the w
 raised in a fork are raised again here, with its result. A job a fork could not finish (it
 raised, or the fork died) is done again here, so no result is ever lost and an error is the
 one this process meets. `spare_workers` says how many processes pay for a number of jobs;
-`cores` and `enlarge_pipe` serve the kit's other work beside a fork (preprocess's reader and
-redaction worker).
+`cores` and `enlarge_pipe` serve the kit's other work beside a fork (preprocess's redaction
+worker).
 Standard library only; POSIX (`fork`). Does not know what a job is.
 
 Why not `concurrent.futures.ProcessPoolExecutor`: it keeps this process idle while its workers

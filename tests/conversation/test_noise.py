@@ -1,9 +1,9 @@
-"""Conversation lines of a transcript: the forked reader gives exactly what the serial one does."""
+"""Conversation lines of a transcript: every line but the client's noise, which is never parsed."""
 
 from __future__ import annotations
 
 import importlib.util
-import os
+import json
 import sys
 from pathlib import Path
 
@@ -12,9 +12,9 @@ import pytest
 from session_kit.conversation import noise
 from session_kit.conversation.noise import NoiseTally
 from session_kit.transcript.reader import ReadStats
+from session_kit.transcript.vocabulary import NOISE_TYPES
 
 REAL = Path(__file__).parent.parent / "fixtures" / "real"
-forks = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 
 
 def _load_generator():
@@ -27,28 +27,67 @@ def _load_generator():
     return module
 
 
-def _both(path: Path):
-    results = []
-    for reader in (noise._serial, noise._forked):
-        stats, tally = ReadStats(), NoiseTally()
-        lines = list(reader(path, stats, tally))
-        results.append((lines, stats.as_dict(), stats.malformed_lines, (tally.input_chars, tally.entries, tally.chars)))
-    return results
+def _read(path: Path) -> tuple[list[tuple[int, bytes]], NoiseTally]:
+    tally = NoiseTally()
+    return list(noise.conversation_lines(path, ReadStats(), tally)), tally
 
 
-@forks
-def test_forked_reader_gives_the_serial_lines_and_counts_on_generated_sessions(tmp_path: Path):
+def _noise_by_parsing(raw: bytes) -> bool:
+    value = json.loads(raw)
+    return isinstance(value, dict) and value.get("type") in NOISE_TYPES
+
+
+def _check_against_parsing(path: Path) -> list[tuple[int, bytes]]:
+    lines, tally = _read(path)
+    every = path.read_bytes().splitlines(keepends=True)
+    expected = [(n, raw) for n, raw in enumerate(every, 1) if not _noise_by_parsing(raw)]
+    assert lines == expected
+    dropped = [raw for raw in every if _noise_by_parsing(raw)]
+    assert (tally.input_chars, tally.entries, tally.chars) == (
+        len(b"".join(every)),
+        len(dropped),
+        len(b"".join(dropped)),
+    )
+    return lines
+
+
+def test_generated_sessions_keep_every_line_but_the_noise_and_count_it(tmp_path: Path):
     _load_generator().generate(tmp_path / "root", sessions=3, big_mb=1, seed=5, workers=1)
     paths = sorted((tmp_path / "root").rglob("*.jsonl"))
     assert paths
     for path in paths:
-        serial, forked = _both(path)
-        assert forked == serial
-        assert serial[0]  # something was kept
+        assert _check_against_parsing(path)  # something was kept
 
 
-@forks
-def test_forked_reader_gives_the_serial_lines_on_odd_files(tmp_path: Path):
+def test_real_client_transcripts_keep_every_conversation_line_and_drop_only_noise():
+    paths = sorted(REAL.rglob("*.jsonl"))
+    assert paths
+    for path in paths:
+        lines, tally = _read(path)
+        every = path.read_bytes().splitlines(keepends=True)
+        kept = dict(lines)
+        assert all(kept[n] == raw for n, raw in enumerate(every, 1) if not _noise_by_parsing(raw))
+        dropped = [raw for n, raw in enumerate(every, 1) if n not in kept]
+        assert dropped and all(_noise_by_parsing(raw) for raw in dropped)
+        # (an attachment whose `type` sits mid-line, 7 KB from either end, is told by parsing it)
+        assert tally.entries == len(dropped) and tally.input_chars == len(b"".join(every))
+
+
+def test_a_line_that_starts_with_a_noise_type_is_dropped_only_for_that_exact_name(tmp_path: Path):
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(
+        b'{"type":"mode","mode":"plan"}\n'  # noise
+        b'{"type":"mode-of-the-future","x":1}\n'  # a type nobody knows, whose name starts like one
+        b'{"type":"api-request-shape","n":2}\n'  # noise, named like another noise type and more
+        b'{"type":"mo\\"de","x":1}\n'  # an escaped quote in the name: told by parsing, kept
+        b'{"type":"user","message":{"content":"hi"}}\n'
+    )
+    lines, tally = _read(path)
+    assert [n for n, _ in lines] == [2, 4, 5]
+    assert tally.entries == 2
+
+
+def test_odd_lines_are_kept_for_the_parser_to_judge(tmp_path: Path):
     path = tmp_path / "odd.jsonl"
     path.write_bytes(
         b'\xef\xbb\xbf{"type":"user","message":{"content":"hi"}}\n'
@@ -57,70 +96,11 @@ def test_forked_reader_gives_the_serial_lines_on_odd_files(tmp_path: Path):
         b"not json\n" + b'{"type":"user","x":"' + b"y" * 600_000 + b'"}\n'  # longer than a read block
         b'{"type":"assistant","message":{"content":[]}}'  # half-written last line
     )
-    serial, forked = _both(path)
-    assert forked == serial
-    assert [n for n, _ in serial[0]] == [1, 2, 4, 5, 6]
+    lines, tally = _read(path)
+    assert [n for n, _ in lines] == [1, 2, 4, 5, 6]
+    assert tally.entries == 1
 
 
-@forks
-def test_forked_reader_raises_what_the_serial_one_raises(tmp_path: Path):
-    missing = tmp_path / "gone.jsonl"
-    for reader in (noise._serial, noise._forked):
-        with pytest.raises(FileNotFoundError):
-            list(reader(missing, ReadStats(), NoiseTally()))
-
-
-@forks
-def test_a_consumer_that_stops_early_leaves_no_child(tmp_path: Path):
-    path = tmp_path / "big.jsonl"
-    path.write_bytes(b'{"type":"user","message":{"content":"hi"}}\n' * 200_000)
-    lines = noise._forked(path, ReadStats(), NoiseTally())
-    assert next(lines)[0] == 1
-    lines.close()  # closes the pipe, then reaps the child
-    with pytest.raises(ChildProcessError):
-        os.waitpid(-1, os.WNOHANG)
-
-
-@forks
-def test_real_client_transcripts_keep_the_same_lines_either_way():
-    for path in sorted(REAL.rglob("*.jsonl")):
-        serial, forked = _both(path)
-        assert forked == serial
-
-
-def _ahead_lines(path: Path, ahead) -> tuple[list, dict]:
-    done: dict = {}
-    lines = []
-    for line_no, raw in noise._forked(path, ReadStats(), NoiseTally(), ahead, done):
-        assert line_no not in lines
-        lines.append((line_no, raw, done.get(line_no)))  # ready before its line comes
-    return lines, done
-
-
-@forks
-def test_the_forked_reader_does_work_ahead_and_hands_it_over_with_its_line(tmp_path: Path):
-    path = tmp_path / "s.jsonl"
-    path.write_bytes(
-        b'{"type":"user","message":{"content":"one"}}\n'
-        b'{"type":"attachment","attachment":{}}\n'
-        b'{"type":"user","message":{"content":"three"}}\n'
-    )
-    lines, done = _ahead_lines(path, lambda raw: ("seen", len(raw)) if b"three" in raw else None)
-    assert [(n, note) for n, _, note in lines] == [(1, None), (3, ("seen", 46))]
-    assert done == {3: ("seen", 46)}
-    serial = list(noise._serial(path, ReadStats(), NoiseTally()))
-    assert [(n, raw) for n, raw, _ in lines] == serial  # the lines themselves are untouched
-
-
-@forks
-def test_work_ahead_that_fails_is_left_undone_and_the_lines_still_come(tmp_path: Path):
-    path = tmp_path / "s.jsonl"
-    path.write_bytes(b'{"type":"user","message":{"content":"one"}}\n' * 3)
-
-    def broken(raw: bytes):
-        raise ValueError("no")
-
-    lines, done = _ahead_lines(path, broken)
-    assert [n for n, _, _ in lines] == [1, 2, 3] and done == {}
-    unmarshalable, done = _ahead_lines(path, lambda raw: object())
-    assert len(unmarshalable) == 3 and done == {}
+def test_a_missing_file_raises(tmp_path: Path):
+    with pytest.raises(FileNotFoundError):
+        _read(tmp_path / "gone.jsonl")

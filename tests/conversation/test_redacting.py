@@ -35,9 +35,27 @@ def _each_batch_through(batches: BatchRedactor) -> list[str]:
     try:
         got = []
         for batch in BATCHES:
-            batches.submit(batch)
-            got.append(batches.result())
+            got.append(batches.result() if batches.send(batch) else batches.here(batch))
         return got
+    finally:
+        batches.close()
+
+
+def _with_worker(redactor: Redactor) -> BatchRedactor:
+    """A BatchRedactor whose worker starts at the next `send` (one batch was redacted here)."""
+    batches = BatchRedactor(redactor, parallel=True)
+    batches.here("a first batch, nothing secret in it")
+    return batches
+
+
+@forks
+def test_the_worker_starts_once_a_batch_was_redacted_here_with_the_rules_compiled():
+    batches = BatchRedactor(Redactor(), parallel=True)
+    try:
+        assert not batches.send(BATCHES[0]) and batches._worker is None
+        batches.here(BATCHES[0])
+        assert batches.send(BATCHES[1]) and batches._worker is not None
+        assert batches.result() == Redactor()(BATCHES[1])
     finally:
         batches.close()
 
@@ -46,46 +64,64 @@ def _each_batch_through(batches: BatchRedactor) -> list[str]:
 def test_a_worker_redacts_each_batch_and_counts_as_here():
     expected, counts = _redacted_here()
     redactor = Redactor()
-    batches = BatchRedactor(redactor, parallel=True)
-    assert batches._worker is not None
-    got = _each_batch_through(batches)
-    assert got == expected
+    batches = _with_worker(redactor)
+    sent = [batches.send(batch) and batches.result() for batch in BATCHES]
+    batches.close()
+    assert sent == expected
     assert dict(redactor.counts) == counts
-    assert got[0] != BATCHES[0]  # something was redacted
+    assert sent[0] != BATCHES[0]  # something was redacted
 
 
 @forks
 def test_a_worker_that_dies_leaves_the_batch_to_be_redacted_here():
     expected, counts = _redacted_here()
     redactor = Redactor()
-    batches = BatchRedactor(redactor, parallel=True)
+    batches = _with_worker(redactor)
+    assert batches.send(BATCHES[0])
     worker = batches._worker
     assert worker is not None
     os.kill(worker.pid, signal.SIGKILL)
     os.waitpid(worker.pid, 0)
-    got = _each_batch_through(batches)
+    got = [batches.result()]  # redacted here after all
+    got += [batches.result() if batches.send(batch) else batches.here(batch) for batch in BATCHES[1:]]
+    batches.close()
     assert got == expected
     assert dict(redactor.counts) == counts
 
 
 @forks
 def test_closing_leaves_no_child_behind():
-    batches = BatchRedactor(Redactor(), parallel=True)
-    batches.submit(BATCHES[0])
+    batches = _with_worker(Redactor())
+    assert batches.send(BATCHES[0])
     batches.result()
     batches.close()
     with pytest.raises(ChildProcessError):
         os.waitpid(-1, os.WNOHANG)
 
 
-def test_one_batch_at_a_time():
+def test_without_a_worker_no_batch_is_sent_and_each_is_redacted_here():
     batches = BatchRedactor(Redactor(), parallel=False)
-    batches.submit("x")
+    assert not batches.send(BATCHES[0])
+    assert batches.here(BATCHES[0]) == Redactor()(BATCHES[0]) != BATCHES[0]
     with pytest.raises(RuntimeError):
-        batches.submit("y")
-    assert batches.result() == "x"
-    with pytest.raises(RuntimeError):
-        batches.result()
+        batches.result()  # nothing is waiting in a worker
+
+
+@forks
+def test_the_worker_holds_one_batch_at_a_time():
+    expected, counts = _redacted_here()
+    redactor = Redactor()
+    batches = _with_worker(redactor)
+    try:
+        assert batches.send(BATCHES[0])
+        assert not batches.send(BATCHES[1])  # it has one already: this one is redacted here
+        assert batches.here(BATCHES[1]) == expected[1]
+        assert batches.result() == expected[0]
+        assert batches.send(BATCHES[2])
+        assert batches.result() == expected[2]
+        assert dict(redactor.counts) == counts
+    finally:
+        batches.close()
 
 
 @forks

@@ -61,7 +61,7 @@ def test_hook_progress_and_mode_lines_are_bookkeeping_for_the_parsed_and_the_raw
 def test_the_raw_reader_drops_every_bookkeeping_line_of_a_current_session(tmp_path: Path):
     built = every_type_2_1_330(tmp_path)
     tally = NoiseTally()
-    kept = [json.loads(raw) for _, raw in conversation_lines(built.path, ReadStats(), tally, fork=False)]
+    kept = [json.loads(raw) for _, raw in conversation_lines(built.path, ReadStats(), tally)]
     assert {e["type"] for e in kept} == {"user", "assistant", "system"}
     assert tally.entries == len(built.session.lines) - len(kept)
 

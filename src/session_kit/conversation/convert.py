@@ -4,9 +4,11 @@ Owns: the order of the steps on each line (noise by raw type, unreadable lines, 
 entries (a uuid an earlier line had: a file resumed or copied into itself), the session filter, the split of a 1.0.x file's inline agents from its main conversation, then the
 content steps in `elements`), grouping the lines an assistant message is written as into one
 entry, the log's cwd, branch, client version and token usage, and redacting the units' texts
-in batches (one pass over ~64 KB of joined text costs far less than a pass over each; one batch
-is redacted by `redacting` while the next is built, so units come out a batch late). Yields
-format-neutral units (`conversation.items.Unit`), one per entry, and never holds more than a batch. Does
+in batches (one pass over ~64 KB of joined text costs far less than a pass over each; on a big
+file one batch is redacted by `redacting`'s worker while the next ones are built, and redacted
+here while the worker is busy, so units come out a few batches late, always in order). Yields
+format-neutral units (`conversation.items.Unit`), one per entry, and never holds more than
+MAX_HELD batches. Does
 not render a format (`preprocess/render/`, `view`), decide where documents start and end
 (`preprocess.sinks`) or which agent logs are read (`preprocess.pipeline`, `view.build`); it
 does say how a session's files are read, for both (`SessionReading`).
@@ -15,23 +17,26 @@ does say how a session's files are read, for both (`SessionReading`).
 from __future__ import annotations
 
 import os
+from collections import deque
 from collections.abc import Callable, Iterator
-from functools import partial
 from pathlib import Path
 
 from session_kit.conversation import steps
-from session_kit.conversation.elements import ConvertOptions, LogFacts, UnitBuilder, prune_ahead
+from session_kit.conversation.elements import ConvertOptions, LogFacts, UnitBuilder
 from session_kit.conversation.items import REPLACEMENT, Unit, clean, replace_texts
-from session_kit.conversation.noise import NoiseTally, conversation_lines, second_core_pays
-from session_kit.conversation.redacting import BatchRedactor
+from session_kit.conversation.noise import NoiseTally, conversation_lines
+from session_kit.conversation.redacting import BatchRedactor, file_size, second_core_pays
 from session_kit.files import open_fd
 from session_kit.redact import SEPARATOR, Redactor
 from session_kit.sessions.store import SessionRef
 from session_kit.transcript.entries import KIND_ASSISTANT, KIND_NOISE, Entry
 from session_kit.transcript.glance import file_holds
-from session_kit.transcript.reader import ReadStats, parse_line
+from session_kit.transcript.reader import ReadStats, expect_to_parse, parse_line
 
 BATCH_CHARS = 64 * 1024  # text redacted in one pass (bounds the units held)
+AHEAD = 2  # batches waiting for the worker before this process redacts some itself
+MAX_HELD = 8  # batches held (behind the worker's) before waiting for the worker
+_WITH_WORKER = 0  # a held batch's state while the worker has it
 
 __all__ = ["BATCH_CHARS", "ConvertOptions", "LogConverter", "LogFacts", "SessionReading"]
 
@@ -120,8 +125,11 @@ class LogConverter:
         self._pending: list[Unit] = []
         self._bounds: list[int] = []  # where each pending unit's texts end in `builder.texts`
         self._pending_chars = 0
-        # The batch being redacted: (units, bounds, texts, joined as read, joined cleaned).
-        self._in_flight: tuple[list[Unit], list[int], list[str], str, str] | None = None
+        # The batches handed over, in order: [units, bounds, texts, joined as read, joined
+        # cleaned, redacted (None while the worker has it)].
+        self._held: deque[list] = deque()
+        self._remote: list | None = None  # the held batch the worker has
+        self._waiting: deque[list] = deque()  # the held batches neither redacted nor sent
         self.batches: BatchRedactor | None = None  # made when the conversion starts
 
     @property
@@ -136,28 +144,19 @@ class LogConverter:
         thread = self.options.thread
         facts = self.builder.facts
         noise = NoiseTally()  # the common case, tallied apart and added at the end
+        lines = conversation_lines(self.path, self.read, noise)
         group: list[Entry] = []  # the lines of the assistant message being read
         group_id: str | None = None
         assistant, other = self.builder.assistant, self.builder.entry
         seen: set[str] = set()  # the uuids of the entries read (as `entries.read_entries`)
         try:
-            # On a big file the reader is forked and prunes tool results ahead (`prune_ahead`),
-            # and a worker redacts a batch while the next is built: both on the second core.
-            beside = second_core_pays(self.path)
+            # On a big file a worker redacts batches beside this process (`redacting`), and
+            # msgspec parses from the first line.
+            size = file_size(self.path)
             if self.redactor is not None:
-                self.batches = BatchRedactor(self.redactor, parallel=beside)
-            ahead: dict[int, object] = {}
-            lines = conversation_lines(
-                self.path,
-                self.read,
-                noise,
-                ahead=partial(prune_ahead, redact=self.redactor) if self.options.filtering else None,
-                done=ahead,
-                fork=beside,
-            )
-            next_entry = self.builder.next_entry
+                self.batches = BatchRedactor(self.redactor, parallel=second_core_pays(size))
+            expect_to_parse(size // 8)  # (about a fifth of a big session's bytes is conversation)
             for line_no, raw in lines:
-                next_entry(ahead.pop(line_no, None) if ahead else None)  # type: ignore[arg-type]
                 value = parse_line(raw, self.read, line_no)
                 size = len(raw)
                 if value is None:
@@ -205,6 +204,7 @@ class LogConverter:
                 yield from self._take(assistant(group))
             yield from self._flush()
         finally:
+            lines.close()  # (its counts are in `noise` once it is closed)
             if self.batches is not None:
                 self.batches.close()
             # The file's bytes (and its noise) are counted once, by its main section.
@@ -224,22 +224,28 @@ class LogConverter:
         self._bounds.append(len(texts))
         self._pending_chars += sum(map(len, texts[start:]))
         if self._pending_chars < BATCH_CHARS:
+            if self._remote is not None and self._waiting and self.batches.ready():  # type: ignore[union-attr]
+                self._share(final=False)  # the worker is free: give it the next batch now
+                return self._done()
             return []
-        return self._hand_over()
+        self._hand_over()
+        if self.batches is not None:
+            self._share(final=False)
+        return self._done()
 
     def _flush(self) -> list[Unit]:
         """Every unit still held, its texts cleaned and redacted (the end of the log)."""
-        return self._hand_over() + self._finish()
+        self._hand_over()
+        if self.batches is not None:
+            self._share(final=True)
+        return self._done()
 
-    def _hand_over(self) -> list[Unit]:
-        """Start the pending batch's redaction; returns the batch handed over before, done.
-
-        The batch's texts are cleaned (made safe for any output) and joined here; the joined
-        text is redacted by `batches` while the next batch is built."""
-        done = self._finish()
+    def _hand_over(self) -> None:
+        """Queue the pending batch to be redacted. Its texts are cleaned (made safe for any
+        output) and joined here; with no redactor, or no text, it is done as it is."""
         pending = self._pending
         if not pending:
-            return done
+            return
         texts = self.builder.texts
         original = joined = SEPARATOR.join(texts)
         # NUL inside a text would split it: it is one of the characters `clean` replaces anyway.
@@ -247,24 +253,55 @@ class LogConverter:
             if joined.count(SEPARATOR) != len(texts) - 1:
                 joined = SEPARATOR.join(t.replace(SEPARATOR, REPLACEMENT) for t in texts)
             joined = clean(joined, keep_nul=True)
+        batch = [pending, self._bounds, texts, original, joined, joined]
         if self.batches is not None and texts:
-            self.batches.submit(joined)
-        self._in_flight = (pending, self._bounds, texts, original, joined)
+            batch[5] = None
+            self._waiting.append(batch)
+        self._held.append(batch)
         self._pending, self._bounds, self._pending_chars = [], [], 0
         self.builder.texts = []
-        return done
 
-    def _finish(self) -> list[Unit]:
-        """The batch in flight, its redacted texts put into its units; [] when there is none."""
-        if self._in_flight is None:
-            return []
-        pending, bounds, texts, original, joined = self._in_flight
-        self._in_flight = None
-        if self.batches is not None and texts:
-            redacted = self.batches.result()
-            if redacted != joined:
-                self.reduction.count(steps.STEP_REDACTION, len(joined) - len(redacted))
-                joined = redacted
+    def _share(self, *, final: bool) -> None:
+        """Redact the held batches, sharing them with the worker: it takes the oldest waiting
+        whenever it is free (looked at after each unit); this process redacts the newest once
+        more than AHEAD wait (it builds batches faster than they are redacted) and, at the
+        end, all the worker does not get to. Without a worker, each is redacted here at once."""
+        batches, waiting = self.batches, self._waiting
+        assert batches is not None
+        while True:
+            remote = self._remote
+            if remote is not None and ((final and not waiting) or len(self._held) > MAX_HELD or batches.ready()):
+                remote[5] = batches.result()
+                remote = self._remote = None
+            if remote is None and waiting:
+                first = waiting.popleft()
+                if batches.send(first[4]):
+                    first[5], self._remote = _WITH_WORKER, first
+                else:
+                    first[5] = batches.here(first[4])
+                continue
+            if len(waiting) > (0 if final else AHEAD):
+                last = waiting.pop()
+                last[5] = batches.here(last[4])
+                continue
+            if not final or self._remote is None:
+                return
+
+    def _done(self) -> list[Unit]:
+        """The units of the batches redacted so far, in order, their texts put in."""
+        out: list[Unit] = []
+        held = self._held
+        while held and isinstance(held[0][5], str):
+            out += self._filled(*held.popleft())
+        return out
+
+    def _filled(
+        self, pending: list[Unit], bounds: list[int], texts: list[str], original: str, joined: str, redacted: str
+    ) -> list[Unit]:
+        """A batch's units with its redacted texts put in."""
+        if redacted != joined:
+            self.reduction.count(steps.STEP_REDACTION, len(joined) - len(redacted))
+            joined = redacted
         if joined is not original:
             new = joined.split(SEPARATOR)
             start = 0

@@ -33,7 +33,6 @@ from session_kit.transcript.entries import (
     prompt_display,
     request_text,
 )
-from session_kit.transcript.reader import loads_line
 from session_kit.transcript.tokens import TokenTally
 from session_kit.transcript.tools import AGENT_TOOLS, summarize_input
 
@@ -88,15 +87,6 @@ class UnitBuilder:
         self._dropped_calls: set[str] = set()
         self._docs = steps.DocDeduper()
         self._last_text: str | None = None
-        # The pruning of the next entry's tool results, worked out ahead (`prune_ahead`) by the
-        # forked reader; `_result_index` counts the entry's results as they are built.
-        self.ahead: list | None = None
-        self._result_index = 0
-
-    def next_entry(self, ahead: list | None) -> None:
-        """What was worked out ahead for the entry about to be built (None: nothing)."""
-        self.ahead = ahead
-        self._result_index = 0
 
     def _text_element(self, name: str, attributes: Mapping[str, Any] | None, text: str) -> Element:
         self.texts.append(text)
@@ -305,16 +295,7 @@ class UnitBuilder:
             return items.USER_META, text  # client text the one request rule leaves out (a teammate's message…)
         return None, text
 
-    def _pruned_ahead(self, index: int, text: str) -> steps.PrunedOutput | None:
-        """The entry's `index`-th result pruned ahead, if it was and its text is this one's."""
-        for at, length, pieces, lines, omitted in self.ahead or ():
-            if at == index:
-                return steps.PrunedOutput(pieces, lines, omitted) if length == len(text) else None
-        return None
-
     def _tool_result(self, entry: Entry, result: ToolResult) -> Element | None:
-        index = self._result_index
-        self._result_index += 1
         call_id = result.tool_use_id
         text = result.text
         if call_id in self._dropped_calls:
@@ -344,7 +325,7 @@ class UnitBuilder:
             if short is not None:
                 self.reduction.count(steps.STEP_NOISE, len(text) - len(short))
                 text = short
-            pruned = self._pruned_ahead(index, text) or steps.prune_output(text, redact=self.redactor)
+            pruned = steps.prune_output(text, redact=self.redactor)
             kept = pruned.text_chars
             if kept != len(text):
                 self.reduction.count(steps.STEP_PRUNE_RESULTS, len(text) - kept)
@@ -371,42 +352,6 @@ class UnitBuilder:
             "agent_id": agent_id,
         }
         return Element(items.TOOL_RESULT, attributes, children)
-
-
-def prune_ahead(
-    raw: bytes, redact: Callable[[str], str] | None = None
-) -> list[tuple[int, int, tuple[str | int, ...], int, int]] | None:
-    """The pruning `UnitBuilder` will do on this line's tool results, worked out ahead from the
-    raw line (the forked reader runs it on the second core, `noise.conversation_lines`):
-    `(index of the result in its entry, length of its text, pieces, lines, omitted)` for each
-    result long enough to be pruned; None for a line with none. `_pruned_ahead` takes an item
-    only for the same result with a text of the same length, else prunes it again. `redact`:
-    the builder's redactor, for the lines cut (redacted before their cut)."""
-    if b'"tool_result"' not in raw:
-        return None
-    value = loads_line(raw.strip())
-    if not isinstance(value, dict):
-        return None
-    out = []
-    for index, result in enumerate(_results_of(Entry.from_raw(0, value))):
-        text = result.text
-        short = steps.shorter_boilerplate(text)
-        if short is not None:
-            text = short
-        if text.count("\n") < steps.RESULT_HEAD_LINES:
-            continue  # kept whole: nothing to work out
-        pruned = steps.prune_output(text, redact=redact)
-        out.append((index, len(text), pruned.pieces, pruned.lines, pruned.omitted))
-    return out or None
-
-
-def _results_of(entry: Entry) -> list[ToolResult]:
-    """The entry's tool results in the order `UnitBuilder.entry` builds them."""
-    if entry.kind == KIND_TOOL_RESULT:
-        return list(entry.tool_results[:1])
-    if entry.kind != KIND_USER or entry.is_compact_summary:
-        return []
-    return [_tool_result_of(entry, block) for block in entry.blocks if block.get("type") == "tool_result"]
 
 
 def _tool_result_of(entry: Entry, block: Mapping[str, Any]) -> ToolResult:

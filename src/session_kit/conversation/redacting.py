@@ -1,25 +1,30 @@
 """Redacting the converter's batches of text, here or in a forked worker running beside it.
 
 Owns: `BatchRedactor`, which takes a batch (the texts of some units, joined with NUL) and
-gives back the same batch redacted, in the order batches were handed over, with the redactor's
-counts updated as if it had run here. When the converter asks for it (on a big file with a
-second core to spare: `noise.second_core_pays`), the work is done by a forked worker process
-while the converter builds the next batch: redaction is about
-a fifth of preprocessing's time (~110 ms of a 60 MB session's ~550 ms) and needs nothing the
-converter has but the text. One batch is in flight at most, so neither side ever blocks writing
-into a full pipe while the other does too. When the worker cannot be started or fails, the
-batch is redacted here: the output is the same either way. Does not decide when a worker pays,
-what a batch holds or how the result goes into units (that is `convert`).
+gives back the same batch redacted, with the redactor's counts updated as if it had run here.
+When the converter asks for it (on a big file with a second core to spare:
+`second_core_pays`), a forked worker process redacts a batch while the converter builds
+the next ones, and the converter redacts batches itself when it gets ahead of the worker
+(`convert` decides which): both cores redact when redaction is the slower half (it is: ~200
+ms of a 60 MB session's work). One batch is in the worker at most, so neither side ever blocks writing into
+a full pipe while the other does too. When the worker cannot be started or fails, its batch
+is redacted here: the output is the same either way. Does not decide what a batch holds, which
+batch is redacted where, the order batches come out in, or how the result goes into units
+(that is `convert`).
 """
 
 from __future__ import annotations
 
 import os
+import select
 import struct
 from collections import Counter
 
-from session_kit.forked import enlarge_pipe
+from session_kit.forked import cores, enlarge_pipe
 from session_kit.redact import Redactor
+
+# Below this size a worker costs more than it saves (measured: ~1-2 ms to fork and start).
+FORK_MIN_BYTES = 8 * 1024 * 1024
 
 _HEADER = struct.Struct("<q")
 _PIPE_BUFFER = 1024 * 1024
@@ -28,37 +33,75 @@ _CODEC = ("utf-8", "surrogatepass")
 _MAX_FD = 65536
 
 
-class BatchRedactor:
-    """Redacts batches with `redactor`, in a worker process when `parallel`.
+def file_size(path: str | os.PathLike[str]) -> int:
+    """The file's size; 0 when it cannot be read (the reading reports the error)."""
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
 
-    `submit` a batch, then `result` gives it back redacted; one batch at a time."""
+
+def second_core_pays(size: int) -> bool:
+    """Whether redacting a file of `size` bytes pays for a worker beside the conversion: a
+    platform that forks, a second core, and a file of FORK_MIN_BYTES or more."""
+    return size >= FORK_MIN_BYTES and hasattr(os, "fork") and cores() >= 2
+
+
+class BatchRedactor:
+    """Redacts batches with `redactor`, some in a worker process when `parallel`.
+
+    `send` a batch to the worker (it holds one at a time); `ready` says whether it has
+    answered, `result` gives the batch back redacted (waiting for it). `here` redacts a batch
+    in this process."""
 
     def __init__(self, redactor: Redactor, *, parallel: bool) -> None:
         self.redactor = redactor
-        self._waiting: str | None = None  # the batch handed over, kept until its result is in
-        self._done: str | None = None  # its result, when it was redacted here
-        self._worker: _Worker | None = _Worker.start(redactor) if parallel else None
+        self._waiting: str | None = None  # the batch the worker has, kept until its result is in
+        self._worker: _Worker | None = None
+        # The worker is forked once a batch was redacted here: it inherits the rules' patterns
+        # compiled (~12 ms a process) instead of compiling them again.
+        self._start = parallel
+        self._done_here = 0
 
-    def submit(self, batch: str) -> None:
-        if self._waiting is not None:
-            raise RuntimeError("one batch at a time: take the result of the last one first")
+    def here(self, batch: str) -> str:
+        self._done_here += 1
+        return self.redactor(batch)
+
+    def send(self, batch: str) -> bool:
+        """Whether the worker took the batch: False without a worker, or while it has one
+        (and before a first batch was redacted here)."""
+        if self._start and self._done_here:
+            self._start = False
+            self._worker = _Worker.start(self.redactor)
+        if self._worker is None or self._waiting is not None:
+            return False
+        try:
+            self._worker.send(batch)
+        except OSError:
+            self._stop_worker()
+            return False
         self._waiting = batch
-        if self._worker is not None:
-            try:
-                self._worker.send(batch)
-                return
-            except OSError:
-                self._stop_worker()
-        self._done = self.redactor(batch)
+        return True
+
+    def ready(self) -> bool:
+        """Whether `result` would not wait: the worker has answered (or stopped)."""
+        if self._waiting is None:
+            raise RuntimeError("no batch was sent to the worker")
+        worker = self._worker
+        if worker is None:
+            return True
+        try:
+            return bool(select.select([worker.inp], [], [], 0)[0])
+        except (OSError, ValueError):
+            return True  # `result` finds out what went wrong
 
     def result(self) -> str:
+        """The batch the worker took, redacted (here, if the worker failed)."""
         batch, self._waiting = self._waiting, None
         if batch is None:
-            raise RuntimeError("no batch was handed over")
-        if self._done is not None:
-            done, self._done = self._done, None
-            return done
-        assert self._worker is not None
+            raise RuntimeError("no batch was sent to the worker")
+        if self._worker is None:
+            return self.redactor(batch)  # the worker was stopped since
         try:
             redacted, counts = self._worker.receive()
         except (OSError, ValueError, EOFError):

@@ -74,6 +74,13 @@ def loads_glanced(data: bytes) -> object:
     return value
 
 
+def expect_to_parse(size: int) -> None:
+    """A reader about to parse `size` bytes (a big transcript's conversation lines): when that
+    is SWITCH_BYTES or more, msgspec parses from the first line instead of after the switch."""
+    if _fast is None and size >= _switch_at:
+        _switch()
+
+
 def _switch() -> None:
     """From now on, msgspec first (where it is installed)."""
     global _fast, _FAST_ERRORS, _switch_at

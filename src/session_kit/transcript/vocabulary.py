@@ -105,6 +105,9 @@ NOISE_CLASSES = frozenset({TITLE, HOOK_PROGRESS, MODE, ATTACHMENT, SNAPSHOT, CLI
 NOISE_TYPES = frozenset(t for t, cls in ENTRY_CLASSES.items() if cls in NOISE_CLASSES) - {TYPE_SUMMARY}
 # The same names as bytes, for readers that tell a line's type from its raw bytes (`rawtype`).
 NOISE_TYPE_BYTES = frozenset(t.encode() for t in NOISE_TYPES)
+# How the client starts most of its bookkeeping lines: with the type (`{"type":"api-request",…`);
+# a reader that meets it reads the name that follows without parsing the line.
+TYPE_FIRST = b'{"type":"'
 TITLE_TYPE_BYTES = frozenset(t.encode() for t in TITLE_TYPES)
 
 # --- what an `attachment` line carries (`attachment.type`) --------------------------------
