@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite, on a fresh machine: makes its own virtual environment, installs the
-# kit with its test extras, checks the code with ruff (lint and format, as configured in
-# pyproject.toml), installs the distribution's Chromium for the browser tests when it can,
-# installs the distribution's PostgreSQL server for the team tests when it can, and runs pytest. The end-to-end tests fetch the pinned Claude Code client from the npm
-# registry the first time they run.
+# kit with its test extras (and the `team` extra: psycopg 3), checks the code with ruff (lint
+# and format, as configured in pyproject.toml), installs the distribution's Chromium for the
+# browser tests and its PostgreSQL server for the team tests when it can, and runs pytest. The
+# end-to-end tests fetch the pinned Claude Code client from the npm registry the first time
+# they run.
 # Extra arguments go to pytest, e.g. `bash tests/run.sh -k encoding -x`.
 #
 # Nothing big is kept in the checkout, so a plugin or marketplace copy of it stays small: the
