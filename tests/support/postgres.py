@@ -6,6 +6,10 @@ root (CI runs as root; `initdb` refuses it) the server runs as the unprivileged 
 (through `runuser`, else `setpriv`), the folder its own. The binaries are looked for in
 `$SESSION_KIT_POSTGRES`, `pg_config --bindir`, `/usr/lib/postgresql/*/bin` (newest first), then
 `PATH`. `NoServer` says why none could start (tests/run.sh installs the package where it can).
+
+The fixtures: `pg_server`, one server for the whole run (skipped, saying why, when none can
+start; under `CI=true` failed instead), and `team_db`, a new database for each test with
+`$SESSION_KIT_TEAM_URL` pointing at it. A test module or conftest imports them by name.
 """
 
 from __future__ import annotations
@@ -17,8 +21,11 @@ import socket
 import subprocess
 import tempfile
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
 
 PASSWORD = "kit-pw-" + uuid.uuid4().hex[:12]
 ROLE = "kit"
@@ -161,3 +168,28 @@ def start() -> Server:
     log = (folder / "server.log").read_text(errors="replace") if (folder / "server.log").exists() else ""
     shutil.rmtree(folder, ignore_errors=True)
     raise NoServer(f"pg_ctl start failed: {done.stderr.strip()} {log[-500:]}")
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[Server]:
+    try:
+        server = start()
+    except NoServer as exc:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"the team tests need a PostgreSQL server: {exc} (CI=true: they must run)")
+        pytest.skip(f"no PostgreSQL server: {exc}")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def team_db(pg_server: Server, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A new, empty database's name; `$SESSION_KIT_TEAM_URL` points at it, `$USER` is `alice`."""
+    name = pg_server.new_database()
+    monkeypatch.setenv("SESSION_KIT_TEAM_URL", pg_server.url(name))
+    monkeypatch.setenv("USER", "alice")
+    monkeypatch.setenv("LOGNAME", "alice")
+    monkeypatch.delenv("PGPASSWORD", raising=False)
+    return name

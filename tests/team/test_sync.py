@@ -214,10 +214,14 @@ def test_debug_agent_team_shows_the_failed_agent_of_a_session_of_another_machine
 
 def test_show_team_of_an_unknown_or_ambiguous_session(two_machines):
     laptop, _devbox = two_machines
-    assert invoke("show", "ffffffff", "--team", env=laptop).exit_code == 3
-    assert invoke("show", "dd", "--team", env=laptop).exit_code == 3 or True
-    result = invoke("show", "", "--team", env=laptop)
-    assert result.exit_code in (0, 3)
+    for sid in ("abab0001-0000-0000-0000-000000000000", "abab0002-0000-0000-0000-000000000000"):
+        make_session(root_of(laptop), sid)
+    ok("sync", "--machine", "laptop", env=laptop)
+    unknown = invoke("show", "ffffffff", "--team", env=laptop)
+    assert unknown.exit_code == 3 and "no session 'ffffffff' in the team database" in unknown.stderr
+    ambiguous = invoke("show", "abab", "--team", env=laptop)
+    assert ambiguous.exit_code == 4
+    assert ok("show", "abab0002", "--team", env=laptop)["id"] == "abab0002-0000-0000-0000-000000000000"
 
 
 def test_reading_a_database_no_kit_pushed_to_is_not_found(tmp_path, team_db):

@@ -149,11 +149,12 @@ def push(
 
 def _batches(index: sqlite3.Connection, changed: Sequence[_File]) -> Iterator[list[_File]]:
     """The changed files in groups of at most BATCH_FILES, and about BATCH_ROWS texts."""
+    texts = dict(index.execute("SELECT file_id, count(*) FROM texts GROUP BY file_id"))
     batch: list[_File] = []
     rows = 0
     for f in changed:
         batch.append(f)
-        rows += index.execute("SELECT count(*) FROM texts WHERE file_id = ?", (f.local_id,)).fetchone()[0]
+        rows += texts.get(f.local_id, 0)
         if len(batch) >= BATCH_FILES or rows >= BATCH_ROWS:
             yield batch
             batch, rows = [], 0
@@ -174,55 +175,75 @@ def _push_sessions(
     rows = index.execute(f"SELECT id, {', '.join(_SESSION_FACTS)} FROM sessions WHERE id IN ({marks})", sorted(ids))
     columns = ("id", "origin", "machine", "user_name", *_SESSION_FACTS)
     update = ", ".join(f"{c} = EXCLUDED.{c}" for c in _SESSION_FACTS)
-    written = 0
+    values = [
+        # its transcript named as its file is (a CI folder's: relative to the folder)
+        [clean(v) for v in (row[0], origin, machine, user, *row[1:3], name_of(row[3]) if row[3] else None, *row[4:])]
+        for row in rows
+    ]
+    if not values:
+        return 0
     with team.cursor() as cur:
-        for row in rows:
-            row = (*row[:3], name_of(row[3]) if row[3] else row[3], *row[4:])  # its transcript, named as its file
-            cur.execute(
-                f"INSERT INTO sessions({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))})"
-                f" ON CONFLICT (id) DO UPDATE SET {update}, last_pushed = now()"
-                " WHERE sessions.origin = EXCLUDED.origin",  # provenance: the first push's, kept
-                [clean(v) for v in (row[0], origin, machine, user, *row[1:])],
-            )
-            written += cur.rowcount
-    return written
+        cur.executemany(
+            f"INSERT INTO sessions({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))})"
+            f" ON CONFLICT (id) DO UPDATE SET {update}, last_pushed = now()"
+            " WHERE sessions.origin = EXCLUDED.origin",  # provenance: the first push's, kept
+            values,
+        )
+        return max(cur.rowcount, 0)
 
 
 def _push_files(index: sqlite3.Connection, team: Any, batch: Sequence[_File], machine: str, user: str | None) -> int:
-    sent = 0
+    """The batch's files (their rows replaced whole) and their agents; the rows sent."""
     with team.cursor() as cur:
-        for f in batch:
-            cur.execute(
-                "INSERT INTO files(machine, path, session, agent, project, modified, warmup, user_name, present,"
-                " checkpoint) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, true, %s)"
-                " ON CONFLICT (machine, path) DO UPDATE SET session = EXCLUDED.session, agent = EXCLUDED.agent,"
-                " project = EXCLUDED.project, modified = EXCLUDED.modified, warmup = EXCLUDED.warmup,"
-                " user_name = EXCLUDED.user_name, present = true, checkpoint = EXCLUDED.checkpoint RETURNING id",
+        cur.executemany(
+            "INSERT INTO files(machine, path, session, agent, project, modified, warmup, user_name, present,"
+            " checkpoint) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, true, %s)"
+            " ON CONFLICT (machine, path) DO UPDATE SET session = EXCLUDED.session, agent = EXCLUDED.agent,"
+            " project = EXCLUDED.project, modified = EXCLUDED.modified, warmup = EXCLUDED.warmup,"
+            " user_name = EXCLUDED.user_name, present = true, checkpoint = EXCLUDED.checkpoint RETURNING id",
+            [
                 [
                     clean(v)
                     for v in (machine, f.name, f.session, f.agent, f.project, f.modified, f.warmup, user, f.checkpoint)
-                ],
-            )
-            team_id = cur.fetchone()[0]
-            for table, (local_columns, team_columns) in _ROWS.items():
-                cur.execute(f"DELETE FROM {table} WHERE file_id = %s", (team_id,))
-                rows = index.execute(f"SELECT {local_columns} FROM {table} WHERE file_id = ?", (f.local_id,))
-                kit = table == "texts"
-                with cur.copy(f"COPY {table} (file_id, {team_columns}) FROM STDIN") as copy:
-                    for row in rows:
-                        values = [clean(v) for v in row]
-                        if kit:
-                            values[-1] = bool(values[-1])
-                        copy.write_row((team_id, *values))
-                        sent += 1
-            if f.agent is not None:
-                agent = index.execute(
+                ]
+                for f in batch
+            ],
+            returning=True,
+        )
+        team_ids = []
+        while True:
+            team_ids.append(cur.fetchone()[0])
+            if not cur.nextset():
+                break
+        team_of = {f.local_id: team_id for f, team_id in zip(batch, team_ids)}
+        marks = ",".join("?" * len(batch))
+        local_ids = list(team_of)
+        sent = 0
+        for table, (local_columns, team_columns) in _ROWS.items():
+            cur.execute(f"DELETE FROM {table} WHERE file_id = ANY(%s)", (team_ids,))
+            rows = index.execute(f"SELECT file_id, {local_columns} FROM {table} WHERE file_id IN ({marks})", local_ids)
+            kit = table == "texts"
+            with cur.copy(f"COPY {table} (file_id, {team_columns}) FROM STDIN") as copy:
+                for row in rows:
+                    values = [team_of[row[0]], *map(clean, row[1:])]
+                    if kit:
+                        values[-1] = bool(values[-1])
+                    copy.write_row(values)
+                    sent += 1
+        agents = [
+            [clean(v) for v in (machine, f.session, f.agent, *found)]
+            for f in batch
+            if f.agent is not None
+            and (
+                found := index.execute(
                     "SELECT type, description FROM agents WHERE session = ? AND agent_id = ?", (f.session, f.agent)
                 ).fetchone()
-                if agent is not None:
-                    cur.execute(
-                        "INSERT INTO agents VALUES (%s, %s, %s, %s, %s) ON CONFLICT (machine, session, agent_id)"
-                        " DO UPDATE SET type = EXCLUDED.type, description = EXCLUDED.description",
-                        [clean(v) for v in (machine, f.session, f.agent, *agent)],
-                    )
+            )
+        ]
+        if agents:
+            cur.executemany(
+                "INSERT INTO agents VALUES (%s, %s, %s, %s, %s) ON CONFLICT (machine, session, agent_id)"
+                " DO UPDATE SET type = EXCLUDED.type, description = EXCLUDED.description",
+                agents,
+            )
     return sent

@@ -14,8 +14,9 @@ Tables (version 1); every text column holds what the local index holds (redacted
               session, agent, project, modified (ns), warmup, user_name, present (on the
               machine's disk at its last push: what `usage` counts), checkpoint (the
               follower's checkpoint the rows were pushed at: what makes a push incremental)
-    texts     the index's searchable pieces of each file; `tsv` (`to_tsvector('simple',
-              text)`, generated) with a GIN index answers `search --team`
+    texts     the index's searchable pieces of each file; `tsv` (generated: the text's words,
+              punctuation a separator as in the local index's FTS5, `to_tsvector('simple', …)`)
+              with a GIN index answers `search --team`
     calls, messages, agent_results  the index's rows of each file (`index/db.py`)
     agents    one row per machine, session and agent: type, description
 The rows of a file go with it (`ON DELETE CASCADE`). Does not: fill them (`push`).
@@ -48,7 +49,7 @@ CREATE INDEX files_session ON files(session);
 CREATE TABLE texts(
     {_FILE}, session text NOT NULL, agent text, line integer, ts text, kind text, tool text,
     status text, text text NOT NULL, kit boolean NOT NULL DEFAULT false,
-    tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', text)) STORED);
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', regexp_replace(text, '[[:punct:]]+', ' ', 'g'))) STORED);
 CREATE INDEX texts_tsv ON texts USING gin(tsv);
 CREATE INDEX texts_file ON texts(file_id);
 CREATE TABLE calls(

@@ -1,9 +1,8 @@
 """Searching the team database: PostgreSQL's own full-text search.
 
-Owns: the query as a `tsquery` (the words in order, the last one a prefix, as the local index
-searches: `phraseto_tsquery` for all but the last word, `to_tsquery('…':*)` for the last, both
-with the `simple` configuration the `texts.tsv` column is made with, so the GIN index answers
-and nothing is scanned), the filters (machine, tool, errors only, since/until, agent), the
+Owns: the query as a `tsquery` (its words in order, the last one a prefix, punctuation a
+separator: as the local index searches with FTS5; the `simple` configuration `texts.tsv` is
+made with, so the GIN index answers and nothing is scanned), the filters (machine, tool, errors only, since/until, agent), the
 order (the kit's own echoes last and only when asked, then `ts_rank`, then the newest) and the
 hits, each naming the machine (and origin) its text was pushed from. The snippet is cut from
 the stored, redacted text (`index.query.snippet`). Does not: connect or print.
@@ -11,6 +10,7 @@ the stored, redacted text (`index.query.snippet`). Does not: connect or print.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,16 +60,17 @@ class TeamHits:
         return {"total": self.total, "kit_hits": self.kit_hits, "hits": [h.as_dict() for h in self.hits]}
 
 
-def tsquery(text: str) -> tuple[str, list[str]]:
-    """The SQL of the query's `tsquery` and its parameters: the words in order, the last a prefix."""
-    words = text.split()
+# ASCII punctuation and white space: what `texts.tsv` reads as a separator ([[:punct:]]).
+_SEPARATORS = re.compile(r"[\s!-/:-@\[-`{-~]+")
+
+
+def tsquery(text: str) -> str:
+    """The query as `to_tsquery` text: its words in order, the last one a prefix; punctuation
+    is a separator (`SENTINEL_fail` finds `SENTINEL_FAILURE`, `notes.txt` a path ending so)."""
+    words = [w for w in _SEPARATORS.split(text) if w]
     if not words:
-        raise KitError("empty query")
-    last = words[-1].replace("\\", "\\\\").replace("'", "''")
-    prefix = "to_tsquery('simple', %s)"
-    if len(words) == 1:
-        return prefix, [f"'{last}':*"]
-    return f"(phraseto_tsquery('simple', %s) <-> {prefix})", [" ".join(words[:-1]), f"'{last}':*"]
+        raise KitError(f"nothing to search for in {text!r} (the team database searches words)")
+    return " <-> ".join(f"'{w}'" for w in words) + ":*"
 
 
 def _where(filters: TeamFilters) -> tuple[list[str], list[Any]]:
@@ -97,13 +98,12 @@ def _where(filters: TeamFilters) -> tuple[list[str], list[Any]]:
 
 def search_team(team: Any, text: str, filters: TeamFilters = TeamFilters(), *, limit: int = DEFAULT_LIMIT) -> TeamHits:
     """The best hits (at most `limit`), how many there are, and how many the kit's own echoes make."""
-    query, query_args = tsquery(text)
     clauses, args = _where(filters)
     base = (
-        f"FROM (SELECT {query} AS q) q, texts t JOIN files f ON f.id = t.file_id"
+        "FROM (SELECT to_tsquery('simple', %s) AS q) q, texts t JOIN files f ON f.id = t.file_id"
         f" LEFT JOIN sessions s ON s.id = t.session WHERE {' AND '.join(['t.tsv @@ q.q', *clauses])}"
     )
-    params = [*query_args, *args]
+    params = [tsquery(text), *args]
     total, echoes = team.execute(f"SELECT count(*), count(*) FILTER (WHERE t.kit) {base}", params).fetchone()
     order = "ORDER BY t.kit, ts_rank(t.tsv, q.q) DESC, t.ts DESC NULLS LAST"
     if not filters.kit:
