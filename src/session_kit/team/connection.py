@@ -15,7 +15,7 @@ import os
 import re
 from typing import Any
 
-from session_kit.errors import KitError, TeamRefused, TeamUnreachable
+from session_kit.errors import EXIT_INTERNAL, KitError, TeamRefused, TeamUnreachable
 
 URL_VARIABLE = "SESSION_KIT_TEAM_URL"
 CONFIG_SECTION = "team"
@@ -122,11 +122,17 @@ def connect(url: str) -> Any:
 
 
 def failure(exc: BaseException, url: str) -> KitError:
-    """The kit's error for what the driver raised: its words on one line, no password."""
+    """The kit's error for what the driver raised: its words on one line, no password. The
+    connection failing or lost is `TeamUnreachable`; credentials, a database or role that is
+    not there, or a privilege missing, `TeamRefused`; anything else the server said, a
+    `KitError` with exit code 1 (what was committed before stays, whole)."""
     said = without_password(" ".join(str(exc).split()) or type(exc).__name__, url)
     if _REFUSED.search(said):
         return TeamRefused(f"the team database {where(url)} refused the connection: {said}")
-    return TeamUnreachable(f"cannot reach the team database {where(url)}: {said}")
+    lost = {c.__name__ for c in type(exc).__mro__} & {"OperationalError", "InterfaceError"}
+    if lost or "connection" in said.lower():
+        return TeamUnreachable(f"cannot reach the team database {where(url)}: {said}")
+    return KitError(f"the team database {where(url)} failed: {said}", exit_code=EXIT_INTERNAL)
 
 
 def is_driver_error(exc: BaseException) -> bool:

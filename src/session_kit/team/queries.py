@@ -4,7 +4,8 @@ Owns: the entry points `session_kit.api` lists for `search`, `sessions`, `usage`
 `debug-agent` with `--team`: the address as `sync` finds it (`$SESSION_KIT_TEAM_URL`, the
 config file), the schema checked (a database no kit pushed to is `NotFound`; a newer kit's,
 `TeamSchemaNewer`), and every failure of the driver as the kit's one-line error. The answers
-are `search`'s, `reads`' and `usage`'s. Does not: write (a read never migrates a database).
+are `search`'s, `reads`' and `usage`'s. Does not: write rows (a read makes no tables; it
+brings an older kit's schema up to date as a push would).
 """
 
 from __future__ import annotations
