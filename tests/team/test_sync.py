@@ -227,3 +227,17 @@ def test_show_team_of_an_unknown_or_ambiguous_session(two_machines):
 def test_reading_a_database_no_kit_pushed_to_is_not_found(tmp_path, team_db):
     result = invoke("sessions", "--team", env=machine(tmp_path, "laptop"))
     assert result.exit_code == 3 and "sync --to" in result.stderr
+
+
+def test_the_team_listing_and_usage_in_text_name_each_machine(two_machines):
+    laptop, _devbox = two_machines
+    listing = invoke("sessions", "--team", env={**laptop, "COLUMNS": "200"})
+    assert listing.exit_code == 0, listing.output
+    header, *rows = listing.stdout.splitlines()
+    assert header.split()[:3] == ["LAST", "ACTIVE", "MACHINE"]
+    assert any(" laptop " in r and "c0ffee00-1111-2222-3333-444455556666" in r for r in rows)
+    assert any(" devbox " in r and "dddd0000-0000-0000-0000-00000000d0d0" in r for r in rows)
+    usage = invoke("usage", "--team", "--by", "machine", env=laptop)
+    assert usage.exit_code == 0, usage.output
+    keys = [line.split()[0] for line in usage.stdout.splitlines()[1:] if line.strip()]
+    assert keys[:3] == ["devbox", "laptop", "total"]
