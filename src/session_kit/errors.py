@@ -41,7 +41,7 @@ EXIT_MEANINGS = {
     EXIT_DRIFT: "--strict: types the kit does not know were found",
     EXIT_SECRETS: "secrets were found (with --scrub: some are still there)",
     EXIT_DAMAGED: "--verify: archived bytes are missing or damaged",
-    EXIT_TEAM_UNREACHABLE: "the team database's server cannot be reached (nothing was written)",
+    EXIT_TEAM_UNREACHABLE: "the team database's server cannot be reached (a push keeps what it committed, whole)",
     EXIT_TEAM_REFUSED: "the team database refused the credentials, or does not exist (nothing was written)",
     EXIT_TEAM_SCHEMA: "the team database was made by a newer kit (nothing was written)",
 }

@@ -35,6 +35,7 @@ from session_kit.errors import EXIT_NOT_FOUND, TEAM_CODES
 )
 @click.option(
     "--machine",
+    metavar="NAME",
     default=None,
     help="This machine's name in the team database (default: team.machine in the config file, else the host name; with --from: the origin).",
 )
@@ -42,10 +43,16 @@ from session_kit.errors import EXIT_NOT_FOUND, TEAM_CODES
     "--from",
     "folder",
     type=click.Path(file_okay=False, path_type=Path),
+    metavar="FOLDER",
     default=None,
     help="Push the transcripts in FOLDER (a CI run's artifact: a Claude root, its projects/ or one project's folder) instead of this machine's.",
 )
-@click.option("--origin", default=None, help="With --from: where the transcripts come from, as ci:OWNER/REPO#RUN.")
+@click.option(
+    "--origin",
+    metavar="KIND:NAME",
+    default=None,
+    help="With --from: where the transcripts come from, as ci:OWNER/REPO#RUN.",
+)
 @shared_options
 @pass_kit
 def sync(kit: Kit, url: str | None, machine: str | None, folder: Path | None, origin: str | None) -> None:
