@@ -6,13 +6,17 @@ and the user; connecting with psycopg 3 (the only module of the kit that imports
 functions: nothing else, hooks above all, ever loads it); and turning a failure into one line
 with the kit's exit code (`errors.TeamUnreachable`, `TeamRefused`) that never holds the
 password, wherever it came from (the URL, `PGPASSWORD`, `.pgpass`: libpq reads the last two
-itself). Does not: know the tables (`schema`).
+itself); `team_database`, a connection at this kit's schema (`schema.ready`) whose every
+failure, on the way in or later, is the kit's one-line error. Does not: know the tables
+(`schema`).
 """
 
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from session_kit.errors import EXIT_INTERNAL, KitError, TeamRefused, TeamUnreachable
@@ -138,3 +142,24 @@ def failure(exc: BaseException, url: str) -> KitError:
 def is_driver_error(exc: BaseException) -> bool:
     """A psycopg error (without importing psycopg where it is not loaded)."""
     return any(cls.__module__.startswith("psycopg") for cls in type(exc).__mro__)
+
+
+@contextmanager
+def team_database(url: str, *, write: bool) -> Iterator[Any]:
+    """An open connection to the team database at this kit's schema (migrated when `write`);
+    any failure of the driver, on the way in or later, is the kit's one-line error."""
+    from session_kit.team import schema
+
+    team = connect(url)
+    try:
+        schema.ready(team, write=write)
+        yield team
+    except Exception as exc:
+        if is_driver_error(exc):
+            raise failure(exc, url) from None
+        raise
+    finally:
+        try:
+            team.close()
+        except Exception:  # a connection the server dropped: nothing left to close
+            pass

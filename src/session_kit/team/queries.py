@@ -14,7 +14,7 @@ from datetime import date
 from typing import Any
 
 from session_kit.team import connection
-from session_kit.team.sync import team_database
+from session_kit.team.connection import team_database
 
 
 def _open(state_root: str | None) -> Any:

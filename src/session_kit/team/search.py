@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from session_kit.errors import KitError
-from session_kit.index.query import DEFAULT_LIMIT, snippet
+
+DEFAULT_LIMIT = 20  # hits, as the local search shows
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,5 +117,7 @@ def search_team(team: Any, text: str, filters: TeamFilters = TeamFilters(), *, l
         [*params, limit],
     ).fetchall()
     team.commit()
+    from session_kit.index.query import snippet  # the one snippet rule; here: it loads the index's modules
+
     hits = tuple(TeamHit(*row[:11], snippet(row[11], text), row[12], bool(row[13])) for row in rows)
     return TeamHits(hits, total, echoes)

@@ -7,8 +7,7 @@ FOLDER --origin ci:OWNER/REPO#RUN`): the folder (a Claude root, a `projects/` fo
 project's folder, as an artifact holds them) indexed in a throw-away index, its paths named
 relative to the folder (so pushing a second download of the same artifact adds nothing),
 pushed with that origin, as the machine the origin names unless `--machine` says another.
-Also: the connection's failures as the kit's errors (`connection.failure`), whatever step
-they happen in. Does not: decide what a push sends (`push`).
+Does not: decide what a push sends (`push`), or connect (`connection.team_database`).
 """
 
 from __future__ import annotations
@@ -16,36 +15,17 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from session_kit.errors import InvalidOptions, NotFound
-from session_kit.team import connection, schema
+from session_kit.team import connection
+from session_kit.team.connection import team_database
 from session_kit.team.push import PushResult, push
 
 ORIGIN = re.compile(r"^[a-z][a-z0-9-]*:\S+$")  # `ci:OWNER/REPO#RUN`, `machine:NAME`
-
-
-@contextmanager
-def team_database(url: str, *, write: bool) -> Iterator[Any]:
-    """An open connection to the team database at this kit's schema (migrated when `write`);
-    any failure of the driver, on the way in or later, is the kit's one-line error."""
-    team = connection.connect(url)
-    try:
-        schema.ready(team, write=write)
-        yield team
-    except Exception as exc:
-        if connection.is_driver_error(exc):
-            raise connection.failure(exc, url) from None
-        raise
-    finally:
-        try:
-            team.close()
-        except Exception:  # a connection the server dropped: nothing left to close
-            pass
 
 
 def push_history(
