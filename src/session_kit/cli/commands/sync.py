@@ -21,7 +21,7 @@ from session_kit.errors import EXIT_NOT_FOUND, TEAM_CODES
 @click.command(
     epilog=epilog(
         "session-kit sync --to postgresql://kit@db.example/team        # password from ~/.pgpass",
-        "SESSION_KIT_TEAM_URL=postgresql://kit@db/team session-kit sync --machine laptop",
+        "session-kit sync --machine laptop        # the database from $SESSION_KIT_TEAM_URL or config.json",
         "session-kit sync --from artifact/ --origin ci:acme/app#1234   # a CI run's transcripts",
         codes=(EXIT_NOT_FOUND, *TEAM_CODES),
     )
