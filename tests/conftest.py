@@ -14,6 +14,9 @@ import pytest
 # One Chromium for every browser test (the view's and the end-to-end one), started on first use.
 from tests.support.browser import browser  # noqa: F401  (a fixture, used by name)
 
+# One PostgreSQL server for the team tests (`sync`, `--team`), started on first use; a database per test.
+from tests.support.postgres import pg_server, team_db  # noqa: F401  (fixtures, used by name)
+
 
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:

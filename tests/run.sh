@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite, on a fresh machine: makes its own virtual environment, installs the
-# kit with its test extras, checks the code with ruff (lint and format, as configured in
-# pyproject.toml), installs the distribution's Chromium for the browser tests when it can,
-# and runs pytest. The end-to-end tests fetch the pinned Claude Code client from the npm
-# registry the first time they run.
+# kit with its test extras (and the `team` extra: psycopg 3), checks the code with ruff (lint
+# and format, as configured in pyproject.toml), installs the distribution's Chromium for the
+# browser tests and its PostgreSQL server for the team tests when it can, and runs pytest. The
+# end-to-end tests fetch the pinned Claude Code client from the npm registry the first time
+# they run.
 # Extra arguments go to pytest, e.g. `bash tests/run.sh -k encoding -x`.
 #
 # Nothing big is kept in the checkout, so a plugin or marketplace copy of it stays small: the
@@ -31,7 +32,7 @@ fi
 # Quiet, but not silent on failure; skip the network round-trip when nothing changed.
 stamp="$venv/.installed-$(cat pyproject.toml | cksum | cut -d' ' -f1)"
 if [ ! -f "$stamp" ]; then
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e ".[test]"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e ".[test,team]"
     touch "$stamp"
 fi
 # The view's browser tests drive the distribution's Chromium through Playwright (no browser is
@@ -43,6 +44,25 @@ if [ -z "${SESSION_KIT_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1 &
             echo "tests/run.sh: could not install chromium; the browser tests will skip (fail under CI=true)" >&2
     else
         echo "tests/run.sh: no chromium (install the distribution's package); the browser tests will skip (fail under CI=true)" >&2
+    fi
+fi
+# The team tests (`sync`, `--team`) start a PostgreSQL server of their own (initdb + pg_ctl in a
+# temporary folder, tests/team/server.py): install the distribution's server where it is missing
+# (root with apt). Under CI=true those tests fail without it.
+pg_server() {
+    local dir
+    for dir in "${SESSION_KIT_POSTGRES:-}" "$(pg_config --bindir 2>/dev/null || true)" /usr/lib/postgresql/*/bin; do
+        [ -n "$dir" ] && [ -x "$dir/initdb" ] && [ -x "$dir/pg_ctl" ] && return 0
+    done
+    command -v initdb >/dev/null 2>&1 && command -v pg_ctl >/dev/null 2>&1
+}
+if ! pg_server; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "tests/run.sh: installing postgresql (apt-get) for the team tests" >&2
+        { apt-get install -y -qq postgresql || { apt-get update -qq && apt-get install -y -qq postgresql; }; } >/dev/null 2>&1 ||
+            echo "tests/run.sh: could not install postgresql; the team tests will skip (fail under CI=true)" >&2
+    else
+        echo "tests/run.sh: no PostgreSQL server (install the distribution's postgresql package); the team tests will skip (fail under CI=true)" >&2
     fi
 fi
 "$venv/bin/ruff" check --quiet src tests benchmarks

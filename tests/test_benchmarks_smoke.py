@@ -177,6 +177,7 @@ def test_the_runner_finds_every_area_and_keeps_the_reports_order():
         "secrets",
         "history",
         "archive",
+        "team",
     ]
     runner = Path(__file__).parents[1] / "benchmarks" / "run.py"
     shown = subprocess.run([sys.executable, runner, "--help"], capture_output=True, text=True, check=True).stdout

@@ -172,5 +172,5 @@ def test_the_exit_code_table_is_the_codes_errors_py_defines():
     from session_kit import errors
 
     page = (REPO / "docs" / "reference" / "configuration.md").read_text(encoding="utf-8")
-    table = {int(m) for m in re.findall(r"(?m)^\| (\d) \|", page)}
+    table = {int(m) for m in re.findall(r"(?m)^\| (\d+) \|", page)}
     assert table == {v for k, v in vars(errors).items() if k.startswith("EXIT_") and isinstance(v, int)}

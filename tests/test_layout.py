@@ -456,3 +456,21 @@ def test_one_module_decides_what_a_followed_file_gained_since_its_checkpoint():
     assert {n for n in MODULES if "class Checkpoint" in MODULES[n].read_text()} == {"session_kit.transcript.follow"}
     identity = {n for n in MODULES if _reads_attribute(n, "st_ino") or _reads_attribute(n, "st_dev")}
     assert identity == {"session_kit.transcript.follow", *IDENTITY_ELSEWHERE}
+
+
+# --- (j) the team database's driver: one module loads it, inside its functions ------------------
+
+
+def test_only_the_team_connection_imports_psycopg_and_only_inside_functions():
+    importers = {(n, i.in_function) for n in MODULES for i in imports_of(n) if within(i.module, "psycopg")}
+    assert importers == {("session_kit.team.connection", True)}
+
+
+def test_importing_every_module_of_the_kit_loads_no_psycopg():
+    # the hooks, the core, every command module (`sync` and the `--team` ones included): the
+    # driver is loaded only when a command talks to the team database
+    commands = [n for n in MODULES if within(n, "session_kit.cli")]
+    modules = loaded_after("\n".join(f"import {m}" for m in [*CORE_IMPORTABLE, *commands]))
+    assert {m for m in modules if within(m, "psycopg")} == set()
+    hooks = loaded_after("import session_kit.hooks.handlers, session_kit.hooks.guard", isolated=True)
+    assert {m for m in hooks if within(m, "psycopg", "session_kit.team")} == set()

@@ -83,3 +83,11 @@ def test_an_environment_folder_left_in_the_checkout_by_an_older_run_is_named_not
 def test_git_ignores_the_environment_link_in_the_checkout():
     done = subprocess.run(["git", "check-ignore", "--no-index", ".venv"], cwd=REPO, capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout.strip() == ".venv"
+
+
+def test_the_test_environment_gets_the_team_extra_for_the_postgresql_tests(tmp_path: Path):
+    checkout = _checkout(tmp_path)
+    assert _run(checkout, tmp_path).returncode == 0
+    (venv,) = (tmp_path / "cache" / "claude-session-kit" / "dev").glob("claude-session-kit-*/venv")
+    installs = [c for c in (venv / "calls").read_text().splitlines() if " pip install " in f" {c} "]
+    assert installs and installs[0].endswith("-e .[test,team]")

@@ -26,6 +26,7 @@ AREAS = (
     "secrets",
     "history",
     "archive",
+    "team",
 )
 
 

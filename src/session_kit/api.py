@@ -79,6 +79,15 @@ _HOMES = {
     "drift_report": "session_kit.queries.drift",
     "root_source": "session_kit.queries.doctor",
     "ROOT_FROM_OPTION": "session_kit.queries.doctor",
+    # the team database (PostgreSQL, the `team` extra)
+    "push_history": "session_kit.team.sync",
+    "push_folder": "session_kit.team.sync",
+    "TeamFilters": "session_kit.team.search",
+    "search_team": "session_kit.team.queries",
+    "team_sessions": "session_kit.team.queries",
+    "team_card": "session_kit.team.queries",
+    "team_agents": "session_kit.team.queries",
+    "team_usage": "session_kit.team.queries",
     # tokens and cost
     "load_prices": "session_kit.usage.prices",
     "bundled_prices_date": "session_kit.usage.pricerows:bundled_date",
@@ -202,6 +211,9 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
         scratch_overview,
     )
     from session_kit.state.scratch import clean as clean_scratch
+    from session_kit.team.queries import search_team, team_agents, team_card, team_sessions, team_usage
+    from session_kit.team.search import TeamFilters
+    from session_kit.team.sync import push_folder, push_history
     from session_kit.terminal import SafeStream
     from session_kit.terminal import safe as safe_text
     from session_kit.transcript.calls import STATUS_ERROR, STATUS_OK, STATUS_PENDING, ToolCall

@@ -23,6 +23,11 @@ EXIT_NOTHING_TO_DO = 6  # preprocess: the session is empty or a warmup, nothing 
 EXIT_DRIFT = 7  # doctor --transcripts --strict: transcripts hold types the kit does not know
 EXIT_SECRETS = 8  # secrets: secrets were found (with --scrub: some are left)
 EXIT_DAMAGED = 9  # archive --verify: archived bytes are missing or damaged
+EXIT_TEAM_UNREACHABLE = 10  # sync, --team: the team database's server cannot be reached
+EXIT_TEAM_REFUSED = 11  # sync, --team: the server refused the credentials (or the database is not there)
+EXIT_TEAM_SCHEMA = 12  # sync, --team: the team database was made by a newer kit
+
+TEAM_CODES = (EXIT_TEAM_UNREACHABLE, EXIT_TEAM_REFUSED, EXIT_TEAM_SCHEMA)  # any command that reads or writes it
 
 # What each code means, for the help of the commands that can end with it.
 EXIT_MEANINGS = {
@@ -36,6 +41,9 @@ EXIT_MEANINGS = {
     EXIT_DRIFT: "--strict: types the kit does not know were found",
     EXIT_SECRETS: "secrets were found (with --scrub: some are still there)",
     EXIT_DAMAGED: "--verify: archived bytes are missing or damaged",
+    EXIT_TEAM_UNREACHABLE: "the team database's server cannot be reached (a push keeps what it committed, whole)",
+    EXIT_TEAM_REFUSED: "the team database refused the credentials, or does not exist (nothing was written)",
+    EXIT_TEAM_SCHEMA: "the team database was made by a newer kit (nothing was written)",
 }
 
 EXIT_CODES_HELP = (
@@ -46,7 +54,10 @@ EXIT_CODES_HELP = (
     "6 nothing to preprocess (an empty or warmup session; nothing written); "
     "7 doctor --transcripts --strict: types the kit does not know were found; "
     "8 secrets: secrets were found (with --scrub: some are still there); "
-    "9 archive --verify: archived bytes are missing or damaged."
+    "9 archive --verify: archived bytes are missing or damaged; "
+    "10 sync, --team: the team database's server cannot be reached; "
+    "11 sync, --team: the team database refused the credentials, or does not exist; "
+    "12 sync, --team: the team database was made by a newer kit."
 )
 
 
@@ -133,6 +144,23 @@ class NoScratchDir(KitError):
     def __init__(self, session_id: str, reason: str) -> None:
         super().__init__(f"no scratch dir for session {session_id!r} ({reason})")
         self.session_id = session_id
+
+
+class TeamError(KitError):
+    """The team database (PostgreSQL) cannot be used: its server is down, it refused the
+    credentials, or a newer kit made its schema. The message never holds a password."""
+
+
+class TeamUnreachable(TeamError):
+    exit_code = EXIT_TEAM_UNREACHABLE
+
+
+class TeamRefused(TeamError):
+    exit_code = EXIT_TEAM_REFUSED
+
+
+class TeamSchemaNewer(TeamError):
+    exit_code = EXIT_TEAM_SCHEMA
 
 
 def cannot_read(path: object, error: OSError) -> KitError:

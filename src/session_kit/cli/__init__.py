@@ -115,6 +115,9 @@ COMMANDS = {
         "statusline:statusline",
         "The client's status line: this session's id, tokens and cost, running subagents and compactions.",
     ),
+    "sync": Command(
+        "sync:sync", "Push sessions into the team database (PostgreSQL), for `--team` to read from anywhere."
+    ),
     "uninstall": Command(
         "uninstall:uninstall", "Remove the kit's hooks and slash commands: the settings become what they were."
     ),

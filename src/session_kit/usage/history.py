@@ -1,6 +1,7 @@
 """The `usage` report: tokens and cost over a whole Claude root, grouped as asked.
 
-Owns: the report (`usage_report`): rows by day, week, month, project, session, model or
+Owns: the report (`usage_report`; `tally`, its grouping, dating and pricing, which the team
+database's report shares: `team.usage`): rows by day, week, month, project, session, model or
 agent, within `since`/`until` (local dates), from the index (`index.usage`: each file's
 messages, kept per message by `transcript.tokens`' rule, brought up to date first, for usage
 alone: `index.update`'s `texts=False`, so that only files that changed are read, and those
@@ -14,7 +15,7 @@ index also keeps sessions the client deleted). Does not print, or read transcrip
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from pathlib import Path
@@ -24,6 +25,7 @@ from session_kit.transcript.tokens import TokenUsage, Usage
 from session_kit.usage.prices import Cost, PriceTable
 
 BY = ("day", "week", "month", "project", "session", "model", "agent")
+TEAM_BY = (*BY, "machine", "user")  # a team database's report also groups by who pushed
 MAIN = "main"  # the agent group of a session's own conversation
 NO_LOG = "agent (no log)"  # the agent group of agents counted from their Agent result
 _NO_HOUR = -1  # lines without a time
@@ -149,7 +151,9 @@ class _Days:
         return day  # type: ignore[return-value]
 
 
-def _group(by: str, day: date | None, project: str, session: str, model: str, agent: str) -> str:
+def _group(
+    by: str, day: date | None, project: str, session: str, model: str, agent: str, labels: Mapping[str, str] | None
+) -> str:
     if by == "day":
         return day.isoformat() if day else "(no time)"
     if by == "week":  # weeks start on Monday
@@ -162,7 +166,50 @@ def _group(by: str, day: date | None, project: str, session: str, model: str, ag
         return session
     if by == "model":
         return model
-    return agent
+    if by == "agent":
+        return agent
+    return (labels or {}).get(by) or "?"  # the team's: machine, user
+
+
+# One count: (hour, model, the 7 token fields and the messages, project, session, agent group,
+# from an Agent result (a floor), other labels a team report groups by: machine, user).
+Counted = tuple[int, str, Sequence[int], str, str, str, bool, "Mapping[str, str] | None"]
+
+
+def tally(
+    items: Iterable[Counted], prices: PriceTable, *, by: str, since: date | None, until: date | None
+) -> tuple[tuple[UsageRow, ...], UsageRow, int]:
+    """The report's rows, its total and how many agent results were counted, from counts (the
+    one grouping, dating and pricing rule, for a machine's index and a team's database alike)."""
+    days = _Days()
+    sums: dict[str, dict[str, list[int]]] = {}
+    sessions: dict[str, set[str]] = {}
+    projects: dict[str, str] = {}
+    floors: set[str] = set()  # groups that hold agents' Agent results
+    from_results = 0
+    for hour, model, fields, project, session, agent, from_result, labels in items:
+        day = days(hour)
+        if (since and (day is None or day < since)) or (until and (day is None or day > until)):
+            continue
+        group = _group(by, day, project, session, model, agent, labels)
+        row = sums.setdefault(group, {}).setdefault(model, [0] * 8)
+        for i, v in enumerate(fields):
+            row[i] += v
+        sessions.setdefault(group, set()).add(session)
+        projects.setdefault(session, project)
+        if from_result:
+            floors.add(group)
+            from_results += 1
+    rows = []
+    total_tokens = TokenUsage()
+    for group in sorted(sums):
+        tokens = TokenUsage(tuple(sorted((m, Usage(*v)) for m, v in sums[group].items())))
+        total_tokens = total_tokens + tokens
+        project = projects.get(group) if by == "session" else None
+        rows.append(UsageRow(group, tokens, prices.cost(tokens), len(sessions[group]), project, group in floors))
+    all_sessions = set().union(*sessions.values()) if sessions else set()
+    total = UsageRow("total", total_tokens, prices.cost(total_tokens), len(all_sessions), floor=bool(floors))
+    return tuple(rows), total, from_results
 
 
 def usage_report(
@@ -185,44 +232,15 @@ def usage_report(
     found, listed, read = _rows_anywhere(root, state_root)
     if state_root is not None:
         _forget_old_cache(state_root)
-    days = _Days()
-    sums: dict[str, dict[str, list[int]]] = {}
-    sessions: dict[str, set[str]] = {}
-    projects: dict[str, str] = {}
-    floors: set[str] = set()  # groups that hold agents' Agent results
-    from_results = 0
-
-    def add(hour: int, model: str, fields: Iterable[int], project: str, session: str, agent: str) -> str | None:
-        day = days(hour)
-        if (since and (day is None or day < since)) or (until and (day is None or day > until)):
-            return None
-        group = _group(by, day, project, session, model, agent)
-        row = sums.setdefault(group, {}).setdefault(model, [0] * 8)
-        for i, v in enumerate(fields):
-            row[i] += v
-        sessions.setdefault(group, set()).add(session)
-        projects.setdefault(session, project)
-        return group
-
+    items: list[Counted] = []
     for file_id, hour, model, fields in found.messages:
         f = found.files[file_id]
         agent = MAIN if f.agent is None else (f.agent_type or "agent")
-        add(hour, model, fields, f.project or "?", f.session, agent)
+        items.append((hour, model, fields, f.project or "?", f.session, agent, False, None))
     for file_id, _agent_id, hour, model, _source, fields in found.agent_results:
         f = found.files[file_id]
-        group = add(hour, model, fields, f.project or "?", f.session, NO_LOG)
-        if group is not None:
-            floors.add(group)
-            from_results += 1
-    rows = []
-    total_tokens = TokenUsage()
-    for group in sorted(sums):
-        tokens = TokenUsage(tuple(sorted((m, Usage(*v)) for m, v in sums[group].items())))
-        total_tokens = total_tokens + tokens
-        project = projects.get(group) if by == "session" else None
-        rows.append(UsageRow(group, tokens, prices.cost(tokens), len(sessions[group]), project, group in floors))
-    all_sessions = set().union(*sessions.values()) if sessions else set()
-    total = UsageRow("total", total_tokens, prices.cost(total_tokens), len(all_sessions), floor=bool(floors))
+        items.append((hour, model, fields, f.project or "?", f.session, NO_LOG, True, None))
+    rows, total, from_results = tally(items, prices, by=by, since=since, until=until)
     return UsageReport(
-        by, since, until, tuple(rows), total, prices, listed, read, found.repeated, agents_from_results=from_results
+        by, since, until, rows, total, prices, listed, read, found.repeated, agents_from_results=from_results
     )

@@ -33,7 +33,9 @@ from session_kit.cli.output import (
     warn_skipped,
 )
 from session_kit.cli.session_arg import SESSION_CODES, chosen_session, complete_session, resolve, session_alias_option
+from session_kit.cli.team import only_local, print_agents, team_option
 from session_kit.cli.tokens import agent_tokens
+from session_kit.errors import TEAM_CODES
 
 ERROR_LIMIT = 500  # characters of an error shown in a list of agents (--full: all)
 DETAIL_ERROR_LIMIT = 2000  # … and for one agent shown in detail
@@ -55,7 +57,8 @@ def session_and_agent(first: str | None, second: str | None, session_option: str
         "session-kit debug-agent                   # the failed agents of the current session",
         "session-kit debug-agent --type Plan       # the Plan agents, failed or not",
         "session-kit debug-agent 3f2a a91c --full  # one agent of a session, in detail",
-        codes=SESSION_CODES,
+        "session-kit debug-agent 3f2a --team       # the failed agents of a session in the team database",
+        codes=(*SESSION_CODES, *TEAM_CODES),
     ),
 )
 @click.argument("first", required=False, metavar="[SESSION]", shell_complete=complete_session)
@@ -69,6 +72,7 @@ def session_and_agent(first: str | None, second: str | None, session_option: str
     "--tool", "tool_name", default=None, help="The agents that called this tool, failed or not, and only those calls."
 )
 @click.option("--full", is_flag=True, help="Errors, prompts and answers whole, never cut.")
+@team_option
 @no_redact_option
 @shared_options
 @pass_kit
@@ -81,6 +85,7 @@ def debug_agent(
     agent_type: str | None,
     tool_name: str | None,
     full: bool,
+    team: bool,
 ) -> None:
     """What the session's subagents were asked, what they did, what failed and why.
 
@@ -91,8 +96,17 @@ def debug_agent(
     as written, cut at a few hundred characters unless --full (--json never cuts). A figure
     not read from the agent's own log says where it came from (its result, its ending); a
     background agent runs until a line says it ended; tokens marked ≥ are a floor.
+
+    --team reads the session from the team database (`session-kit sync`): its agents (AGENT:
+    an id prefix or a type) with their failed calls, as the machine that ran it pushed them.
     """
     session, agent = session_and_agent(first, second, session_option)
+    if team:
+        only_local(type=agent_type, tool=tool_name)
+        given = resolve(kit, session).id if session == api.CURRENT else session
+        found, agents = api.team_agents(given, agent, state_root=api.state_root())
+        print_agents(kit, found, agents, all_agents=all_agents or bool(agent))
+        return
     ref = resolve(kit, session)
     report = api.debug_agents(ref, agent=agent, all_agents=all_agents, agent_type=agent_type, tool=tool_name)
     if kit.as_json:

@@ -25,6 +25,8 @@ from session_kit.cli.output import (
     local_time,
     plural,
 )
+from session_kit.cli.team import only_local, print_hits, team_option
+from session_kit.errors import TEAM_CODES
 
 PROGRESS_AFTER_S = 1.0  # a scan that ends sooner shows no progress line
 
@@ -48,7 +50,8 @@ def _iso_day(value: str | None, name: str) -> str | None:
         "session-kit search pytest --errors --since 2026-01-01 --tool Bash",
         "session-kit search ENTINEL_FAIL --all --scan   # any substring, every transcript read",
         "session-kit search 'migration' --all --lost    # prompts of sessions only history.jsonl remembers",
-        codes=(3,),
+        "session-kit search 'deploy failed' --team      # every machine's and CI run's sessions",
+        codes=(3, *TEAM_CODES),
     )
 )
 @click.argument("query")
@@ -71,6 +74,7 @@ def _iso_day(value: str | None, name: str) -> str | None:
     is_flag=True,
     help="Also the kit's own slash commands and what they expanded into (left out by default), after the rest.",
 )
+@team_option
 @no_redact_option
 @shared_options
 @pass_kit
@@ -88,6 +92,7 @@ def search(
     scan: bool,
     lost: bool,
     with_kit: bool,
+    team: bool,
 ) -> None:
     """Case-insensitive search in messages, tool inputs and tool outputs (agents included).
 
@@ -101,7 +106,23 @@ def search(
 
     The kit's own slash commands (`/sessions-search …`) and what they expanded into, their
     commands' output included, are left out unless --kit, then listed after the rest.
+
+    --team searches the team database (`session-kit sync`) with PostgreSQL's full-text
+    search, the same way (words in order, the last a prefix): every machine's and CI run's
+    sessions, each hit naming the machine it came from.
     """
+    if team:
+        only_local(scan=scan, lost=lost, project=project_path is not None)
+        filters = api.TeamFilters(
+            tool=tool_name,
+            errors_only=errors_only,
+            since=_iso_day(since, "--since"),
+            until=_iso_day(until, "--until"),
+            agent=agent,
+            kit=with_kit,
+        )
+        print_hits(kit, query, api.search_team(query, filters, state_root=api.state_root(), limit=limit or 20))
+        return
     if lost:
         if scan or errors_only or since or until or agent or tool_name:
             raise click.UsageError(

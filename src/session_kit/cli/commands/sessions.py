@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -35,9 +35,10 @@ from session_kit.cli.output import (
     terminal_width,
     widest,
 )
+from session_kit.cli.team import only_local, print_sessions, team_option
 from session_kit.cli.timespan import When
 from session_kit.cli.tokens import human_tokens
-from session_kit.errors import EXIT_NOT_FOUND, NotFound
+from session_kit.errors import EXIT_NOT_FOUND, TEAM_CODES, NotFound
 
 WARMUP_PROMPT = "warmup"  # 2.0.x clients started sessions of their own with this prompt
 
@@ -49,7 +50,8 @@ WARMUP_PROMPT = "warmup"  # 2.0.x clients started sessions of their own with thi
         "session-kit sessions --until 2026-11-01 --limit 5",
         "session-kit sessions --json | jq -r '.sessions[].id'",
         "session-kit sessions --lost --all         # sessions only history.jsonl remembers",
-        codes=(EXIT_NOT_FOUND,),
+        "session-kit sessions --team --limit 20    # the team's, each with its machine",
+        codes=(EXIT_NOT_FOUND, *TEAM_CODES),
     )
 )
 @project_options("Sessions of every project (adds a PROJECT column).")
@@ -70,6 +72,7 @@ WARMUP_PROMPT = "warmup"  # 2.0.x clients started sessions of their own with thi
     help="Sessions whose transcript is gone (not archived either) that the client's history.jsonl "
     "still remembers: their prompts, project and time.",
 )
+@team_option
 @no_redact_option
 @shared_options
 @pass_kit
@@ -82,6 +85,7 @@ def sessions(
     limit: int | None,
     with_tokens: bool,
     lost: bool,
+    team: bool,
 ) -> None:
     """List sessions, latest activity first, with last activity, duration, size, agents,
     branch, title (else the first prompt).
@@ -98,7 +102,15 @@ def sessions(
     --lost lists instead the sessions the client deleted before the kit archived them, as its
     `history.jsonl` remembers them: each with its project, time and the prompts typed
     (`search --lost` searches them).
+
+    --team lists the team database's sessions (`session-kit sync`), every machine's and CI
+    run's, each with its machine and origin.
     """
+    if team:
+        only_local(lost=lost, tokens=with_tokens, project=project_path is not None)
+        utc = [w.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S") if w else None for w in (since, until)]
+        print_sessions(kit, api.team_sessions(state_root=api.state_root(), since=utc[0], until=utc[1], limit=limit))
+        return
     if lost:
         if with_tokens:
             raise click.UsageError("--lost and --tokens exclude each other", click.get_current_context())

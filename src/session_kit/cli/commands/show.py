@@ -30,7 +30,9 @@ from session_kit.cli.output import (
     warn_skipped,
 )
 from session_kit.cli.session_arg import SESSION_CODES, resolve, session_argument
+from session_kit.cli.team import print_card, team_option
 from session_kit.cli.tokens import agent_tokens, usage_lines
+from session_kit.errors import TEAM_CODES
 
 SHOW_LIMIT = 20  # items of each list `show` prints without --full
 
@@ -40,22 +42,32 @@ SHOW_LIMIT = 20  # items of each list `show` prints without --full
         "session-kit show                 # the current session",
         "session-kit show 3f2a            # a session by id prefix",
         "session-kit show ~/old.jsonl --full",
-        codes=SESSION_CODES,
+        "session-kit show 3f2a --team     # a session of the team database, from any machine",
+        codes=(*SESSION_CODES, *TEAM_CODES),
     )
 )
 @session_argument
 @click.option(
     "--full", is_flag=True, help=f"Every item of each list (by default the first {SHOW_LIMIT} and a count of the rest)."
 )
+@team_option
 @no_redact_option
 @shared_options
 @pass_kit
-def show(kit: Kit, session: str, full: bool) -> None:
+def show(kit: Kit, session: str, full: bool, team: bool) -> None:
     """Summarise a session: requests, tools, failures, compactions, agents, tokens.
 
     SESSION defaults to `current`; `--session` is the same. Each list shows its first
     items and how many more there are; --full lists all (--json always has all).
+
+    --team reads the session from the team database (`session-kit sync`): SESSION is an id
+    or a unique prefix there (`current`: this machine's current session), shown with the
+    machine, user and origin it was pushed from, its tools, failures and agents.
     """
+    if team:
+        given = resolve(kit, session).id if session == api.CURRENT else session
+        print_card(kit, api.team_card(given, state_root=api.state_root()))
+        return
     r = api.session_report(resolve(kit, session))
     if kit.as_json:
         emit_json("show", r.as_dict())

@@ -21,8 +21,9 @@ from session_kit.cli.output import (
     table,
     terminal_width,
 )
+from session_kit.cli.team import only_local, team_option
 from session_kit.cli.tokens import human_tokens
-from session_kit.errors import KitError
+from session_kit.errors import EXIT_NOT_FOUND, TEAM_CODES, KitError
 
 
 def _day(_ctx: click.Context, param: click.Parameter, value: str | None) -> date | None:
@@ -39,21 +40,24 @@ def _day(_ctx: click.Context, param: click.Parameter, value: str | None) -> date
         "session-kit usage                          # tokens and cost by day",
         "session-kit usage --by model --since 2026-11-01",
         "session-kit usage --by session --json | jq '.total'",
+        "session-kit usage --team --by machine      # the team database's, per machine",
+        codes=(EXIT_NOT_FOUND, *TEAM_CODES),
     )
 )
 @click.option("--since", callback=_day, metavar="DATE", help="From this local date on (YYYY-MM-DD).")
 @click.option("--until", callback=_day, metavar="DATE", help="Up to this local date, included.")
 @click.option(
     "--by",
-    type=click.Choice(["day", "week", "month", "project", "session", "model", "agent"]),
+    type=click.Choice(["day", "week", "month", "project", "session", "model", "agent", "machine", "user"]),
     default="day",
     show_default=True,
-    help="How to group the rows (agent: the main conversations, and agents by type).",
+    help="How to group the rows (agent: the main conversations, and agents by type; machine, user: with --team).",
 )
 @click.option("--no-index", is_flag=True, help="Read every transcript; neither use nor update the kit's index.")
+@team_option
 @shared_options
 @pass_kit
-def usage(kit: Kit, since: date | None, until: date | None, by: str, no_index: bool) -> None:
+def usage(kit: Kit, since: date | None, until: date | None, by: str, no_index: bool, team: bool) -> None:
     """Tokens and cost over the whole history, by day, week, month, project, session, model or agent.
 
     Every session and agent log of the Claude root is counted: once per API message (the last
@@ -66,18 +70,33 @@ def usage(kit: Kit, since: date | None, until: date | None, by: str, no_index: b
     used is printed and in --json), or from $SESSION_KIT_PRICES / prices.json in the kit's state dir when there is one. A model
     with no price is named and left out of the cost, never priced at zero. The kit's index (the
     one search and export read) keeps what each file held, so later runs read only changed files.
+
+    --team counts the team database's rows (`session-kit sync`) by the same rules, each API
+    message once across every machine; --by machine and --by user group them by who pushed
+    them: a machine's row is what `usage` counts on that machine.
     """
     if since and until and since > until:
         raise KitError("--since is after --until")
+    if by in ("machine", "user") and not team:
+        raise click.UsageError(f"--by {by} needs --team", click.get_current_context())
     prices = api.load_prices()
-    report = api.usage_report(
-        str(kit.root), prices, by=by, since=since, until=until, state_root=None if no_index else api.state_root()
-    )
+    if team:
+        only_local(no_index=no_index)
+        report = api.team_usage(prices, state_root=api.state_root(), by=by, since=since, until=until)
+    else:
+        report = api.usage_report(
+            str(kit.root), prices, by=by, since=since, until=until, state_root=None if no_index else api.state_root()
+        )
     if kit.as_json:
-        emit_json("usage", {"claude_root": str(kit.root), **report.as_dict()})
+        where = {"team": True} if team else {"claude_root": str(kit.root)}
+        emit_json("usage", {**where, **report.as_dict()})
         return
     if not report.rows:
-        click.echo(f"No usage in {plural(report.files, 'transcript')} under {kit.root}.")
+        click.echo(
+            "No usage in the team database."
+            if team
+            else f"No usage in {plural(report.files, 'transcript')} under {kit.root}."
+        )
         return
     # On a narrow terminal the token kinds go first (TOTAL stays), then SESSIONS; keys are never cut.
     columns = [
