@@ -91,7 +91,7 @@ def _agent_logs(transcript: str, session_id: str, checked: dict | None = None) -
     return found
 
 
-def _count_file(path: str, seen: dict, main: bool) -> dict:
+def count_file(path: str, seen: dict, main: bool) -> dict:
     """Count the whole lines `path` gained since the checkpoint `seen` holds; returns the
     file's new record (a file replaced or rewritten since is counted again from the start)."""
     try:
@@ -122,6 +122,12 @@ def _count_file(path: str, seen: dict, main: bool) -> dict:
         compactions=compactions,
     )
     return record
+
+
+def record_tokens(record: dict) -> int:
+    """The tokens a file's record counts (input, output, cache reads and writes: the line's
+    `tok`), each API message once."""
+    return sum(sum(fields[1:6]) for fields in (record.get("messages") or {}).values())
 
 
 def _empty_record() -> dict:
@@ -253,9 +259,9 @@ def status_line(event: dict, *, root: str | None = None) -> str:
         before = files.get(path)
         old_offset = before.get("offset") if isinstance(before, dict) else None
         try:
-            files[path] = _count_file(path, before if isinstance(before, dict) else {}, main=path == transcript)
+            files[path] = count_file(path, before if isinstance(before, dict) else {}, main=path == transcript)
         except (TypeError, ValueError, KeyError, AttributeError):
-            files[path] = _count_file(path, {}, main=path == transcript)  # a damaged record: count again
+            files[path] = count_file(path, {}, main=path == transcript)  # a damaged record: count again
         changed = changed or files[path].get("offset") != old_offset
     if changed:
         fileio.write_json(cache_path, cache)
