@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 COUNT_FILE = "agents-budget.json"
 MAX_COUNT_BYTES = 64 << 20
+TAIL_BYTES = 256 * 1024  # of the agent's log, where the call's own line is
+WAIT_STEPS, WAIT_STEP_S = 20, 0.025  # at most half a second for the call's line to be written
 
 
 def _str(value: object) -> str | None:
@@ -89,6 +91,31 @@ def agent_tokens(scratch: SessionScratch, log: str, agent_id: str) -> int:
     return record_tokens(record)
 
 
+def _wait_for_call(log: str, tool_use_id: str | None) -> bool:
+    """Wait a moment for the response that made this call to reach the agent's log: the client
+    may run PreToolUse before it has written that line, or the log at all (seen for a
+    subagent's first response, 2.1.328), and that response's tokens count. False when there
+    is still no log."""
+    import time
+
+    needle = tool_use_id.encode() if tool_use_id else None
+    for _ in range(WAIT_STEPS):
+        try:
+            with fileio.open_file(log) as f:
+                if needle is None:
+                    return True
+                size = os.fstat(f.fileno()).st_size
+                f.seek(max(0, size - TAIL_BYTES))
+                if needle in f.read(TAIL_BYTES):
+                    return True
+        except FileNotFoundError:
+            pass
+        except OSError:
+            return False
+        time.sleep(WAIT_STEP_S)
+    return os.path.isfile(log)
+
+
 def _deny(reason: str) -> str:
     specific = {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}
     return fastjson.dumps({"hookSpecificOutput": specific}) + "\n"
@@ -107,7 +134,9 @@ def pre_tool_use(event: Mapping, env: Mapping[str, str], root: str) -> str:
         return ""
     scratch = _scratch(event, env, root).create()
     log = live_agents.find_agent_log(transcript, scratch.session_id, agent_id)
-    if log is None:
+    if log is None:  # not written yet: where the client will write it
+        log = live_agents.agent_log_path(transcript, scratch.session_id, agent_id)
+    if not _wait_for_call(log, _str(event.get("tool_use_id"))):
         return ""
     tokens = agent_tokens(scratch, log, agent_id)
     if tokens <= budget:

@@ -105,6 +105,9 @@ def agent_log_path(transcript: str, session_id: str, agent_id: str) -> str:
 
 
 def find_agent_log(transcript: str, session_id: str, agent_id: str) -> str | None:
+    """The agent's log: `transcript` itself when it is the agent's, else under its session."""
+    if os.path.basename(transcript) == f"agent-{agent_id}.jsonl":
+        return transcript if os.path.isfile(transcript) else None
     direct = agent_log_path(transcript, session_id, agent_id)
     if os.path.isfile(direct):
         return direct
