@@ -63,23 +63,23 @@ def agents(kit: Kit, session: str, watch: bool, interval: float, stalled_after: 
     threshold = api.stall_threshold(stalled_after) if stalled_after is not None else None
     ref = resolve(kit, session)
     root = api.state_root()
-    while True:
-        report = api.live_agents(ref, state_root=root, stalled_after_s=threshold)
-        if kit.as_json:
-            emit_json("agents", report.as_dict())
-        else:
-            if watch and sys.stdout.isatty():
-                getattr(sys.stdout, "wrapped", sys.stdout).write(CLEAR)
-            _print(report)
-        if not watch:
-            return
-        sys.stdout.flush()
-        try:
+    try:
+        while True:
+            report = api.live_agents(ref, state_root=root, stalled_after_s=threshold)
+            if kit.as_json:
+                emit_json("agents", report.as_dict())
+            else:
+                if watch and sys.stdout.isatty():
+                    getattr(sys.stdout, "wrapped", sys.stdout).write(CLEAR)
+                _print(report)
+            if not watch:
+                return
+            sys.stdout.flush()
             time.sleep(interval)
-        except KeyboardInterrupt:
-            return
-        if not kit.as_json and not sys.stdout.isatty():
-            say("")
+            if not kit.as_json and not sys.stdout.isatty():
+                say("")
+    except KeyboardInterrupt:  # the way out of --watch
+        return
 
 
 def _print(report: Any) -> None:
