@@ -209,3 +209,33 @@ def test_the_kits_time_stamps_read_back_as_the_same_instant():
         live_agents.parse_iso("2026-11-26T10:20:03.250Z")
         == calendar.timegm(time.strptime("2026-11-26T10:20:03", "%Y-%m-%dT%H:%M:%S")) + 0.25
     )
+
+
+def test_the_budget_hook_loads_only_its_input_reader_before_it_knows_the_call_is_a_subagents():
+    """PreToolUse runs before every tool call: on the main thread it must stay near a bare
+    interpreter's start, so its import leaves the state package's other modules unloaded."""
+    import ast
+    import subprocess
+    import sys
+
+    import session_kit
+
+    src = str(Path(session_kit.__file__).parents[1])
+    code = f"import sys; sys.path.insert(0, {src!r}); import session_kit.hooks.live; print(sorted(sys.modules))"
+    loaded = set(
+        ast.literal_eval(
+            subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True).stdout
+        )
+    )
+    kit = {m for m in loaded if m.startswith("session_kit")}
+    assert kit == {
+        "session_kit",
+        "session_kit.hooks",
+        "session_kit.hooks.hookio",
+        "session_kit.hooks.live",
+        "session_kit.state",
+        "session_kit.state.fastjson",
+        "session_kit.state.ids",
+        "session_kit.state.root",
+    }
+    assert not {"json", "re", "typing", "dataclasses", "collections.abc"} & loaded

@@ -19,15 +19,16 @@ import os
 import sys
 
 from session_kit.hooks.hookio import read_event, report_fault, write_answer
-from session_kit.state import fastjson, fileio, live_agents
+from session_kit.state import fastjson
 from session_kit.state import root as state
-from session_kit.state.current import session_id_from_env
-from session_kit.state.ids import check_session_id
-from session_kit.state.scratch import SessionScratch
 
+# The rest of the state package is loaded by the functions that use it: PreToolUse runs before
+# every tool call, and on the main thread (or with no budget set) it needs none of it.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
+
+    from session_kit.state.scratch import SessionScratch
 
 COUNT_FILE = "agents-budget.json"
 MAX_COUNT_BYTES = 64 << 20
@@ -40,6 +41,10 @@ def _str(value: object) -> str | None:
 
 
 def _scratch(event: Mapping, env: Mapping[str, str], root: str) -> SessionScratch:
+    from session_kit.state.current import session_id_from_env
+    from session_kit.state.ids import check_session_id
+    from session_kit.state.scratch import SessionScratch
+
     session_id = check_session_id(event.get("session_id") or session_id_from_env(env))
     cwd = _str(event.get("cwd"))
     project = env.get("CLAUDE_PROJECT_DIR") or cwd or os.getcwd()
@@ -47,6 +52,8 @@ def _scratch(event: Mapping, env: Mapping[str, str], root: str) -> SessionScratc
 
 
 def subagent_start(event: Mapping, env: Mapping[str, str], root: str) -> str:
+    from session_kit.state import live_agents
+
     agent_id = _str(event.get("agent_id"))
     if agent_id:
         scratch = _scratch(event, env, root).create()
@@ -55,6 +62,8 @@ def subagent_start(event: Mapping, env: Mapping[str, str], root: str) -> str:
 
 
 def subagent_stop(event: Mapping, env: Mapping[str, str], root: str) -> str:
+    from session_kit.state import live_agents
+
     agent_id = _str(event.get("agent_id"))
     if agent_id:
         scratch = _scratch(event, env, root).create()
@@ -71,6 +80,7 @@ def subagent_stop(event: Mapping, env: Mapping[str, str], root: str) -> str:
 def agent_tokens(scratch: SessionScratch, log: str, agent_id: str) -> int:
     """The tokens the agent's log has used so far (each API message once, its last line's
     usage), read from where the last count stopped."""
+    from session_kit.state import fileio
     from session_kit.usage.statusline import count_file, record_tokens
 
     path = scratch.file(COUNT_FILE)
@@ -97,6 +107,8 @@ def _wait_for_call(log: str, tool_use_id: str | None) -> bool:
     subagent's first response, 2.1.328), and that response's tokens count. False when there
     is still no log."""
     import time
+
+    from session_kit.state import fileio
 
     needle = tool_use_id.encode() if tool_use_id else None
     for _ in range(WAIT_STEPS):
@@ -125,6 +137,8 @@ def pre_tool_use(event: Mapping, env: Mapping[str, str], root: str) -> str:
     agent_id = _str(event.get("agent_id"))
     if agent_id is None:  # the main thread: never denied
         return ""
+    from session_kit.state import live_agents
+
     if not live_agents.budget_may_be_set(root, env):
         return ""
     agent_type = _str(event.get("agent_type"))
