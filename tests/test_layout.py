@@ -183,6 +183,9 @@ LAZY_KIT = {
     # loads it only to write its copy of the rules' anchors again.
     "session_kit.hooks.guard": {"session_kit.redact"},
     "session_kit.hooks.secret_screen": {"session_kit.redact"},
+    # The budget per subagent counts an agent's tokens the status line's way, only when a
+    # budget is set and the call is a subagent's.
+    "session_kit.hooks.live": {"session_kit.usage.statusline"},
 }
 # The one vocabulary of entry types and the raw-type reader are constants and byte scanning,
 # standard library only: the hook side (the memory capture) may take them at module level; so

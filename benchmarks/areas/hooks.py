@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -28,7 +29,20 @@ HOOK_EVENT_FIELDS = {
     "PreCompact": {"trigger": "manual"},
     "PostCompact": {"trigger": "manual", "compact_summary": "The person asked for the tests to pass."},
     "SessionEnd": {"reason": "other"},
+    "SubagentStart": {"agent_id": "a0b1c2d3e4f5a6b7c", "agent_type": "Explore"},
+    "SubagentStop": {
+        "agent_id": "a0b1c2d3e4f5a6b7c",
+        "agent_type": "Explore",
+        "agent_transcript_path": "/home/user/.claude/projects/x/agent-a0b1c2d3e4f5a6b7c.jsonl",
+        "last_assistant_message": "The parser is in src/parse.py.",
+        "stop_hook_active": False,
+        "background_tasks": [],
+    },
+    # the main thread's call (no agent_id), before every tool call: never counted, never denied
+    "PreToolUse": {"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "toolu_bench"},
 }
+# A budget that is never reached: a subagent's call is counted (`hooks.live`) but not denied.
+BUDGET_CONFIG = {"agents": {"budget": 10**12}}
 BARE_HOOK = (
     "import json, os, sys\n"
     "event = json.load(sys.stdin)\n"
@@ -66,6 +80,20 @@ def bench_hooks(ctx: Context) -> list[Row]:
             fields = {**HOOK_EVENT, "hook_event_name": event, **HOOK_EVENT_FIELDS.get(event, {})}
             return json.dumps({**fields, "session_id": sid, "transcript_path": str(transcript)}).encode()
 
+        def subagent_call() -> bytes:
+            """PreToolUse of a call inside the small session's subagent, a budget set."""
+            event = json.loads(stdin_of("PreToolUse"))
+            transcript = Path(event["transcript_path"])
+            (log,) = (transcript.parent / event["session_id"] / "subagents").glob("agent-*.jsonl")
+            call = re.search(rb'"id":\s*"(toolu_[^"]+)"', log.read_bytes())
+            agent_id = log.stem[len("agent-") :]
+            return json.dumps(
+                {**event, "agent_id": agent_id, "agent_type": "Explore", "tool_use_id": call and call[1].decode()}
+            ).encode()
+
+        state = Path(os.environ["SESSION_KIT_HOME"])
+        state.mkdir(parents=True, exist_ok=True)
+        (state / "config.json").write_text(json.dumps(BUDGET_CONFIG))
         stdin = stdin_of("SessionStart")
         base = Command.of("python -c pass (same stdin)", [sys.executable, "-c", "pass"], stdin=stdin)
         isolated = Command.of("python -I -S -c pass", [sys.executable, "-I", "-S", "-c", "pass"], stdin=stdin)
@@ -74,6 +102,13 @@ def bench_hooks(ctx: Context) -> list[Row]:
             Command.of(f"hook {arg}", [sys.executable, "-I", "-S", run_py, arg], stdin=stdin_of(event))
             for event, arg in HOOK_EVENTS.items()
         ]
+        hooks.append(
+            Command.of(
+                "hook pre-tool-use in a subagent, a budget set (counted)",
+                [sys.executable, "-I", "-S", run_py, "pre-tool-use"],
+                stdin=subagent_call(),
+            )
+        )
         # The plugin route, with `python3` on PATH a version manager's shim (a stand-in that
         # costs what pyenv's did where it was measured: 138 ms against 18 ms).
         shims = Path(tmp) / "shims"

@@ -49,6 +49,8 @@ _HOMES = {
     "AgentNode": "session_kit.queries.agent_tree",
     "AgentReport": "session_kit.queries.agent_tree",
     "debug_agents": "session_kit.queries.agent_tree",
+    "live_agents": "session_kit.queries.live_agents",
+    "stall_threshold": "session_kit.queries.live_agents:parse_threshold",
     "session_plans": "session_kit.queries.plans",
     "SOURCE_EXIT_PLAN_MODE": "session_kit.queries.plans",
     "SOURCE_PLAN_AGENT": "session_kit.queries.plans",
@@ -181,6 +183,8 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
         session_cwd,
         verify_archive,
     )
+    from session_kit.queries.live_agents import live_agents
+    from session_kit.queries.live_agents import parse_threshold as stall_threshold
     from session_kit.queries.memory import RESTORE_LIMIT as MEMORY_RESTORE_LIMIT
     from session_kit.queries.memory import compaction_losses, session_memory
     from session_kit.queries.plans import SOURCE_EXIT_PLAN_MODE, SOURCE_PLAN_AGENT, SOURCE_PLAN_FILE, session_plans

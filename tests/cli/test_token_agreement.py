@@ -62,7 +62,7 @@ def build_2_1(root: Path) -> tuple[Transcript, Path]:
 def status_figures(transcript: Path, session_id: str) -> tuple[int, ...]:
     """The status line's figures, from the very records it counts into."""
     paths = [str(transcript), *statusline._agent_logs(str(transcript), session_id)]
-    files = {p: statusline._count_file(p, {}, main=p == str(transcript)) for p in paths}
+    files = {p: statusline.count_file(p, {}, main=p == str(transcript)) for p in paths}
     per_model = statusline.session_tokens(files, paths)
     totals = [sum(fields[i] for fields in per_model.values()) for i in range(5)]
     return totals[0], totals[1], totals[2], totals[3] + totals[4]

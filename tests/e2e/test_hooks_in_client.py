@@ -20,7 +20,7 @@ import pytest
 from session_kit.claude.encoding import encode_project_dir
 
 from .client import Claude, client_env
-from .fake_api import FakeMessagesAPI, Script, bash
+from .fake_api import FakeMessagesAPI, Script, agent, bash
 from .routes import REPO, Route, install_sh, installed_route, make_home, plugin_route
 
 USER_SETTINGS = b'{\n  "model": "keep-me",\n  "env": {"SOME_USER_VAR": "1"}\n}\n'
@@ -43,7 +43,9 @@ def script() -> Script:
             "Context line": ["Seen the context line."],
             "HOOKS-AFTER": ["Continuing after the compaction."],
             "DOCTOR-RUN": [[bash('session-kit doctor; echo "DOCTOR-EXIT:$?"')], "Done."],
+            "LIVE-ROUTE": [[agent("Explore", "ROUTE-AGENT: look", background=False)], "Done."],
         },
+        agents={"ROUTE-AGENT": [[bash("true")], "ROUTE-AGENT-DONE: looked."]},
         compact_summary="Summary: the session started and saved its plan step in scratch.",
     )
 
@@ -149,6 +151,17 @@ def test_doctor_exits_0_inside_a_session_on_every_route(route: Route):
     (request,) = route.fake.requests_containing("DOCTOR-EXIT:")[-1:]
     assert "DOCTOR-EXIT:0" in request.text(), route.fake.log_tail()
     assert "Installed:   nothing" not in request.text()
+
+
+def test_subagent_hooks_keep_each_agent_live_on_every_route(route: Route):
+    run = route.run("LIVE-ROUTE: send an agent")
+    key = encode_project_dir(str(route.project.resolve()))
+    live = json.loads(
+        (route.state_root / "projects" / key / "sessions" / run.session_id / "agents-live.json").read_text()
+    )
+    (record,) = live["agents"].values()
+    assert record["type"] == "Explore" and record["started"] <= record["stopped"]
+    assert record["last_message"] == "ROUTE-AGENT-DONE: looked."
 
 
 def test_uninstall_leaves_the_settings_as_they_were(installed: Route):

@@ -251,3 +251,60 @@ def test_a_session_id_holding_escape_sequences_reaches_the_status_line_made_visi
     line = out.getvalue()
     assert "\x1b" not in line and "\x07" not in line and "\u202e" not in line
     assert line.startswith("\\u001b]0;X")
+
+
+def _live_session(tmp_path: Path) -> tuple[Transcript, Path, str]:
+    """A session with two background agents the hooks saw start: `quiet` silent for 12
+    minutes, `busy` writing now."""
+    import os
+    import time
+
+    from session_kit.state import live_agents
+    from session_kit.state.scratch import SessionScratch
+
+    root = tmp_path / "claude"
+    t = Transcript()
+    t.user("go")
+    path = t.write_session(root)
+    for agent_id, age in (("quiet", 720), ("busy", 1)):
+        a = Transcript(t.session_id, agent_id=agent_id)
+        opus(a, 7)
+        log = a.write_subagent(root, t)
+        os.utime(log, (time.time() - age, time.time() - age))
+    scratch = SessionScratch.for_session(t.session_id, project_path=t.cwd).create()
+    for agent_id in ("quiet", "busy"):
+        live_agents.record_start(scratch.path, agent_id, agent_type="Explore")
+    return t, path, scratch.path
+
+
+def test_the_line_names_the_running_agents_and_the_stalled_ones_with_their_silence(tmp_path: Path):
+    t, path, _ = _live_session(tmp_path)
+    line = status_line(event(t, path))
+    assert " · 2 agents · 1 stalled 12m" in line
+
+
+def test_a_stopped_agent_leaves_the_line_and_one_denied_by_its_budget_is_named(tmp_path: Path):
+    from session_kit.state import live_agents
+
+    t, path, scratch = _live_session(tmp_path)
+    live_agents.record_stop(scratch, "quiet", agent_type="Explore", log=None, last_message="done")
+    live_agents.record_denied(scratch, "busy", agent_type="Explore", budget=1000, tokens=1200)
+    line = status_line(event(t, path))
+    assert " · 1 agent · 1 over budget" in line and "stalled" not in line
+
+
+def test_the_line_says_the_cache_is_warm_or_what_re_writing_it_costs(tmp_path: Path):
+    t = Transcript()
+    t.user("go")
+    path = t.write(tmp_path / "s.jsonl")
+    cache = {"warm": True, "ttl": "5m", "recache_tokens_if_cold": 200_000, "requests": 3}
+    assert status_line({**event(t, path), "prompt_cache": cache}).endswith(" · cache warm")
+    from session_kit.usage import pricerows
+
+    row = pricerows.find_row(pricerows.read_rows(pricerows.read_table(pricerows.BUNDLED)), "claude-opus-5-5")
+    cold = status_line({**event(t, path), "prompt_cache": {**cache, "warm": False}})
+    # 200k tokens at the model's cache-write price of the cache's tier (5 minutes, 1 hour)
+    assert cold.endswith(f" · cache cold (${200_000 * row[3] / 1e6:,.2f} to re-write)")
+    hour = status_line({**event(t, path), "prompt_cache": {**cache, "warm": False, "ttl": "1h"}})
+    assert hour.endswith(f" · cache cold (${200_000 * row[4] / 1e6:,.2f} to re-write)") and hour != cold
+    assert "cache" not in status_line(event(t, path))  # before the first request the client sends none

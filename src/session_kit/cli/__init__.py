@@ -58,6 +58,9 @@ class Command(NamedTuple):
 
 
 COMMANDS = {
+    "agents": Command(
+        "agents:agents", "The session's subagents as they are now: running, stalled, finished or failed."
+    ),
     "archive": Command(
         "archive:archive",
         "Copy every file of every session into the kit's archive.",

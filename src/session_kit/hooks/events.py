@@ -18,6 +18,9 @@ HOOK_EVENTS: dict[str, str] = {
     "PreCompact": "pre-compact",
     "PostCompact": "post-compact",
     "SessionEnd": "session-end",
+    "SubagentStart": "subagent-start",
+    "SubagentStop": "subagent-stop",
+    "PreToolUse": "pre-tool-use",  # the budget per subagent (`hooks.live`): nothing unless one is set
 }
 
 # Turned on by the person: client event name -> the hook's argument.

@@ -9,7 +9,8 @@ transcript: `memory.capture`); PostCompact (the capture brought up to date, with
 client's summary); SessionEnd, and SessionStart of a session already written (resume,
 compact), copy the session's new bytes into the archive in a child process the client does not
 wait for (`archive.background`); PostToolUse, when the person turned it on, is the secret
-guard (`hooks.guard`). A subagent's compaction (`agent_id` in the event) is captured into the
+guard (`hooks.guard`); SubagentStart, SubagentStop and PreToolUse (the budget per subagent) and
+the cold-cache notice of a resumed start are `hooks.live`'s. A subagent's compaction (`agent_id` in the event) is captured into the
 agent's own memory file and never touches the session's.
 Every failure is logged to the kit's hook log and named in one stderr line; the exit code is
 always 0, so the kit never blocks or breaks a session.
@@ -207,7 +208,17 @@ def session_start(event: Mapping, env: Mapping[str, str], root: str) -> str:
         restored = _restore(scratch, env, root)
         if restored:
             parts.append(restored)
-    return _context("SessionStart", "\n\n".join(parts)) if parts else ""
+    notice = None
+    if source in ("resume", "fork"):  # the person is told what a cold cache costs; the model nothing
+        from session_kit.hooks.live import cold_cache_notice
+
+        notice = cold_cache_notice(event)
+    if not notice:
+        return _context("SessionStart", "\n\n".join(parts)) if parts else ""
+    answer: dict[str, object] = {"systemMessage": notice}
+    if parts:
+        answer["hookSpecificOutput"] = {"hookEventName": "SessionStart", "additionalContext": "\n\n".join(parts)}
+    return fastjson.dumps(answer) + "\n"
 
 
 def user_prompt_submit(event: Mapping, env: Mapping[str, str], root: str) -> str:
@@ -301,6 +312,25 @@ def post_tool_use(event: Mapping, env: Mapping[str, str], root: str) -> str:
     return guard(event, env, root)
 
 
+def subagent_start(event: Mapping, env: Mapping[str, str], root: str) -> str:
+    from session_kit.hooks.live import subagent_start as start
+
+    return start(event, env, root)
+
+
+def subagent_stop(event: Mapping, env: Mapping[str, str], root: str) -> str:
+    from session_kit.hooks.live import subagent_stop as stop
+
+    return stop(event, env, root)
+
+
+def pre_tool_use(event: Mapping, env: Mapping[str, str], root: str) -> str:
+    """The budget per subagent (`hooks.live`; `run.py` starts it there directly)."""
+    from session_kit.hooks.live import pre_tool_use as budget
+
+    return budget(event, env, root)
+
+
 # By the hook's argument, as `events.HOOK_EVENTS` and `events.OPT_IN_EVENTS` name them.
 HANDLERS: dict[str, Callable[[Mapping, Mapping[str, str], str], str]] = {
     HOOK_EVENTS["SessionStart"]: session_start,
@@ -308,6 +338,9 @@ HANDLERS: dict[str, Callable[[Mapping, Mapping[str, str], str], str]] = {
     HOOK_EVENTS["PreCompact"]: pre_compact,
     HOOK_EVENTS["PostCompact"]: post_compact,
     HOOK_EVENTS["SessionEnd"]: session_end,
+    HOOK_EVENTS["SubagentStart"]: subagent_start,
+    HOOK_EVENTS["SubagentStop"]: subagent_stop,
+    HOOK_EVENTS["PreToolUse"]: pre_tool_use,
     OPT_IN_EVENTS["PostToolUse"]: post_tool_use,
 }
 

@@ -16,10 +16,12 @@ if sys.version_info < (3, 10):  # noqa: UP036 - this file must run (and say so) 
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-# After the path is set. The secret guard runs after every tool call: it starts without the
-# other hooks' handlers.
+# After the path is set. The secret guard runs after every tool call, the budget per subagent
+# before every one: they start without the other hooks' handlers.
 if sys.argv[1:2] == ["post-tool-use"]:
     from session_kit.hooks.guard import main
+elif sys.argv[1:2] == ["pre-tool-use"]:
+    from session_kit.hooks.live import main
 else:
     from session_kit.hooks.handlers import main
 

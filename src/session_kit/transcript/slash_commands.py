@@ -21,8 +21,11 @@ LOCAL_COMMANDS = frozenset(
 # The kit's own slash commands (the stems of `commands/*.md`; a test keeps the two in step),
 # named `/name` when installed into settings and `/session-kit:name` as a plugin.
 KIT_COMMANDS = frozenset(
-    {"debug-agent", "plan", "preprocess-session", "session-info", "session-memory", "sessions-search", "view"}
-)
+    {
+        "debug-agent", "plan", "preprocess-session", "session-info", "session-memory", "sessions-search", "view",
+        "watch-agents",
+    }
+)  # fmt: skip
 KIT_PLUGIN = "session-kit"
 
 

@@ -3,8 +3,10 @@
 Prints one line for the session it is run in: its id prefix, tokens and cost so far (its own
 transcript and its agents' logs, each API message once, the last line of a message kept, and
 agents whose log is gone from their `Agent` results: `show`'s and `usage`'s figures),
-the subagents still running (an `Agent`/`Task` call with no result yet, or an agent launched
-in the background whose log was written in the last minute) and the compactions.
+the subagents still running and stalled (from the hooks' live record, `state.live_agents`;
+without it, an `Agent`/`Task` call with no result yet, or an agent launched in the background
+whose log was written in the last minute), the compactions, and the prompt cache (warm, or
+cold with what writing it again costs).
 
 Owns: reading the status-line input, the running count it keeps in the session's scratch
 dir (`statusline.json`: per file the line follower's checkpoint, per API message its usage,
@@ -30,13 +32,13 @@ from __future__ import annotations
 import os
 import sys
 
-from session_kit.state import fastjson, fileio
+from session_kit.state import fastjson, fileio, live_agents
 from session_kit.state import root as state
 from session_kit.state.ids import check_session_id
 from session_kit.state.scratch import SessionScratch
 from session_kit.terminal import safe
 from session_kit.transcript.follow import Checkpoint, Follow, unchanged
-from session_kit.transcript.usagefields import agent_result_fields, assistant_usage, count_key
+from session_kit.transcript.usagefields import FIELDS, agent_result_fields, assistant_usage, count_key
 from session_kit.usage import pricerows
 
 # What the client runs: a short script (a script is compiled on every run; this module is not).
@@ -91,7 +93,7 @@ def _agent_logs(transcript: str, session_id: str, checked: dict | None = None) -
     return found
 
 
-def _count_file(path: str, seen: dict, main: bool) -> dict:
+def count_file(path: str, seen: dict, main: bool) -> dict:
     """Count the whole lines `path` gained since the checkpoint `seen` holds; returns the
     file's new record (a file replaced or rewritten since is counted again from the start)."""
     try:
@@ -122,6 +124,12 @@ def _count_file(path: str, seen: dict, main: bool) -> dict:
         compactions=compactions,
     )
     return record
+
+
+def record_tokens(record: dict) -> int:
+    """The tokens a file's record counts (input, output, cache reads and writes: the line's
+    `tok`), each API message once."""
+    return sum(sum(fields[1:6]) for fields in (record.get("messages") or {}).values())
 
 
 def _empty_record() -> dict:
@@ -201,13 +209,20 @@ def _tokens(n: int) -> str:
     return f"{n / 1_000_000:.2f}M"
 
 
-def _cost(per_model: dict, root: str) -> str:
+def _price_rows(root: str) -> dict | None:
     try:
         rows = pricerows.read_rows(pricerows.read_table(pricerows.BUNDLED))
         override = pricerows.override_path(dict(os.environ), root)
         if override:
             rows.update(pricerows.read_rows(pricerows.read_table(override)))
     except (OSError, ValueError):
+        return None
+    return rows
+
+
+def _cost(per_model: dict, root: str) -> str:
+    rows = _price_rows(root)
+    if rows is None:
         return "$?"
     usd, unknown = 0.0, False
     for model, fields in per_model.items():
@@ -253,23 +268,86 @@ def status_line(event: dict, *, root: str | None = None) -> str:
         before = files.get(path)
         old_offset = before.get("offset") if isinstance(before, dict) else None
         try:
-            files[path] = _count_file(path, before if isinstance(before, dict) else {}, main=path == transcript)
+            files[path] = count_file(path, before if isinstance(before, dict) else {}, main=path == transcript)
         except (TypeError, ValueError, KeyError, AttributeError):
-            files[path] = _count_file(path, {}, main=path == transcript)  # a damaged record: count again
+            files[path] = count_file(path, {}, main=path == transcript)  # a damaged record: count again
         changed = changed or files[path].get("offset") != old_offset
     if changed:
         fileio.write_json(cache_path, cache)
     per_model = session_tokens(files, paths)
     tokens = sum(sum(f[:5]) for f in per_model.values())
     main = files.get(transcript) or {}
-    running = len(main.get("pending", ())) + _background_running(main.get("background", ()), transcript, session_id)
     compactions = main.get("compactions", 0)
     parts = [session_id[:8], f"{_tokens(tokens)} tok", _cost(per_model, root)]
-    if running:
-        parts.append(f"{running} agent{'s' if running != 1 else ''} running")
+    records = live_agents.read_live(scratch.path)
+    if records:  # the hooks saw the agents start and stop
+        parts.extend(_live_parts(records, transcript, session_id, root))
+    else:
+        running = len(main.get("pending", ())) + _background_running(main.get("background", ()), transcript, session_id)
+        if running:
+            parts.append(f"{running} agent{'s' if running != 1 else ''} running")
     if compactions:
         parts.append(f"{compactions} compaction{'s' if compactions != 1 else ''}")
+    cache = _cache_part(event, root)
+    if cache:
+        parts.append(cache)
     return " · ".join(parts)
+
+
+def _live_parts(records: dict, transcript: str, session_id: str, root: str) -> list:
+    """`2 agents`, `1 stalled 12m` (the longest silence), `1 over budget`: from the hooks'
+    live record, the stall rule of `state.live_agents`."""
+    import time
+
+    now = time.time()
+    threshold = live_agents.stalled_after_s(root)
+    running = stalled = over = 0
+    longest = 0.0
+    for agent_id, record in records.items():
+        if isinstance(record.get("denied"), dict):
+            over += 1
+        if record.get("stopped"):
+            continue
+        try:
+            mtime = os.stat(live_agents.agent_log_path(transcript, session_id, agent_id)).st_mtime
+        except OSError:
+            mtime = None
+        running += 1
+        if live_agents.live_status(record, log_mtime=mtime, now=now, stalled_after_s=threshold) == live_agents.STALLED:
+            stalled += 1
+            since = mtime if mtime is not None else live_agents.parse_iso(record.get("started"))
+            longest = max(longest, now - since) if since is not None else longest
+    parts = []
+    if running:
+        parts.append(f"{running} agent{'s' if running != 1 else ''}")
+    if stalled:
+        parts.append(f"{stalled} stalled {int(longest // 60)}m")
+    if over:
+        parts.append(f"{over} over budget")
+    return parts
+
+
+def _cache_part(event: dict, root: str) -> str | None:
+    """The prompt cache as the client's status-line input says it is (`prompt_cache`, 2.1.328
+    and later): warm, or cold with what writing it again costs at the model's cache-write
+    price (`recache_tokens_if_cold`, its `ttl` tier)."""
+    cache = event.get("prompt_cache")
+    if not isinstance(cache, dict) or not isinstance(cache.get("warm"), bool):
+        return None
+    if cache["warm"]:
+        return "cache warm"
+    tokens = cache.get("recache_tokens_if_cold")
+    model = event.get("model")
+    model_id = model.get("id") if isinstance(model, dict) else None
+    if type(tokens) is not int or tokens <= 0 or not isinstance(model_id, str):
+        return "cache cold"
+    rows = _price_rows(root)
+    row = pricerows.find_row(rows, model_id) if rows is not None else None
+    if row is None:
+        return f"cache cold ({_tokens(tokens)} tok to re-write)"
+    fields = [0] * len(FIELDS)
+    fields[FIELDS.index("cache_write_1h" if cache.get("ttl") == "1h" else "cache_write_5m")] = tokens
+    return f"cache cold (${pricerows.cost_of(row, tuple(fields)):,.2f} to re-write)"
 
 
 def session_tokens(files: dict, paths: list) -> dict:

@@ -1,0 +1,197 @@
+"""The hooks that watch a session's subagents live. Standard library only (plus `state`).
+
+Owns: SubagentStart and SubagentStop (the agent's start, stop, log and last message kept in the
+session's live record: `state.live_agents`); PreToolUse, the budget per subagent (a call made
+inside a subagent, `agent_id` in the event, whose log has used more tokens than its type's
+budget is denied with `permissionDecision: deny` and a reason naming the budget; the main
+thread, whose events carry no `agent_id`, is never denied; no budget set, nothing is read);
+and the cold-cache notice a resumed session's SessionStart gives the person
+(`cold_cache_notice`). The agent's tokens are counted the status line's way
+(`usage.statusline.count_file`, loaded only when a budget is set, for a subagent's call),
+from where the last count stopped (`agents-budget.json` in the scratch dir).
+`run.py` starts PreToolUse here, without the other hooks' handlers: it runs before every
+tool call.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from session_kit.hooks.hookio import read_event, report_fault, write_answer
+from session_kit.state import fastjson
+from session_kit.state import root as state
+
+# The rest of the state package is loaded by the functions that use it: PreToolUse runs before
+# every tool call, and on the main thread (or with no budget set) it needs none of it.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from session_kit.state.scratch import SessionScratch
+
+COUNT_FILE = "agents-budget.json"
+MAX_COUNT_BYTES = 64 << 20
+TAIL_BYTES = 256 * 1024  # of the agent's log, where the call's own line is
+WAIT_STEPS, WAIT_STEP_S = 20, 0.025  # at most half a second for the call's line to be written
+
+
+def _str(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _scratch(event: Mapping, env: Mapping[str, str], root: str) -> SessionScratch:
+    from session_kit.state.current import session_id_from_env
+    from session_kit.state.ids import check_session_id
+    from session_kit.state.scratch import SessionScratch
+
+    session_id = check_session_id(event.get("session_id") or session_id_from_env(env))
+    cwd = _str(event.get("cwd"))
+    project = env.get("CLAUDE_PROJECT_DIR") or cwd or os.getcwd()
+    return SessionScratch.for_session(session_id, project_path=project, root=root)
+
+
+def subagent_start(event: Mapping, env: Mapping[str, str], root: str) -> str:
+    from session_kit.state import live_agents
+
+    agent_id = _str(event.get("agent_id"))
+    if agent_id:
+        scratch = _scratch(event, env, root).create()
+        live_agents.record_start(scratch.path, agent_id, agent_type=_str(event.get("agent_type")))
+    return ""
+
+
+def subagent_stop(event: Mapping, env: Mapping[str, str], root: str) -> str:
+    from session_kit.state import live_agents
+
+    agent_id = _str(event.get("agent_id"))
+    if agent_id:
+        scratch = _scratch(event, env, root).create()
+        live_agents.record_stop(
+            scratch.path,
+            agent_id,
+            agent_type=_str(event.get("agent_type")),
+            log=_str(event.get("agent_transcript_path")),
+            last_message=_str(event.get("last_assistant_message")),
+        )
+    return ""
+
+
+def agent_tokens(scratch: SessionScratch, log: str, agent_id: str) -> int:
+    """The tokens the agent's log has used so far (each API message once, its last line's
+    usage), read from where the last count stopped."""
+    from session_kit.state import fileio
+    from session_kit.usage.statusline import count_file, record_tokens
+
+    path = scratch.file(COUNT_FILE)
+    with state.locked(path):
+        try:
+            counts = fileio.read_json(path, MAX_COUNT_BYTES)
+        except (OSError, ValueError):
+            counts = {}
+        counts = counts if isinstance(counts, dict) else {}
+        before = counts.get(agent_id)
+        try:
+            record = count_file(log, before if isinstance(before, dict) else {}, main=False)
+        except (TypeError, ValueError, KeyError, AttributeError):  # a damaged record: count again
+            record = count_file(log, {}, main=False)
+        if record is not before:
+            counts[agent_id] = record
+            fileio.write_json(path, counts, sync=False)
+    return record_tokens(record)
+
+
+def _wait_for_call(log: str, tool_use_id: str | None) -> bool:
+    """Wait a moment for the response that made this call to reach the agent's log: the client
+    may run PreToolUse before it has written that line, or the log at all (seen for a
+    subagent's first response, 2.1.328), and that response's tokens count. False when there
+    is still no log."""
+    import time
+
+    from session_kit.state import fileio
+
+    needle = tool_use_id.encode() if tool_use_id else None
+    for _ in range(WAIT_STEPS):
+        try:
+            with fileio.open_file(log) as f:
+                if needle is None:
+                    return True
+                size = os.fstat(f.fileno()).st_size
+                f.seek(max(0, size - TAIL_BYTES))
+                if needle in f.read(TAIL_BYTES):
+                    return True
+        except FileNotFoundError:
+            pass
+        except OSError:
+            return False
+        time.sleep(WAIT_STEP_S)
+    return os.path.isfile(log)
+
+
+def _deny(reason: str) -> str:
+    specific = {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}
+    return fastjson.dumps({"hookSpecificOutput": specific}) + "\n"
+
+
+def pre_tool_use(event: Mapping, env: Mapping[str, str], root: str) -> str:
+    agent_id = _str(event.get("agent_id"))
+    if agent_id is None:  # the main thread: never denied
+        return ""
+    from session_kit.state import live_agents
+
+    if not live_agents.budget_may_be_set(root, env):
+        return ""
+    agent_type = _str(event.get("agent_type"))
+    budget = live_agents.agent_budget(root, env, agent_type)
+    transcript = _str(event.get("transcript_path"))
+    if budget is None or transcript is None:
+        return ""
+    scratch = _scratch(event, env, root).create()
+    log = live_agents.find_agent_log(transcript, scratch.session_id, agent_id)
+    if log is None:  # not written yet: where the client will write it
+        log = live_agents.agent_log_path(transcript, scratch.session_id, agent_id)
+    if not _wait_for_call(log, _str(event.get("tool_use_id"))):
+        return ""
+    tokens = agent_tokens(scratch, log, agent_id)
+    if tokens <= budget:
+        return ""
+    live_agents.record_denied(scratch.path, agent_id, agent_type=agent_type, budget=budget, tokens=tokens)
+    return _deny(
+        f"session-kit: this subagent has used {tokens:,} tokens, past its budget of {budget:,} tokens "
+        f"(SESSION_KIT_AGENT_BUDGET or the kit's config, agents.budget). Make no more tool calls: "
+        "stop now and report what you have found so far."
+    )
+
+
+def cold_cache_notice(event: Mapping) -> str | None:
+    """What a resumed session's first turn will cost to write the prompt cache again, when
+    the client says the cache has likely expired (its own estimate), for the person only."""
+    if event.get("prompt_cache_likely_expired") is not True:
+        return None
+    usd = event.get("estimated_cache_write_usd")
+    seconds = event.get("seconds_since_last_response")
+    idle = ""
+    if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) and seconds >= 60:
+        minutes = int(seconds // 60)
+        idle = f" after {minutes // 60}h {minutes % 60}m idle" if minutes >= 60 else f" after {minutes}m idle"
+    tokens = event.get("context_tokens")
+    size = f" ({tokens:,} tokens)" if isinstance(tokens, int) and not isinstance(tokens, bool) and tokens > 0 else ""
+    if isinstance(usd, (int, float)) and not isinstance(usd, bool):
+        cost = f"about ${usd:,.2f}" if usd >= 0.01 else f"about ${usd:.4f}"
+        return f"session-kit: the prompt cache is cold{idle}; the next turn re-writes it{size}: {cost} (the client's estimate)."
+    return f"session-kit: the prompt cache is cold{idle}; the next turn re-writes it{size}."
+
+
+def main(argv: list[str], *, stdin: object = None, env: Mapping[str, str] | None = None) -> int:
+    """Run PreToolUse on the event on stdin; always returns 0 (`handlers.main`'s contract)."""
+    env = os.environ if env is None else env
+    root = None
+    try:
+        root = state.state_root(env)
+        out = pre_tool_use(read_event(sys.stdin if stdin is None else stdin), env, root)
+        if out:
+            write_answer(out)
+    except BaseException as exc:  # a tool call must never fail because of the kit
+        if not isinstance(exc, KeyboardInterrupt):
+            report_fault(root, argv[0] if argv else "pre-tool-use", exc)
+    return 0

@@ -1,0 +1,227 @@
+"""What the hooks saw of a session's subagents while it runs, and the settings of watching them.
+Standard library only: the hooks and the status line import it.
+
+Owns: the live record in the session's scratch dir (`agents-live.json`: per agent id its type,
+when SubagentStart and SubagentStop fired, its log and last message as SubagentStop gave them,
+and the budget denials of PreToolUse), written under the scratch dir's lock; the one rule of a
+running agent's live status (`stalled`: its log has not grown for the threshold); the `agents`
+section of the kit's config file and its variables (the token budget per subagent type, the
+stall threshold). Does not read transcripts or count tokens (the status line's counting,
+`usage.statusline.count_file`, does), and does not decide an agent's figures (the agent model,
+`sessions.agent_run`, does; `queries.live_agents` puts the two together).
+
+    {"agents": {"budget": 500000, "budget_by_type": {"Explore": 200000}, "stalled_after_minutes": 10}}
+
+`SESSION_KIT_AGENT_BUDGET` (tokens; `off` or 0: none) wins over `budget`; a type's own entry
+wins over both. Without either there is no budget: nothing is ever denied.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from session_kit.state import fileio
+from session_kit.state import root as state
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+LIVE_FILE = "agents-live.json"
+MAX_LIVE_BYTES = 16 << 20
+MAX_CONFIG_BYTES = 256 * 1024
+MAX_MESSAGE_CHARS = 20_000  # of a last message kept: the head is what a reader needs
+BUDGET_ENV = "SESSION_KIT_AGENT_BUDGET"
+STALLED_AFTER_S = 600.0  # the default: ten minutes without a line in the agent's log
+
+RUNNING = "running"
+STALLED = "stalled"
+FINISHED = "finished"
+FAILED = "failed"
+
+
+def live_path(scratch_path: str) -> str:
+    return os.path.join(scratch_path, LIVE_FILE)
+
+
+def read_live(scratch_path: str) -> dict:
+    """The live record's agents by id; empty when there is none or it cannot be read."""
+    try:
+        value = fileio.read_json(live_path(scratch_path), MAX_LIVE_BYTES)
+    except (OSError, ValueError):
+        return {}
+    agents = value.get("agents") if isinstance(value, dict) else None
+    return {k: v for k, v in agents.items() if isinstance(v, dict)} if isinstance(agents, dict) else {}
+
+
+def _change(scratch_path: str, agent_id: str, change: Mapping) -> dict:
+    path = live_path(scratch_path)
+    with state.locked(path):
+        agents = read_live(scratch_path)
+        record = agents.setdefault(agent_id, {})
+        for key, value in change.items():
+            if value is not None:
+                record[key] = value
+        fileio.write_json(path, {"agents": agents}, sync=False)
+    return record
+
+
+def record_start(scratch_path: str, agent_id: str, *, agent_type: str | None) -> dict:
+    return _change(scratch_path, agent_id, {"type": agent_type, "started": state.now_iso()})
+
+
+def record_stop(
+    scratch_path: str, agent_id: str, *, agent_type: str | None, log: str | None, last_message: str | None
+) -> dict:
+    message = last_message[:MAX_MESSAGE_CHARS] if isinstance(last_message, str) else None
+    return _change(
+        scratch_path,
+        agent_id,
+        {"type": agent_type, "stopped": state.now_iso(), "log": log, "last_message": message},
+    )
+
+
+def record_denied(scratch_path: str, agent_id: str, *, agent_type: str | None, budget: int, tokens: int) -> dict:
+    path = live_path(scratch_path)
+    with state.locked(path):
+        agents = read_live(scratch_path)
+        record = agents.setdefault(agent_id, {})
+        if agent_type:
+            record.setdefault("type", agent_type)
+        denied = record.get("denied") if isinstance(record.get("denied"), dict) else {}
+        denied["calls"] = int(denied.get("calls") or 0) + 1
+        denied.setdefault("first", state.now_iso())
+        denied.update(budget=budget, tokens=tokens, last=state.now_iso())
+        record["denied"] = denied
+        fileio.write_json(path, {"agents": agents}, sync=False)
+    return record
+
+
+def agent_log_path(transcript: str, session_id: str, agent_id: str) -> str:
+    """Where the current client writes an agent's log: `<session>/subagents/agent-<id>.jsonl`
+    beside the session's transcript (a workflow's agents one folder deeper: `find_agent_log`)."""
+    return os.path.join(os.path.dirname(transcript), session_id, "subagents", f"agent-{agent_id}.jsonl")
+
+
+def find_agent_log(transcript: str, session_id: str, agent_id: str) -> str | None:
+    """The agent's log: `transcript` itself when it is the agent's, else under its session."""
+    if os.path.basename(transcript) == f"agent-{agent_id}.jsonl":
+        return transcript if os.path.isfile(transcript) else None
+    direct = agent_log_path(transcript, session_id, agent_id)
+    if os.path.isfile(direct):
+        return direct
+    name = os.path.basename(direct)
+    for dirpath, _dirs, names in os.walk(os.path.dirname(direct)):
+        if name in names:
+            return os.path.join(dirpath, name)
+    return None
+
+
+def live_status(record: Mapping, *, log_mtime: float | None, now: float, stalled_after_s: float) -> str:
+    """running, stalled or finished, from the hooks' record alone: stopped is finished; a
+    running agent whose log (or, before it has one, whose start) is older than the
+    threshold is stalled."""
+    if record.get("stopped"):
+        return FINISHED
+    last = log_mtime if log_mtime is not None else parse_iso(record.get("started"))
+    if last is not None and now - last >= stalled_after_s:
+        return STALLED
+    return RUNNING
+
+
+def parse_iso(value: object) -> float | None:
+    """Seconds since the epoch of the kit's own `now_iso` stamps (UTC, `…Z`)."""
+    if not isinstance(value, str) or len(value) < 19:
+        return None
+    try:
+        whole = time.strptime(value[:19], "%Y-%m-%dT%H:%M:%S")
+    except ValueError:
+        return None
+    fraction = 0.0
+    if len(value) > 20 and value[19] == ".":
+        digits = value[20:].rstrip("Z")
+        fraction = float("0." + digits) if digits.isdigit() else 0.0
+    return _timegm(whole) + fraction
+
+
+def _timegm(t: time.struct_time) -> float:
+    # calendar.timegm without importing calendar
+    days = _days_from_civil(t.tm_year, t.tm_mon, t.tm_mday)
+    return float(days * 86400 + t.tm_hour * 3600 + t.tm_min * 60 + t.tm_sec)
+
+
+def _days_from_civil(y: int, m: int, d: int) -> int:
+    y -= m <= 2
+    era = y // 400
+    yoe = y - era * 400
+    doy = (153 * (m + (-3 if m > 2 else 9)) + 2) // 5 + d - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
+
+
+# --- settings: the `agents` section of the config file ---------------------------------------
+
+
+def _config_section(root: str) -> dict:
+    config, _problem = fileio.read_json_object(os.path.join(root, "config.json"), MAX_CONFIG_BYTES)
+    section = config.get("agents")
+    return section if isinstance(section, dict) else {}
+
+
+def _tokens(value: object) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int) and value > 0:
+        return value
+    if isinstance(value, float) and value >= 1:
+        return int(value)
+    return None
+
+
+def _env_budget(raw: str) -> int | None | bool:
+    """The variable's budget; False when it turns the budget off; None when it says nothing."""
+    raw = raw.strip().replace("_", "").replace(",", "").lower()
+    if not raw:
+        return None
+    if raw in ("off", "0", "none", "no"):
+        return False
+    scale = 1
+    if raw[-1:] in ("k", "m"):
+        scale = 1000 if raw[-1] == "k" else 1_000_000
+        raw = raw[:-1]
+    try:
+        value = float(raw) * scale
+    except ValueError:
+        return None
+    return int(value) if value >= 1 else False
+
+
+def agent_budget(root: str, env: Mapping[str, str], agent_type: str | None) -> int | None:
+    """The token budget of a subagent of `agent_type`; None: no budget (the default)."""
+    section = _config_section(root)
+    by_type = section.get("budget_by_type")
+    if agent_type and isinstance(by_type, dict) and agent_type in by_type:
+        return _tokens(by_type[agent_type])
+    from_env = _env_budget(env.get(BUDGET_ENV, ""))
+    if from_env is False:
+        return None
+    if from_env is not None:
+        return from_env
+    return _tokens(section.get("budget"))
+
+
+def budget_may_be_set(root: str, env: Mapping[str, str]) -> bool:
+    """False when neither the variable nor the config file names a budget: the cheap test a
+    tool call's hook makes before anything else."""
+    if env.get(BUDGET_ENV, "").strip():
+        return True
+    section = _config_section(root)
+    return bool(section.get("budget") or section.get("budget_by_type"))
+
+
+def stalled_after_s(root: str) -> float:
+    value = _config_section(root).get("stalled_after_minutes")
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+        return float(value) * 60.0
+    return STALLED_AFTER_S
