@@ -47,7 +47,7 @@ if [ -z "${SESSION_KIT_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1 &
     fi
 fi
 # The team tests (`sync`, `--team`) start a PostgreSQL server of their own (initdb + pg_ctl in a
-# temporary folder, tests/team/server.py): install the distribution's server where it is missing
+# temporary folder, tests/support/postgres.py): install the distribution's server where it is missing
 # (root with apt). Under CI=true those tests fail without it.
 pg_server() {
     local dir
