@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, NamedTuple
 
 from session_kit.transcript import vocabulary
 from session_kit.transcript.reader import ReadStats, iter_records
@@ -127,8 +127,7 @@ def seconds_between(start: datetime | None, end: datetime | None) -> float | Non
     return max(0.0, (end - start).total_seconds())
 
 
-@dataclass(frozen=True, slots=True)
-class ToolResult:
+class ToolResult(NamedTuple):
     """A tool result in any dialect: inside a user entry's content, or a seed-style entry."""
 
     tool_use_id: str
