@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from session_kit.conversation import items, steps
 from session_kit.conversation.items import Child, Element, Omitted
@@ -41,8 +41,7 @@ _LOCAL_OUTPUT = ("<local-command-stdout>", "<local-command-stderr>")
 _IMAGE = Element(items.IMAGE)  # no attributes, no content: shared by every unit
 
 
-@dataclass(frozen=True, slots=True)
-class ConvertOptions:
+class ConvertOptions(NamedTuple):
     session_id: str | None  # entries that name another session are dropped; None: none are
     # The main section of a 1.0.x file: asked at its first sidechain entry whether its inline
     # agents go apart (`agents.InlineAgents.apart`); None: sidechain entries stay in.
