@@ -29,7 +29,6 @@ from session_kit.files import open_regular, read_small, reason, skipped
 from session_kit.state import fastjson
 from session_kit.state.ids import is_plain_id
 from session_kit.transcript.entries import Entry, is_warmup_conversation
-from session_kit.transcript.glance import head_lines, quick_field
 from session_kit.transcript.reader import read_head, skip_bom
 
 SESSION_SUFFIX = ".jsonl"
@@ -332,6 +331,8 @@ def legacy_agent_index(project: Path) -> dict[str, list[Path]]:
 
 def first_field(path: Path, key: bytes) -> str | None:
     """The first non-empty top-level string `key` among a transcript's head lines (unparsed)."""
+    from session_kit.transcript.glance import head_lines, quick_field  # the listing's; a read needs it only here
+
     for raw in head_lines(path, limit=HEAD_FIELD_BYTES):
         value = quick_field(raw, key)
         if value:
