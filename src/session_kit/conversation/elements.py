@@ -15,7 +15,7 @@ the renderers).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from session_kit.conversation import items, steps
@@ -326,8 +326,7 @@ class UnitBuilder:
             agent_id = spawned_agent_of(result.extra, text)
             call = self.facts.spawn_calls.get(call_id)
             if call is not None and call.result_line is None:
-                self.facts.spawn_calls[call_id] = replace(
-                    call,
+                self.facts.spawn_calls[call_id] = call._replace(
                     ended=entry.timestamp,
                     status=status,
                     exit_code=exit_code,

@@ -20,7 +20,6 @@ same). The tree of agents and picking some is `queries.agent_tree`. Does not pri
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -88,7 +87,7 @@ def run_from_entries(log: AgentLogRef, entries: Iterable[Entry], *, stats: ReadS
                 final = entry.text
         if entry.is_conversation and not entry.is_meta:
             last = entry
-    calls = [replace(c, agent_id=log.agent_id) for c in pairer.calls()]
+    calls = [c._replace(agent_id=log.agent_id) for c in pairer.calls()]
     meta = log.meta or {}
     depth = meta.get("spawnDepth")
     model_meta = meta.get("model")

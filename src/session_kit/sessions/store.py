@@ -18,9 +18,8 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Collection, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from session_kit import files
 from session_kit.claude import paths
@@ -47,8 +46,7 @@ MAX_META_BYTES = 1024 * 1024
 HEAD_FIELD_BYTES = 256 * 1024  # how far into a file its session id or cwd is looked for
 
 
-@dataclass(frozen=True, slots=True)
-class SessionRef:
+class SessionRef(NamedTuple):
     """A main session's transcript file."""
 
     id: str
@@ -63,8 +61,7 @@ class SessionRef:
     earlier_entries: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class AgentLogRef:
+class AgentLogRef(NamedTuple):
     """A subagent's transcript, in either layout, with its `.meta.json` when there is one."""
 
     agent_id: str

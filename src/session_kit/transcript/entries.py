@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
@@ -167,8 +166,7 @@ def content_text(content: Any) -> str:
     return str(content)
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(NamedTuple):
     """One line of a transcript. `raw` is the parsed JSON object, kept whole."""
 
     line: int
