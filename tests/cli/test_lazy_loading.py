@@ -228,9 +228,7 @@ ONE_SESSION = EVERY_COMMAND | {
     "cli.session_arg",
     "sessions.resolve",
     "state.current",
-    "state.root",
-    "archive",
-    "archive.layout",  # where the archive would be: one stat (a rewritten session is read from it)
+    "state.root",  # where the archive would be, one stat: its layout loads only when it exists
 }
 AGENTS = {
     "sessions.agents",
