@@ -21,8 +21,6 @@ it has it, through a second pipe, enlarged where Linux allows so that a fork rar
 from __future__ import annotations
 
 import os
-import pickle
-import signal
 import struct
 import warnings
 from collections.abc import Callable, Iterator, Sequence
@@ -71,6 +69,8 @@ def ordered_map(func: Callable[[J], R], jobs: Sequence[J], *, workers: int) -> I
     if tickets is None:
         yield from map(func, jobs)
         return
+    import signal  # here, as `pickle` below: a plain loop (a small root) pays for neither
+
     results_r, results_w = os.pipe()
     enlarge_pipe(results_w)
     children = []
@@ -174,6 +174,8 @@ def _serve(func: Callable[[J], R], jobs: Sequence[J], tickets: int, results: int
 
 
 def _send(fd: int, number: int, payload: object) -> None:
+    import pickle
+
     data = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
     view = memoryview(_HEADER.pack(number, len(data)) + data)
     while view:
@@ -210,6 +212,8 @@ class _Records:
             self.buffer.clear()  # a fork that died mid-result: that job is done again here
 
     def _whole(self) -> Iterator[tuple[int, Any, Caught]]:
+        import pickle
+
         while len(self.buffer) >= _HEADER.size:
             number, length = _HEADER.unpack_from(self.buffer)
             end = _HEADER.size + length

@@ -11,6 +11,7 @@ import sys
 import pytest
 
 from session_kit.cli import COMMANDS
+from tests.support.sessions import make_session
 
 HEAVY = ("session_kit.queries", "session_kit.sessions", "session_kit.preprocess", "session_kit.transcript")
 
@@ -154,8 +155,6 @@ READS_THROUGH = {"memory": "session_kit.memory.capture"}
 
 @pytest.mark.parametrize("command", ["show", "info", "events", "plan", "memory"])
 def test_a_session_with_no_agent_loads_no_agent_linker(claude_root, command: str):
-    from tests.support.sessions import make_session
-
     session = make_session(claude_root, "0a0a0a0a-1111-2222-3333-444455556666")
     modules = loaded_after(run_main(command, session.session_id, "--claude-dir", str(claude_root)))
     assert READS_THROUGH.get(command, "session_kit.sessions.session") in modules  # the session was read
@@ -167,9 +166,186 @@ def test_a_session_with_an_agent_still_links_it(built):
     assert "session_kit.sessions.agents" in modules
 
 
-def test_the_sessions_table_alone_loads_tempfile_for_its_rows(built):
-    """Its rows wait in a temporary file until the columns' widths are known (memory flat at
-    any number of sessions); `--json` streams and needs none."""
+def test_a_short_sessions_table_keeps_its_rows_in_memory_and_loads_no_tempfile(built):
+    """The rows wait until the columns' widths are known: in memory up to `SPOOL_ROWS`, in a
+    temporary file past them (memory flat at any number of sessions); `--json` streams."""
     modules = loaded_after(run_main("sessions", "--all", "--claude-dir", str(built.root)))
-    assert "tempfile" in modules
-    assert {"multiprocessing", "concurrent.futures", "subprocess", "msgspec"} & modules == set()
+    assert "session_kit.cli.commands.sessions" in modules
+    assert {"tempfile", "multiprocessing", "concurrent.futures", "subprocess", "msgspec"} & modules == set()
+
+
+def test_a_sessions_table_longer_than_its_memory_reads_the_same_from_its_temporary_file(built, monkeypatch):
+    from session_kit.cli.commands import sessions
+    from tests.support.cli import invoke
+
+    for extra in range(3):  # five sessions: more than one row held
+        make_session(built.root, f"0a0a0a0{extra}-1111-2222-3333-444455556666")
+    in_memory = invoke("sessions", "--all", "--claude-dir", str(built.root))
+    monkeypatch.setattr(sessions, "SPOOL_ROWS", 1)
+    spilled = invoke("sessions", "--all", "--claude-dir", str(built.root))
+    assert in_memory.exit_code == spilled.exit_code == 0
+    assert len(in_memory.stdout.splitlines()) == 6  # the header and five sessions
+    assert spilled.stdout == in_memory.stdout
+
+
+# What each read command may load of the kit on a small session (one with agents): its own
+# path and nothing else, so a change that drags another command's chain into a start-up (the
+# agent linker into `sessions`, the listing's glance into `show`, the report into `memory`)
+# fails here. Each set is an upper bound: a command that needs less still passes. A name
+# ending in `.*` stands for a package and every module in it.
+EVERY_COMMAND = {
+    "api",
+    "cli",
+    "cli.commands",
+    "cli.context",
+    "cli.errors",
+    "cli.helptext",
+    "cli.output",
+    "errors",
+    "files",
+    "terminal",
+    "redact",
+    "secret_contexts",
+    "secret_formats",
+    "secret_generic",
+    "claude",
+    "claude.encoding",
+    "claude.paths",
+    "state",
+    "state.fastjson",
+    "state.fileio",
+    "state.ids",
+    "sessions",
+    "sessions.store",
+    "transcript",
+    "transcript.entries",
+    "transcript.follow",
+    "transcript.reader",
+    "transcript.slash_commands",
+    "transcript.vocabulary",
+}
+ONE_SESSION = EVERY_COMMAND | {
+    "cli.session_arg",
+    "sessions.resolve",
+    "state.current",
+    "state.root",  # where the archive would be, one stat: its layout loads only when it exists
+}
+AGENTS = {
+    "sessions.agents",
+    "sessions.agent_run",
+    "transcript.agent_signals",
+    "transcript.calls",
+    "transcript.tokens",
+    "transcript.tools",
+    "transcript.usagefields",
+}
+REPORT = (
+    ONE_SESSION
+    | AGENTS
+    | {
+        "cli.layout",
+        "cli.outcomes",
+        "cli.tokens",
+        "queries",
+        "queries.report",
+        "sessions.session",
+        "transcript.compactions",
+        "transcript.span",
+        "transcript.titles",
+        "usage",
+        "usage.breakdown",
+        "usage.pricerows",
+        "usage.prices",
+    }
+)
+GLANCE = {"transcript.glance", "transcript.span", "transcript.titles"}  # a file's head and tail, unparsed
+MAY_LOAD = {
+    "show": REPORT | {"cli.commands.show"},
+    "info": REPORT | {"cli.commands.info", "claude.settings", "queries.card", "queries.plans", "state.scratch"},
+    "memory": ONE_SESSION
+    | {
+        "cli.commands.memory",
+        "memory.*",
+        "queries",
+        "queries.memory",
+        "state.detach",
+        "state.scratch",
+        "transcript.agent_signals",
+        "transcript.rawtype",
+    },
+    "sessions": EVERY_COMMAND
+    | GLANCE
+    | {"cli.commands.sessions", "cli.timespan", "cli.tokens", "forked", "sessions.listing", "sessions.overview"},
+    "search": EVERY_COMMAND
+    | GLANCE
+    | {
+        "cli.commands.search",
+        "cli.layout",
+        "forked",
+        "queries",
+        "queries.search",
+        "queries.search_engine",
+        "transcript.blockscan",
+        "transcript.kit_echoes",
+        "transcript.searchable",
+    },
+    "preprocess": ONE_SESSION
+    | AGENTS
+    | GLANCE
+    | {"cli.commands.preprocess", "conversation.*", "preprocess.*", "forked", "transcript.rawtype"},
+}
+# Standard-library modules that cost a start-up a millisecond or more and that none of these
+# commands uses on a small session (`NEVER_ON_A_READ`, and: pickle and signal only when work is
+# forked; textwrap only to wrap text for a terminal; tempfile only for a long table).
+COSTLY_STDLIB = NEVER_ON_A_READ | {"pickle", "signal", "textwrap", "csv", "email", "http", "asyncio", "xml", "decimal"}
+READS = {
+    "show": ("show", "{sid}"),
+    "info": ("info", "{sid}"),
+    "memory": ("memory", "{sid}"),
+    "sessions": ("sessions", "--all"),
+    "search": ("search", "needle", "--all", "--scan"),
+    "preprocess": ("preprocess", "{sid}", "--stdout"),
+}
+
+
+def outside(modules: set[str], allowed: set[str]) -> set[str]:
+    """The kit's modules in `modules` that `allowed` does not name."""
+    ours = {m.removeprefix("session_kit.") for m in modules if m.startswith("session_kit.")}
+    packages = tuple(a[:-1] for a in allowed if a.endswith(".*"))
+    return {m for m in ours if m not in allowed and not (m + ".").startswith(packages)}
+
+
+@pytest.mark.parametrize("command", sorted(READS))
+def test_a_read_command_loads_only_the_kit_modules_of_its_own_path(built, monkeypatch, command: str):
+    monkeypatch.setenv("COLUMNS", "")  # no width: into a pipe, as a script or a benchmark reads it
+    args = [a.format(sid=built.current.session_id) for a in READS[command]]
+    modules = loaded_after(run_main(*args, "--claude-dir", str(built.root)))
+    assert module_of(command) in modules  # the command ran
+    assert outside(modules, MAY_LOAD[command]) == set()
+    assert COSTLY_STDLIB & modules == set()
+
+
+def test_the_allowed_sets_name_modules_that_exist():
+    """A renamed module must not leave a stale name behind that would let its chain back in."""
+    import importlib.util
+
+    named = {m for allowed in MAY_LOAD.values() for m in allowed}
+    missing = {m for m in named if importlib.util.find_spec("session_kit." + m.removesuffix(".*")) is None}
+    assert missing == set()
+
+
+@pytest.mark.parametrize("command", sorted(READS))
+def test_a_read_command_on_a_small_session_never_runs_the_cycle_collector(built, monkeypatch, command: str):
+    """A short command allocates tens of thousands of objects and frees almost none: at the
+    collector's default threshold it ran ~30 times in `show` (4-12 ms of its start-up)."""
+    monkeypatch.setenv("COLUMNS", "")
+    args = [a.format(sid=built.current.session_id) for a in READS[command]]
+    code = (
+        "import gc, io, contextlib, sys\nfrom session_kit.cli import main\nruns = []\n"
+        "gc.callbacks.append(lambda phase, info: phase == 'start' and runs.append(info['generation']))\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    try:\n        main({[*args, '--claude-dir', str(built.root)]!r})\n    except SystemExit:\n        pass\n"
+        "print(len(runs))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert int(out.splitlines()[-1]) == 0

@@ -21,9 +21,8 @@ import zlib
 from dataclasses import dataclass
 
 from session_kit.state import fileio
-from session_kit.state.root import ensure_dir
+from session_kit.state.root import archive_root, ensure_dir
 
-ARCHIVE = "archive"
 ROOTS = "roots"
 FILES = "files"
 VIEW = "view"
@@ -71,7 +70,7 @@ class Archived:
 
 
 def archive_dir(state_root: str) -> str:
-    return os.path.join(state_root, ARCHIVE)
+    return archive_root(state_root)
 
 
 def root_key(claude_root: str) -> str:

@@ -17,8 +17,8 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from session_kit.claude import paths
 from session_kit.errors import BadFile
@@ -86,8 +86,7 @@ def parse_settings(raw: bytes) -> object:
     return json.loads(raw, parse_float=JSONNumber)
 
 
-@dataclass(frozen=True, slots=True)
-class SettingsRead:
+class SettingsRead(NamedTuple):
     """A settings file as read: its bytes (None: no file) and the identity of what was read
     (device, inode, size, mtime), to tell whether it changed before it is replaced."""
 

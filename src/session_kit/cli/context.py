@@ -11,7 +11,6 @@ print (`cli.output`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -25,12 +24,14 @@ F = TypeVar("F", bound=Callable[..., Any])
 JSON_DOC = Path(__file__).parent.parent / "docs" / "reference" / "json.md"
 
 
-@dataclass(slots=True)
 class Kit:
     """What the shared options said: the Claude root to read and whether to print JSON."""
 
-    claude_dir: Path | None = None
-    as_json: bool = False
+    __slots__ = ("claude_dir", "as_json")
+
+    def __init__(self, claude_dir: Path | None = None, as_json: bool = False) -> None:
+        self.claude_dir = claude_dir
+        self.as_json = as_json
 
     @property
     def root(self) -> Path:

@@ -12,7 +12,6 @@ and shrink to fit), or clean text (`output.visible`, `output.clip`).
 from __future__ import annotations
 
 import re
-import textwrap
 
 from session_kit.cli.output import echo, terminal_width
 
@@ -35,6 +34,8 @@ def fitted(line: str, width: int | None) -> list[str]:
     label = _LABEL.match(plain)
     hang = label.end() if label is not None and width - label.end() >= MIN_TEXT else lead + HANG
     hang = min(hang, max(0, width - MIN_TEXT))
+    import textwrap  # here: output to a pipe or a file is never wrapped (textwrap ~1.5 ms to load)
+
     return textwrap.wrap(
         plain,
         width=width,

@@ -22,11 +22,10 @@ import sys
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from itertools import chain
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import click
 
@@ -258,8 +257,7 @@ def terminal_width() -> int | None:
     return columns or 80
 
 
-@dataclass(frozen=True, slots=True)
-class Column:
+class Column(NamedTuple):
     """A table's column: `flex` takes the width the others leave (and is cut to fit it, or
     left out when not even FLEX_FLOOR is left); `drop` (1 first) leaves a column out when the
     terminal is too narrow for every column, and a column that may `shrink` (to that width)

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import NamedTuple
 
 from session_kit.files import open_fd
 from session_kit.sessions.agents import AgentLinker, inline_threads, run_from_entries, tie_by_prompt
@@ -29,8 +29,7 @@ from session_kit.transcript.tools import agent_spawn
 AGENT_HEAD_BYTES = 256 * 1024  # how far into an agent log its start time is looked for
 
 
-@dataclass(frozen=True, slots=True)
-class LinkedAgent:
+class LinkedAgent(NamedTuple):
     """An agent log with what its meta file, else its spawning call, says of it."""
 
     log: AgentLogRef

@@ -15,8 +15,8 @@ the renderers).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from session_kit.conversation import items, steps
 from session_kit.conversation.items import Child, Element, Omitted
@@ -40,8 +40,7 @@ _LOCAL_OUTPUT = ("<local-command-stdout>", "<local-command-stderr>")
 _IMAGE = Element(items.IMAGE)  # no attributes, no content: shared by every unit
 
 
-@dataclass(frozen=True, slots=True)
-class ConvertOptions:
+class ConvertOptions(NamedTuple):
     session_id: str | None  # entries that name another session are dropped; None: none are
     # The main section of a 1.0.x file: asked at its first sidechain entry whether its inline
     # agents go apart (`agents.InlineAgents.apart`); None: sidechain entries stay in.
@@ -308,8 +307,7 @@ class UnitBuilder:
             agent_id = spawned_agent_of(result.extra, text)
             call = self.facts.spawn_calls.get(call_id)
             if call is not None and call.result_line is None:
-                self.facts.spawn_calls[call_id] = replace(
-                    call,
+                self.facts.spawn_calls[call_id] = call._replace(
                     ended=entry.timestamp,
                     status=status,
                     exit_code=exit_code,

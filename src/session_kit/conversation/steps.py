@@ -13,7 +13,7 @@ import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from session_kit.redact import head_to_redact
 from session_kit.transcript.tools import BASH
@@ -305,8 +305,7 @@ def truncate_param(name: str, value: str, limit: int = PARAM_LIMIT, redact: Call
 # --- tool output ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class PrunedOutput:
+class PrunedOutput(NamedTuple):
     """Tool output after pruning: text pieces, and between them how many lines were left out."""
 
     pieces: tuple[str | int, ...]  # str: kept text; int: that many lines omitted

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any
 
@@ -179,7 +178,7 @@ def preprocess_session(
     distilled = tuple(
         distill_document(doc.path, binary=binary, model=options.distill_model) for doc in result.documents if doc.path
     )
-    return replace(result, distilled=distilled)
+    return result._replace(distilled=distilled)
 
 
 def _write(run: _Run, sink: Sink) -> PreprocessResult:

@@ -8,9 +8,8 @@ document), `AgentInfo` (one agent log and what became of it) and `PreprocessResu
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from session_kit.conversation import steps
 
@@ -29,8 +28,7 @@ CHARS_PER_TOKEN = 4
 DEFAULT_MODEL = "haiku"  # of `--distill`
 
 
-@dataclass(frozen=True, slots=True)
-class Distilled:
+class Distilled(NamedTuple):
     """A document distilled by `claude -p` (`preprocess.distill`): where from, where to, how big."""
 
     source: Path
@@ -53,8 +51,7 @@ MIN_TOKENS = 100
 MAX_PREFIX_LENGTH = 100
 
 
-@dataclass(frozen=True, slots=True)
-class PreprocessOptions:
+class PreprocessOptions(NamedTuple):
     agents: bool = True
     filtering: bool = True  # log discovery, dedup, truncation, pruning, empty/warmup check
     thinking: bool = False
@@ -97,8 +94,7 @@ class PreprocessOptions:
             )
 
 
-@dataclass(frozen=True, slots=True)
-class DocumentInfo:
+class DocumentInfo(NamedTuple):
     """One written document (a part of the session or of an agent)."""
 
     path: Path | None  # None: written to the stream
@@ -120,8 +116,7 @@ class DocumentInfo:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class AgentInfo:
+class AgentInfo(NamedTuple):
     agent_id: str
     agent_type: str | None
     description: str | None
@@ -144,8 +139,7 @@ class AgentInfo:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class PreprocessResult:
+class PreprocessResult(NamedTuple):
     session: SessionRef
     status: str  # ok, empty or warmup (then nothing was written)
     reason: str | None
@@ -156,7 +150,7 @@ class PreprocessResult:
     reduction: steps.Reduction
     redactions: Mapping[str, int]
     read: ReadStats
-    options: PreprocessOptions = field(repr=False, default=PreprocessOptions())
+    options: PreprocessOptions = PreprocessOptions()
 
     @property
     def ok(self) -> bool:

@@ -9,9 +9,8 @@ and nothing is created (a scratch dir that does not exist yet is only named). Do
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from session_kit.queries.plans import Plan, PlanScan
 from session_kit.queries.report import ReportCollector, SessionReport
@@ -23,8 +22,7 @@ from session_kit.state.scratch import SessionScratch
 from session_kit.transcript.entries import format_timestamp
 
 
-@dataclass(frozen=True, slots=True)
-class WorkState:
+class WorkState(NamedTuple):
     path: str  # the scratch dir (where it would be, when it does not exist yet)
     exists: bool
     keys: tuple[str, ...]
@@ -41,8 +39,7 @@ class WorkState:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class SessionInfo:
+class SessionInfo(NamedTuple):
     report: SessionReport
     plans: tuple[Plan, ...]
     work_state: WorkState | None  # None: the session id cannot name a scratch dir

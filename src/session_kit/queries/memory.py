@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from session_kit.memory import record, restore
 from session_kit.memory.capture import capture_session, read_plan_file
@@ -24,8 +23,7 @@ from session_kit.state.scratch import STATE_FILE, SessionScratch
 RESTORE_LIMIT = restore.LIMIT
 
 
-@dataclass(frozen=True, slots=True)
-class MemoryView:
+class MemoryView(NamedTuple):
     session_id: str
     scratch_path: str
     memory_file: str
@@ -80,8 +78,7 @@ def session_memory(
     return MemoryView(ref.id, scratch.path, path, settings.as_dict(), memory, restored, whole)
 
 
-@dataclass(frozen=True, slots=True)
-class CompactionLoss:
+class CompactionLoss(NamedTuple):
     """What one compaction's summary lost of the memory the kit held just before it."""
 
     number: int  # 1 for the session's first compaction

@@ -29,10 +29,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from session_kit.claude.settings import plan_dirs
 from session_kit.files import open_regular
@@ -60,8 +59,7 @@ MAX_PLAN_BYTES = 1024 * 1024
 _EARLIEST = datetime.min.replace(tzinfo=timezone.utc)
 
 
-@dataclass(frozen=True, slots=True)
-class Plan:
+class Plan(NamedTuple):
     source: str  # exit_plan_mode | plan_agent | plan_file
     text: str
     timestamp: datetime | None

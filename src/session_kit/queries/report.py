@@ -11,9 +11,8 @@ that needs more from the same pass gives its own observer to the same `Session.s
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from session_kit.redact import shown
 from session_kit.sessions.session import Session
@@ -42,8 +41,7 @@ if TYPE_CHECKING:  # annotations only: a session with no agent never loads the l
 REQUEST_PREVIEW = 300
 
 
-@dataclass(frozen=True, slots=True)
-class UserRequest:
+class UserRequest(NamedTuple):
     line: int
     timestamp: datetime | None
     text: str
@@ -52,8 +50,7 @@ class UserRequest:
         return {"line": self.line, "timestamp": format_timestamp(self.timestamp), "text": self.text}
 
 
-@dataclass(frozen=True, slots=True)
-class SessionReport:
+class SessionReport(NamedTuple):
     ref: SessionRef
     start: datetime | None
     end: datetime | None

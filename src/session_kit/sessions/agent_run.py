@@ -12,9 +12,8 @@ linking them to calls is `sessions.agents`. Does not read files or print.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from session_kit.sessions.store import LAYOUT_MISSING, AgentLogRef
 from session_kit.transcript.agent_signals import (
@@ -34,8 +33,7 @@ from session_kit.transcript.entries import format_timestamp, seconds_between
 from session_kit.transcript.tokens import UNKNOWN_MODEL, TokenUsage, usage_of
 
 
-@dataclass(frozen=True, slots=True)
-class AgentFigures:
+class AgentFigures(NamedTuple):
     """What every output says of an agent, each figure with its source (None: unknown)."""
 
     status: str
@@ -67,8 +65,7 @@ class AgentFigures:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class AgentRun:
+class AgentRun(NamedTuple):
     log: AgentLogRef
     agent_type: str | None
     description: str | None

@@ -20,7 +20,6 @@ same). The tree of agents and picking some is `queries.agent_tree`. Does not pri
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -88,7 +87,7 @@ def run_from_entries(log: AgentLogRef, entries: Iterable[Entry], *, stats: ReadS
                 final = entry.text
         if entry.is_conversation and not entry.is_meta:
             last = entry
-    calls = [replace(c, agent_id=log.agent_id) for c in pairer.calls()]
+    calls = [c._replace(agent_id=log.agent_id) for c in pairer.calls()]
     meta = log.meta or {}
     depth = meta.get("spawnDepth")
     model_meta = meta.get("model")
@@ -197,7 +196,7 @@ def with_signals(run: AgentRun, signals: AgentSignalScan) -> AgentRun:
     ending = signals.endings.get(run.agent_id)
     if spawn is None and ending is None:
         return run
-    return replace(run, spawn=spawn or run.spawn, ending=ending or run.ending)
+    return run._replace(spawn=spawn or run.spawn, ending=ending or run.ending)
 
 
 def missing_run(call: ToolCall) -> AgentRun:
@@ -261,7 +260,7 @@ def tie_by_prompt(runs: Sequence[AgentRun], calls: Sequence[ToolCall]) -> list[A
     tied = []
     for run in runs:
         matches = waiting.get((run.prompt or "").strip())
-        tied.append(replace(run, tool_use_id=matches.pop(0).id) if matches else run)
+        tied.append(run._replace(tool_use_id=matches.pop(0).id) if matches else run)
     return tied
 
 
@@ -274,8 +273,7 @@ def linked_run(run: AgentRun, call: ToolCall | None) -> AgentRun:
     if call is None:
         return run
     asked = agent_spawn(call.input)
-    return replace(
-        run,
+    return run._replace(
         tool_use_id=call.id,
         agent_type=run.agent_type or asked.agent_type,
         description=run.description or asked.description,

@@ -113,9 +113,7 @@ def _archive_state(state_root: str | None, env: Mapping[str, str] | None) -> str
         where = state_root or state_layout.state_root(env)
     except (state_layout.StateRootUnknown, OSError):
         return None
-    from session_kit.archive.layout import archive_dir
-
-    return where if os.path.isdir(archive_dir(where)) else None
+    return where if os.path.isdir(state_layout.archive_root(where)) else None
 
 
 def whole(

@@ -13,7 +13,6 @@ Holds the calls and those inline entries, never the main conversation's entries.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Protocol
 
 from session_kit.errors import cannot_read
@@ -135,7 +134,7 @@ def _with_spawned(calls: list[ToolCall], runs: list[AgentRun]) -> list[ToolCall]
     if not by_call:
         return calls
     return [
-        replace(call, spawned_agent_id=by_call[call.id])
+        call._replace(spawned_agent_id=by_call[call.id])
         if call.spawned_agent_id is None and call.id in by_call
         else call
         for call in calls

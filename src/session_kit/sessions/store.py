@@ -18,9 +18,8 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Collection, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from session_kit import files
 from session_kit.claude import paths
@@ -29,7 +28,6 @@ from session_kit.files import open_regular, read_small, reason, skipped
 from session_kit.state import fastjson
 from session_kit.state.ids import is_plain_id
 from session_kit.transcript.entries import Entry, is_warmup_conversation
-from session_kit.transcript.glance import head_lines, quick_field
 from session_kit.transcript.reader import read_head, skip_bom
 
 SESSION_SUFFIX = ".jsonl"
@@ -48,8 +46,7 @@ MAX_META_BYTES = 1024 * 1024
 HEAD_FIELD_BYTES = 256 * 1024  # how far into a file its session id or cwd is looked for
 
 
-@dataclass(frozen=True, slots=True)
-class SessionRef:
+class SessionRef(NamedTuple):
     """A main session's transcript file."""
 
     id: str
@@ -64,8 +61,7 @@ class SessionRef:
     earlier_entries: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class AgentLogRef:
+class AgentLogRef(NamedTuple):
     """A subagent's transcript, in either layout, with its `.meta.json` when there is one."""
 
     agent_id: str
@@ -332,6 +328,8 @@ def legacy_agent_index(project: Path) -> dict[str, list[Path]]:
 
 def first_field(path: Path, key: bytes) -> str | None:
     """The first non-empty top-level string `key` among a transcript's head lines (unparsed)."""
+    from session_kit.transcript.glance import head_lines, quick_field  # the listing's; a read needs it only here
+
     for raw in head_lines(path, limit=HEAD_FIELD_BYTES):
         value = quick_field(raw, key)
         if value:

@@ -15,6 +15,7 @@ Layout:
     <root>/logs/hooks.log
     <root>/locks/
     <root>/install/                                        receipts and backups of settings
+    <root>/archive/                                        the archive (inside it: `archive.layout`)
 """
 
 from __future__ import annotations
@@ -76,6 +77,10 @@ def user_home(env: Mapping[str, str]) -> str:
 
 def projects_root(root: str) -> str:
     return os.path.join(root, "projects")
+
+
+def archive_root(root: str) -> str:
+    return os.path.join(root, "archive")
 
 
 def project_root(root: str, project_key: str) -> str:

@@ -17,9 +17,8 @@ link agents to logs or calls, read files, or decide which figure wins (`sessions
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from session_kit.transcript.entries import content_text, count_value, entry_time, tagged
 from session_kit.transcript.vocabulary import (
@@ -56,8 +55,7 @@ _REJECTED = "InputValidationError"
 _SPAWN_KEYS = frozenset({"agentId", "totalToolUseCount", "totalDurationMs"})
 
 
-@dataclass(frozen=True, slots=True)
-class SpawnResult:
+class SpawnResult(NamedTuple):
     """What the result of an `Agent`/`Task` call says about the agent it started."""
 
     agent_id: str | None = None
@@ -71,8 +69,7 @@ class SpawnResult:
     model: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Completion:
+class Completion(NamedTuple):
     """A line that tells how a background agent (or task) stands."""
 
     agent_id: str

@@ -12,9 +12,8 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from session_kit.transcript.entries import Entry, ToolResult, format_timestamp, seconds_between
 from session_kit.transcript.tools import spawns_agent, summarize_input
@@ -31,8 +30,7 @@ _EXIT_CODE = re.compile(r"^\s*Exit code (-?\d{1,20})(?!\d)")
 _TOOL_USE_ERROR = re.compile(r"\s*<tool_use_error>(.*)</tool_use_error>\s*\Z", re.S)
 
 
-@dataclass(frozen=True, slots=True)
-class ToolCall:
+class ToolCall(NamedTuple):
     """One tool use and what became of it."""
 
     id: str
@@ -215,8 +213,7 @@ def _with_result(
     *,
     keep_output: bool,
 ) -> ToolCall:
-    return replace(
-        call,
+    return call._replace(
         ended=entry.timestamp,
         status=status,
         exit_code=exit_code,

@@ -9,9 +9,8 @@ Elsewhere a `summary` line is a session title (`titles`), never a compaction. Re
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from session_kit.transcript.entries import KIND_SUMMARY, KIND_TOOL_RESULT, Entry, count_value, format_timestamp
 
@@ -19,8 +18,7 @@ DIALECT_CURRENT = "current"  # compact_boundary + isCompactSummary
 DIALECT_2025 = "2025"  # a `summary` entry, read as a compaction in seed-dialect files only
 
 
-@dataclass(frozen=True, slots=True)
-class Compaction:
+class Compaction(NamedTuple):
     """A point where the context was compacted, and the summary that replaced it."""
 
     line: int
@@ -62,7 +60,7 @@ def find_compactions(entries: Iterable[Entry], *, seed_dialect: bool = False) ->
             )
             pending = len(found) - 1
         elif entry.is_compact_summary and pending is not None:
-            found[pending] = replace(found[pending], summary=entry.text)
+            found[pending] = found[pending]._replace(summary=entry.text)
             pending = None
         elif entry.kind == KIND_SUMMARY and seed_dialect:
             seed.append(

@@ -15,9 +15,8 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, NamedTuple
 
 from session_kit.transcript import vocabulary
 from session_kit.transcript.reader import ReadStats, iter_records
@@ -127,8 +126,7 @@ def seconds_between(start: datetime | None, end: datetime | None) -> float | Non
     return max(0.0, (end - start).total_seconds())
 
 
-@dataclass(frozen=True, slots=True)
-class ToolResult:
+class ToolResult(NamedTuple):
     """A tool result in any dialect: inside a user entry's content, or a seed-style entry."""
 
     tool_use_id: str
@@ -168,8 +166,7 @@ def content_text(content: Any) -> str:
     return str(content)
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(NamedTuple):
     """One line of a transcript. `raw` is the parsed JSON object, kept whole."""
 
     line: int

@@ -14,10 +14,9 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from session_kit.files import open_fd, open_regular
 from session_kit.state import fastjson
@@ -32,8 +31,7 @@ HEAD_LIMIT = 1024 * 1024  # how far into a file the first prompt is looked for
 TAIL_STEPS = (8 * 1024, 32 * 1024, 128 * 1024, 2 * 1024 * 1024)  # tail reads, until a conversation time shows
 
 
-@dataclass(frozen=True, slots=True)
-class Glance:
+class Glance(NamedTuple):
     """What the head and tail of a transcript say. `start` and `end` are the earliest and the
     latest conversation time read (`span.Span`), both None when no line read had one."""
 
@@ -46,8 +44,7 @@ class Glance:
     prompt_text: str | None = None  # the first prompt as the person typed it (`request_text`)
 
 
-@dataclass(frozen=True, slots=True)
-class Tail:
+class Tail(NamedTuple):
     """What a transcript's tail says: its last time, and whether a title line may be in it
     (a current client's `custom-title` / `ai-title`, appended as the session goes on)."""
 

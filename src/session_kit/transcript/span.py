@@ -10,8 +10,8 @@ every line) all use it. Reads no files; never uses a file's mtime.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
+from typing import NamedTuple
 
 from session_kit.transcript.entries import KIND_ASSISTANT, KIND_SYSTEM, KIND_TOOL_RESULT, KIND_USER, Entry
 
@@ -23,8 +23,7 @@ def span_time(entry: Entry) -> datetime | None:
     return entry.timestamp if entry.kind in SPAN_KINDS else None
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
+class Span(NamedTuple):
     """The earliest and the latest of the times counted (both None when none was)."""
 
     start: datetime | None = None

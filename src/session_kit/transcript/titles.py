@@ -12,7 +12,7 @@ whether a uuid is in the file.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from session_kit.transcript.entries import KIND_SUMMARY, Entry
 from session_kit.transcript.vocabulary import TYPE_AI_TITLE as TYPE_AI
@@ -23,8 +23,7 @@ _TITLE_FIELDS = {TYPE_SUMMARY: "summary", TYPE_CUSTOM: "customTitle", TYPE_AI: "
 TITLE_TYPES = frozenset(_TITLE_FIELDS)
 
 
-@dataclass(frozen=True, slots=True)
-class TitleLine:
+class TitleLine(NamedTuple):
     """One title entry: its type, its text and (`summary`) the entry it names."""
 
     type: str

@@ -17,8 +17,7 @@ sessions (`usage.breakdown`, `usage.history`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from session_kit.transcript.usagefields import UNKNOWN_MODEL, count_key, message_key, usage_fields
 from session_kit.transcript.usagefields import agent_result_fields as _agent_result_fields
@@ -40,8 +39,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Usage:
+class Usage(NamedTuple):
     """Tokens of one or more API messages, by kind; `messages` counts the messages."""
 
     input: int = 0
@@ -90,8 +88,7 @@ def _fields(u: Usage) -> tuple[int, ...]:
 ZERO = Usage()
 
 
-@dataclass(frozen=True, slots=True)
-class TokenUsage:
+class TokenUsage(NamedTuple):
     """Usage per model (sorted by model name); `total` adds them up."""
 
     by_model: tuple[tuple[str, Usage], ...] = ()

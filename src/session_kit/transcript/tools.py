@@ -9,8 +9,7 @@ one, goes here and nowhere else. Pure functions on a name and an input mapping.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from session_kit.redact import shown
 
@@ -35,8 +34,7 @@ def one_line(text: Any, limit: int = SUMMARY_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-@dataclass(frozen=True, slots=True)
-class ToolInfo:
+class ToolInfo(NamedTuple):
     """The kit's knowledge of one tool."""
 
     summarize: Callable[[Mapping[str, Any]], str]
@@ -110,8 +108,7 @@ def spawns_agent(name: str) -> bool:
     return name in AGENT_TOOLS
 
 
-@dataclass(frozen=True, slots=True)
-class AgentSpawn:
+class AgentSpawn(NamedTuple):
     """What a spawning call's input says of the agent it starts."""
 
     agent_type: str

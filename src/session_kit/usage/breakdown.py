@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from session_kit.sessions.store import AgentLogRef
 from session_kit.transcript.agent_signals import SOURCE_LOG, SOURCE_RESULT
@@ -48,8 +47,7 @@ class AgentResultUsage:
             self.by_agent[agent_id] = TokenUsage(((model, usage),))
 
 
-@dataclass(frozen=True, slots=True)
-class AgentUsage:
+class AgentUsage(NamedTuple):
     agent_id: str
     agent_type: str | None
     parent_agent_id: str | None
@@ -78,8 +76,7 @@ class AgentUsage:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class SessionUsage:
+class SessionUsage(NamedTuple):
     main: TokenUsage
     agents: tuple[AgentUsage, ...]
     prices: PriceTable

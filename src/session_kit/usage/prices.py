@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from session_kit.errors import BadFile
 from session_kit.state.root import state_root as default_state_root
@@ -31,8 +30,7 @@ class PriceFileError(BadFile):
         super().__init__(f"price file {path}: {reason}", path=path)
 
 
-@dataclass(frozen=True, slots=True)
-class Price:
+class Price(NamedTuple):
     """USD per million tokens of each kind; web search per 1,000 requests."""
 
     input: float
@@ -56,8 +54,7 @@ class Price:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Cost:
+class Cost(NamedTuple):
     """What a usage cost: `usd` for the priced models; `unknown_models` had no price (their
     tokens are left out of `usd`, so `complete` is False)."""
 
@@ -81,8 +78,7 @@ class Cost:
         return f"${self.usd:,.2f}" + ("+" if self.unknown_models else "")
 
 
-@dataclass(frozen=True, slots=True)
-class PriceTable:
+class PriceTable(NamedTuple):
     date: str
     source: str
     models: Mapping[str, tuple[float, ...]]  # pricerows' rows

@@ -282,7 +282,7 @@ def _tokens(tally: TokenTally) -> Tokens:
 
 
 def _shown(said: AgentFigures, redactor: Redactor | None) -> AgentFigures:
-    return replace(said, answer=redactor(said.answer)) if said.answer and redactor is not None else said
+    return said._replace(answer=redactor(said.answer)) if said.answer and redactor is not None else said
 
 
 def _label(agent_type: str | None, description: str | None, redactor: Redactor | None) -> str:

@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import click
 
@@ -40,6 +40,7 @@ from session_kit.cli.timespan import When
 from session_kit.cli.tokens import human_tokens
 from session_kit.errors import EXIT_NOT_FOUND, TEAM_CODES, NotFound
 
+SPOOL_ROWS = 2000  # rows a table holds in memory before they wait in a temporary file
 WARMUP_PROMPT = "warmup"  # 2.0.x clients started sessions of their own with this prompt
 
 
@@ -163,21 +164,57 @@ def sessions(
             for r in rows
         ]
 
-    # A column is as wide as its widest cell: the rows wait in a file until every one is
-    # made (memory stays flat however many sessions there are), then the table is laid out.
+    # A column is as wide as its widest cell: the rows wait (`Spool`) until every one is
+    # made, then the table is laid out.
     natural = widest(columns, [])
-    import tempfile  # here: only this table needs it (with shutil and random, ~3 ms of a start)
-
-    with tempfile.TemporaryFile("w+", encoding="utf-8") as spool:
+    with Spool() as spool:
         for part in found.map_batches(cells):
             widest(columns, part, natural)
-            spool.writelines(json.dumps(row) + "\n" for row in part)
-        if not spool.tell():
+            spool.add(part)
+        if not spool.count:
             click.echo("No sessions.")
             return
-        spool.seek(0)
-        for line in table_lines(columns, map(json.loads, spool), natural, width=terminal_width()):
+        for line in table_lines(columns, spool.rows(), natural, width=terminal_width()):
             click.echo(line)
+
+
+class Spool:
+    """A table's rows until it is laid out: in memory up to `SPOOL_ROWS`, then in a temporary
+    file, so memory stays flat however many sessions there are and a short table never loads
+    `tempfile` (with its shutil and random, ~3 ms of a start)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.held: list[list[str]] = []
+        self.file: IO[str] | None = None
+
+    def add(self, part: list[list[str]]) -> None:
+        self.count += len(part)
+        self.held.extend(part)
+        if len(self.held) > SPOOL_ROWS:
+            self._spill()
+
+    def rows(self) -> Iterator[list[str]]:
+        if self.file is None:
+            return iter(self.held)
+        self._spill()
+        self.file.seek(0)
+        return map(json.loads, self.file)
+
+    def _spill(self) -> None:
+        if self.file is None:
+            import tempfile  # only a long table
+
+            self.file = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115 - closed on exit
+        self.file.writelines(json.dumps(row) + "\n" for row in self.held)
+        self.held.clear()
+
+    def __enter__(self) -> Spool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.file is not None:
+            self.file.close()
 
 
 def _lost(
