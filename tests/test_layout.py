@@ -162,6 +162,8 @@ HOOK_SIDE = (
     "session_kit.archive",
     "session_kit.claude.encoding",
     "session_kit.transcript.follow",  # the line follower: memory capture and the archive read through it
+    "session_kit.index.journal",  # the hooks journal what they saw written, for the index
+    "session_kit.index.background",
 )
 # `state.root` needs filelock (to lock where there is no fcntl) and platformdirs (to find the
 # state folder off Linux and macOS) on other platforms only; it imports them inside the
@@ -183,6 +185,13 @@ LAZY_KIT = {
     # loads it only to write its copy of the rules' anchors again.
     "session_kit.hooks.guard": {"session_kit.redact"},
     "session_kit.hooks.secret_screen": {"session_kit.redact"},
+    # The index's update (SQLite and the parsers) loads only in the child a hook forks.
+    "session_kit.index.background": {
+        "session_kit.index.db",
+        "session_kit.index.files",
+        "session_kit.index.fresh",
+        "session_kit.index.update",
+    },
 }
 # The one vocabulary of entry types and the raw-type reader are constants and byte scanning,
 # standard library only: the hook side (the memory capture) may take them at module level; so
@@ -194,7 +203,12 @@ SHARED_WITH_HOOKS = (
 )
 
 
-OUTER_PACKAGES = ("session_kit", "session_kit.claude", "session_kit.transcript")  # light `__init__`s
+OUTER_PACKAGES = (
+    "session_kit",
+    "session_kit.claude",
+    "session_kit.transcript",
+    "session_kit.index",
+)  # light `__init__`s
 
 
 def test_state_and_hooks_import_only_the_standard_library_each_other_and_encoding():

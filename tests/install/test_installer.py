@@ -121,7 +121,7 @@ def test_dry_run_says_what_it_would_change(settings_file: Path):
     assert (
         doc["dry_run"]
         and doc["changed"]
-        and set(doc["hooks"]) == {"SessionStart", "UserPromptSubmit", "PreCompact", "PostCompact", "SessionEnd"}
+        and set(doc["hooks"]) == {"SessionStart", "UserPromptSubmit", "PreCompact", "PostCompact", "SessionEnd", "Stop"}
     )
 
 

@@ -18,6 +18,7 @@ HOOK_EVENTS: dict[str, str] = {
     "PreCompact": "pre-compact",
     "PostCompact": "post-compact",
     "SessionEnd": "session-end",
+    "Stop": "stop",  # the end of each of the model's turns: the index kept fresh
 }
 
 # Turned on by the person: client event name -> the hook's argument.

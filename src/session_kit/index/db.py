@@ -1,7 +1,7 @@
 """The index database: where it lives, its schema, and opening it.
 
-Owns: `<state>/index/history-<hash of the Claude root>.sqlite3`, one per Claude root (folder
-0700, file 0600); the schema below; whether
+Owns: opening `<state>/index/history-<hash of the Claude root>.sqlite3`, one per Claude root
+(folder 0700, file 0600; its path is `journal.index_path`'s); the schema below; whether
 this Python's SQLite has FTS5 (`fts5_available`), and the one flag (`meta.fts`) that says
 which way the text table was made; opening in WAL mode, so a reader never waits on a writer
 and a writer killed (even with -9) leaves the last committed state. Does not: fill it
@@ -58,12 +58,11 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
+from session_kit.index.journal import index_path
 from session_kit.state.root import ensure_dir, locked
 
 T = TypeVar("T")
 
-INDEX = "index"
-DB_FILE = "history.sqlite3"
 SCHEMA_VERSION = "4"
 
 META = "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);"
@@ -107,16 +106,6 @@ FTS_SCHEMA = """
 CREATE VIRTUAL TABLE IF NOT EXISTS texts_fts USING fts5(
     text, content='texts', content_rowid='id', tokenize="unicode61 remove_diacritics 2");
 """
-
-
-def index_path(state_root: str, claude_root: str | os.PathLike[str] | None = None) -> str:
-    """The database of one Claude root (`--claude-dir`): roots never mix their sessions."""
-    if claude_root is None:
-        return os.path.join(state_root, INDEX, DB_FILE)
-    import hashlib
-
-    digest = hashlib.blake2b(os.path.abspath(claude_root).encode("utf-8", "surrogateescape"), digest_size=6)
-    return os.path.join(state_root, INDEX, f"history-{digest.hexdigest()}.sqlite3")
 
 
 def fts5_available(conn: sqlite3.Connection) -> bool:

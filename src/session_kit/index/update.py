@@ -20,6 +20,7 @@ keeps its rows. Does not: search (`query`).
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
 import stat
@@ -27,6 +28,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from session_kit.index import fresh
 from session_kit.index.db import begin, has_fts, writer
 from session_kit.index.files import IndexFile, archived_only, files_to_index
 from session_kit.transcript.follow import Checkpoint, Follow, unchanged
@@ -71,18 +73,22 @@ def _update(
     state_root: str | None,
     texts: bool,
 ) -> UpdateResult:
-    known = {
-        row[0]: row[1:]
-        for row in conn.execute("SELECT path, id, offset, size, ino, mtime, session, tail, texts FROM files")
-    }
     fts = has_fts(conn)
     read = total = again = pending = 0
-    if files is None:
+    look = fresh.plan(conn, claude_root) if files is None else None
+    if look is not None and look.full:  # every row is wanted: read them in one go
+        known = {row[0]: row[1:] for row in conn.execute(f"SELECT path, {_ROW} FROM files")}
+        lookup = known.get
         files = files_to_index(claude_root, lambda path: (known.get(path) or (None,) * 8)[5])
         if state_root is not None:
             files = _then_archived(files, claude_root, state_root, conn)
+    else:
+        lookup = functools.partial(_row, conn)
+        if look is not None:
+            files = look.files + usage_only(conn) if texts else look.files
+    assert files is not None
     for item in files:
-        row = known.get(item.path)
+        row = lookup(item.path)
         if row is not None and texts and not row[7]:
             row = None  # read for its usage alone: its texts are wanted now, whatever changed
         if row is not None and item.size is not None and (row[2], row[4]) == (item.size, item.mtime):
@@ -113,7 +119,19 @@ def _update(
             progress(read)
     if conn.in_transaction:
         conn.execute("COMMIT")
+    if look is not None:
+        fresh.save(conn, look)
     return UpdateResult(read, total, again)
+
+
+_ROW = "id, offset, size, ino, mtime, session, tail, texts"
+
+
+def _row(conn: sqlite3.Connection, path: str) -> tuple | None:
+    try:
+        return conn.execute(f"SELECT {_ROW} FROM files WHERE path=?", (path,)).fetchone()
+    except UnicodeEncodeError:  # stored as valid UTF-8 (`rows.sql_value`): read again
+        return None
 
 
 def _then_archived(
