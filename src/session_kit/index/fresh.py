@@ -34,7 +34,7 @@ KEY = "fresh"
 @dataclass(frozen=True, slots=True)
 class Plan:
     files: list[IndexFile] | None  # None: every file, from a full listing
-    record: str | None  # what `meta.fresh` holds once the update has read them (None: nothing)
+    record: str | None  # what `meta.fresh` holds once the update has read them (None: as it is)
 
     @property
     def full(self) -> bool:
@@ -56,7 +56,8 @@ def plan(conn: sqlite3.Connection, claude_root: str | os.PathLike[str]) -> Plan:
         since = read_since(journal, saved["journal"])
         files = None if since is None else _changed(conn, projects, dirs, saved["dirs"], since[0], now)
         if since is not None and files is not None:
-            return Plan(files, json.dumps({**saved, "journal": since[1], "dirs": dirs}))
+            record = {**saved, "journal": since[1], "dirs": dirs}
+            return Plan(files, None if record == saved else json.dumps(record))
     where = start_over(journal)
     if where is None:
         return Plan(None, None)

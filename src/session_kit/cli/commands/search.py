@@ -2,7 +2,7 @@
 
 Owns: its options and both engines' text output (and the scan's progress line). Which engine
 answers, the scope and the checks are `queries.search_engine`'s; the index's search
-`queries.history`'s and `index/`'s; the scan `queries.search`'s.
+`queries.indexed`'s and `index/`'s; the scan `queries.search`'s.
 """
 
 from __future__ import annotations
