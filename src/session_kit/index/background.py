@@ -6,7 +6,8 @@ gained indexed in a child the hook does not wait for (`state.detach`, at a low p
 through the one update (`update`, with the one line follower). Nothing is done for a Claude
 root that has no index yet (the first search makes it). Standard library only and light in
 the hook's process: the index, SQLite and the parsers are loaded in the child.
-Does not: decide what a search looks at (`fresh`).
+Also the whole index brought up to date in a child, for a search that will not wait for it
+(`build_in_background`). Does not: decide what a search looks at (`fresh`).
 """
 
 from __future__ import annotations
@@ -51,3 +52,18 @@ def journaled(state_root: str, transcript: str) -> str | None:
 def index_in_background(state_root: str, claude_root: str, transcript: str, *, log: Callable[[str], object]) -> bool:
     """Index the session of `transcript` in a child; False when it ran here (no fork)."""
     return in_child(lambda: index_session_now(state_root, claude_root, transcript), log=log, what="index", niceness=10)
+
+
+def build_in_background(state_root: str, claude_root: str, *, log: Callable[[str], object]) -> bool:
+    """Bring the whole index of `claude_root` up to date in a child the caller does not wait
+    for (a search that found too much new to read first); False when it ran here (no fork)."""
+
+    def work() -> None:
+        from pathlib import Path
+
+        from session_kit.index import db
+        from session_kit.index.update import update
+
+        db.use(state_root, lambda conn: update(conn, Path(claude_root), state_root=state_root), claude_root=claude_root)
+
+    return in_child(work, log=log, what="index build", niceness=5)

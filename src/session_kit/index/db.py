@@ -201,12 +201,13 @@ def begin(conn: sqlite3.Connection) -> None:
             time.sleep(0.05)
 
 
-def writer(conn: sqlite3.Connection) -> locked:
+def writer(conn: sqlite3.Connection, *, timeout: float | None = None) -> locked:
     """The lock an update holds from start to end (`<index>.update.lock`), so that two
     processes updating at once take turns instead of interleaving their batches: the one
-    waiting would otherwise starve between the other's commits, and then read it all again."""
+    waiting would otherwise starve between the other's commits, and then read it all again.
+    `timeout` 0: taken only if free (TimeoutError otherwise); by default waited for an hour."""
     path = conn.execute("PRAGMA database_list").fetchone()[2]
-    return locked(path + ".update", timeout=3600)
+    return locked(path + ".update", timeout=3600 if timeout is None else timeout)
 
 
 def _identity(path: str) -> tuple[int, int] | None:
