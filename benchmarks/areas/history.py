@@ -11,9 +11,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from benchmarks.areas.indexed import build_index
 from benchmarks.harness.context import Context, benchmark
-from benchmarks.harness.fixtures import MB
+from benchmarks.harness.fixtures import MB, build_index
 from benchmarks.harness.measure import Command
 from benchmarks.harness.report import Row
 

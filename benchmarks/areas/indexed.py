@@ -18,26 +18,11 @@ from pathlib import Path
 
 from benchmarks import generator
 from benchmarks.harness.context import Context, benchmark
-from benchmarks.harness.fixtures import count_json
+from benchmarks.harness.fixtures import BUILD_INDEX, build_index, count_json
 from benchmarks.harness.measure import Command, Measurement
 from benchmarks.harness.report import Row
 
 SESSIONS, QUICK_SESSIONS, SESSION_KB = 4_000, 1_000, 150
-
-# The index built in full, as the background build does (argv: state root, Claude root).
-BUILD_INDEX = (
-    "import sys\n"
-    "from pathlib import Path\n"
-    "from session_kit.index import db\n"
-    "from session_kit.index.update import update\n"
-    "state, root = sys.argv[1], Path(sys.argv[2])\n"
-    "db.use(state, lambda conn: update(conn, root, state_root=state), claude_root=root)\n"
-)
-
-
-def build_index(state: Path, root: Path) -> None:
-    """The index of `root` in `state`, built in full before anything is timed against it."""
-    subprocess.run([sys.executable, "-c", BUILD_INDEX, str(state), str(root)], check=True, capture_output=True)
 
 
 def _index_file(state: Path) -> Path:
