@@ -37,7 +37,9 @@ def index_session_now(state_root: str, claude_root: str, transcript: str) -> int
     if where is None:
         return 0
     files = list(session_files(*where))
-    return db.use(state_root, lambda conn: update(conn, Path(claude_root), files=files).files, claude_root=claude_root)
+    # Never waits for another update (a build): the journal keeps the session for the next search.
+    work = lambda conn: update(conn, Path(claude_root), files=files, within=1 << 62).files  # noqa: E731
+    return db.use(state_root, work, claude_root=claude_root)
 
 
 def journaled(state_root: str, transcript: str) -> str | None:
