@@ -91,6 +91,7 @@ CREATE TABLE IF NOT EXISTS texts(
     id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, session TEXT NOT NULL, agent TEXT, line INTEGER,
     ts TEXT, kind TEXT, tool TEXT, status TEXT, text TEXT NOT NULL, kit INTEGER DEFAULT 0);
 CREATE INDEX IF NOT EXISTS texts_file ON texts(file_id);
+CREATE INDEX IF NOT EXISTS texts_kit ON texts(id) WHERE kit = 1;  -- the few echoes, counted without a join
 CREATE TABLE IF NOT EXISTS calls(
     id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, session TEXT NOT NULL, agent TEXT, tool_use_id TEXT,
     tool TEXT, summary TEXT, status TEXT, exit_code INTEGER, error TEXT, started TEXT, duration_s REAL,
