@@ -68,4 +68,16 @@ def build_in_background(state_root: str, claude_root: str, *, log: Callable[[str
 
         db.use(state_root, lambda conn: update(conn, Path(claude_root), state_root=state_root), claude_root=claude_root)
 
-    return in_child(work, log=log, what="index build", niceness=5)
+    if not hasattr(os, "fork"):
+        work()
+        return False
+    # Through a child that ends at once: the build is nobody's child, so a caller that lives on
+    # (the API in a long process) is left no process to reap.
+    pid = os.fork()
+    if pid == 0:
+        try:
+            in_child(work, log=log, what="index build", niceness=5)
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+    return True
