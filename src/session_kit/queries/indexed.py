@@ -20,7 +20,7 @@ from typing import Any
 
 from session_kit.errors import KitError
 
-INDEX_NOW_BYTES = 48 << 20  # what a search indexes before it answers; more is indexed in the background
+INDEX_NOW_BYTES = 16 << 20  # what a search indexes before it answers (~0.5 s); more is indexed in the background
 
 
 @dataclass(frozen=True, slots=True)
