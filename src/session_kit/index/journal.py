@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import os
 
-from session_kit.transcript.follow import Checkpoint, Follow
-
 try:  # `_blake2` alone: `hashlib` loads OpenSSL, several ms of a hook's budget
     from _blake2 import blake2b
 except ImportError:  # pragma: no cover - not CPython
@@ -63,6 +61,8 @@ def read_since(path: str, seen: str | None) -> tuple[list[str], str] | None:
     through the one line follower, and the checkpoint after them. None when there is no
     journal, or it is not the one `seen` was taken of (made again or cut: what was written
     before is unknown)."""
+    from session_kit.transcript.follow import Checkpoint, Follow  # the reader's: no hook pays for it
+
     try:
         with Follow(path, Checkpoint.from_text(seen)) as f:
             if f.restarted:
@@ -77,6 +77,8 @@ def start_over(path: str) -> str | None:
     """Before a look at every file: the journal emptied when it has grown (what it names is
     looked at anyway), and the checkpoint of its end, where the next look reads from. None
     when there is no journal (no hook has written one)."""
+    from session_kit.transcript.follow import Follow
+
     try:
         if os.lstat(path).st_size > MAX_BYTES:
             os.truncate(path, 0)
