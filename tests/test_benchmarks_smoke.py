@@ -176,6 +176,7 @@ def test_the_runner_finds_every_area_and_keeps_the_reports_order():
         "baselines",
         "secrets",
         "history",
+        "indexed",
         "archive",
         "team",
     ]

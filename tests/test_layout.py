@@ -162,6 +162,8 @@ HOOK_SIDE = (
     "session_kit.archive",
     "session_kit.claude.encoding",
     "session_kit.transcript.follow",  # the line follower: memory capture and the archive read through it
+    "session_kit.index.journal",  # the hooks journal what they saw written, for the index
+    "session_kit.index.background",
 )
 # `state.root` needs filelock (to lock where there is no fcntl) and platformdirs (to find the
 # state folder off Linux and macOS) on other platforms only; it imports them inside the
@@ -186,6 +188,13 @@ LAZY_KIT = {
     # The budget per subagent counts an agent's tokens the status line's way, only when a
     # budget is set and the call is a subagent's.
     "session_kit.hooks.live": {"session_kit.usage.statusline"},
+    # The index's update (SQLite and the parsers) loads only in the child a hook forks.
+    "session_kit.index.background": {
+        "session_kit.index.db",
+        "session_kit.index.files",
+        "session_kit.index.fresh",
+        "session_kit.index.update",
+    },
 }
 # The one vocabulary of entry types and the raw-type reader are constants and byte scanning,
 # standard library only: the hook side (the memory capture) may take them at module level; so
@@ -197,7 +206,12 @@ SHARED_WITH_HOOKS = (
 )
 
 
-OUTER_PACKAGES = ("session_kit", "session_kit.claude", "session_kit.transcript")  # light `__init__`s
+OUTER_PACKAGES = (
+    "session_kit",
+    "session_kit.claude",
+    "session_kit.transcript",
+    "session_kit.index",
+)  # light `__init__`s
 
 
 def test_state_and_hooks_import_only_the_standard_library_each_other_and_encoding():

@@ -25,6 +25,7 @@ AREAS = (
     "baselines",
     "secrets",
     "history",
+    "indexed",
     "archive",
     "team",
 )

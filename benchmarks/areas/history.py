@@ -1,5 +1,5 @@
-"""History: the index and the archive on the main root (build, warm search, size, archive,
-and the work after 1 MB is appended).
+"""History: the index and the archive on the main root (index size, archive, and the work
+after 1 MB is appended; the index's build and searches are `indexed`'s).
 """
 
 from __future__ import annotations
@@ -11,9 +11,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from benchmarks import generator
 from benchmarks.harness.context import Context, benchmark
-from benchmarks.harness.fixtures import MB, count_json
+from benchmarks.harness.fixtures import MB, build_index
 from benchmarks.harness.measure import Command
 from benchmarks.harness.report import Row
 
@@ -47,48 +46,19 @@ def _dir_bytes(folder: Path) -> int:
 
 @benchmark("history")
 def bench_history(ctx: Context) -> list[Row]:
-    """The index and the archive (issue 12) on the main root, into a throw-away state root.
-    Index build from nothing against one `search --scan` (at most 1.5x); warm indexed search
-    against `grep -ric -r` (rare at most 0.1x, common at most 0.2x); archive from nothing
+    """The index and the archive (issue 12) on the main root, into a throw-away state root
+    (the index's build and warm searches are timed in `indexed`). Archive from nothing
     against `cat | gzip -1` of the same files (at most 2x); index update plus query after 1 MB
     was appended to one session (under 100 ms is the target; the command's start is in it);
     archive update after 1 MB appended to the big session against gzip -1 of that 1 MB; index
     size against the transcripts' bytes (at most 0.3)."""
     root, manifest = ctx.main_root()
     rows: list[Row] = []
-    common, rare = (
-        manifest.get("common_query", generator.COMMON_QUERY),
-        manifest.get("rare_query", generator.RARE_QUERY),
-    )
     with tempfile.TemporaryDirectory(prefix="kit-history-") as tmp:
         state = Path(tmp) / "state"
         env = {"SESSION_KIT_HOME": str(state)}
         kit = ["env", *(f"{k}={v}" for k, v in env.items()), *ctx.kit]
-        fresh = f'rm -rf {state}/index && exec "$@"'
-        scan, build = ctx.measure(
-            Command.of(
-                f"search --scan {rare}", [*kit, "search", rare, "--all", "--scan", "--claude-dir", root, "--json"]
-            ),
-            Command.of(
-                "index build (search, empty index)",
-                ["sh", "-c", fresh, "sh", *kit, "search", rare, "--all", "--claude-dir", root, "--json"],
-                inspect=count_json,
-            ),
-            slow=True,
-        )
-        rows.append(Row.ratio_row("history", "index build from nothing", build, scan, max_ratio=1.5))
-        for query, what, limit in ((rare, "rare", 0.1), (common, "common", 0.2)):
-            grep, warm = ctx.measure(
-                Command.of(
-                    f"grep -ric -r {query}", ["grep", "-ric", "-r", query, "projects/"], cwd=root, ok_codes=(0, 1)
-                ),
-                Command.of(
-                    f"search {query} (index, warm)",
-                    [*kit, "search", query, "--all", "--claude-dir", root, "--json"],
-                    inspect=count_json,
-                ),
-            )
-            rows.append(Row.ratio_row("history", f"indexed search, warm, {what} word", warm, grep, max_ratio=limit))
+        build_index(state, root)  # timed in `indexed`, with the searches
         index_bytes = _dir_bytes(state / "index")
         text_bytes = manifest.get("total_bytes") or _dir_bytes(root / "projects")
         ratio = index_bytes / text_bytes if text_bytes else None
@@ -119,7 +89,7 @@ def bench_history(ctx: Context) -> list[Row]:
         copy = _linked_copy(root, Path(tmp) / "root")
         big = copy / manifest["big_session_path"]
         _unlinked(big)
-        subprocess.run([*kit, "search", rare, "--all", "--claude-dir", copy], check=True, capture_output=True)
+        build_index(state, copy)
         one_mb = Path(tmp) / "one-mb"
         one_mb.write_bytes(b"lorem ipsum dolor sit amet " * 40000)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -40,6 +41,7 @@ HOOK_EVENT_FIELDS = {
     },
     # the main thread's call (no agent_id), before every tool call: never counted, never denied
     "PreToolUse": {"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "toolu_bench"},
+    "Stop": {"stop_hook_active": False},
 }
 # A budget that is never reached: a subagent's call is counted (`hooks.live`) but not denied.
 BUDGET_CONFIG = {"agents": {"budget": 10**12}}
@@ -60,7 +62,8 @@ def bench_hooks(ctx: Context) -> list[Row]:
     `python3` on PATH a version manager's shim), the event's JSON on stdin, against the same
     interpreter running `-c pass` with the same stdin: at most 1.3x. The events name a real
     small transcript (the compaction hooks' capture and the archive's copy have work to do, in
-    the children they fork); the hooks write into a throw-away state root and env file."""
+    the children they fork, as does the index's, the root having an index); the hooks write
+    into a throw-away state root and env file."""
     import session_kit
     from session_kit.hooks.events import HOOK_EVENTS
 
@@ -122,6 +125,10 @@ def bench_hooks(ctx: Context) -> list[Row]:
             Command.of(f"plugin hook {arg} (run-hook, python3 a shim)", [run_hook, arg], stdin=stdin_of(event))
             for event, arg in HOOK_EVENTS.items()
         ]
+        # The root has an index to keep fresh (as after a first search): SessionEnd, PreCompact
+        # and Stop journal their transcript and fork the child that indexes what it gained.
+        index = [*ctx.kit, "search", "anything", "--all", "--claude-dir", str(Path(tmp) / "claude")]
+        subprocess.run(index, capture_output=True, check=True)
         with plugin_environment(shims, Path(tmp) / "plugin-data"):
             # The baseline twice in a round, its runs pooled: the run after the SessionEnd hook
             # shares the machine with that hook's detached archive child.

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -125,3 +126,19 @@ class state_root:
             os.environ.pop("SESSION_KIT_HOME", None)
         else:
             os.environ["SESSION_KIT_HOME"] = self.saved
+
+
+# The index built in full, as the background build does (argv: state root, Claude root).
+BUILD_INDEX = (
+    "import sys\n"
+    "from pathlib import Path\n"
+    "from session_kit.index import db\n"
+    "from session_kit.index.update import update\n"
+    "state, root = sys.argv[1], Path(sys.argv[2])\n"
+    "db.use(state, lambda conn: update(conn, root, state_root=state), claude_root=root)\n"
+)
+
+
+def build_index(state: Path, root: Path) -> None:
+    """The index of `root` in `state`, built in full before anything is timed against it."""
+    subprocess.run([sys.executable, "-c", BUILD_INDEX, str(state), str(root)], check=True, capture_output=True)

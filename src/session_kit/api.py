@@ -75,8 +75,8 @@ _HOMES = {
     "session_cwd": "session_kit.queries.history",
     "archive_dir": "session_kit.archive.layout",
     "verify_archive": "session_kit.queries.history",
-    "search_history": "session_kit.queries.history",
-    "export_history": "session_kit.queries.history",
+    "search_history": "session_kit.queries.indexed",
+    "export_history": "session_kit.queries.indexed",
     "SearchFilters": "session_kit.index.query:Filters",
     "drift_report": "session_kit.queries.drift",
     "root_source": "session_kit.queries.doctor",
@@ -175,14 +175,8 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.queries.completion import project_candidates, session_candidates
     from session_kit.queries.doctor import ROOT_FROM_OPTION, doctor_report, root_source
     from session_kit.queries.drift import drift_report
-    from session_kit.queries.history import (
-        archive_all,
-        export_history,
-        restore_session,
-        search_history,
-        session_cwd,
-        verify_archive,
-    )
+    from session_kit.queries.history import archive_all, restore_session, session_cwd, verify_archive
+    from session_kit.queries.indexed import export_history, search_history
     from session_kit.queries.live_agents import live_agents
     from session_kit.queries.live_agents import parse_threshold as stall_threshold
     from session_kit.queries.memory import RESTORE_LIMIT as MEMORY_RESTORE_LIMIT

@@ -11,7 +11,7 @@ import pytest
 
 from session_kit.index import db
 from session_kit.index.update import update
-from session_kit.queries.history import export_history, search_history
+from session_kit.queries.indexed import export_history, search_history
 from session_kit.usage.history import usage_report
 from session_kit.usage.prices import load_prices
 from tests.support.sessions import build

@@ -131,6 +131,7 @@ def test_dry_run_says_what_it_would_change(settings_file: Path):
             "SubagentStart",
             "SubagentStop",
             "PreToolUse",
+            "Stop",
         }
     )
 

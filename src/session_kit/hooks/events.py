@@ -21,6 +21,7 @@ HOOK_EVENTS: dict[str, str] = {
     "SubagentStart": "subagent-start",
     "SubagentStop": "subagent-stop",
     "PreToolUse": "pre-tool-use",  # the budget per subagent (`hooks.live`): nothing unless one is set
+    "Stop": "stop",  # the end of each of the model's turns: the index kept fresh
 }
 
 # Turned on by the person: client event name -> the hook's argument.

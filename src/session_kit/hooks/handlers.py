@@ -8,9 +8,11 @@ PreCompact (a snapshot of the saved values, and the working memory captured from
 transcript: `memory.capture`); PostCompact (the capture brought up to date, with the
 client's summary); SessionEnd, and SessionStart of a session already written (resume,
 compact), copy the session's new bytes into the archive in a child process the client does not
-wait for (`archive.background`); PostToolUse, when the person turned it on, is the secret
-guard (`hooks.guard`); SubagentStart, SubagentStop and PreToolUse (the budget per subagent) and
-the cold-cache notice of a resumed start are `hooks.live`'s. A subagent's compaction (`agent_id` in the event) is captured into the
+wait for (`archive.background`); SessionEnd, PreCompact and Stop (each of the model's turns)
+journal the transcript for the index and index what the session gained in a child
+(`index.background`); PostToolUse, when the person turned it on, is the secret
+guard (`hooks.guard`); SubagentStart, SubagentStop and PreToolUse (the budget per subagent)
+and the cold-cache notice of a resumed start are `hooks.live`'s. A subagent's compaction (`agent_id` in the event) is captured into the
 agent's own memory file and never touches the session's.
 Every failure is logged to the kit's hook log and named in one stderr line; the exit code is
 always 0, so the kit never blocks or breaks a session.
@@ -277,6 +279,7 @@ def pre_compact(event: Mapping, env: Mapping[str, str], root: str) -> str:
     if _agent_id(event) is None:  # a subagent's compaction restores nothing of the session's
         scratch.snapshot(str(event.get("trigger") or "compact"))
     _capture(event, env, root, scratch)
+    _index(event, root)
     return ""
 
 
@@ -300,8 +303,30 @@ def _archive(event: Mapping, env: Mapping[str, str], root: str) -> None:
     _LATER.append(lambda: archive_in_background(root, transcript, log=lambda line: state.log(root, line)))
 
 
+def _index(event: Mapping, root: str) -> None:
+    """Keep the index fresh: the transcript journaled now, what the session gained indexed in
+    a child the client does not wait for (`index.background`; nothing where the Claude root
+    has no index yet)."""
+    transcript = event.get("transcript_path")
+    if not isinstance(transcript, str) or not transcript:
+        return
+    from session_kit.index.background import index_in_background, journaled
+
+    claude_root = journaled(root, transcript)
+    if claude_root is not None:
+        log = lambda line: state.log(root, line)  # noqa: E731
+        _LATER.append(lambda: index_in_background(root, claude_root, transcript, log=log))
+
+
 def session_end(event: Mapping, env: Mapping[str, str], root: str) -> str:
     _archive(event, env, root)
+    _index(event, root)
+    return ""
+
+
+def stop(event: Mapping, env: Mapping[str, str], root: str) -> str:
+    """The end of each of the model's turns: the index takes in what the turn wrote."""
+    _index(event, root)
     return ""
 
 
@@ -341,6 +366,7 @@ HANDLERS: dict[str, Callable[[Mapping, Mapping[str, str], str], str]] = {
     HOOK_EVENTS["SubagentStart"]: subagent_start,
     HOOK_EVENTS["SubagentStop"]: subagent_stop,
     HOOK_EVENTS["PreToolUse"]: pre_tool_use,
+    HOOK_EVENTS["Stop"]: stop,
     OPT_IN_EVENTS["PostToolUse"]: post_tool_use,
 }
 

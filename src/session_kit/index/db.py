@@ -1,7 +1,7 @@
 """The index database: where it lives, its schema, and opening it.
 
-Owns: `<state>/index/history-<hash of the Claude root>.sqlite3`, one per Claude root (folder
-0700, file 0600); the schema below; whether
+Owns: opening `<state>/index/history-<hash of the Claude root>.sqlite3`, one per Claude root
+(folder 0700, file 0600; its path is `journal.index_path`'s); the schema below; whether
 this Python's SQLite has FTS5 (`fts5_available`), and the one flag (`meta.fts`) that says
 which way the text table was made; opening in WAL mode, so a reader never waits on a writer
 and a writer killed (even with -9) leaves the last committed state. Does not: fill it
@@ -58,12 +58,11 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
+from session_kit.index.journal import index_path
 from session_kit.state.root import ensure_dir, locked
 
 T = TypeVar("T")
 
-INDEX = "index"
-DB_FILE = "history.sqlite3"
 SCHEMA_VERSION = "4"
 
 META = "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);"
@@ -92,6 +91,7 @@ CREATE TABLE IF NOT EXISTS texts(
     id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, session TEXT NOT NULL, agent TEXT, line INTEGER,
     ts TEXT, kind TEXT, tool TEXT, status TEXT, text TEXT NOT NULL, kit INTEGER DEFAULT 0);
 CREATE INDEX IF NOT EXISTS texts_file ON texts(file_id);
+CREATE INDEX IF NOT EXISTS texts_kit ON texts(id) WHERE kit = 1;  -- the few echoes, counted without a join
 CREATE TABLE IF NOT EXISTS calls(
     id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, session TEXT NOT NULL, agent TEXT, tool_use_id TEXT,
     tool TEXT, summary TEXT, status TEXT, exit_code INTEGER, error TEXT, started TEXT, duration_s REAL,
@@ -107,16 +107,6 @@ FTS_SCHEMA = """
 CREATE VIRTUAL TABLE IF NOT EXISTS texts_fts USING fts5(
     text, content='texts', content_rowid='id', tokenize="unicode61 remove_diacritics 2");
 """
-
-
-def index_path(state_root: str, claude_root: str | os.PathLike[str] | None = None) -> str:
-    """The database of one Claude root (`--claude-dir`): roots never mix their sessions."""
-    if claude_root is None:
-        return os.path.join(state_root, INDEX, DB_FILE)
-    import hashlib
-
-    digest = hashlib.blake2b(os.path.abspath(claude_root).encode("utf-8", "surrogateescape"), digest_size=6)
-    return os.path.join(state_root, INDEX, f"history-{digest.hexdigest()}.sqlite3")
 
 
 def fts5_available(conn: sqlite3.Connection) -> bool:
@@ -212,12 +202,13 @@ def begin(conn: sqlite3.Connection) -> None:
             time.sleep(0.05)
 
 
-def writer(conn: sqlite3.Connection) -> locked:
+def writer(conn: sqlite3.Connection, *, timeout: float | None = None) -> locked:
     """The lock an update holds from start to end (`<index>.update.lock`), so that two
     processes updating at once take turns instead of interleaving their batches: the one
-    waiting would otherwise starve between the other's commits, and then read it all again."""
+    waiting would otherwise starve between the other's commits, and then read it all again.
+    `timeout` 0: taken only if free (TimeoutError otherwise); by default waited for an hour."""
     path = conn.execute("PRAGMA database_list").fetchone()[2]
-    return locked(path + ".update", timeout=3600)
+    return locked(path + ".update", timeout=3600 if timeout is None else timeout)
 
 
 def _identity(path: str) -> tuple[int, int] | None:

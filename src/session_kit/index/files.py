@@ -85,38 +85,56 @@ def _agents_in(folder: str, session: str, project: str) -> Iterator[IndexFile]:
 
 
 def files_to_index(
-    claude_root: Path, session_of: Callable[[str], str | None] = lambda _path: None
+    claude_root: Path | str, session_of: Callable[[str], str | None] = lambda _path: None
 ) -> Iterable[IndexFile]:
     """Every session's transcript and agent logs, project by project. `session_of(path)` is
     the session the index already has for a file (a 2025-layout agent log's head is read only
     when it has none)."""
     projects = os.path.join(str(claude_root), "projects")
     for project_entry in _entries(projects):
-        if not walkable(project_entry.path, within=projects):
-            continue
-        project = project_entry.name
-        for entry in _entries(project_entry.path):
-            name = entry.name
-            if name.endswith(SESSION_SUFFIX):
-                if name.startswith(AGENT_PREFIX):  # 2025: beside the sessions, named by its head
-                    agent = name[len(AGENT_PREFIX) : -len(SESSION_SUFFIX)]
-                    session = session_of(entry.path)
-                    warmup = False
-                    if session is None:
-                        warmup = is_warmup_log(Path(entry.path))
-                        session = first_field(Path(entry.path), b"sessionId")
-                    if session:
-                        found = _file(entry, session, agent, project, warmup=warmup)
-                        if found:
-                            yield found
-                    continue
-                found = _file(entry, name[: -len(SESSION_SUFFIX)], None, project)
-                if found:
-                    yield found
-            elif is_plain_id(name) and walkable(
-                entry.path, within=project_entry.path
-            ):  # its agents, also when its file is gone
-                yield from _agents_in(entry.path, name, project)
+        if walkable(project_entry.path, within=projects):
+            yield from files_in_project(project_entry.path, session_of)
+
+
+def files_in_project(folder: str, session_of: Callable[[str], str | None] = lambda _path: None) -> Iterator[IndexFile]:
+    """One project folder's (`projects/<project>/`) transcripts and agent logs."""
+    project = os.path.basename(folder)
+    for entry in _entries(folder):
+        name = entry.name
+        if name.endswith(SESSION_SUFFIX):
+            if name.startswith(AGENT_PREFIX):  # 2025: beside the sessions, named by its head
+                agent = name[len(AGENT_PREFIX) : -len(SESSION_SUFFIX)]
+                session = session_of(entry.path)
+                warmup = False
+                if session is None:
+                    warmup = is_warmup_log(Path(entry.path))
+                    session = first_field(Path(entry.path), b"sessionId")
+                if session:
+                    found = _file(entry, session, agent, project, warmup=warmup)
+                    if found:
+                        yield found
+                continue
+            found = _file(entry, name[: -len(SESSION_SUFFIX)], None, project)
+            if found:
+                yield found
+        elif is_plain_id(name) and walkable(entry.path, within=folder):  # its agents, also when its file is gone
+            yield from _agents_in(entry.path, name, project)
+
+
+def session_files(folder: str, session: str) -> Iterator[IndexFile]:
+    """One session's transcript and the agent logs in its folder (`projects/<project>/`
+    being `folder`), as the full listing gives them."""
+    project = os.path.basename(folder)
+    path = os.path.join(folder, session + SESSION_SUFFIX)
+    try:
+        st = os.stat(path)
+    except OSError:
+        st = None
+    if st is not None and stat.S_ISREG(st.st_mode):
+        yield IndexFile(path, session, None, project, st.st_size, st.st_mtime)
+    inner = os.path.join(folder, session)
+    if walkable(inner, within=folder):
+        yield from _agents_in(inner, session, project)
 
 
 def archived_only(

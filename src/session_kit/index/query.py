@@ -121,7 +121,8 @@ def search_index(
     text = text.encode("utf-8", TEXT_ERRORS).decode("utf-8")
     clauses, args = _where(filters)
     args = [a.encode("utf-8", TEXT_ERRORS).decode("utf-8") if isinstance(a, str) else a for a in args]
-    if has_fts(conn):
+    fts = has_fts(conn)
+    if fts:
         match = ["texts_fts MATCH ?", *clauses]
         base = f"FROM texts_fts JOIN texts t ON t.id = texts_fts.rowid WHERE {' AND '.join(match)}"
         params = [_phrase(text), *args]
@@ -134,7 +135,14 @@ def search_index(
     if not filters.kit:
         order = order.replace("t.kit, ", "")  # (no echo is left to put last)
     try:
-        total, echoes = conn.execute(f"SELECT count(*), coalesce(sum(t.kit), 0) {base}", params).fetchone()
+        if fts and not clauses:  # counted in the full-text index alone (`texts_kit`: the few echoes)
+            total = conn.execute("SELECT count(*) FROM texts_fts WHERE texts_fts MATCH ?", params).fetchone()[0]
+            echoes = conn.execute(
+                "SELECT count(*) FROM texts_fts WHERE texts_fts MATCH ? AND rowid IN (SELECT id FROM texts WHERE kit = 1)",
+                params,
+            ).fetchone()[0]
+        else:
+            total, echoes = conn.execute(f"SELECT count(*), coalesce(sum(t.kit), 0) {base}", params).fetchone()
         if not filters.kit:
             base, total = base + " AND t.kit = 0", total - echoes
         rows = conn.execute(

@@ -20,13 +20,15 @@ keeps its rows. Does not: search (`query`).
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
 import stat
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from session_kit.index import fresh
 from session_kit.index.db import begin, has_fts, writer
 from session_kit.index.files import IndexFile, archived_only, files_to_index
 from session_kit.transcript.follow import Checkpoint, Follow, unchanged
@@ -42,6 +44,10 @@ class UpdateResult:
     files: int  # files read (new bytes)
     bytes: int  # bytes read
     reindexed: int  # files indexed again from the start
+    # With `within`: nothing was read (more was new than that, or another update is running),
+    # and these are the files not indexed to their end, each with how many of its lines are.
+    pending: tuple[tuple[IndexFile, int], ...] = ()
+    running: bool = False  # another update was running (and is bringing the index up to date)
 
 
 def update(
@@ -52,15 +58,26 @@ def update(
     progress: Callable[[int], object] | None = None,
     state_root: str | None = None,
     texts: bool = True,
+    within: int | None = None,
 ) -> UpdateResult:
     """Index what was added to every file since the last update; with `state_root`, also the
     archived sessions the index has never seen (deleted by the client before any update).
     `texts=False`: a file the index never saw is read for its usage alone (`usage`). One
-    update at a time per index (`db.writer`); batches in `BEGIN IMMEDIATE` (`db.begin`)."""
+    update at a time per index (`db.writer`); batches in `BEGIN IMMEDIATE` (`db.begin`).
+    `within`: read nothing when more than that many bytes are new, or when another update
+    is running (no wait), and say which files are behind (`UpdateResult.pending`)."""
     if not conn.in_transaction and conn.execute("PRAGMA database_list").fetchone()[2]:
-        with writer(conn):
-            return _update(conn, claude_root, files, progress, state_root, texts)
-    return _update(conn, claude_root, files, progress, state_root, texts)
+        lock = writer(conn, timeout=0 if within is not None else None)
+        try:
+            lock.__enter__()
+        except TimeoutError:  # another update is running: what it has not indexed yet
+            behind = _update(conn, claude_root, files, progress, state_root, texts, -1)
+            return UpdateResult(0, 0, 0, behind.pending, running=True)
+        try:
+            return _update(conn, claude_root, files, progress, state_root, texts, within)
+        finally:
+            lock.__exit__()
+    return _update(conn, claude_root, files, progress, state_root, texts, within)
 
 
 def _update(
@@ -70,31 +87,28 @@ def _update(
     progress: Callable[[int], object] | None,
     state_root: str | None,
     texts: bool,
+    within: int | None = None,
 ) -> UpdateResult:
-    known = {
-        row[0]: row[1:]
-        for row in conn.execute("SELECT path, id, offset, size, ino, mtime, session, tail, texts FROM files")
-    }
     fts = has_fts(conn)
-    read = total = again = pending = 0
-    if files is None:
+    look = fresh.plan(conn, claude_root) if files is None else None
+    if look is not None and look.full:  # every row is wanted: read them in one go
+        known = {row[0]: row[1:] for row in conn.execute(f"SELECT path, {_ROW} FROM files")}
+        lookup = known.get
         files = files_to_index(claude_root, lambda path: (known.get(path) or (None,) * 8)[5])
         if state_root is not None:
             files = _then_archived(files, claude_root, state_root, conn)
-    for item in files:
-        row = known.get(item.path)
-        if row is not None and texts and not row[7]:
-            row = None  # read for its usage alone: its texts are wanted now, whatever changed
-        if row is not None and item.size is not None and (row[2], row[4]) == (item.size, item.mtime):
-            continue  # unchanged since the last update, by the listing's own stat
-        try:
-            info = os.stat(item.path)
-        except OSError:
-            continue
-        if not stat.S_ISREG(info.st_mode):
-            continue
-        if row is not None and unchanged(Checkpoint.from_text(row[6]), info):
-            continue  # unchanged since the last update: one stat, no read
+    else:
+        lookup = functools.partial(_row, conn)
+        if look is not None:
+            files = look.files + usage_only(conn) if texts else look.files
+    assert files is not None
+    todo: Iterable[tuple[IndexFile, tuple | None, int]] = _behind(files, lookup, texts)
+    if within is not None:
+        todo = list(todo)
+        if within < 0 or sum(new for _item, _row, new in todo) > within:
+            return UpdateResult(0, 0, 0, tuple((item, row[8] if row else 0) for item, row, _new in todo))
+    read = total = again = pending = 0
+    for item, _seen, _new in todo:
         if not conn.in_transaction:
             begin(conn)
         try:
@@ -113,7 +127,40 @@ def _update(
             progress(read)
     if conn.in_transaction:
         conn.execute("COMMIT")
+    if look is not None:
+        fresh.save(conn, look)
     return UpdateResult(read, total, again)
+
+
+def _behind(
+    files: Iterable[IndexFile], lookup: Callable[[str], tuple | None], texts: bool
+) -> Iterator[tuple[IndexFile, tuple | None, int]]:
+    """The files with bytes the index has not read: each with its row and about how many."""
+    for item in files:
+        row = lookup(item.path)
+        if row is not None and texts and not row[7]:
+            row = None  # read for its usage alone: its texts are wanted now, whatever changed
+        if row is not None and item.size is not None and (row[2], row[4]) == (item.size, item.mtime):
+            continue  # unchanged since the last update, by the listing's own stat
+        try:
+            info = os.stat(item.path)
+        except OSError:
+            continue
+        if not stat.S_ISREG(info.st_mode):
+            continue
+        if row is not None and unchanged(Checkpoint.from_text(row[6]), info):
+            continue  # unchanged since the last update: one stat, no read
+        yield item, row, info.st_size - (row[1] if row is not None and row[1] <= info.st_size else 0)
+
+
+_ROW = "id, offset, size, ino, mtime, session, tail, texts, lines"
+
+
+def _row(conn: sqlite3.Connection, path: str) -> tuple | None:
+    try:
+        return conn.execute(f"SELECT {_ROW} FROM files WHERE path=?", (path,)).fetchone()
+    except UnicodeEncodeError:  # stored as valid UTF-8 (`rows.sql_value`): read again
+        return None
 
 
 def _then_archived(

@@ -3,8 +3,7 @@
 Owns: `archive` over a whole Claude root (with progress, pruning by the user's retention,
 which drops only that root's archived sessions, and `--verify`), `restore` of one session, the archive part of `doctor` (the client's effective
 `cleanupPeriodDays`, the archive's size, what is not archived yet and what will age out
-unarchived), and the indexed search as the commands ask it (the index brought up to date
-first). Does not: copy bytes or know the archive's layout (`archive.store`, `archive.view`),
+unarchived). Does not: search or export the index (`queries.indexed`), copy bytes or know the archive's layout (`archive.store`, `archive.view`),
 know the index's tables (`index/`), or print.
 """
 
@@ -172,77 +171,3 @@ def session_cwd(transcript: str | os.PathLike[str]) -> str | None:
     from session_kit.sessions.store import first_field
 
     return first_field(Path(transcript), b"cwd")
-
-
-@dataclass(frozen=True, slots=True)
-class HistoryHits:
-    """What an indexed search found: the best hits, how many in all, what the update read."""
-
-    hits: tuple[Any, ...]  # index.query.IndexedHit
-    total: int
-    updated_files: int
-    fts: bool
-    kit_hits: int = 0  # of the kit's own echoes: in `total` and `hits` only when asked for
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "total": self.total,
-            "kit_hits": self.kit_hits,
-            "updated_files": self.updated_files,
-            "fts": self.fts,
-            "hits": [h.as_dict() for h in self.hits],
-        }
-
-
-def search_history(
-    text: str,
-    claude_root: Path,
-    state_root: str,
-    filters: Any = None,
-    *,
-    limit: int | None = 20,
-    refresh: bool = True,
-    fts: bool | None = None,
-) -> HistoryHits:
-    """Search the index, brought up to date first (only files that changed are read).
-    `fts=False` makes a new index without FTS5 (as where SQLite lacks it)."""
-    from session_kit.index import db
-    from session_kit.index.query import Filters, search_index
-
-    def work(conn: Any) -> HistoryHits:
-        updated = 0
-        if refresh and (claude_root / "projects").is_dir():
-            from session_kit.index.update import update
-
-            updated = update(conn, claude_root, state_root=state_root).files
-        else:  # files read for their usage alone get their texts: a search never misses them
-            from session_kit.index.update import update, usage_only
-
-            updated = update(conn, claude_root, files=usage_only(conn)).files
-        try:
-            archive = layout.base_dir(state_root, str(claude_root))
-            hits, total, echoes = search_index(conn, text, filters or Filters(), limit=limit, archive=archive)
-        except ValueError as exc:
-            raise KitError(str(exc)) from None
-        return HistoryHits(tuple(hits), total, updated, db.has_fts(conn), echoes)
-
-    return db.use(state_root, work, fts=fts, claude_root=claude_root)
-
-
-def export_history(
-    claude_root: Path, state_root: str, folder: str, *, source: str, fmt: str = "jsonl"
-) -> dict[str, int]:
-    """The index, brought up to date, written as one file per table into `folder`."""
-    from session_kit.index import db
-    from session_kit.index.export import export_tables
-    from session_kit.index.update import update
-
-    def work(conn: Any) -> dict[str, int]:
-        if (claude_root / "projects").is_dir():
-            update(conn, claude_root, state_root=state_root)
-        try:
-            return export_tables(conn, folder, source=source, fmt=fmt)
-        except (ImportError, ValueError) as exc:
-            raise KitError(str(exc)) from None
-
-    return db.use(state_root, work, claude_root=claude_root)

@@ -1,6 +1,6 @@
 """Which engine answers a search, and over which sessions.
 
-Owns: the choice between the index (`queries.history.search_history`: words, ranked, with
+Owns: the choice between the index (`queries.indexed.search_history`: words, ranked, with
 filters) and the exact scan (`queries.search`: any substring, every transcript read), what
 only the index allows (its filters), the checks of a query and of its scope, and what each
 engine looks at: the scan's files, the index's project. Does not: search, know the index's

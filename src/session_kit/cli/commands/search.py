@@ -2,7 +2,7 @@
 
 Owns: its options and both engines' text output (and the scan's progress line). Which engine
 answers, the scope and the checks are `queries.search_engine`'s; the index's search
-`queries.history`'s and `index/`'s; the scan `queries.search`'s.
+`queries.indexed`'s and `index/`'s; the scan `queries.search`'s.
 """
 
 from __future__ import annotations
@@ -96,8 +96,10 @@ def search(
 ) -> None:
     """Case-insensitive search in messages, tool inputs and tool outputs (agents included).
 
-    Uses the kit's index (brought up to date first: only what was added since is read), ranks
-    the hits and prints, for each, the command that resumes its session. Sessions the client
+    Uses the kit's index (brought up to date first: only what was added since is read; when
+    that is much, as on a first search, it is indexed in the background and those files are
+    scanned meanwhile), ranks the hits and prints, for each, the command that resumes its
+    session. Sessions the client
     deleted stay found (their resume command restores them first). The index holds words:
     QUERY's words in order, the last one a prefix. --scan reads every transcript instead and
     finds QUERY as a substring; so does --no-redact, since the index holds only redacted text.
