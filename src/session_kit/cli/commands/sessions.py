@@ -117,7 +117,7 @@ def sessions(
     usage = _session_usage(kit) if with_tokens else None
     if kit.as_json:
         # The rows' JSON is made in the listing's batches, on two cores for a long listing.
-        parts = found.map_batches(lambda rows: json_items(list(_listed(rows, usage))))
+        parts = found.map_batches(lambda rows: json_items(list(_listed(rows, usage)), [r.shown for r in rows]))
         emit_json_parts("sessions", {"claude_root": str(kit.root)}, "sessions", parts)
         return
     columns = [
