@@ -249,6 +249,7 @@ class _Table:
 
 RUN = 4096  # slots sorted at once (then merged)
 NO_TIME = -(2**63)  # the `activity` of a session with no time: before every time, so listed last
+MEMORY_FROM = 200  # sessions: fewer are read without a memory (opening one costs ~30 file reads)
 
 
 def latest_first(
@@ -260,12 +261,14 @@ def latest_first(
     until: datetime | None = None,
     limit: int | None = None,
     memory: Memory | None = None,
+    memory_from: int = MEMORY_FROM,
 ) -> Listing:
     """The overviews of every project's sessions (`all_projects`), else of the project of
     `project_path` (default: the current directory), latest active first, those with no time
     last: those active at or after `since`, begun at or before `until` (else last active then),
     at most `limit` (a session with no time is left out by `since` and `until`). `memory`:
-    what earlier listings said of the files (those unchanged since are not opened).
+    what earlier listings said of the files (those unchanged since are not opened), used from
+    `memory_from` session files on.
 
     The files are found and ordered now (NotFound / NoSessionsHere when there is nothing to
     list; a KitError for both a project and every one); each overview is made as the iterator
@@ -283,7 +286,7 @@ def latest_first(
     table = _Table()
     table.projects.extend(projects)
 
-    if memory is not None and not _at_least(projects, MEMORY_FROM):
+    if memory is not None and not _at_least(projects, memory_from):
         memory = None  # a few files are read sooner than a memory is opened
     after = None if since is None else _micros(since)
 
@@ -309,9 +312,6 @@ def latest_first(
     for found in ordered_map(scan, range(len(projects)), workers=spare_workers(len(projects))):
         table.extend(found)
     return Listing(table, table.order(), until=until, limit=limit, memory=memory)
-
-
-MEMORY_FROM = 200  # sessions: fewer are read without a memory (opening one costs ~30 file reads)
 
 
 def _at_least(projects: list[Path], count: int) -> bool:
