@@ -93,7 +93,9 @@ def sessions(
     that order, then PROJECT is cut from its start and left out, then the title; ids are never
     cut. Reads only the head and
     tail of each file, and prints each row in its turn (memory stays flat on any number of
-    sessions); --tokens adds tokens and cost, counted as `session-kit usage` counts them.
+    sessions); from 200 sessions on, what it read is kept in the index, and a file of the same
+    size, mtime and inode is not read again. --tokens adds tokens and cost, counted as
+    `session-kit usage` counts them.
 
     --lost lists instead the sessions the client deleted before the kit archived them, as its
     `history.jsonl` remembers them: each with its project, time and the prompts typed
