@@ -192,3 +192,21 @@ def test_sessions_lists_alike_from_its_memory_and_from_the_files(claude_root: Pa
     assert len(json.loads(again)["sessions"]) == MEMORY_FROM + 5 and SECRET not in again
     with sqlite3.connect(index_path(os.environ["SESSION_KIT_HOME"], claude_root)) as conn:
         assert conn.execute("SELECT count(*) FROM listing").fetchone()[0] == MEMORY_FROM + 5
+
+
+def test_a_listing_from_memory_keeps_to_since_until_and_limit(every_dialect: Path, tmp_path):
+    state = tmp_path / "state"
+    _rows(_listing(every_dialect, state))
+    since = datetime(2026, 11, 1, 9, 0, 30, tzinfo=timezone.utc)
+    until = datetime(2026, 11, 2, 0, 0, tzinfo=timezone.utc)
+    for scope in ({"since": since}, {"until": until}, {"limit": 3}, {"since": since, "until": until, "limit": 2}):
+        memory = ListingMemory(str(state), every_dialect)
+        remembered = _rows(latest_first(every_dialect, all_projects=True, memory=memory, memory_from=0, **scope))
+        read = _rows(latest_first(every_dialect, all_projects=True, **scope))
+        assert remembered == read, scope
+    assert (
+        0
+        < len(_rows(latest_first(every_dialect, all_projects=True, since=since)))
+        < len(read := _rows(_listing(every_dialect, None)))
+    )
+    assert read
