@@ -206,3 +206,17 @@ def test_a_listing_from_memory_keeps_to_since_until_and_limit(every_dialect: Pat
         assert remembered == read, scope
     some = _rows(latest_first(every_dialect, all_projects=True, since=since))
     assert 0 < len(some) < len(_rows(_listing(every_dialect, None)))  # `since` leaves some out
+
+
+def test_a_listing_while_an_index_update_writes_keeps_nothing_and_says_the_same(every_dialect: Path, tmp_path):
+    state = tmp_path / "state"
+    _rows(_listing(every_dialect, state))  # the index and its table exist
+    path = index_path(str(state), every_dialect)
+    with sqlite3.connect(path, isolation_level=None) as conn:
+        conn.execute("DELETE FROM listing")
+        conn.execute("BEGIN IMMEDIATE")  # as an update holds it
+        try:
+            assert _rows(_listing(every_dialect, state)) == _rows(_listing(every_dialect, None))
+        finally:
+            conn.execute("ROLLBACK")
+        assert conn.execute("SELECT count(*) FROM listing").fetchone()[0] == 0

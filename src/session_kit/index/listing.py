@@ -1,19 +1,20 @@
 """What `sessions` said of each file, kept in the index so the next listing reads only what changed.
 
 Owns: the index's `listing` table (one row per main session file listed: its size, mtime in
-ns and inode when it was read; the tail as the listing's first pass keeps it; the row's facts
-with the first prompt as shown, i.e. redacted) and `ListingMemory`, the `sessions.listing.Memory`
-over it; `latest_first`, the listing with its memory (what `api.latest_first` is). A row is
-trusted only for a file of the same size, mtime and inode, and only by the same rules: each
-row carries `RULES`' fingerprint of the modules that decide it (the redactor and its rule
-tables, the title, span and head-and-tail readers, the overview), so a kit whose rules
-changed reads every file again. With `--no-redact` nothing is read from it or written to it
-(its prompts are redacted ones).
+ns and inode when it was read; the tail as the listing's first pass keeps it; the row's facts,
+its texts as shown, i.e. redacted: cwd, branch, title, first prompt) and `ListingMemory`, the
+`sessions.listing.Memory` over it; `latest_first`, the listing with its memory (what
+`api.latest_first` is). A row is trusted only for a file of the same size, mtime and inode,
+and only by the same rules: each row carries the fingerprint (`rules`) of the modules that
+decide it (the redactor and its rule tables, the title, span and head-and-tail readers, the
+overview and the listing), so a kit whose rules changed reads every file again. With
+`--no-redact` nothing is read from it or written to it (its texts are redacted ones).
 
 A cache: it is opened without the index's full checks (`db.connect`), only this table made if
-missing; any SQLite error (a damaged or locked index, a read-only state folder) leaves the
-listing to read the files, as it would with no memory at all, and never fails it. Rows of
-files gone stay until the index is made again (a few hundred bytes each).
+missing; an SQLite error (a damaged index, a read-only state folder) leaves the listing to read
+the files, as with no memory at all, and never fails it; a write that would wait on an index
+update keeps nothing more. Other tables are not touched, nor is this one by the index's
+updates. Rows of files gone stay until the index is made again (a few hundred bytes each).
 Does not: decide anything a row says (`sessions.overview`, `transcript.glance`) or the order
 (`sessions.listing`).
 """
@@ -52,10 +53,12 @@ RULE_MODULES = (
     "transcript/vocabulary.py",
     "transcript/slash_commands.py",
     "sessions/overview.py",
+    "sessions/listing.py",
+    "index/listing.py",
 )
 ROW = "1"
 INSERT = "INSERT OR REPLACE INTO listing VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
-BUSY_MS = 2000  # a listing waits this long at most for another writer, then goes on without
+BUSY_MS = 250  # a listing waits this long at most for another writer (an index update), then keeps nothing
 
 
 def rules() -> str:
@@ -84,6 +87,7 @@ class ListingMemory:
         self._conn: sqlite3.Connection | None = None
         self._pid = 0
         self._broken = False
+        self._keeping = True  # false once a write failed: what was kept is still used
 
     def _db(self) -> sqlite3.Connection | None:
         import sqlite3
@@ -159,7 +163,7 @@ class ListingMemory:
     def remember(self, rows: list[Handed]) -> None:
         import sqlite3
 
-        conn = self._db()
+        conn = self._db() if self._keeping else None
         if conn is None:
             return
         values = [
@@ -177,12 +181,12 @@ class ListingMemory:
                     except UnicodeEncodeError:
                         pass
             conn.execute("COMMIT")
-        except sqlite3.Error:
+        except sqlite3.Error:  # busy (an index update holds it), full, read-only: keep nothing more
             try:
                 conn.execute("ROLLBACK")
             except sqlite3.Error:
                 pass
-            self._give_up()
+            self._keeping = False
 
 
 def latest_first(
