@@ -30,6 +30,7 @@ from collections.abc import Callable
 from session_kit.archive import layout, store
 from session_kit.state import fileio
 from session_kit.state.root import ensure_dir
+from session_kit.transcript.follow import stamp
 
 VERSION = 1
 MAX_BYTES = 256 << 20  # ~150 bytes a file: far more files than any Claude root holds
@@ -74,10 +75,7 @@ class Catalogue:
         if (
             type(entry) is list
             and len(entry) == 5
-            and entry[0] == st.st_ino
-            and entry[1] == st.st_dev
-            and entry[2] == st.st_size
-            and entry[3] == st.st_mtime_ns
+            and tuple(entry[:4]) == stamp(st)
             and self._folder_fresh(rel.rpartition("/")[0])
         ):
             return entry[0], entry[1], entry[2], entry[3], entry[4]

@@ -29,7 +29,8 @@ Tables (documented for users in docs/reference/json.md, "export"):
               known of an agent whose log is gone): file_id, session, agent_id, hour, model,
               the same token columns, source (`result`: the agent's last request only)
     listing   what `sessions` said of each main session file (`index.listing`): path,
-              project, name, size, mtime (ns), ino, activity, tz, flags (its tail), started,
+              project, name, ino, dev, size, mtime (ns) (its stamp: `follow.stamp`),
+              activity, tz, flags (its tail), started,
               ended, cwd, branch, title, prompt (the texts as shown: redacted), shown (1: the
               rest of the row's strings need no redaction), rules (the fingerprint of the rules
               the row was made by)
@@ -109,10 +110,10 @@ CREATE TABLE IF NOT EXISTS agents(
 """
 LISTING_SCHEMA = """
 CREATE TABLE IF NOT EXISTS listing(
-    path TEXT PRIMARY KEY, project TEXT NOT NULL, name TEXT NOT NULL, size INTEGER, mtime INTEGER, ino INTEGER,
-    activity INTEGER, tz INTEGER, flags INTEGER, started TEXT, ended TEXT, cwd TEXT, branch TEXT, title TEXT,
+    path TEXT PRIMARY KEY, project TEXT NOT NULL, name TEXT NOT NULL, ino INTEGER, dev INTEGER, size INTEGER,
+    mtime INTEGER, activity INTEGER, tz INTEGER, flags INTEGER, started TEXT, ended TEXT, cwd TEXT, branch TEXT, title TEXT,
     prompt TEXT, shown INTEGER, rules TEXT);
-CREATE INDEX IF NOT EXISTS listing_tails ON listing(project, rules, name, size, mtime, ino, activity, tz, flags);
+CREATE INDEX IF NOT EXISTS listing_tails ON listing(project, rules, name, ino, dev, size, mtime, activity, tz, flags);
 """
 SCHEMA += LISTING_SCHEMA  # a table of its own: an older index gains it when next opened
 

@@ -57,7 +57,7 @@ RULE_MODULES = (
     "index/listing.py",
 )
 ROW = "1"
-INSERT = "INSERT OR REPLACE INTO listing VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+INSERT = "INSERT OR REPLACE INTO listing VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 BUSY_MS = 250  # a listing waits this long at most for another writer (an index update), then keeps nothing
 
 
@@ -133,7 +133,8 @@ class ListingMemory:
             return {}
         try:
             cursor = conn.execute(
-                "SELECT name, size, mtime, ino, activity, tz, flags, rowid FROM listing WHERE project = ? AND rules = ?",
+                "SELECT name, ino, dev, size, mtime, activity, tz, flags, rowid FROM listing "
+                "WHERE project = ? AND rules = ?",
                 (str(project), self._rules),
             )
             return {row[0]: row[1:] for row in cursor}
@@ -167,7 +168,7 @@ class ListingMemory:
         if conn is None:
             return
         values = [
-            (path, project, os.path.basename(path)[: -len(".jsonl")], *tail[:6], *facts, self._rules)
+            (path, project, os.path.basename(path)[: -len(".jsonl")], *tail, *facts, self._rules)
             for path, project, tail, facts in rows
         ]
         try:

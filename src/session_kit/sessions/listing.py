@@ -49,6 +49,7 @@ from session_kit.sessions.store import (
     require_claude_root,
     session_files,
 )
+from session_kit.transcript.follow import stamp
 from session_kit.transcript.glance import Tail, tail_facts
 
 R = TypeVar("R")
@@ -70,11 +71,11 @@ UUID = 8  # the id is a canonical uuid, kept as its 16 bytes (else as the file s
 KNOWN = 16  # the `Memory` has this file's row, of the same size, mtime and inode
 TAIL_FLAGS = ENDED | TITLED  # what the memory keeps of a file's flags
 
-# What the memory keeps of a file for the first pass: its size, mtime (ns) and inode when it
-# was read, and its `activity`, `offset` and TAIL_FLAGS as the table keeps them; given back
-# with the key of its row in the memory (`Memory.rows`).
-KnownTail = tuple[int, int, int, int, int, int]
-Known = tuple[int, int, int, int, int, int, int]
+# What the memory keeps of a file for the first pass: its stamp when it was read (inode, device,
+# size, mtime in ns: `follow.stamp`), and its `activity`, `offset` and TAIL_FLAGS as the table
+# keeps them; given back with the key of its row in the memory (`Memory.rows`).
+KnownTail = tuple[int, int, int, int, int, int, int]
+Known = tuple[int, int, int, int, int, int, int, int]
 Handed = tuple[str, str, KnownTail, Remembered]  # (path, project folder, tail, row) of a file read
 KEEP_EVERY = 1024  # rows read are handed to the memory this many at a time
 
@@ -104,6 +105,7 @@ class _Table:
 
     __slots__ = (
         "activity",
+        "dev",
         "flags",
         "ino",
         "key",
@@ -125,6 +127,7 @@ class _Table:
         self.mtime = array("d")
         self.mtime_ns = array("q")
         self.ino = array("Q")
+        self.dev = array("Q")
         self.key = array("q")  # the key of the file's row in the memory (KNOWN slots), else -1
         self.size = array("q")
         self.flags = bytearray()
@@ -145,7 +148,7 @@ class _Table:
 
     def add_known(self, project: int, sid: str, st: os.stat_result, known: Known) -> None:
         """A slot from what the memory keeps of the file (`known`, of this very file)."""
-        self._add(project, sid, st, known[3], known[4], KNOWN | known[5] & TAIL_FLAGS, known[6])
+        self._add(project, sid, st, known[4], known[5], KNOWN | known[6] & TAIL_FLAGS, known[7])
 
     def _add(
         self, project: int, sid: str, st: os.stat_result, activity: int, offset: int, flags: int, key: int
@@ -162,7 +165,9 @@ class _Table:
         self.name_at.append(len(self.names))
         self.mtime.append(st.st_mtime)
         self.mtime_ns.append(st.st_mtime_ns)
-        self.ino.append(st.st_ino)
+        ino, dev, _size, _mtime = stamp(st)
+        self.ino.append(ino)
+        self.dev.append(dev)
         self.size.append(st.st_size)
         self.flags.append(flags)
 
@@ -181,6 +186,7 @@ class _Table:
         self.mtime.extend(other.mtime)
         self.mtime_ns.extend(other.mtime_ns)
         self.ino.extend(other.ino)
+        self.dev.extend(other.dev)
         self.key.extend(other.key)
         self.size.extend(other.size)
         self.flags += other.flags
@@ -207,7 +213,8 @@ class _Table:
         flags = self.flags[i]
         if flags & TITLED and self.activity[i] != NO_TIME and not flags & ENDED:
             return None
-        return (self.size[i], self.mtime_ns[i], self.ino[i], self.activity[i], self.offset[i], flags & TAIL_FLAGS)
+        stamped = (self.ino[i], self.dev[i], self.size[i], self.mtime_ns[i])
+        return (*stamped, self.activity[i], self.offset[i], flags & TAIL_FLAGS)
 
     def tail(self, i: int) -> Tail | None:
         """What the first pass read in the file's tail; None: the row reads the tail itself."""
@@ -296,8 +303,8 @@ def latest_first(
         known = memory.tails(projects[number]) if memory is not None else {}
         for sid, path, st in session_files(projects[number], folders):
             seen = known.get(sid)
-            if seen is not None and seen[:3] == (st.st_size, st.st_mtime_ns, st.st_ino):
-                if after is None or (seen[5] & ENDED and seen[3] >= after):
+            if seen is not None and seen[:4] == stamp(st):
+                if after is None or (seen[6] & ENDED and seen[4] >= after):
                     found.add_known(number, sid, st, seen)
                 continue
             tail = _tail(path, st.st_size)
