@@ -108,6 +108,7 @@ class ListingMemory:
                 if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                     conn.execute("PRAGMA journal_mode=WAL")
                 conn.execute("PRAGMA synchronous=NORMAL")
+                conn.execute("PRAGMA cache_size=-256")  # KiB: a listing reads each page once
                 if conn.execute("SELECT 1 FROM sqlite_master WHERE name='listing'").fetchone() is None:
                     conn.executescript(db.LISTING_SCHEMA)
             except BaseException:
