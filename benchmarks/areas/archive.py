@@ -28,7 +28,8 @@ def bench_archive(ctx: Context) -> list[Row]:
     """`session-kit archive` over a root of 4,000 sessions (1,000 with `--quick`), into a
     throw-away state root: the first run (everything copied) against `cat | gzip -1` of the
     same files (at most 2x); a second run with nothing new against the same baseline (at most
-    0.25x: a stat and a manifest read per file); the archive's size against the gzip output's
+    0.25x) and against `find` of the same files (at most 3x: a stat per file, the manifests
+    answered by the catalogue); the archive's size against the gzip output's
     (at most 1.2: a manifest per file and a gzip member per copy cost a little)."""
     sessions = QUICK_SESSIONS if ctx.scale.sessions < 4_000 else SESSIONS
     root, _manifest = ctx.root(f"archive-s{sessions}", sessions=sessions, big_mb=0.0)
@@ -45,8 +46,23 @@ def bench_archive(ctx: Context) -> list[Row]:
         )
         rows.append(Row.ratio_row("archive", f"archive, first run, {sessions} sessions", first, gz, max_ratio=2.0))
         subprocess.run(archive, check=True, capture_output=True)
-        (again,) = ctx.measure(Command.of("archive (nothing new)", archive), slow=True)
+        find, again, version = ctx.measure(
+            Command.of(
+                "find projects plans -type f",
+                ["sh", "-c", "find projects plans -type f 2>/dev/null; true"],
+                cwd=root,
+                inspect=lambda d: f"{len(d.splitlines())} files",
+            ),
+            Command.of("archive (nothing new)", archive),
+            Command.of("session-kit --version", [*ctx.kit, "--version"]),
+        )
         rows.append(Row.ratio_row("archive", f"archive, unchanged run, {sessions} sessions", again, gz, max_ratio=0.25))
+        rows.append(Row.ratio_row("archive", "  same, against find of the same files", again, find, max_ratio=3.0))
+        rows.append(
+            Row.ratio_row(
+                "archive", "  session-kit --version (start-up) against the same find", version, find, note="-"
+            )
+        )
         archived = _dir_bytes(state / "archive")
         subprocess.run(["sh", "-c", f"{EVERY_FILE} > {gz_out}"], cwd=root, check=True)
         gz_bytes = gz_out.stat().st_size

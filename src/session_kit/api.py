@@ -32,7 +32,7 @@ _HOMES = {
     "resolve_session": "session_kit.sessions.resolve",
     "CURRENT": "session_kit.sessions.resolve",
     "SessionOverview": "session_kit.sessions.overview",
-    "latest_first": "session_kit.sessions.listing",
+    "latest_first": "session_kit.index.listing",
     "AgentRun": "session_kit.sessions.agents",
     "AGENT_OK": "session_kit.sessions.agents",
     "AGENT_FAILED": "session_kit.sessions.agents",
@@ -166,6 +166,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.claude.paths import claude_root
     from session_kit.claude.settings import SCOPE_LOCAL, SCOPE_PROJECT, SCOPE_USER, SCOPES
     from session_kit.files import TEXT_ERRORS
+    from session_kit.index.listing import latest_first
     from session_kit.index.query import Filters as SearchFilters
     from session_kit.install.installer import InstallResult, install, uninstall
     from session_kit.preprocess import PreprocessOptions, preprocess_session
@@ -192,7 +193,6 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.queries.timeline import session_timeline
     from session_kit.redact import is_secret_name, redaction_enabled, showing_secrets, shown, shown_many, shown_value
     from session_kit.sessions.agents import AGENT_FAILED, AGENT_OK, AGENT_RUNNING, AgentRun
-    from session_kit.sessions.listing import latest_first
     from session_kit.sessions.lost import lost_sessions, search_lost
     from session_kit.sessions.overview import SessionOverview
     from session_kit.sessions.resolve import CURRENT, resolve_session

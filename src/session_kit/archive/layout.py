@@ -3,8 +3,9 @@
 Owns: the archive's folders: one per Claude root, side by side
 (`<state>/archive/roots/<key>/`, `key` readable from the root's path plus its CRC-32, and
 `root.txt` inside naming the root), each holding `files/` (the copies), `view/` (sessions
-written out for the readers, a cache) and `earlier/` (per rewritten file, the entries its
-earlier generations hold that the newest dropped); moving an archive made before archives were
+written out for the readers, a cache), `earlier/` (per rewritten file, the entries its
+earlier generations hold that the newest dropped) and `catalogue.json` (what the last full
+run left archived: `catalogue`); moving an archive made before archives were
 keyed by root (`<state>/archive/files/`) under the first root that opens the archive; a file's
 member paths (generation 0: `<rel>.gz`, generation n: `<rel>.gz.<n>`, so no two files' names
 meet) and its manifest (`<rel>.gz.json`): the generations closed by a rewrite (`gens`: each
@@ -28,6 +29,7 @@ FILES = "files"
 VIEW = "view"
 EARLIER = "earlier"
 ROOT_NAME = "root.txt"
+CATALOGUE = "catalogue.json"
 GZ = ".gz"
 MANIFEST = ".json"  # beside the member file: <name>.gz.json
 MAX_MANIFEST = 1 << 20  # a manifest is a few hundred bytes (and 150 more per generation)

@@ -389,11 +389,15 @@ def session_files(claude_root: str, transcript: str) -> list[tuple[str, str]]:
     return found
 
 
-def everything(claude_root: str, base: str | None = None) -> Iterator[tuple[str, str | None]]:
+def everything(
+    claude_root: str, base: str | None = None, known: Callable[[str], str | None] | None = None
+) -> Iterator[tuple[str, str | None]]:
     """(path, session id) of every file worth archiving under a Claude root, project by
     project: transcripts and 2025-layout agent logs, everything in each session's folder;
     then the plan files, each with the session whose slug names it (looked up only for a plan
-    `base`, the root's archive, does not know the session of yet)."""
+    `base`, the root's archive, does not know the session of yet). `known(path)`: the session
+    a file unchanged since it was archived is known by ("": none), None for any other file;
+    the heads of files it knows are not read again."""
     projects = os.path.join(claude_root, "projects")
     try:
         folders = sorted(e.path for e in os.scandir(projects) if e.is_dir(follow_symlinks=False))
@@ -413,7 +417,8 @@ def everything(claude_root: str, base: str | None = None) -> Iterator[tuple[str,
                 elif not name.endswith(".jsonl"):
                     continue
                 elif name.startswith("agent-"):
-                    yield path, head_field(path, b"sessionId")
+                    session = known(path) if known else None
+                    yield path, (session or None) if session is not None else head_field(path, b"sessionId")
                 else:
                     transcripts.append(path)
                     yield path, name[: -len(".jsonl")]
@@ -423,14 +428,19 @@ def everything(claude_root: str, base: str | None = None) -> Iterator[tuple[str,
     except OSError:
         names = []
     slugs: dict[str, str] | None = None
+    settled = None  # every transcript is as when archived: none can name a plan of no session anew
     for name in names:
-        known = layout.archived(base, f"{PLANS}/{name}") if base else None
-        session = known.session if known else None
-        if session is None:
+        session = known(os.path.join(plans, name)) if known else None
+        if session is None and base:
+            archived = layout.archived(base, f"{PLANS}/{name}")
+            session = archived.session if archived else None
+        if session == "" and settled is None:
+            settled = all(known(path) for path in transcripts) if known else False
+        if session is None or (session == "" and not settled):
             if slugs is None:
                 slugs = _slugs(transcripts)
             session = slugs.get(name[: -len(".md")])
-        yield os.path.join(plans, name), session
+        yield os.path.join(plans, name), session or None
 
 
 def _slugs(transcripts: Iterable[str]) -> dict[str, str]:

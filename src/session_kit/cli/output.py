@@ -54,12 +54,26 @@ def emit_json_list(kind: str, payload: dict[str, Any], key: str, items: Iterable
     emit_json_parts(kind, payload, key, map(json_items, _batched(items, JSON_LIST_BATCH)))
 
 
-def json_items(batch: list[dict[str, Any]]) -> list[str]:
-    """Each item of a list as `emit_json_parts` writes it: redacted, as JSON (indented for a
-    terminal, as `emit_json` would)."""
+def json_items(batch: list[dict[str, Any]], shown: list[bool] | None = None) -> list[str]:
+    """The items of a list as `emit_json_parts` writes them: redacted, as JSON (indented for a
+    terminal, as `emit_json` would; else the batch as one text, joined as the list joins
+    them). `shown`: which items the caller has already made as shown, every string redacted
+    (`sessions.overview.shown_overviews`): those are only written."""
     indent = 2 if _isatty(sys.stdout) else None
-    texts = [_dumps(item, indent, depth=2) for item in _shown_items(batch)]
-    return [text.replace("\n", "\n    ") for text in texts] if indent else texts
+    if shown is not None and any(shown):
+        todo = [item for item, done in zip(batch, shown) if not done]
+        redacted = iter(_shown_items(todo) if todo else [])
+        batch = [item if done else next(redacted) for item, done in zip(batch, shown)]
+    else:
+        batch = _shown_items(batch)
+    if indent:
+        return [_dumps(item, indent, depth=2).replace("\n", "\n    ") for item in batch]
+    if not batch:
+        return []
+    try:  # one call for the batch: the list's items as `emit_json_parts` joins them
+        return [json.dumps(batch, ensure_ascii=False, allow_nan=False)[1:-1]]
+    except (ValueError, RecursionError):
+        return [_dumps(item, indent, depth=2) for item in batch]
 
 
 def emit_json_parts(kind: str, payload: dict[str, Any], key: str, parts: Iterable[list[str]]) -> None:

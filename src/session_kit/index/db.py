@@ -28,6 +28,12 @@ Tables (documented for users in docs/reference/json.md, "export"):
     agent_results  what an `Agent`/`Task` result reports of its agent's usage (all that is
               known of an agent whose log is gone): file_id, session, agent_id, hour, model,
               the same token columns, source (`result`: the agent's last request only)
+    listing   what `sessions` said of each main session file (`index.listing`): path,
+              project, name, ino, dev, size, mtime (ns) (its stamp: `follow.stamp`),
+              activity, tz, flags (its tail), started,
+              ended, cwd, branch, title, prompt (the texts as shown: redacted), shown (1: the
+              rest of the row's strings need no redaction), rules (the fingerprint of the rules
+              the row was made by)
     files     one row per indexed file: path, session, agent, project, offset (bytes
               indexed, whole lines only), size, ino, mtime, modified (mtime in ns, the
               order "written first" follows), warmup (a 2.0.x warmup log: only its usage is
@@ -102,6 +108,14 @@ CREATE TABLE IF NOT EXISTS agents(
     session TEXT NOT NULL, agent_id TEXT NOT NULL, type TEXT, description TEXT, path TEXT,
     PRIMARY KEY(session, agent_id));
 """
+LISTING_SCHEMA = """
+CREATE TABLE IF NOT EXISTS listing(
+    path TEXT PRIMARY KEY, project TEXT NOT NULL, name TEXT NOT NULL, ino INTEGER, dev INTEGER, size INTEGER,
+    mtime INTEGER, activity INTEGER, tz INTEGER, flags INTEGER, started TEXT, ended TEXT, cwd TEXT, branch TEXT, title TEXT,
+    prompt TEXT, shown INTEGER, rules TEXT);
+CREATE INDEX IF NOT EXISTS listing_tails ON listing(project, rules, name, ino, dev, size, mtime, activity, tz, flags);
+"""
+SCHEMA += LISTING_SCHEMA  # a table of its own: an older index gains it when next opened
 
 FTS_SCHEMA = """
 CREATE VIRTUAL TABLE IF NOT EXISTS texts_fts USING fts5(

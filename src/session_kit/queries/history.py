@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from session_kit.archive import generations, layout, store, view
+from session_kit.archive import catalogue, generations, layout, store, view
 from session_kit.archive.settings import archive_settings
 from session_kit.claude.settings import SCOPE_LOCAL, SCOPE_PROJECT, SCOPE_USER, read_setting, settings_path
 from session_kit.errors import KitError, NotFound
@@ -45,9 +45,7 @@ def archive_all(
     require_claude_root(claude_root)
     errors: list[str] = []
     base = layout.base_dir(state_root, str(claude_root), create=True)
-    files, copied = store.archive_paths(
-        base, str(claude_root), store.everything(str(claude_root), base), progress=progress, errors=errors
-    )
+    files, copied = catalogue.archive_everything(base, str(claude_root), progress=progress, errors=errors)
     pruned = prune_archive(claude_root, state_root) if prune else 0
     return ArchiveRun(files, copied, tuple(errors), pruned)
 

@@ -110,7 +110,7 @@ def known_sessions(root: Path, state_root: str | None) -> set[str]:
     """Ids of the sessions with a transcript under the root or in the root's archive."""
     found: set[str] = set()
     for project in list_project_dirs(root):
-        found.update(sid for sid, _path, _mtime, _size in session_files(project, set()))
+        found.update(sid for sid, _path, _stat in session_files(project, set()))
     if state_root is not None:
         from session_kit.archive.layout import base_dir
         from session_kit.archive.view import archived_ids

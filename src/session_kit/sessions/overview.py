@@ -3,8 +3,9 @@
 Owns: `SessionOverview` (start, end, cwd, branch, title, first request, agent count, size) and
 `overviews`, which makes one for each of many sessions without reading any file whole (the
 bytes are `transcript.glance`'s; the agent count is `store.AgentLogs`'s); `raw_overview` and
-`shown_overviews`, its two steps, for a caller that batches them itself (`listing`). Does not
-order sessions (`listing` does).
+`shown_overviews`, its two steps, for a caller that batches them itself (`listing`); a row as
+a listing's memory keeps it (`Remembered`: the facts the file gave, its prompt as shown) and
+back (`remembered_overview`). Does not order sessions (`listing` does) or keep anything.
 """
 
 from __future__ import annotations
@@ -14,12 +15,16 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from session_kit.redact import shown_many
 from session_kit.sessions.store import AgentLogs, SessionRef
 from session_kit.transcript.entries import format_timestamp, seconds_between
 from session_kit.transcript.glance import Tail, glance
 
 PROMPT_CHARS = 200
+
+# A row as a listing's memory keeps it: start and end (ISO-8601 as `datetime.isoformat` writes
+# them: exact, offset kept), cwd, branch, title and first prompt as shown (None: none), and
+# `SessionOverview.shown` (1 or 0).
+Remembered = tuple[str | None, str | None, str | None, str | None, str | None, str | None, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +37,15 @@ class SessionOverview:
     first_prompt: str | None
     agents: int
     title: str | None = None
+    # Every string of `as_dict` is as the kit shows it (the texts redacted, and the redactor
+    # leaves the id, path, project and times as they are): a writer need not redact it again.
+    shown: bool = False
+
+    def remembered(self) -> Remembered:
+        """What a listing's memory keeps of this row (its prompt as shown: call on a shown row)."""
+        start = self.start.isoformat() if self.start is not None else None
+        end = self.end.isoformat() if self.end is not None else None
+        return (start, end, self.cwd, self.branch, self.title, self.first_prompt, int(self.shown))
 
     @property
     def duration_s(self) -> float | None:
@@ -100,10 +114,48 @@ def raw_overview(session: SessionRef, agents: AgentLogs, tail: Tail | None = Non
     )
 
 
+def remembered_overview(session: SessionRef, agents: AgentLogs, facts: Remembered) -> SessionOverview:
+    """The shown overview of a file a listing's memory knows unchanged (the agents counted now)."""
+    start, end, cwd, branch, title, prompt, shown = facts
+    return SessionOverview(
+        ref=session,
+        start=datetime.fromisoformat(start) if start is not None else None,
+        end=datetime.fromisoformat(end) if end is not None else None,
+        cwd=cwd,
+        branch=branch,
+        first_prompt=prompt,
+        agents=agents.count(session),
+        title=title,
+        shown=bool(shown),
+    )
+
+
 def shown_overviews(batch: list[SessionOverview]) -> list[SessionOverview]:
-    """The overviews with their prompts as shown (redacted), on one line, cut to PROMPT_CHARS."""
-    prompts = shown_many([o.first_prompt or "" for o in batch])
+    """The overviews with their texts as shown (redacted: the prompt, then put on one line and
+    cut to PROMPT_CHARS; cwd, branch, title), each distinct string redacted once, in one pass;
+    `shown` where the redactor leaves the rest of the row's strings as they are."""
+    from session_kit.redact import shown_many  # here: a listing its memory answers needs no redactor
+
+    texts: dict[str, str] = {}
+    for o in batch:
+        texts.update(dict.fromkeys(_strings(o)))
+        if o.first_prompt is not None:
+            texts[o.first_prompt] = ""
+    texts = dict(zip(texts, shown_many(list(texts))))
     return [
-        replace(o, first_prompt=" ".join(p.split())[:PROMPT_CHARS] if o.first_prompt is not None else None)
-        for o, p in zip(batch, prompts)
+        replace(
+            o,
+            first_prompt=" ".join(texts[o.first_prompt].split())[:PROMPT_CHARS] if o.first_prompt is not None else None,
+            cwd=texts[o.cwd] if o.cwd is not None else None,
+            branch=texts[o.branch] if o.branch is not None else None,
+            title=texts[o.title] if o.title is not None else None,
+            shown=all(texts[text] == text for text in _strings(o)[3:]),
+        )
+        for o in batch
     ]
+
+
+def _strings(o: SessionOverview) -> list[str]:
+    """The row's strings but its prompt: its texts (cwd, branch, title), then the rest of `as_dict`'s."""
+    texts = [o.cwd or "", o.branch or "", o.title or "", o.ref.id, str(o.ref.path), o.ref.project.name]
+    return texts + [format_timestamp(o.start) or "", format_timestamp(o.end) or ""]

@@ -119,13 +119,13 @@ def list_sessions(project: Path) -> list[SessionRef]:
     """Main sessions of a project, newest (last written) first."""
     folders: set[str] = set()
     files = list(session_files(project, folders))
-    found = [SessionRef(sid, Path(path), project, mtime, size, sid in folders) for sid, path, mtime, size in files]
+    found = [SessionRef(sid, Path(path), project, st.st_mtime, st.st_size, sid in folders) for sid, path, st in files]
     found.sort(key=lambda s: (s.mtime, s.id), reverse=True)
     return found
 
 
-def session_files(project: Path, folders: set[str]) -> Iterator[tuple[str, str, float, int]]:
-    """A project's main session files as (id, path, mtime, size), in the order the folder
+def session_files(project: Path, folders: set[str]) -> Iterator[tuple[str, str, os.stat_result]]:
+    """A project's main session files as (id, path, stat), in the order the folder
     lists them, as it lists them; the names of its folders are added to `folders` on the way
     (a session has a `<id>/` folder when its id is there once this is exhausted).
     `list_sessions` without its values: a listing of thousands keeps only what it needs."""
@@ -145,7 +145,7 @@ def session_files(project: Path, folders: set[str]) -> Iterator[tuple[str, str, 
                     if not stat.S_ISREG(st.st_mode):  # a FIFO or a device is no transcript
                         skipped(e.path, "not a regular file")
                         continue
-                    yield name[: -len(SESSION_SUFFIX)], e.path, st.st_mtime, st.st_size
+                    yield name[: -len(SESSION_SUFFIX)], e.path, st
     except (FileNotFoundError, NotADirectoryError):
         return
     except OSError as exc:  # an unreadable project: the others are still listed

@@ -98,7 +98,9 @@ def sessions(
     that order, then PROJECT is cut from its start and left out, then the title; ids are never
     cut. Reads only the head and
     tail of each file, and prints each row in its turn (memory stays flat on any number of
-    sessions); --tokens adds tokens and cost, counted as `session-kit usage` counts them.
+    sessions); from 200 sessions on, what it read is kept in the index, and a file of the same
+    size, mtime and inode is not read again. --tokens adds tokens and cost, counted as
+    `session-kit usage` counts them.
 
     --lost lists instead the sessions the client deleted before the kit archived them, as its
     `history.jsonl` remembers them: each with its project, time and the prompts typed
@@ -130,7 +132,7 @@ def sessions(
     usage = _session_usage(kit) if with_tokens else None
     if kit.as_json:
         # The rows' JSON is made in the listing's batches, on two cores for a long listing.
-        parts = found.map_batches(lambda rows: json_items(list(_listed(rows, usage))))
+        parts = found.map_batches(lambda rows: json_items(list(_listed(rows, usage)), [r.shown for r in rows]))
         emit_json_parts("sessions", {"claude_root": str(kit.root)}, "sessions", parts)
         return
     columns = [
