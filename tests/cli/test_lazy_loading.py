@@ -258,9 +258,12 @@ REPORT = (
         "usage.prices",
     }
 )
+# The commands with `--team` define it from `cli.team` (click and the kit's own output only; psycopg
+# loads only when `--team` is given, in `team.connection`).
+TEAM_OPTION = {"cli.team", "cli.layout"}
 GLANCE = {"transcript.glance", "transcript.span", "transcript.titles"}  # a file's head and tail, unparsed
 MAY_LOAD = {
-    "show": REPORT | {"cli.commands.show"},
+    "show": REPORT | TEAM_OPTION | {"cli.commands.show"},
     "info": REPORT | {"cli.commands.info", "claude.settings", "queries.card", "queries.plans", "state.scratch"},
     "memory": ONE_SESSION
     | {
@@ -275,9 +278,14 @@ MAY_LOAD = {
     },
     "sessions": EVERY_COMMAND
     | GLANCE
+    | TEAM_OPTION
+    # the listing's memory in the index (`index.listing`): asked from 200 sessions on, so a small
+    # root loads its module and the state root's path, never sqlite3
+    | {"index", "index.listing", "state.root"}
     | {"cli.commands.sessions", "cli.timespan", "cli.tokens", "forked", "sessions.listing", "sessions.overview"},
     "search": EVERY_COMMAND
     | GLANCE
+    | TEAM_OPTION
     | {
         "cli.commands.search",
         "cli.layout",
