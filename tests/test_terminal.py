@@ -61,3 +61,10 @@ def test_a_safe_stream_keeps_a_leading_carriage_return_only_when_asked():
     out = io.StringIO()
     SafeStream(out, ("\x1b[K",), keep_leading_cr=True).write("\r\x1b[Ksearched 1/2 \r files")
     assert out.getvalue() == "\r\x1b[Ksearched 1/2 \\u000d files"
+
+
+def test_invisible_characters_that_python_counts_printable_are_escaped_too():
+    # The grapheme joiner, Khmer and Mongolian invisible marks and the Hangul fillers are
+    # "printable" to str.isprintable, yet show nothing on a terminal.
+    for char in "\u034f\u115f\u1160\u17b4\u17b5\u180b\u3164\uffa0":
+        assert safe(f"a{char}b") == f"a\\u{ord(char):04x}b"

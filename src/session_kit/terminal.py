@@ -71,16 +71,23 @@ def _is_emoji(char: str) -> bool:
     return 0x2600 <= code <= 0x27BF or code == 0xFE0F or 0x1F000 <= code <= 0x1FAFF
 
 
+# Invisible, yet printable to `str.isprintable` (combining and filler letters): looked for one
+# by one in text that passes it.
+_PRINTABLE_UNSAFE = tuple(sorted(char for char in UNSAFE if char.isprintable()))
+
+
 def is_safe(text: str) -> bool:
     """Whether `safe` leaves `text` as it is (most text: checked in C, no copy)."""
     if text.isprintable():
-        return True
+        return not any(char in text for char in _PRINTABLE_UNSAFE)
     return not any(char in UNSAFE for char in text)
 
 
 def safe(text: str) -> str:
     """`text` with every control, bidi and invisible character written as `\\uXXXX`."""
-    if text.isprintable() or text.replace("\n", "").replace("\t", "").isprintable():
+    if (text.isprintable() or text.replace("\n", "").replace("\t", "").isprintable()) and not any(
+        char in text for char in _PRINTABLE_UNSAFE
+    ):
         return text  # most text, checked in C (a non-printable but safe character goes on below)
     out = text.translate(_TABLE)
     if len(out) == len(text):
