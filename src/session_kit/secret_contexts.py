@@ -2,8 +2,9 @@
 
 Owns: `RULES`, the whole table the redactor applies — `secret_formats.RULES` (tokens with a
 vendor's prefix, PEM keys, headers, URLs, assignments), then the rules of this module, then
-`secret_generic`'s (secrets by class: unknown prefixes, any config syntax, credential files,
-prose). This module's rules are for
+`secret_access`'s (what grants access by being shown: session cookies, signed URLs, join
+tokens, one-time-password seeds, wallet keys, webhooks), then `secret_generic`'s (secrets by
+class: unknown prefixes, any config syntax, credential files, prose). This module's rules are for
 secrets whose own shape says little and whose place says all:
 - CI runners and cluster joins: a registration or join token given to `--token`,
   `--registration-token`, `-secret` (GitLab, GitHub Actions, Azure Pipelines, Jenkins,
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from session_kit.secret_access import ACCESS_RULES
 from session_kit.secret_formats import _NOT_A_VALUE, Pattern, Rule, _is_value, _looks_random
 from session_kit.secret_formats import RULES as FORMAT_RULES
 from session_kit.secret_generic import GENERIC_RULES
@@ -220,4 +222,4 @@ CONTEXT_RULES: tuple[Rule, ...] = (
     ),
 )
 
-RULES: tuple[Rule, ...] = FORMAT_RULES + CONTEXT_RULES + GENERIC_RULES
+RULES: tuple[Rule, ...] = FORMAT_RULES + CONTEXT_RULES + ACCESS_RULES + GENERIC_RULES

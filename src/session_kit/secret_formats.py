@@ -98,6 +98,13 @@ _MARKER = re.compile(r"\[REDACTED:[\w.-]+\]\**")  # a secret already replaced (a
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 
 
+def _wordlike(name: str) -> bool:
+    """A name's part as code writes it (`environ`, `API_KEY`, `getPassword`), not random
+    letters (`FHNPpOQUFxx`): its case changes at most once in four letters."""
+    changes = sum(a.isupper() != b.isupper() for a, b in zip(name, name[1:]) if a.isalpha() and b.isalpha())
+    return changes * 4 <= len(name)
+
+
 def _is_value(value: str) -> bool:
     """Not a type name, code, a path or a count: what an assignment's right side is when it
     holds no secret."""
@@ -107,7 +114,7 @@ def _is_value(value: str) -> bool:
         or bare.lower() in _PLACEHOLDER_WORDS
         or _PLACEHOLDER.fullmatch(bare) is not None
         or _CODE.match(bare) is not None
-        or (_DOTTED.fullmatch(bare) is not None and not _has_digit(bare))
+        or (_DOTTED.fullmatch(bare) is not None and not _has_digit(bare) and all(map(_wordlike, bare.split("."))))
         or bare.isdigit()
         or len(set(bare)) < 3
     )
@@ -348,11 +355,11 @@ RULES: tuple[Rule, ...] = (
     Rule("azure-key", Pattern(r"(?i)AccountKey=(?P<v>[A-Za-z0-9+/=%]{16,})"), ("key",), back=7, group="v"),
     Rule("azure-key", Pattern(r"(?i)SharedAccessKey=(?P<v>[A-Za-z0-9+/=%]{16,})"), ("key",), back=12, group="v"),
     Rule("azure-sas", Pattern(r"[?&;]sig=(?P<v>[A-Za-z0-9%+/=]{16,})"), ("sig=",), back=1, group="v"),
-    # the password runs to the last `@` before a host, so it may hold `@ / : # ? [ ]`
+    # the password runs to the last `@` before a host, so it may hold `@ / : # ? [ ] '`
     Rule(
         "url-password",
         Pattern(
-            r"://[^\s/:@\"'<>\[\]\\\x00]*:(?P<v>[^\s\"'<>\\\x00]+)@"
+            r"://[^\s/:@\"'<>\[\]\\\x00]*:(?P<v>[^\s\"<>\\\x00]+)@"
             r"(?=(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::\d+)?(?:,[A-Za-z0-9.-]+(?::\d+)?)*(?:[/?#\s\"'<>\\\x00]|$))"
         ),
         ("://",),
@@ -403,13 +410,6 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "password",
-        Pattern(r"htpasswd\s+-[A-Za-z]*b[A-Za-z]*\s+[^\s\x00]+\s+[^\s\x00]+\s+(?P<v>[^\s$\x00][^\s\x00]*)"),
-        ("pass",),
-        back=2,
-        group="v",
-    ),
-    Rule(
-        "password",
         Pattern(r"\bmachine\s+[^\s\x00]+\s+login\s+[^\s\x00]+\s+password\s+(?P<v>[^\s\x00]+)"),
         ("machine",),
         group="v",
@@ -449,7 +449,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "password",
         Pattern(
-            r"(?i)(?P<name>passw(?:or)?d|passphrase)\\*[\"']?(?:\s*=(?!=)\s*|:\s?)"
+            r"(?i)(?P<name>passw(?:or)?d|passphrase)\\*[\"']?(?:\s*=(?!=)\s*|:[ \t]?)"
             + _NOT_A_VALUE
             + r"(?P<v>[^\s\"',;&<>\\()\x00]{3,})"
         ),
@@ -463,7 +463,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "secret",
         Pattern(
-            r"(?i)" + _NAMES + r"\\*[\"']?(?:\s*=(?!=)\s*|:\s?)" + _NOT_A_VALUE + r"(?P<v>[^\s\"',;&<>\\()\x00]{6,})"
+            r"(?i)" + _NAMES + r"\\*[\"']?(?:\s*=(?!=)\s*|:[ \t]?)" + _NOT_A_VALUE + r"(?P<v>[^\s\"',;&<>\\()\x00]{6,})"
         ),
         _NAME_ANCHORS,
         group="v",

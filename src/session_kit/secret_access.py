@@ -1,0 +1,336 @@
+"""Secrets that grant access by being shown: the rules for what a session holds, signs or joins.
+
+Owns: `ACCESS_RULES`, a part of the redactor's one table (`secret_contexts.RULES` puts them
+after the rules found by where they stand, before the generic ones), for these categories:
+- cluster joins and bootstraps: a kubeadm-style bootstrap token (`abcdef.0123456789abcdef`)
+  near `kubeadm`/`bootstrap`/`join` (a token list, `token create`), an ACL's `Secret ID`, a
+  block named for tokens or secrets (`tokens { agent = "…" }`, `secret:\n  value: …`), a
+  name/value pair whose name is a secret's (Kubernetes `env`, ECS, Hadoop's XML, `[api]` with
+  `key=`);
+- session cookies: `curl -b/--cookie`, a cookie jar's lines, a session id under its name;
+- one-time-password seeds: `otpauth://…secret=`, `oathtool … SEED`, an authenticator's
+  grouped setup key, a seed under its name;
+- wallets: a private key (`0x` and 64 hex digits) or a WIF key next to a wallet's words, a
+  BIP-39 mnemonic after a phrase's name, a key pair as a byte array (`[12,34,…]`);
+- signed URLs: a query parameter named for a signature or a credential (`X-Amz-Signature`,
+  `Signature`, `X-Goog-Signature`, `X-Amz-Security-Token`);
+- webhooks and bots: a `/hooks/<random>` or `/webhooks/<id>/<token>` path, a random literal
+  given to a client's constructor (`LineBotApi('…')`, `WebhookHandler('…')`);
+- credentials on command lines: `-u user … -p password`, `htpasswd -b`, `net user NAME PASS`,
+  `wpa_passphrase`; an `Authorization` header set in a server's config (nginx, Apache);
+- keys by their encoding: a PEM private key in base64 (a Kubernetes secret's `tls.key`), Tor's
+  `ED25519-V3:` keys, numbered unseal or recovery keys (`Unseal Key 1: …`).
+The rules and their probes (tests/support/access_secrets.py) are the kit's own. Does not apply
+them (that is `redact`).
+"""
+
+from __future__ import annotations
+
+import binascii
+import re
+
+from session_kit.secret_formats import _NOT_A_VALUE, Pattern, Rule, _has_digit, _is_value, _looks_random
+
+# A secret's word in a name (`DB_PASSWORD`, `apiToken`, `JENKINS_SECRET`, `client-key`).
+_SECRET_NAME = r"[A-Za-z0-9_.-]*(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_-]*"
+_UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
+_B58 = "1-9A-HJ-NP-Za-km-z"
+# Words that BIP-39's list never holds and prose always does: two of them and it is prose.
+_PROSE_WORDS = frozenset(
+    "the and you your are was were that this with have from they them their there which what when will been than into".split()  # noqa: SIM905
+)
+
+
+def _quoted_value(value: str) -> bool:
+    return _is_value(value.strip("'\""))
+
+
+def _random_value(value: str) -> bool:
+    value = value.strip("'\"")
+    return len(value) >= 8 and _looks_random(value)
+
+
+def _session_id(value: str) -> bool:
+    """A session cookie's value: long, random, not a uuid (a transcript's `sessionId`)."""
+    value = value.strip("'\"")
+    return len(value) >= 16 and _UUID.fullmatch(value) is None and _looks_random(value)
+
+
+def _cookies(value: str) -> bool:
+    """A cookie string (`a=1; sid=…`) holding a value a session's cookie could be."""
+    return any(
+        len(v) >= 16 and _has_digit(v) and _UUID.fullmatch(v) is None for v in re.findall(r"=([^;\s,'\"]+)", value)
+    )
+
+
+def _mnemonic(value: str) -> bool:
+    words = value.split()
+    return len(words) in (12, 15, 18, 21, 24) and sum(w in _PROSE_WORDS for w in words) < 2
+
+
+def _private_pem(value: str) -> bool:
+    """Base64 whose text starts with a PEM private key's header (not a certificate's)."""
+    head = value[:96]
+    try:
+        return b"PRIVATE KEY" in binascii.a2b_base64(head[: len(head) // 4 * 4])
+    except (binascii.Error, ValueError):
+        return False
+
+
+def _seed(value: str) -> bool:
+    """An authenticator's setup key in groups (`jbsw y3dp ehpk 3pxp`): a digit in it."""
+    return any(c in "234567" for c in value)
+
+
+ACCESS_RULES: tuple[Rule, ...] = (
+    # --- cluster joins and bootstraps ---
+    Rule(
+        "token",
+        Pattern(
+            r"(?i:kubeadm|bootstrap|join)[\s\S]{0,400}?(?<![A-Za-z0-9.])(?P<v>[a-z0-9]{6}\.[a-z0-9]{16})(?![A-Za-z0-9.])"
+        ),
+        ("kubeadm", "bootstrap", "join"),
+        group="v",
+    ),
+    Rule(
+        "secret",
+        Pattern(r"(?i)secret[ _-]?id\\*[\"']?\s*[:=]\s*\\*[\"']?" + _NOT_A_VALUE + r"(?P<v>[A-Za-z0-9._~+/=-]{8,})"),
+        ("secret",),
+        group="v",
+        accept=_random_value,
+    ),
+    # a block named for secrets: its first value (`tokens {\n agent = "…"`, `secret:\n  value: …`)
+    Rule(
+        "secret",
+        Pattern(
+            r"(?i)(?:secrets?|tokens?|passwords?|credentials?|keys)\\*[\"']?\s*(?:\{|:[ \t]*(?:\\*[rn]|\n))"
+            r"(?:\s|\\+[rnt])*[A-Za-z_][\w.-]*\\*[\"']?\s*[:=]\s*\\*[\"']?"
+            + _NOT_A_VALUE
+            + r"(?P<v>[^\s\"'\\,;{}\x00]{8,})"
+        ),
+        ("secret", "token", "pass", "credential", "key"),
+        group="v",
+        accept=_random_value,
+    ),
+    # a name/value pair whose name is a secret's: Kubernetes' `- name: X_SECRET\n  value: …`,
+    # ECS' and GitHub's `{"name": "…_TOKEN", "value": "…"}`, Hadoop's `<name>…</name><value>…`,
+    # CloudFormation's `ParameterKey=DbPassword,ParameterValue=…`
+    Rule(
+        "secret",
+        Pattern(
+            r"(?i)(?:name|key)\\*[\"']?(?:\s*[:=]\s*|>)\\*[\"']?"
+            + _SECRET_NAME
+            + r"\\*[\"']?(?:</name>)?[\s,]*(?:\\+[rnt]\s*)*(?:<|\\*[\"'])?(?:parameter)?value\\*[\"']?(?:\s*[:=]\s*|>)\\*[\"']?"
+            + _NOT_A_VALUE
+            + r"(?P<v>[^\s\"'\\,<}\x00]{6,})"
+        ),
+        ("name", "key"),
+        group="v",
+        accept=_quoted_value,
+    ),
+    # an INI section for an API (`[api]`) whose `key=` or `token=` holds it (zuliprc, .pypirc-like)
+    Rule(
+        "api-key",
+        Pattern(
+            r"(?i)\[(?:api|auth|credentials?|secrets?)\](?:[^\[\x00]{0,300}?\n)[ \t]*(?:key|token|secret)[ \t]*[=:][ \t]*(?P<v>[^\s\x00]{12,})"
+        ),
+        ("[api]", "[auth]", "[credential", "[secret"),
+        group="v",
+        accept=_random_value,
+    ),
+    # --- session cookies ---
+    Rule(
+        "cookie",
+        Pattern(
+            r"(?<![\w-])(?:-b|--cookie)(?:\s+|=)(?P<v>'[^'\n\x00]*=[^'\n\x00]*'|\"[^\"\n\x00]*=[^\"\n\x00]*\"|[^\s'\"\x00]*=[^\s\x00]*)"
+        ),
+        ("-b", "--cookie"),
+        exact=True,
+        group="v",
+        accept=_cookies,
+    ),
+    Rule(
+        "cookie",
+        # a Netscape cookie jar's line: domain, flag, path, secure, expiry, name, value
+        Pattern(r"(?:TRUE|FALSE)\t[^\t\n\x00]*\t(?:TRUE|FALSE)\t\d+\t[^\t\n\x00]+\t(?P<v>[^\t\n\x00]{8,})"),
+        ("TRUE\t", "FALSE\t"),
+        exact=True,
+        group="v",
+        accept=_session_id,
+    ),
+    Rule(
+        "cookie",
+        Pattern(
+            r"[\s\S]{0,24}?(?<![A-Za-z0-9_.-])(?i:[\w.-]*sess(?:ion)?(?:[_-]?id)?|[\w.-]*sid)\\*[\"']?\s*[:=]\s*\\*[\"']?"
+            r"(?P<v>[A-Za-z0-9%._~+/=-]{16,})"
+        ),
+        ("sess", "sid"),
+        back=24,
+        group="v",
+        accept=_session_id,
+    ),
+    # --- one-time-password seeds ---
+    Rule(
+        "otp-seed",
+        Pattern(r"(?i)otpauth://[^\s\"'<>\x00]*?[?&]secret=(?P<v>[A-Za-z2-7=]{8,})"),
+        ("otpauth",),
+        group="v",
+    ),
+    Rule(
+        "otp-seed",
+        Pattern(r"oathtool\b[^\n\x00|;&]*?\s(?P<v>(?![-<>$])[A-Za-z0-9=]{16,})(?=\s|$|['\"])"),
+        ("oathtool",),
+        group="v",
+        accept=lambda v: not v.isdigit(),
+    ),
+    Rule(
+        "otp-seed",
+        Pattern(
+            r"(?i)(?:seed|secret|setup|otp|totp|2fa|mfa)[\w-]*(?:\s+(?:key|code))?(?:\s+is)?\s*[:=]?\s*"
+            r"(?P<v>(?:[A-Za-z2-7]{4}[ -]){3,}[A-Za-z2-7]{4})(?![A-Za-z0-9])"
+        ),
+        ("seed", "secret", "setup", "otp", "2fa", "mfa"),
+        group="v",
+        accept=_seed,
+    ),
+    Rule(
+        "otp-seed",
+        Pattern(
+            r"(?i)(?:seed|otp|mfa|2fa)(?:[_-]?(?:key|code|seed|secret))?\\*[\"']?[ \t]*[:=][ \t]*\\*[\"']?"
+            + _NOT_A_VALUE
+            + r"(?P<v>[A-Za-z0-9+/=]{16,})"
+        ),
+        ("seed", "otp", "mfa", "2fa"),
+        group="v",
+        accept=_random_value,
+    ),
+    # --- wallets ---
+    Rule(
+        "wallet-private-key",
+        Pattern(
+            r"(?i:accounts|wallet|signer|private|privkey|from_?key)[^\n\x00]{0,60}?(?<![0-9A-Za-z])(?P<v>0x[0-9a-fA-F]{64})(?![0-9A-Za-z])"
+        ),
+        ("accounts", "wallet", "signer", "private", "privkey", "fromkey", "from_key"),
+        group="v",
+    ),
+    Rule(
+        "wallet-private-key",
+        # WIF: base58, 51 characters from `5`, 52 from `K` or `L`
+        Pattern(
+            r"(?i:privkey|wif|wallet|private|bitcoin|secret)[\s\S]{0,200}?(?<!["
+            + _B58
+            + r"])(?P<v>(?:5["
+            + _B58
+            + r"]{50}|[KL]["
+            + _B58
+            + r"]{51}))(?!["
+            + _B58
+            + r"])"
+        ),
+        ("privkey", "wif", "wallet", "private", "bitcoin", "secret"),
+        group="v",
+    ),
+    Rule(
+        "mnemonic",
+        Pattern(
+            r"(?i:mnemonic|phrase|seed|words)[^\n\x00]{0,40}?(?<![a-z])(?P<v>(?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})(?![a-z])"
+        ),
+        ("mnemonic", "phrase", "seed", "words"),
+        group="v",
+        accept=_mnemonic,
+    ),
+    Rule(
+        "wallet-private-key",
+        Pattern(
+            r"(?i:keypair|solana|wallet|secret|private|seed|id\.json)[\s\S]{0,200}?(?P<v>\[\s*(?:\d{1,3}\s*,\s*){31,63}\d{1,3}\s*\])"
+        ),
+        ("keypair", "solana", "wallet", "secret", "private", "seed", "id.json"),
+        group="v",
+    ),
+    # --- signed URLs ---
+    Rule(
+        "url-signature",
+        Pattern(
+            r"(?i)(?:(?<=[?&;])|(?<=[?&;]x-amz-)|(?<=[?&;]x-goog-))(?:signature|security-token)=(?P<v>[^&\s\"'<>#\x00]{16,})"
+        ),
+        ("signature=", "security-token="),
+        group="v",
+        accept=lambda v: _is_value(v),
+    ),
+    # --- webhooks and bots ---
+    Rule(
+        "webhook",
+        Pattern(r"(?i)/(?:hooks|webhooks?)/(?P<v>(?:[A-Za-z0-9_-]{8,}/)*[A-Za-z0-9_-]{20,})"),
+        ("/hooks/", "/webhook"),
+        group="v",
+        accept=lambda v: sum(c.isdigit() for c in v) >= 3,
+    ),
+    Rule(
+        "token",
+        Pattern(r"(?:Api|API|Client|Bot|Handler|Auth|Sdk|SDK)\(\s*\\*[\"'](?P<v>[A-Za-z0-9_\-+/=.]{24,})\\*[\"']"),
+        ("Api(", "API(", "Client(", "Bot(", "Handler(", "Auth(", "Sdk(", "SDK("),
+        exact=True,
+        group="v",
+        accept=lambda v: _UUID.fullmatch(v) is None and _looks_random(v),
+    ),
+    # --- credentials on command lines ---
+    Rule(
+        "password",
+        Pattern(
+            r"(?<![A-Za-z0-9_])-(?:u|user(?:name)?|l)[ \t=]+[^\s\x00]+[ \t]+(?:[^\n\x00]*?[ \t])?-p[ \t]+"
+            + _NOT_A_VALUE
+            + r"(?P<v>'[^'\n\x00]+'|\"[^\"\n\x00]+\"|[^\s'\"\x00-][^\s\x00]*)"
+        ),
+        ("-u", "-l"),
+        exact=True,
+        group="v",
+        accept=lambda v: _quoted_value(v) and not re.fullmatch(r"[\d:.]+(?:/\w+)?", v),
+    ),
+    Rule(
+        "password",
+        Pattern(
+            r"htpasswd\b[^\n\x00]*?[ \t]-[A-Za-z]*b[A-Za-z]*(?:[ \t]+-[A-Za-z]+)*(?:[ \t]+[^\s<>|;&\x00-][^\s\x00]*){1,2}"
+            r"[ \t]+(?P<v>[^\s<>|;&\x00][^\s\x00]*)(?=[ \t]*(?:$|[\r\n<>|;&\x00]))"
+        ),
+        ("htpasswd",),
+        group="v",
+    ),
+    Rule(
+        "password",
+        Pattern(r"(?i)(?:\bnet\s+user\s+[^\s/\x00]+|wpa_passphrase\s+[^\s\x00]+)\s+(?P<v>[^\s/*\x00][^\s\x00]*)"),
+        ("net ", "wpa_passphrase"),
+        group="v",
+        accept=_quoted_value,
+    ),
+    Rule(
+        "basic-auth",
+        Pattern(r"(?i)authorization\\*[\"']?\s+\\*[\"']?(?:basic|bearer|token)\s+(?P<v>[A-Za-z0-9._~+/=-]{12,})"),
+        ("authorization",),
+        group="v",
+    ),
+    # --- keys by their encoding ---
+    Rule(
+        "private-key",
+        Pattern(r"(?P<v>LS0tLS1CRUdJTi[A-Za-z0-9+/=]{20,}(?:(?:\\+[rn]|\s)+[A-Za-z0-9+/=]{16,})*)"),
+        ("LS0tLS1CRUdJTi",),
+        exact=True,
+        group="v",
+        accept=_private_pem,
+    ),
+    Rule(
+        "private-key",
+        Pattern(r"(?:ED25519-V3|RSA1024):(?P<v>[A-Za-z0-9+/=]{40,})"),
+        ("ED25519-V3:", "RSA1024:"),
+        exact=True,
+        group="v",
+    ),
+    Rule(
+        "secret",
+        Pattern(
+            r"(?i)(?:unseal|recovery|master|secret|private|shared)[ _-]?key[ _-]?#?\d{1,2}\s*[:=]\s*(?P<v>[A-Za-z0-9+/=_-]{16,})"
+        ),
+        ("unseal", "recovery", "master", "secret", "private", "shared"),
+        group="v",
+        accept=_has_digit,
+    ),
+)
