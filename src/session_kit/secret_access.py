@@ -32,7 +32,7 @@ import re
 from session_kit.secret_formats import _NOT_A_VALUE, Pattern, Rule, _has_digit, _is_value, _looks_random
 
 # A secret's word in a name (`DB_PASSWORD`, `apiToken`, `JENKINS_SECRET`, `client-key`).
-_SECRET_NAME = r"[A-Za-z0-9_.-]*(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_-]*"
+_SECRET_NAME = r"[A-Za-z0-9_.-]*(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_.-]*"
 _UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
 _B58 = "1-9A-HJ-NP-Za-km-z"
 # Words that BIP-39's list never holds and prose always does: two of them and it is prose.
@@ -87,14 +87,38 @@ ACCESS_RULES: tuple[Rule, ...] = (
     Rule(
         "token",
         Pattern(
-            r"(?i:kubeadm|bootstrap|join)[\s\S]{0,400}?(?<![A-Za-z0-9.])(?P<v>[a-z0-9]{6}\.[a-z0-9]{16})(?![A-Za-z0-9.])"
+            r"(?i:kubeadm|bootstrap|join)[\s\S]{0,400}?(?:(?<![A-Za-z0-9.])|(?<=\\[nrt]))(?P<v>[a-z0-9]{6}\.[a-z0-9]{16})(?![A-Za-z0-9.])"
         ),
         ("kubeadm", "bootstrap", "join"),
         group="v",
     ),
+    # a token printed alone on a line after the command that makes it (`k0s token create`,
+    # `kubeadm token create`, `docker swarm join-token -q worker`)
+    Rule(
+        "token",
+        Pattern(
+            r"(?i)(?:token\s+(?:create|generate|new)|join-token)\b[^\n\x00]*(?:\n|\\n)(?:>[ \t]?|[ \t])*"
+            r"(?P<v>[A-Za-z0-9+/=._:-]{20,})(?=[ \t]*(?:\n|\\n|$|[\"'\x00]))"
+        ),
+        ("token create", "token generate", "token new", "join-token"),
+        group="v",
+        accept=_looks_random,
+    ),
+    # a join command whose address's path holds the token (`microk8s join 10.0.0.1:25000/<token>/…`)
+    Rule(
+        "token",
+        Pattern(r"(?i)join\s+[\w.-]+:\d+/(?P<v>[A-Za-z0-9_-]{16,})"),
+        ("join",),
+        group="v",
+        accept=_has_digit,
+    ),
     Rule(
         "secret",
-        Pattern(r"(?i)secret[ _-]?id\\*[\"']?\s*[:=]\s*\\*[\"']?" + _NOT_A_VALUE + r"(?P<v>[A-Za-z0-9._~+/=-]{8,})"),
+        Pattern(
+            r"(?i)secret[ _-]?id\\*[\"']?(?:\s*[:=]\s*|[ \t]+)\\*[\"']?"
+            + _NOT_A_VALUE
+            + r"(?P<v>[A-Za-z0-9._~+/=-]{8,})"
+        ),
         ("secret",),
         group="v",
         accept=_random_value,
@@ -103,8 +127,9 @@ ACCESS_RULES: tuple[Rule, ...] = (
     Rule(
         "secret",
         Pattern(
-            r"(?i)(?:secrets?|tokens?|passwords?|credentials?|keys)\\*[\"']?\s*(?:\{|:[ \t]*(?:\\*[rn]|\n))"
-            r"(?:\s|\\+[rnt])*[A-Za-z_][\w.-]*\\*[\"']?\s*[:=]\s*\\*[\"']?"
+            r"(?i)(?:secrets?|tokens?|passwords?|credentials?|keys)\\*[\"']?\s*(?:(?:=\s*)?\{|:[ \t]*(?:\\*[rn]|\n))"
+            r"(?:(?:\s|\\+[rnt]|>)*[A-Za-z_][\w.-]*[ \t]*[:=][^\n\x00\\]*?(?=\n|\\[rn])){0,2}?"
+            r"(?:\s|\\+[rnt]|>)*[A-Za-z_][\w.-]*\\*[\"']?[ \t]*[:=][ \t]*\\*[\"']?"
             + _NOT_A_VALUE
             + r"(?P<v>[^\s\"'\\,;{}\x00]{8,})"
         ),
@@ -120,7 +145,7 @@ ACCESS_RULES: tuple[Rule, ...] = (
         Pattern(
             r"(?i)(?:name|key)\\*[\"']?(?:\s*[:=]\s*|>)\\*[\"']?"
             + _SECRET_NAME
-            + r"\\*[\"']?(?:</name>)?[\s,]*(?:\\+[rnt]\s*)*(?:<|\\*[\"'])?(?:parameter)?value\\*[\"']?(?:\s*[:=]\s*|>)\\*[\"']?"
+            + r"\\*[\"']?(?:</name>)?(?:[\s,>]|\\+[rnt])*(?:<|\\*[\"'])?(?:parameter)?value\\*[\"']?(?:\s*[:=]\s*|>)\\*[\"']?"
             + _NOT_A_VALUE
             + r"(?P<v>[^\s\"'\\,<}\x00]{6,})"
         ),
@@ -132,7 +157,7 @@ ACCESS_RULES: tuple[Rule, ...] = (
     Rule(
         "api-key",
         Pattern(
-            r"(?i)\[(?:api|auth|credentials?|secrets?)\](?:[^\[\x00]{0,300}?\n)[ \t]*(?:key|token|secret)[ \t]*[=:][ \t]*(?P<v>[^\s\x00]{12,})"
+            r"(?i)\[(?:api|auth|credentials?|secrets?)\][^\[\x00]{0,300}?(?:\n|\\n)[ \t>]*(?:key|token|secret)[ \t]*[=:][ \t]*(?P<v>[^\s\x00]{12,})"
         ),
         ("[api]", "[auth]", "[credential", "[secret"),
         group="v",
@@ -152,8 +177,11 @@ ACCESS_RULES: tuple[Rule, ...] = (
     Rule(
         "cookie",
         # a Netscape cookie jar's line: domain, flag, path, secure, expiry, name, value
-        Pattern(r"(?:TRUE|FALSE)\t[^\t\n\x00]*\t(?:TRUE|FALSE)\t\d+\t[^\t\n\x00]+\t(?P<v>[^\t\n\x00]{8,})"),
-        ("TRUE\t", "FALSE\t"),
+        Pattern(
+            r"(?:TRUE|FALSE)(?:\t|\\t)[^\t\n\x00\\]*(?:\t|\\t)(?:TRUE|FALSE)(?:\t|\\t)\d+(?:\t|\\t)[^\t\n\x00\\]+(?:\t|\\t)"
+            r"(?P<v>[^\t\n\x00\\]{8,})"
+        ),
+        ("TRUE", "FALSE"),
         exact=True,
         group="v",
         accept=_session_id,
@@ -161,10 +189,10 @@ ACCESS_RULES: tuple[Rule, ...] = (
     Rule(
         "cookie",
         Pattern(
-            r"[\s\S]{0,24}?(?<![A-Za-z0-9_.-])(?i:[\w.-]*sess(?:ion)?(?:[_-]?id)?|[\w.-]*sid)\\*[\"']?\s*[:=]\s*\\*[\"']?"
+            r"[\s\S]{0,24}?(?<![A-Za-z0-9_.-])(?i:[\w.-]*sess(?:ion)?(?:[_-]?id)?|connect\.sid)\\*[\"']?\s*[:=]\s*\\*[\"']?"
             r"(?P<v>[A-Za-z0-9%._~+/=-]{16,})"
         ),
-        ("sess", "sid"),
+        ("sess", "connect.sid"),
         back=24,
         group="v",
         accept=_session_id,
@@ -178,15 +206,18 @@ ACCESS_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "otp-seed",
-        Pattern(r"oathtool\b[^\n\x00|;&]*?\s(?P<v>(?![-<>$])[A-Za-z0-9=]{16,})(?=\s|$|['\"])"),
-        ("oathtool",),
+        Pattern(
+            r"(?:oathtool\b[^\n\x00|;&]*?|\boath\s+(?:accounts\s+)?add\b(?:\s+-\S+)*\s+[^\s\x00]+)\s"
+            r"(?P<v>(?![-<>$])[A-Za-z0-9=]{16,})(?=\s|$|['\"\\\x00])"
+        ),
+        ("oathtool", "oath"),
         group="v",
         accept=lambda v: not v.isdigit(),
     ),
     Rule(
         "otp-seed",
         Pattern(
-            r"(?i)(?:seed|secret|setup|otp|totp|2fa|mfa)[\w-]*(?:\s+(?:key|code))?(?:\s+is)?\s*[:=]?\s*"
+            r"(?i)(?:seed|secret|setup|otp|totp|2fa|mfa)[^\n\x00]{0,30}?[:=]?\s*"
             r"(?P<v>(?:[A-Za-z2-7]{4}[ -]){3,}[A-Za-z2-7]{4})(?![A-Za-z0-9])"
         ),
         ("seed", "secret", "setup", "otp", "2fa", "mfa"),
@@ -208,7 +239,7 @@ ACCESS_RULES: tuple[Rule, ...] = (
     Rule(
         "wallet-private-key",
         Pattern(
-            r"(?i:accounts|wallet|signer|private|privkey|from_?key)[^\n\x00]{0,60}?(?<![0-9A-Za-z])(?P<v>0x[0-9a-fA-F]{64})(?![0-9A-Za-z])"
+            r"(?i:accounts|wallet|signer|private|privkey|from_?key)(?:(?!0x)[^\n\x00]){0,60}?(?<![0-9A-Za-z])(?P<v>0x[0-9a-fA-F]{64})(?![0-9A-Za-z])"
         ),
         ("accounts", "wallet", "signer", "private", "privkey", "fromkey", "from_key"),
         group="v",
@@ -233,9 +264,9 @@ ACCESS_RULES: tuple[Rule, ...] = (
     Rule(
         "mnemonic",
         Pattern(
-            r"(?i:mnemonic|phrase|seed|words)[^\n\x00]{0,40}?(?<![a-z])(?P<v>(?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})(?![a-z])"
+            r"(?i:mnemonic|phrase|seed|words|restore)[^\x00]{0,60}?(?:(?<![a-z])|(?<=\\n))(?P<v>(?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})(?![a-z])"
         ),
-        ("mnemonic", "phrase", "seed", "words"),
+        ("mnemonic", "phrase", "seed", "words", "restore"),
         group="v",
         accept=_mnemonic,
     ),
@@ -251,27 +282,62 @@ ACCESS_RULES: tuple[Rule, ...] = (
     Rule(
         "url-signature",
         Pattern(
-            r"(?i)(?:(?<=[?&;])|(?<=[?&;]x-amz-)|(?<=[?&;]x-goog-))(?:signature|security-token)=(?P<v>[^&\s\"'<>#\x00]{16,})"
+            r"(?i)(?:(?<=[?&;])|(?<=[?&;]x-amz-)|(?<=[?&;]x-goog-))(?:signature|security-token|key)=(?P<v>[^&\s\"'<>#\x00]{16,})"
         ),
-        ("signature=", "security-token="),
+        ("signature=", "security-token=", "key="),
         group="v",
-        accept=lambda v: _is_value(v),
+        accept=_looks_random,
     ),
     # --- webhooks and bots ---
     Rule(
         "webhook",
-        Pattern(r"(?i)/(?:hooks|webhooks?)/(?P<v>(?:[A-Za-z0-9_-]{8,}/)*[A-Za-z0-9_-]{20,})"),
-        ("/hooks/", "/webhook"),
+        Pattern(r"(?i)/(?:hooks?|webhooks?)/(?P<v>(?:[A-Za-z0-9_-]{8,}/)*[A-Za-z0-9_-]{20,})"),
+        ("/hook", "/webhook"),
         group="v",
         accept=lambda v: sum(c.isdigit() for c in v) >= 3,
     ),
     Rule(
         "token",
-        Pattern(r"(?:Api|API|Client|Bot|Handler|Auth|Sdk|SDK)\(\s*\\*[\"'](?P<v>[A-Za-z0-9_\-+/=.]{24,})\\*[\"']"),
-        ("Api(", "API(", "Client(", "Bot(", "Handler(", "Auth(", "Sdk(", "SDK("),
+        Pattern(
+            r"(?:Api|API|Client|Bot|Handler|Auth|Sdk|SDK|OTP)\((?:[^()\n\x00]{0,80},)?\s*\\*[\"'](?P<v>[A-Za-z0-9_\-+/=.]{24,})\\*[\"']"
+        ),
+        ("Api(", "API(", "Client(", "Bot(", "Handler(", "Auth(", "Sdk(", "SDK(", "OTP("),
         exact=True,
         group="v",
         accept=lambda v: _UUID.fullmatch(v) is None and _looks_random(v),
+    ),
+    # a scheme and a credential as two literals (`AuthenticationHeaderValue("Bearer", "…")`), a
+    # user and a password as two (`auth=("admin", "…")`, `SetBasicAuth("svc", "…")`)
+    Rule(
+        "token",
+        Pattern(r"(?i)(?:bearer|basic|token)\\*[\"']\s*,\s*\\*[\"'](?P<v>[A-Za-z0-9._~+/=-]{12,})\\*[\"']"),
+        ("bearer", "basic", "token"),
+        group="v",
+        accept=_looks_random,
+    ),
+    Rule(
+        "password",
+        Pattern(
+            r"(?i)(?:basic_?auth|auth)\s*(?:=\s*\(?|\()\s*\\*[\"'][^\"'\n\x00\\]{1,64}\\*[\"']\s*,\s*\\*[\"']"
+            + _NOT_A_VALUE
+            + r"(?P<v>[^\"'\n\x00\\]{4,})\\*[\"']"
+        ),
+        ("auth",),
+        group="v",
+        accept=_is_value,
+    ),
+    # a build script's `storePassword '…'` (Gradle, Groovy and Ruby DSLs: a name, then its value)
+    Rule(
+        "password",
+        Pattern(
+            r"[\s\S]{0,40}?(?:^|(?<=\n)|(?<=\\n))[ \t>]*[A-Za-z_]*(?:[Pp]assword|PASSWORD|[Ss]ecret|SECRET|[Tt]oken|TOKEN)[ \t]+\\*([\"'])"
+            + _NOT_A_VALUE
+            + r"(?P<v>[^\"'\n\x00\\]{4,})\\*\1[ \t]*(?=$|[\n\x00]|\\[rn])"
+        ),
+        ("pass", "secret", "token"),
+        back=40,
+        group="v",
+        accept=_is_value,
     ),
     # --- credentials on command lines ---
     Rule(
