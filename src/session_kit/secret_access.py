@@ -51,9 +51,10 @@ def _random_value(value: str) -> bool:
 
 
 def _session_id(value: str) -> bool:
-    """A session cookie's value: long, random, not a uuid (a transcript's `sessionId`)."""
+    """A session cookie's value: long, random (a digit in it), not a uuid (a transcript's
+    `sessionId`) nor a type (`session: CDPSessionChannel`)."""
     value = value.strip("'\"")
-    return len(value) >= 16 and _UUID.fullmatch(value) is None and _looks_random(value)
+    return len(value) >= 16 and _has_digit(value) and _UUID.fullmatch(value) is None and _looks_random(value)
 
 
 def _cookies(value: str) -> bool:
@@ -87,9 +88,9 @@ ACCESS_RULES: tuple[Rule, ...] = (
     Rule(
         "token",
         Pattern(
-            r"(?i:kubeadm|bootstrap|join)[\s\S]{0,400}?(?:(?<![A-Za-z0-9.])|(?<=\\[nrt]))(?P<v>[a-z0-9]{6}\.[a-z0-9]{16})(?![A-Za-z0-9.])"
+            r"(?i:kubeadm|bootstrap)[\s\S]{0,400}?(?:(?<![A-Za-z0-9.])|(?<=\\[nrt]))(?P<v>[a-z0-9]{6}\.[a-z0-9]{16})(?![A-Za-z0-9.])"
         ),
-        ("kubeadm", "bootstrap", "join"),
+        ("kubeadm", "bootstrap"),
         group="v",
     ),
     # a token printed alone on a line after the command that makes it (`k0s token create`,
@@ -135,7 +136,7 @@ ACCESS_RULES: tuple[Rule, ...] = (
         ),
         ("secret", "token", "pass", "credential", "key"),
         group="v",
-        accept=_random_value,
+        accept=lambda v: _has_digit(v) and _random_value(v),
     ),
     # a name/value pair whose name is a secret's: Kubernetes' `- name: X_SECRET\n  value: …`,
     # ECS' and GitHub's `{"name": "…_TOKEN", "value": "…"}`, Hadoop's `<name>…</name><value>…`,
@@ -149,7 +150,7 @@ ACCESS_RULES: tuple[Rule, ...] = (
             + _NOT_A_VALUE
             + r"(?P<v>[^\s\"'\\,<}\x00]{6,})"
         ),
-        ("name", "key"),
+        tuple(word + after for word in ("name", "key") for after in (":", "=", ">", '"', "'", "\\")),
         group="v",
         accept=_quoted_value,
     ),
@@ -190,7 +191,7 @@ ACCESS_RULES: tuple[Rule, ...] = (
         "cookie",
         Pattern(
             r"[\s\S]{0,24}?(?<![A-Za-z0-9_.-])(?i:[\w.-]*sess(?:ion)?(?:[_-]?id)?|connect\.sid)\\*[\"']?\s*[:=]\s*\\*[\"']?"
-            r"(?P<v>[A-Za-z0-9%._~+/=-]{16,})"
+            r"(?P<v>[A-Za-z0-9%._~+/=-]{16,})(?![A-Za-z0-9%._~+/=(\[-])"
         ),
         ("sess", "connect.sid"),
         back=24,
@@ -220,7 +221,7 @@ ACCESS_RULES: tuple[Rule, ...] = (
             r"(?i)(?:seed|secret|setup|otp|totp|2fa|mfa)[^\n\x00]{0,30}?[:=]?\s*"
             r"(?P<v>(?:[A-Za-z2-7]{4}[ -]){3,}[A-Za-z2-7]{4})(?![A-Za-z0-9])"
         ),
-        ("seed", "secret", "setup", "otp", "2fa", "mfa"),
+        ("seed", "secret key", "setup", "otp", "2fa", "mfa"),
         group="v",
         accept=_seed,
     ),
@@ -248,7 +249,7 @@ ACCESS_RULES: tuple[Rule, ...] = (
         "wallet-private-key",
         # WIF: base58, 51 characters from `5`, 52 from `K` or `L`
         Pattern(
-            r"(?i:privkey|wif|wallet|private|bitcoin|secret)[\s\S]{0,200}?(?<!["
+            r"(?i:privkey|wif)[\s\S]{0,200}?(?<!["
             + _B58
             + r"])(?P<v>(?:5["
             + _B58
@@ -258,7 +259,7 @@ ACCESS_RULES: tuple[Rule, ...] = (
             + _B58
             + r"])"
         ),
-        ("privkey", "wif", "wallet", "private", "bitcoin", "secret"),
+        ("privkey", "wif"),
         group="v",
     ),
     Rule(
@@ -273,9 +274,9 @@ ACCESS_RULES: tuple[Rule, ...] = (
     Rule(
         "wallet-private-key",
         Pattern(
-            r"(?i:keypair|solana|wallet|secret|private|seed|id\.json)[\s\S]{0,200}?(?P<v>\[\s*(?:\d{1,3}\s*,\s*){31,63}\d{1,3}\s*\])"
+            r"(?i:keypair|solana|secret_?key|private_?key|id\.json)[^\[\x00]{0,200}(?P<v>\[\s*(?:\d{1,3}\s*,\s*){31,63}\d{1,3}\s*\])"
         ),
-        ("keypair", "solana", "wallet", "secret", "private", "seed", "id.json"),
+        ("keypair", "solana", "secretkey", "secret_key", "privatekey", "private_key", "id.json"),
         group="v",
     ),
     # --- signed URLs ---
@@ -310,7 +311,9 @@ ACCESS_RULES: tuple[Rule, ...] = (
     # user and a password as two (`auth=("admin", "…")`, `SetBasicAuth("svc", "…")`)
     Rule(
         "token",
-        Pattern(r"(?i)(?:bearer|basic|token)\\*[\"']\s*,\s*\\*[\"'](?P<v>[A-Za-z0-9._~+/=-]{12,})\\*[\"']"),
+        Pattern(
+            r"(?i)(?<=[\"'])(?:bearer|basic|token)\\*[\"'][ \t]*,[ \t]*\\*[\"'](?P<v>[A-Za-z0-9._~+/=-]{12,})\\*[\"']"
+        ),
         ("bearer", "basic", "token"),
         group="v",
         accept=_looks_random,
@@ -330,12 +333,14 @@ ACCESS_RULES: tuple[Rule, ...] = (
     Rule(
         "password",
         Pattern(
-            r"[\s\S]{0,40}?(?:^|(?<=\n)|(?<=\\n))[ \t>]*[A-Za-z_]*(?:[Pp]assword|PASSWORD|[Ss]ecret|SECRET|[Tt]oken|TOKEN)[ \t]+\\*([\"'])"
+            r"[\s\S]{0,48}?(?:^|(?<=\n)|(?<=\\n))[ \t>]*[A-Za-z_]*(?:[Pp]assword|PASSWORD|[Ss]ecret|SECRET|[Tt]oken|TOKEN)[ \t]+\\*([\"'])"
             + _NOT_A_VALUE
             + r"(?P<v>[^\"'\n\x00\\]{4,})\\*\1[ \t]*(?=$|[\n\x00]|\\[rn])"
         ),
-        ("pass", "secret", "token"),
-        back=40,
+        tuple(
+            f"{word}{space}{quote}" for word in ("password", "secret", "token") for space in " \t" for quote in "'\"\\"
+        ),
+        back=48,
         group="v",
         accept=_is_value,
     ),
@@ -392,10 +397,8 @@ ACCESS_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "secret",
-        Pattern(
-            r"(?i)(?:unseal|recovery|master|secret|private|shared)[ _-]?key[ _-]?#?\d{1,2}\s*[:=]\s*(?P<v>[A-Za-z0-9+/=_-]{16,})"
-        ),
-        ("unseal", "recovery", "master", "secret", "private", "shared"),
+        Pattern(r"(?i)(?:unseal|recovery|master|shared)[ _-]?key[ _-]?#?\d{1,2}\s*[:=]\s*(?P<v>[A-Za-z0-9+/=_-]{16,})"),
+        ("unseal", "recovery", "master", "shared"),
         group="v",
         accept=_has_digit,
     ),
