@@ -3,23 +3,25 @@
 Owns: `ACCESS_RULES`, a part of the redactor's one table (`secret_contexts.RULES` puts them
 after the rules found by where they stand, before the generic ones), for these categories:
 - cluster joins and bootstraps: a kubeadm-style bootstrap token (`abcdef.0123456789abcdef`)
-  near `kubeadm`/`bootstrap`/`join` (a token list, `token create`), an ACL's `Secret ID`, a
-  block named for tokens or secrets (`tokens { agent = "…" }`, `secret:\n  value: …`), a
-  name/value pair whose name is a secret's (Kubernetes `env`, ECS, Hadoop's XML, `[api]` with
-  `key=`);
-- session cookies: `curl -b/--cookie`, a cookie jar's lines, a session id under its name;
-- one-time-password seeds: `otpauth://…secret=`, `oathtool … SEED`, an authenticator's
-  grouped setup key, a seed under its name;
+  near `kubeadm`/`bootstrap`, a credential printed alone after the command that makes it
+  (`token create`, `join-token`, `get-login-password`, `print-access-token`, `whoami -t`), a
+  join address's token (`microk8s join host:port/<token>`), an ACL's `Secret ID`, OpenShift's
+  `sha256~` tokens, base64 of a document holding a credential (`.dockerconfigjson`);
+- session cookies: `curl -b/--cookie`, a cookie jar's lines, a session id under its name, a
+  cookie export's `{"name": "…session…", "value": "…"}`;
+- one-time-password seeds: `otpauth://…secret=` and `otpauth-migration://…data=`,
+  `oathtool … SEED`, `ykman oath accounts add NAME SEED`, an authenticator's grouped setup key,
+  a seed under its name;
 - wallets: a private key (`0x` and 64 hex digits) or a WIF key next to a wallet's words, a
-  BIP-39 mnemonic after a phrase's name, a key pair as a byte array (`[12,34,…]`);
-- signed URLs: a query parameter named for a signature or a credential (`X-Amz-Signature`,
-  `Signature`, `X-Goog-Signature`, `X-Amz-Security-Token`);
-- webhooks and bots: a `/hooks/<random>` or `/webhooks/<id>/<token>` path, a random literal
-  given to a client's constructor (`LineBotApi('…')`, `WebhookHandler('…')`);
-- credentials on command lines: `-u user … -p password`, `htpasswd -b`, `net user NAME PASS`,
-  `wpa_passphrase`; an `Authorization` header set in a server's config (nginx, Apache);
+  BIP-39 mnemonic after a phrase's or a wallet's name, a key pair as a byte array;
+- signed URLs: a query parameter named for a signature, a security token or a key
+  (`X-Amz-Signature`, `Signature`, `q-signature`, `X-Amz-Security-Token`, `key=`), and a signed
+  upload's form fields;
+- webhooks and bots: a `/hook(s)/<random>` or `/webhook/<id>` path, a random literal given to a
+  client's constructor (`LineBotApi('…')`, `WebhookHandler('…')`, `Client(sid, '…')`);
 - keys by their encoding: a PEM private key in base64 (a Kubernetes secret's `tls.key`), Tor's
-  `ED25519-V3:` keys, numbered unseal or recovery keys (`Unseal Key 1: …`).
+  `ED25519-V3:` keys, a WireGuard-shaped key under a private or shared name, numbered unseal
+  or recovery keys (`Unseal Key 1: …`).
 The rules and their probes (tests/support/access_secrets.py) are the kit's own. Does not apply
 them (that is `redact`).
 """
@@ -39,6 +41,10 @@ _B58 = "1-9A-HJ-NP-Za-km-z"
 _PROSE_WORDS = frozenset(
     "the and you your are was were that this with have from they them their there which what when will been than into".split()  # noqa: SIM905
 )
+
+
+def _token_rule(kind: str, pattern: str, anchor: str) -> Rule:
+    return Rule(kind, Pattern(pattern), (anchor,), exact=True)
 
 
 def _quoted_value(value: str) -> bool:
@@ -66,7 +72,7 @@ def _cookies(value: str) -> bool:
 
 def _mnemonic(value: str) -> bool:
     words = value.split()
-    return len(words) in (12, 15, 18, 21, 24) and sum(w in _PROSE_WORDS for w in words) < 2
+    return len(words) in (12, 13, 15, 18, 21, 24, 25) and sum(w in _PROSE_WORDS for w in words) < 2
 
 
 def _private_pem(value: str) -> bool:
@@ -81,6 +87,28 @@ def _private_pem(value: str) -> bool:
 def _seed(value: str) -> bool:
     """An authenticator's setup key in groups (`jbsw y3dp ehpk 3pxp`): a digit in it."""
     return any(c in "234567" for c in value)
+
+
+# Commands that print a credential alone on the next line: a token made, a login password, an
+# access token.
+_PRINTS_CREDENTIAL = (
+    r"token\s+(?:create|generate|new)|join-token|create\s+token|get-login-password|print-(?:access|identity)-token"
+    r"|get-token|auth\s+token|whoami\s+(?:-t|--show-token)"
+)
+_PRINTS_CREDENTIAL_ANCHORS = (
+    "token create", "token generate", "token new", "join-token", "create token", "get-login-password",
+    "print-access-token", "print-identity-token", "get-token", "auth token", "whoami -t", "whoami --show-token",
+)  # fmt: skip
+
+
+def _base64_credentials(value: str) -> bool:
+    """Base64 of a document that holds a credential (`.dockerconfigjson`, a service account's
+    key): its text names an auth, a password, a token, a secret or a private key."""
+    try:
+        text = binascii.a2b_base64(value[: 8192 // 4 * 4]).lower()
+    except (binascii.Error, ValueError):
+        return False
+    return any(word in text for word in (b'"auth', b"password", b"token", b"secret", b"private_key"))
 
 
 ACCESS_RULES: tuple[Rule, ...] = (
@@ -98,12 +126,21 @@ ACCESS_RULES: tuple[Rule, ...] = (
     Rule(
         "token",
         Pattern(
-            r"(?i)(?:token\s+(?:create|generate|new)|join-token)\b[^\n\x00]*(?:\n|\\n)(?:>[ \t]?|[ \t])*"
+            r"(?i)(?:" + _PRINTS_CREDENTIAL + r")\b[^\n\x00]*(?:\n|\\n)(?:>[ \t]?|[ \t])*"
             r"(?P<v>[A-Za-z0-9+/=._:-]{20,})(?=[ \t]*(?:\n|\\n|$|[\"'\x00]))"
         ),
-        ("token create", "token generate", "token new", "join-token"),
+        _PRINTS_CREDENTIAL_ANCHORS,
         group="v",
         accept=_looks_random,
+    ),
+    _token_rule("openshift-token", r"sha256~[A-Za-z0-9_-]{43}", "sha256~"),
+    Rule(
+        "secret",
+        Pattern(r"(?<![A-Za-z0-9+/])(?P<v>(?:eyJ|ewog)[A-Za-z0-9+/]{40,}={0,2})(?![A-Za-z0-9+/=])"),
+        ("eyJ", "ewog"),
+        exact=True,
+        group="v",
+        accept=_base64_credentials,
     ),
     # a join command whose address's path holds the token (`microk8s join 10.0.0.1:25000/<token>/…`)
     Rule(
@@ -121,46 +158,6 @@ ACCESS_RULES: tuple[Rule, ...] = (
             + r"(?P<v>[A-Za-z0-9._~+/=-]{8,})"
         ),
         ("secret",),
-        group="v",
-        accept=_random_value,
-    ),
-    # a block named for secrets: its first value (`tokens {\n agent = "…"`, `secret:\n  value: …`)
-    Rule(
-        "secret",
-        Pattern(
-            r"(?i)(?:secrets?|tokens?|passwords?|credentials?|keys)\\*[\"']?\s*(?:(?:=\s*)?\{|:[ \t]*(?:\\*[rn]|\n))"
-            r"(?:(?:\s|\\+[rnt]|>)*[A-Za-z_][\w.-]*[ \t]*[:=][^\n\x00\\]*?(?=\n|\\[rn])){0,2}?"
-            r"(?:\s|\\+[rnt]|>)*[A-Za-z_][\w.-]*\\*[\"']?[ \t]*[:=][ \t]*\\*[\"']?"
-            + _NOT_A_VALUE
-            + r"(?P<v>[^\s\"'\\,;{}\x00]{8,})"
-        ),
-        ("secret", "token", "pass", "credential", "key"),
-        group="v",
-        accept=lambda v: _has_digit(v) and _random_value(v),
-    ),
-    # a name/value pair whose name is a secret's: Kubernetes' `- name: X_SECRET\n  value: …`,
-    # ECS' and GitHub's `{"name": "…_TOKEN", "value": "…"}`, Hadoop's `<name>…</name><value>…`,
-    # CloudFormation's `ParameterKey=DbPassword,ParameterValue=…`
-    Rule(
-        "secret",
-        Pattern(
-            r"(?i)(?:name|key)\\*[\"']?(?:\s*[:=]\s*|>)\\*[\"']?"
-            + _SECRET_NAME
-            + r"\\*[\"']?(?:</name>)?(?:[\s,>]|\\+[rnt])*(?:<|\\*[\"'])?(?:parameter)?value\\*[\"']?(?:\s*[:=]\s*|>)\\*[\"']?"
-            + _NOT_A_VALUE
-            + r"(?P<v>[^\s\"'\\,<}\x00]{6,})"
-        ),
-        tuple(word + after for word in ("name", "key") for after in (":", "=", ">", '"', "'", "\\")),
-        group="v",
-        accept=_quoted_value,
-    ),
-    # an INI section for an API (`[api]`) whose `key=` or `token=` holds it (zuliprc, .pypirc-like)
-    Rule(
-        "api-key",
-        Pattern(
-            r"(?i)\[(?:api|auth|credentials?|secrets?)\][^\[\x00]{0,300}?(?:\n|\\n)[ \t>]*(?:key|token|secret)[ \t]*[=:][ \t]*(?P<v>[^\s\x00]{12,})"
-        ),
-        ("[api]", "[auth]", "[credential", "[secret"),
         group="v",
         accept=_random_value,
     ),
@@ -198,10 +195,21 @@ ACCESS_RULES: tuple[Rule, ...] = (
         group="v",
         accept=_session_id,
     ),
+    # a browser's or a test runner's cookie export (`{"name": "sessionid", "value": "…"}`)
+    Rule(
+        "cookie",
+        Pattern(
+            r"(?i)name\\*[\"']\s*:\s*\\*[\"'][\w.-]*(?:sess(?:ion)?(?:[_-]?id)?|sid|auth|token)[\w.-]*\\*[\"']\s*,\s*"
+            r"\\*[\"']value\\*[\"']\s*:\s*\\*[\"'](?P<v>[^\"'\\\s\x00]{16,})"
+        ),
+        ('name"', "name'", "name\\"),
+        group="v",
+        accept=_session_id,
+    ),
     # --- one-time-password seeds ---
     Rule(
         "otp-seed",
-        Pattern(r"(?i)otpauth://[^\s\"'<>\x00]*?[?&]secret=(?P<v>[A-Za-z2-7=]{8,})"),
+        Pattern(r"(?i)otpauth(?:-migration)?://[^\s\"'<>\x00]*?[?&](?:secret|data)=(?P<v>[A-Za-z0-9%+/=_-]{8,})"),
         ("otpauth",),
         group="v",
     ),
@@ -265,9 +273,9 @@ ACCESS_RULES: tuple[Rule, ...] = (
     Rule(
         "mnemonic",
         Pattern(
-            r"(?i:mnemonic|phrase|seed|words|restore)[^\x00]{0,60}?(?:(?<![a-z])|(?<=\\n))(?P<v>(?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})(?![a-z])"
+            r"(?i:mnemonic|phrase|seed|words|restore|wallet)[^\x00]{0,60}?(?:(?<![a-z])|(?<=\\n))(?P<v>(?:[a-z]{3,8}[ \t]+){11,24}[a-z]{3,8})(?![a-z])"
         ),
-        ("mnemonic", "phrase", "seed", "words", "restore"),
+        ("mnemonic", "phrase", "seed", "words", "restore", "wallet"),
         group="v",
         accept=_mnemonic,
     ),
@@ -283,11 +291,22 @@ ACCESS_RULES: tuple[Rule, ...] = (
     Rule(
         "url-signature",
         Pattern(
-            r"(?i)(?:(?<=[?&;])|(?<=[?&;]x-amz-)|(?<=[?&;]x-goog-))(?:signature|security-token|key)=(?P<v>[^&\s\"'<>#\x00]{16,})"
+            r"(?i)[\s\S]{0,16}?(?<=[?&;])[\w-]{0,16}?(?:signature|security-token|key)=(?P<v>[^&\s\"'<>#\\\x00]{16,})"
         ),
         ("signature=", "security-token=", "key="),
+        back=16,
         group="v",
         accept=_looks_random,
+    ),
+    # a signed upload's form fields (`"x-amz-signature": "…"`, `X-Goog-Signature: …`)
+    Rule(
+        "url-signature",
+        Pattern(
+            r"(?i)x-(?:amz|goog)-(?:signature|security-token)\\*[\"']?\s*[:=]\s*\\*[\"']?(?P<v>[A-Za-z0-9%+/=_-]{16,})"
+        ),
+        ("-signature", "-security-token"),
+        back=5,
+        group="v",
     ),
     # --- webhooks and bots ---
     Rule(
@@ -299,6 +318,13 @@ ACCESS_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "token",
+        Pattern(r"(?i)/(?:keys?|tokens?|secrets?)/(?P<v>[A-Za-z0-9_-]{20,})(?=[/?#\s\"'<>\\\x00]|$)"),
+        ("/key/", "/keys/", "/token/", "/tokens/", "/secret/", "/secrets/"),
+        group="v",
+        accept=lambda v: sum(c.isdigit() for c in v) >= 3 and _looks_random(v),
+    ),
+    Rule(
+        "token",
         Pattern(
             r"(?:Api|API|Client|Bot|Handler|Auth|Sdk|SDK|OTP)\((?:[^()\n\x00]{0,80},)?\s*\\*[\"'](?P<v>[A-Za-z0-9_\-+/=.]{24,})\\*[\"']"
         ),
@@ -306,78 +332,6 @@ ACCESS_RULES: tuple[Rule, ...] = (
         exact=True,
         group="v",
         accept=lambda v: _UUID.fullmatch(v) is None and _looks_random(v),
-    ),
-    # a scheme and a credential as two literals (`AuthenticationHeaderValue("Bearer", "…")`), a
-    # user and a password as two (`auth=("admin", "…")`, `SetBasicAuth("svc", "…")`)
-    Rule(
-        "token",
-        Pattern(
-            r"(?i)(?<=[\"'])(?:bearer|basic|token)\\*[\"'][ \t]*,[ \t]*\\*[\"'](?P<v>[A-Za-z0-9._~+/=-]{12,})\\*[\"']"
-        ),
-        ("bearer", "basic", "token"),
-        group="v",
-        accept=_looks_random,
-    ),
-    Rule(
-        "password",
-        Pattern(
-            r"(?i)(?:basic_?auth|auth)\s*(?:=\s*\(?|\()\s*\\*[\"'][^\"'\n\x00\\]{1,64}\\*[\"']\s*,\s*\\*[\"']"
-            + _NOT_A_VALUE
-            + r"(?P<v>[^\"'\n\x00\\]{4,})\\*[\"']"
-        ),
-        ("auth",),
-        group="v",
-        accept=_is_value,
-    ),
-    # a build script's `storePassword '…'` (Gradle, Groovy and Ruby DSLs: a name, then its value)
-    Rule(
-        "password",
-        Pattern(
-            r"[\s\S]{0,48}?(?:^|(?<=\n)|(?<=\\n))[ \t>]*[A-Za-z_]*(?:[Pp]assword|PASSWORD|[Ss]ecret|SECRET|[Tt]oken|TOKEN)[ \t]+\\*([\"'])"
-            + _NOT_A_VALUE
-            + r"(?P<v>[^\"'\n\x00\\]{4,})\\*\1[ \t]*(?=$|[\n\x00]|\\[rn])"
-        ),
-        tuple(
-            f"{word}{space}{quote}" for word in ("password", "secret", "token") for space in " \t" for quote in "'\"\\"
-        ),
-        back=48,
-        group="v",
-        accept=_is_value,
-    ),
-    # --- credentials on command lines ---
-    Rule(
-        "password",
-        Pattern(
-            r"(?<![A-Za-z0-9_])-(?:u|user(?:name)?|l)[ \t=]+[^\s\x00]+[ \t]+(?:[^\n\x00]*?[ \t])?-p[ \t]+"
-            + _NOT_A_VALUE
-            + r"(?P<v>'[^'\n\x00]+'|\"[^\"\n\x00]+\"|[^\s'\"\x00-][^\s\x00]*)"
-        ),
-        ("-u", "-l"),
-        exact=True,
-        group="v",
-        accept=lambda v: _quoted_value(v) and not re.fullmatch(r"[\d:.]+(?:/\w+)?", v),
-    ),
-    Rule(
-        "password",
-        Pattern(
-            r"htpasswd\b[^\n\x00]*?[ \t]-[A-Za-z]*b[A-Za-z]*(?:[ \t]+-[A-Za-z]+)*(?:[ \t]+[^\s<>|;&\x00-][^\s\x00]*){1,2}"
-            r"[ \t]+(?P<v>[^\s<>|;&\x00][^\s\x00]*)(?=[ \t]*(?:$|[\r\n<>|;&\x00]))"
-        ),
-        ("htpasswd",),
-        group="v",
-    ),
-    Rule(
-        "password",
-        Pattern(r"(?i)(?:\bnet\s+user\s+[^\s/\x00]+|wpa_passphrase\s+[^\s\x00]+)\s+(?P<v>[^\s/*\x00][^\s\x00]*)"),
-        ("net ", "wpa_passphrase"),
-        group="v",
-        accept=_quoted_value,
-    ),
-    Rule(
-        "basic-auth",
-        Pattern(r"(?i)authorization\\*[\"']?\s+\\*[\"']?(?:basic|bearer|token)\s+(?P<v>[A-Za-z0-9._~+/=-]{12,})"),
-        ("authorization",),
-        group="v",
     ),
     # --- keys by their encoding ---
     Rule(
@@ -393,6 +347,14 @@ ACCESS_RULES: tuple[Rule, ...] = (
         Pattern(r"(?:ED25519-V3|RSA1024):(?P<v>[A-Za-z0-9+/=]{40,})"),
         ("ED25519-V3:", "RSA1024:"),
         exact=True,
+        group="v",
+    ),
+    Rule(
+        "private-key",
+        Pattern(
+            r"(?i)(?:private|shared|preshared|psk)[\w-]*\\*[\"']?\s*[:=]\s*\\*[\"']?(?P<v>[A-Za-z0-9+/]{43}=)(?![A-Za-z0-9+/=])"
+        ),
+        ("private", "shared", "psk"),
         group="v",
     ),
     Rule(

@@ -98,13 +98,6 @@ _MARKER = re.compile(r"\[REDACTED:[\w.-]+\]\**")  # a secret already replaced (a
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 
 
-def _wordlike(name: str) -> bool:
-    """A name's part as code writes it (`environ`, `API_KEY`, `getPassword`), not random
-    letters (`FHNPpOQUFxx`): its case changes at most once in four letters."""
-    changes = sum(a.isupper() != b.isupper() for a, b in zip(name, name[1:]) if a.isalpha() and b.isalpha())
-    return changes * 4 <= len(name)
-
-
 def _is_value(value: str) -> bool:
     """Not a type name, code, a path or a count: what an assignment's right side is when it
     holds no secret."""
@@ -114,7 +107,7 @@ def _is_value(value: str) -> bool:
         or bare.lower() in _PLACEHOLDER_WORDS
         or _PLACEHOLDER.fullmatch(bare) is not None
         or _CODE.match(bare) is not None
-        or (_DOTTED.fullmatch(bare) is not None and not _has_digit(bare) and all(map(_wordlike, bare.split("."))))
+        or (_DOTTED.fullmatch(bare) is not None and not _has_digit(bare))
         or bare.isdigit()
         or len(set(bare)) < 3
     )
@@ -383,7 +376,8 @@ RULES: tuple[Rule, ...] = (
         ("-u",),
         exact=True,
         group="v",
-        accept=_is_value,
+        # after `user:` a dotted value is a password, not code (`-u ci:MDXVprE.FHNPpOQUFxx`)
+        accept=lambda v: _is_value(v) or _DOTTED.fullmatch(v) is not None,
     ),
     Rule(
         "password",
@@ -423,7 +417,8 @@ RULES: tuple[Rule, ...] = (
             + _NAMES
             + r"\\*[\"']?\s*(?:=(?!=)|:)\s*\\*(?P<q>[\"'])"
             + _NOT_A_VALUE
-            + r"(?P<v>[^\"'\n\x00]{1,500}?)\\*(?P=q)"
+            # a value never starts with an escaped line break: that quote closed the name
+            + r"(?!\\[nrt])(?P<v>[^\"'\n\x00]{1,500}?)\\*(?P=q)"
         ),
         _NAME_ANCHORS,
         group="v",

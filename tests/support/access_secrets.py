@@ -97,6 +97,10 @@ def access(seed: int = 3131) -> list[Probe]:
     add("consul-hcl-tokens", f, f'acl = {{\n  enabled = true\n  tokens {{\n    initial_management = "{v}"\n  }}\n}}', v)
     v = r(HEX, 32)
     add("microk8s-join", f, f"Join node with: microk8s join 10.1.2.3:25000/{v}/{r(HEX, 12)}", v)
+    v = "sha256~" + r(AN + "-_", 43)
+    add("oc-whoami-token", f, f"$ oc whoami --show-token\n{v}", v)
+    v = base64.b64encode(json.dumps({"payload": r(AN, 120), "datakey": r(AN, 60), "version": "2"}).encode()).decode()
+    add("ecr-login-password", f, f"$ aws ecr get-login-password --region eu-west-1\n{v}", v)
     v = r(AN + "+/", 180) + "=="
     add("k0s-token-create", f, f"$ k0s token create --role=worker --expiry=1h\n{v}\n", v)
 
@@ -119,6 +123,13 @@ def access(seed: int = 3131) -> list[Probe]:
     add("requests-cookies", f, f'resp = requests.get(url, cookies={{"sessionid": "{v}"}})', v)
     v = r(AN, 32)
     add("httpie-cookie", f, f"http GET https://api.example.net/me Cookie:_shop_session={v}", v)
+    v = r(AN, 40)
+    add(
+        "cookie-export-json",
+        f,
+        json.dumps([{"name": "__Secure-next-auth.session-token", "value": v, "domain": ".example.net", "path": "/"}]),
+        v,
+    )
     v = "s%3A" + r(AN + "-_", 32) + "." + r(AN, 20)
     add("express-sid-header", f, f"wget --header='Cookie: connect.sid={v}' https://api.example.net/me", v)
 
@@ -137,6 +148,8 @@ def access(seed: int = 3131) -> list[Probe]:
     add("mfa-seed-yaml", f, f"admin:\n  user: root\n  mfa_seed: {v}", v)
     v = r(B32, 32)
     add("ykman-add", f, f"ykman oath accounts add github:ops {v}", v)
+    v = base64.b64encode(rng.randbytes(60)).decode().replace("+", "%2B").replace("/", "%2F").replace("=", "%3D")
+    add("otpauth-migration", f, f"otpauth-migration://offline?data={v}", v)
     v = r(B32, 32)
     add("totp-key-json", f, json.dumps({"issuer": "Acme", "type": "totp", "totp_key": v}), v)
 
@@ -158,6 +171,8 @@ def access(seed: int = 3131) -> list[Probe]:
     add("mnemonic-hardhat", f, f'accounts: {{ mnemonic: "{v}" }}', v)
     v = words(12)
     add("solana-keygen-output", f, f"Save this seed phrase to recover your new keypair:\n{v}", v)
+    v = words(12)
+    add("hdwallet-provider", f, f'const provider = new HDWalletProvider("{v}", process.env.RPC);', v)
     v = "[" + ",".join(str(rng.randrange(256)) for _ in range(64)) + "]"
     add("keypair-bytes", f, f"const payer = Keypair.fromSecretKey(Uint8Array.from({v}));", v)
 
@@ -187,6 +202,15 @@ def access(seed: int = 3131) -> list[Probe]:
         f"https://d111.cloudfront.net/v.m3u8?Expires=1799999999&Signature={v}&Key-Pair-Id=APKA2EXAMPLE",
         v,
     )
+    v = r(HEX, 40)
+    add(
+        "cos-q-signature",
+        f,
+        f"https://b-125.cos.ap-beijing.myqcloud.com/a.zip?q-sign-algorithm=sha1&q-ak=AKIDx&q-signature={v}",
+        v,
+    )
+    v = r(AN + "+/", 44)
+    add("presigned-post-fields", f, json.dumps({"fields": {"key": "up/a.bin", "x-amz-signature": v}}), v)
     v = r(AN, 27) + "%3D"
     add(
         "oss-signed",
@@ -211,6 +235,11 @@ def access(seed: int = 3131) -> list[Probe]:
         f'"environment": [{{"name": "STRIPE_API_KEY", "value": "{v}"}}, {{"name": "PORT", "value": "80"}}]',
         v,
     )
+    auth = base64.b64encode(f"deploy:{pw()}".encode()).decode()
+    v = base64.b64encode(json.dumps({"auths": {"registry.example.com": {"auth": auth}}}).encode()).decode()
+    add("dockerconfigjson", f, f"data:\n  .dockerconfigjson: {v}\ntype: kubernetes.io/dockerconfigjson", v)
+    v = r(AN, 24) + "7"
+    add("redis-conf", f, f"# redis.conf\nbind 127.0.0.1\nrequirepass {v}\nmaxmemory 2gb", v)
     v = r(AN + "/+", 40)
     add("hadoop-xml", f, f"<property>\n  <name>fs.s3a.secret.key</name>\n  <value>{v}</value>\n</property>", v)
     v = pw()
@@ -242,6 +271,19 @@ def access(seed: int = 3131) -> list[Probe]:
     add("htpasswd-nb", f, f"htpasswd -nbB ops {v} >> users.htpasswd", v)
     v = pw()
     add("net-user", f, f"C:\\> net user svc_backup {v} /add /domain", v)
+    v1, v2 = pw(), pw()
+    add("snmpv3", f, f"snmpwalk -v3 -l authPriv -u monitor -a SHA -A {v1} -x AES -X {v2} 10.0.0.1", v1, v2)
+    v = pw()
+    add("nmcli-wifi", f, f"nmcli dev wifi connect Office-5G password {v}", v)
+    v = pw()
+    add("expect-send", f, f'spawn ssh admin@10.0.0.9\nexpect "password:"\nsend "{v}\\r"\ninteract', v)
+    v = pw()
+    add(
+        "ftp-debug",
+        f,
+        f"ftp> user deploy\n---> USER deploy\n331 Password required\n---> PASS {v}\n230 Login successful.",
+        v,
+    )
     v = pw()
     v = pw()
     add("hdbsql", f, f"hdbsql -n localhost:30015 -u SYSTEM -p {v} -d SYSTEMDB", v)
@@ -255,6 +297,8 @@ def access(seed: int = 3131) -> list[Probe]:
     add("rocket-hooks", f, f"url: https://rc.example.org/hooks/{v1}/{v2}", v2)
     v = uuid()
     add("n8n-webhook", f, f"POST https://n8n.example.org/webhook/{v}", v)
+    v = r(AN + "_-", 22) + "9"
+    add("ifttt-key-path", f, f"curl -X POST https://maker.example.com/trigger/deploy/with/key/{v}", v)
     v = r(AN + "/+", 120) + "="
     add("line-bot-api", f, f"api = LineBotApi('{v}')", v)
     v = r(HEX, 32)
@@ -273,6 +317,8 @@ def access(seed: int = 3131) -> list[Probe]:
     add("apache-bearer", f, f'RequestHeader set Authorization "Bearer {v}"', v)
     v = base64.b64encode(f"svc:{pw()}".encode()).decode()
     add("haproxy-basic", f, f'    http-request set-header Authorization "Basic {v}"', v)
+    v = r(AN, 32)
+    add("nginx-api-key-header", f, f'    proxy_set_header X-Api-Key "{v}";', v)
     v = r(AN, 40)
     add(
         "envoy-header",
@@ -309,6 +355,15 @@ def access(seed: int = 3131) -> list[Probe]:
     pem = "-----BEGIN PRIVATE KEY-----\n" + r(AN + "/+", 64) + "\n-----END PRIVATE KEY-----\n"
     v = base64.b64encode(pem.encode()).decode()
     add("k8s-secret-tls-key", f, f"type: kubernetes.io/tls\ndata:\n  tls.key: {v}", v)
+    v = "MHcCAQEEI" + r(AN + "/+", 55) + "\n" + r(AN + "/+", 64) + "\n" + r(AN + "/+", 40) + "=="
+    add("ec-body-no-header", f, f"# key.b64 (the PEM's body only)\n{v}", *v.split("\n"))
+    v = base64.b64encode(rng.randbytes(32)).decode()
+    add(
+        "wireguard-netplan",
+        f,
+        f"      keys:\n        public: {base64.b64encode(rng.randbytes(32)).decode()}\n        shared: {v}",
+        v,
+    )
     v = r(AN + "/+", 86)
     add("tor-onion-key", f, f"250-ServiceID=abc\n250-PrivateKey=ED25519-V3:{v}\n250 OK", v)
     v = pw()
@@ -334,7 +389,7 @@ BENIGN: tuple[str, ...] = (
     "Write down the recovery phrase and keep it in a safe place; anyone with it can move your funds.",
     "A seed phrase is a list of twelve to twenty-four words that can restore a wallet.",
     "random_seed: 42",
-    "torch.manual_seed(1337)",
+    " PASS  src/components/App.test.js (2.1 s)",
     "secretName: tls-cert-2026",
     "      env:\n        - name: LOG_LEVEL\n          value: debug",
     "        - name: DB_PASSWORD\n          valueFrom:\n            secretKeyRef:\n              name: db\n              key: password",
@@ -351,12 +406,12 @@ BENIGN: tuple[str, ...] = (
     ".example.org\tTRUE\t/\tFALSE\t0\tlang\ten",
     "SID : S-1-5-21-3623811015-3361044348-30300820-1013",
     '{"sessionId":"5e551011-0000-4000-8000-000000000031","type":"user"}',
-    "session: redis",
+    "iptables -A INPUT -p tcp --dport 22 -j ACCEPT",
     "session_timeout = 3600",
     "https://github.com/acme/api/settings/hooks/412345678",
-    ".git/hooks/pre-commit.sample",
+    "oc whoami\nsystem:admin",
     "src/hooks/useAuthToken.ts",
-    "https://example.org/webhooks/github",
+    "header_up Host {upstream_hostport}",
     "https://bucket.s3.amazonaws.com/public/logo.png",
     "https://bucket.s3.amazonaws.com/o?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-SignedHeaders=host&X-Amz-Signature=<signature>",
     "The Signature= parameter is computed over the canonical request.",
@@ -364,26 +419,26 @@ BENIGN: tuple[str, ...] = (
     'RequestHeader set Authorization "Bearer %{TOKEN}e"',
     "otpauth://totp/Example:alice@example.com?secret=<SECRET>&issuer=Example",
     'oathtool --totp -b "$TOTP_SEED"',
-    "Two-factor authentication is enabled for this account.",
+    "ls -la /etc/ssh/keys/host_ed25519_key.pub",
     "net user alice /domain",
-    "net user",
+    "snmpget -v2c -c public 10.0.0.1 sysUpTime.0",
     "wpa_passphrase MyNetwork < passphrase.txt",
     "htpasswd -c /etc/nginx/.htpasswd alice",
-    "rabbitmqadmin -u admin list queues",
+    "eyJuYW1lIjoiYWxpY2UiLCJyb2xlIjoiYWRtaW4iLCJ0ZWFtIjoiY29yZSJ9",
     "kubeadm reset -f && rm -rf /etc/cni/net.d",
     'kubeadm version: &version.Info{Major:"1", Minor:"29", GitVersion:"v1.29.2", GitCommit:"4b8e819355d791d96b7e9d9efe4cbafae2311c88"}',
     "Joined the meeting at 10:02; see notes.example.org/2026/03/02 for the agenda.",
     "result = os.path.join(base_dir, 'templates.html')",
     "Accessor ID  = 41dfc013-6068-4108-997b-666c6b45ee5a",
-    "secret_id_ttl         0s",
+    "token auth enabled\nauth methods: token, userpass",
     'acl {\n  enabled = true\n  default_policy = "deny"\n}',
     "sha256:6b8e2c1f0a9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b",
     "4b8e819355d791d96b7e9d9efe4cbafae2311c88 Merge pull request #412 from acme/fix-login",
     "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
     "integrity sha512-Lh2vrJeGzZnKXlC6vOzDyV/3PzM5wBgxoEj4ASVIN1sQo8yKH3Oq5uHoxqJrPvQp8vAMvNWnHtCKUMnaYf8zXw==",
     "Recovery Key 1 is printed once; store it offline.",
-    "Unseal Progress    0/3",
-    "ED25519-V3 keys are 64 bytes once decoded.",
+    'expect "Password:"\nsend "$env(PASSWORD)\\r"',
+    "requirepass foobared",
     "const client = new Client({ intents: [GatewayIntentBits.Guilds] });",
     "api = LineBotApi(os.environ['LINE_CHANNEL_ACCESS_TOKEN'])",
     "handler = WebhookHandler(channel_secret)",
