@@ -132,3 +132,15 @@ def test_a_password_with_a_dot_and_no_digit_is_still_a_password():
 def test_a_url_password_may_hold_a_quote():
     out = redact_text('DATABASE_URL="postgresql://report:Zk9\'pQ2rT#x!@10.0.0.7:5432/dw"')
     assert "Zk9" not in out and "pQ2rT" not in out, out
+
+
+@pytest.mark.parametrize("size", [5_000, 70_000])
+def test_a_long_text_is_redacted_as_its_lines_are(size: int):
+    # a long text is first cut into its distinct words, and searched only for the anchors among
+    # them: every probe is still found there, in the middle of many ordinary lines
+    filler = "".join(f"[{n:05d}] compiling module_{n}.c -> build/obj/module_{n}.o (ok)\n" for n in range(size // 60))
+    probes = access_secrets.access() + generic_secrets.generic()
+    lines = [probe.line for probe in probes]
+    text = filler + "\n".join(f"{line}\n{filler[:300]}" for line in lines) + filler
+    out = redact_text(text)
+    assert [line for line in lines if redact_text(line) not in out] == []

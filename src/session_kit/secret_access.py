@@ -93,12 +93,8 @@ def _seed(value: str) -> bool:
 # access token.
 _PRINTS_CREDENTIAL = (
     r"token\s+(?:create|generate|new)|join-token|create\s+token|get-login-password|print-(?:access|identity)-token"
-    r"|get-token|auth\s+token|whoami\s+(?:-t|--show-token)"
+    r"|get-token|auth\s+token"
 )
-_PRINTS_CREDENTIAL_ANCHORS = (
-    "token create", "token generate", "token new", "join-token", "create token", "get-login-password",
-    "print-access-token", "print-identity-token", "get-token", "auth token", "whoami -t", "whoami --show-token",
-)  # fmt: skip
 
 
 def _base64_credentials(value: str) -> bool:
@@ -126,10 +122,11 @@ ACCESS_RULES: tuple[Rule, ...] = (
     Rule(
         "token",
         Pattern(
-            r"(?i)(?:" + _PRINTS_CREDENTIAL + r")\b[^\n\x00]*(?:\n|\\n)(?:>[ \t]?|[ \t])*"
+            r"[\s\S]{0,16}?(?i:" + _PRINTS_CREDENTIAL + r")\b[^\n\x00]*(?:\n|\\n)(?:>[ \t]?|[ \t])*"
             r"(?P<v>[A-Za-z0-9+/=._:-]{20,})(?=[ \t]*(?:\n|\\n|$|[\"'\x00]))"
         ),
-        _PRINTS_CREDENTIAL_ANCHORS,
+        ("token", "pass"),
+        back=16,
         group="v",
         accept=_looks_random,
     ),
@@ -165,10 +162,9 @@ ACCESS_RULES: tuple[Rule, ...] = (
     Rule(
         "cookie",
         Pattern(
-            r"(?<![\w-])(?:-b|--cookie)(?:\s+|=)(?P<v>'[^'\n\x00]*=[^'\n\x00]*'|\"[^\"\n\x00]*=[^\"\n\x00]*\"|[^\s'\"\x00]*=[^\s\x00]*)"
+            r"(?:(?<![\w-])-b|(?i:(?<=--)cookie))(?:\s+|=)(?P<v>'[^'\n\x00]*=[^'\n\x00]*'|\"[^\"\n\x00]*=[^\"\n\x00]*\"|[^\s'\"\x00]*=[^\s\x00]*)"
         ),
-        ("-b", "--cookie"),
-        exact=True,
+        ("-b", "cookie"),
         group="v",
         accept=_cookies,
     ),
@@ -187,10 +183,10 @@ ACCESS_RULES: tuple[Rule, ...] = (
     Rule(
         "cookie",
         Pattern(
-            r"[\s\S]{0,24}?(?<![A-Za-z0-9_.-])(?i:[\w.-]*sess(?:ion)?(?:[_-]?id)?|connect\.sid)\\*[\"']?\s*[:=]\s*\\*[\"']?"
+            r"[\s\S]{0,24}?(?<![A-Za-z0-9_.-])(?i:[\w.-]*sess(?:ion)?(?:[_-]?id)?)\\*[\"']?\s*[:=]\s*\\*[\"']?"
             r"(?P<v>[A-Za-z0-9%._~+/=-]{16,})(?![A-Za-z0-9%._~+/=(\[-])"
         ),
-        ("sess", "connect.sid"),
+        ("sess",),
         back=24,
         group="v",
         accept=_session_id,
@@ -202,7 +198,7 @@ ACCESS_RULES: tuple[Rule, ...] = (
             r"(?i)name\\*[\"']\s*:\s*\\*[\"'][\w.-]*(?:sess(?:ion)?(?:[_-]?id)?|sid|auth|token)[\w.-]*\\*[\"']\s*,\s*"
             r"\\*[\"']value\\*[\"']\s*:\s*\\*[\"'](?P<v>[^\"'\\\s\x00]{16,})"
         ),
-        ('name"', "name'", "name\\"),
+        ("name",),
         group="v",
         accept=_session_id,
     ),
@@ -210,7 +206,7 @@ ACCESS_RULES: tuple[Rule, ...] = (
     Rule(
         "otp-seed",
         Pattern(r"(?i)otpauth(?:-migration)?://[^\s\"'<>\x00]*?[?&](?:secret|data)=(?P<v>[A-Za-z0-9%+/=_-]{8,})"),
-        ("otpauth",),
+        ("otp",),
         group="v",
     ),
     Rule(
@@ -219,7 +215,7 @@ ACCESS_RULES: tuple[Rule, ...] = (
             r"(?:oathtool\b[^\n\x00|;&]*?|\boath\s+(?:accounts\s+)?add\b(?:\s+-\S+)*\s+[^\s\x00]+)\s"
             r"(?P<v>(?![-<>$])[A-Za-z0-9=]{16,})(?=\s|$|['\"\\\x00])"
         ),
-        ("oathtool", "oath"),
+        ("oath",),
         group="v",
         accept=lambda v: not v.isdigit(),
     ),
@@ -229,7 +225,7 @@ ACCESS_RULES: tuple[Rule, ...] = (
             r"(?i)(?:seed|secret|setup|otp|totp|2fa|mfa)[^\n\x00]{0,30}?[:=]?\s*"
             r"(?P<v>(?:[A-Za-z2-7]{4}[ -]){3,}[A-Za-z2-7]{4})(?![A-Za-z0-9])"
         ),
-        ("seed", "secret key", "setup", "otp", "2fa", "mfa"),
+        ("seed", "secret", "setup", "otp"),
         group="v",
         accept=_seed,
     ),
@@ -240,7 +236,7 @@ ACCESS_RULES: tuple[Rule, ...] = (
             + _NOT_A_VALUE
             + r"(?P<v>[A-Za-z0-9+/=]{16,})"
         ),
-        ("seed", "otp", "mfa", "2fa"),
+        ("seed", "otp"),
         group="v",
         accept=_random_value,
     ),
@@ -248,9 +244,9 @@ ACCESS_RULES: tuple[Rule, ...] = (
     Rule(
         "wallet-private-key",
         Pattern(
-            r"(?i:accounts|wallet|signer|private|privkey|from_?key)(?:(?!0x)[^\n\x00]){0,60}?(?<![0-9A-Za-z])(?P<v>0x[0-9a-fA-F]{64})(?![0-9A-Za-z])"
+            r"(?i:account|wallet|private)(?:(?!0x)[^\n\x00]){0,60}?(?<![0-9A-Za-z])(?P<v>0x[0-9a-fA-F]{64})(?![0-9A-Za-z])"
         ),
-        ("accounts", "wallet", "signer", "private", "privkey", "fromkey", "from_key"),
+        ("account", "wallet", "private"),
         group="v",
     ),
     Rule(
@@ -273,18 +269,18 @@ ACCESS_RULES: tuple[Rule, ...] = (
     Rule(
         "mnemonic",
         Pattern(
-            r"(?i:mnemonic|phrase|seed|words|restore|wallet)[^\x00]{0,60}?(?:(?<![a-z])|(?<=\\n))(?P<v>(?:[a-z]{3,8}[ \t]+){11,24}[a-z]{3,8})(?![a-z])"
+            r"(?i:mnemonic|phrase|seed|wallet)[^\x00]{0,60}?(?:(?<![a-z])|(?<=\\n))(?P<v>(?:[a-z]{3,8}[ \t]+){11,24}[a-z]{3,8})(?![a-z])"
         ),
-        ("mnemonic", "phrase", "seed", "words", "restore", "wallet"),
+        ("mnemonic", "phrase", "seed", "wallet"),
         group="v",
         accept=_mnemonic,
     ),
     Rule(
         "wallet-private-key",
         Pattern(
-            r"(?i:keypair|solana|secret_?key|private_?key|id\.json)[^\[\x00]{0,200}(?P<v>\[\s*(?:\d{1,3}\s*,\s*){31,63}\d{1,3}\s*\])"
+            r"(?i:solana|secret_?key|private_?key)[^\[\x00]{0,200}(?P<v>\[\s*(?:\d{1,3}\s*,\s*){31,63}\d{1,3}\s*\])"
         ),
-        ("keypair", "solana", "secretkey", "secret_key", "privatekey", "private_key", "id.json"),
+        ("solana", "secret", "private"),
         group="v",
     ),
     # --- signed URLs ---
@@ -293,7 +289,7 @@ ACCESS_RULES: tuple[Rule, ...] = (
         Pattern(
             r"(?i)[\s\S]{0,16}?(?<=[?&;])[\w-]{0,16}?(?:signature|security-token|key)=(?P<v>[^&\s\"'<>#\\\x00]{16,})"
         ),
-        ("signature=", "security-token=", "key="),
+        ("signature", "token", "key="),
         back=16,
         group="v",
         accept=_looks_random,
@@ -302,34 +298,35 @@ ACCESS_RULES: tuple[Rule, ...] = (
     Rule(
         "url-signature",
         Pattern(
-            r"(?i)x-(?:amz|goog)-(?:signature|security-token)\\*[\"']?\s*[:=]\s*\\*[\"']?(?P<v>[A-Za-z0-9%+/=_-]{16,})"
+            r"(?i)[\s\S]{0,15}?x-(?:amz|goog)-(?:signature|security-token)\\*[\"']?\s*[:=]\s*\\*[\"']?(?P<v>[A-Za-z0-9%+/=_-]{16,})"
         ),
-        ("-signature", "-security-token"),
-        back=5,
+        ("signature", "token"),
+        back=15,
         group="v",
     ),
     # --- webhooks and bots ---
     Rule(
         "webhook",
-        Pattern(r"(?i)/(?:hooks?|webhooks?)/(?P<v>(?:[A-Za-z0-9_-]{8,}/)*[A-Za-z0-9_-]{20,})"),
-        ("/hook", "/webhook"),
+        Pattern(r"(?i)[\s\S]{0,4}?/(?:hooks?|webhooks?)/(?P<v>(?:[A-Za-z0-9_-]{8,}/)*[A-Za-z0-9_-]{20,})"),
+        ("hook",),
+        back=4,
         group="v",
         accept=lambda v: sum(c.isdigit() for c in v) >= 3,
     ),
     Rule(
         "token",
         Pattern(r"(?i)/(?:keys?|tokens?|secrets?)/(?P<v>[A-Za-z0-9_-]{20,})(?=[/?#\s\"'<>\\\x00]|$)"),
-        ("/key/", "/keys/", "/token/", "/tokens/", "/secret/", "/secrets/"),
+        ("key", "token", "secret"),
+        back=1,
         group="v",
         accept=lambda v: sum(c.isdigit() for c in v) >= 3 and _looks_random(v),
     ),
     Rule(
         "token",
         Pattern(
-            r"(?:Api|API|Client|Bot|Handler|Auth|Sdk|SDK|OTP)\((?:[^()\n\x00]{0,80},)?\s*\\*[\"'](?P<v>[A-Za-z0-9_\-+/=.]{24,})\\*[\"']"
+            r"(?i:api|client|bot|handler|auth|sdk|otp)\((?:[^()\n\x00]{0,80},)?\s*\\*[\"'](?P<v>[A-Za-z0-9_\-+/=.]{24,})\\*[\"']"
         ),
-        ("Api(", "API(", "Client(", "Bot(", "Handler(", "Auth(", "Sdk(", "SDK(", "OTP("),
-        exact=True,
+        ("api", "otp", "auth", "client(", "handler("),
         group="v",
         accept=lambda v: _UUID.fullmatch(v) is None and _looks_random(v),
     ),
@@ -344,23 +341,21 @@ ACCESS_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "private-key",
-        Pattern(r"(?:ED25519-V3|RSA1024):(?P<v>[A-Za-z0-9+/=]{40,})"),
-        ("ED25519-V3:", "RSA1024:"),
+        Pattern(r"ED25519-V3:(?P<v>[A-Za-z0-9+/=]{40,})"),
+        ("ED25519-V3:",),
         exact=True,
         group="v",
     ),
     Rule(
         "private-key",
-        Pattern(
-            r"(?i)(?:private|shared|preshared|psk)[\w-]*\\*[\"']?\s*[:=]\s*\\*[\"']?(?P<v>[A-Za-z0-9+/]{43}=)(?![A-Za-z0-9+/=])"
-        ),
-        ("private", "shared", "psk"),
+        Pattern(r"(?i)(?:private|shared)[\w-]*\\*[\"']?\s*[:=]\s*\\*[\"']?(?P<v>[A-Za-z0-9+/]{43}=)(?![A-Za-z0-9+/=])"),
+        ("private", "shared"),
         group="v",
     ),
     Rule(
         "secret",
-        Pattern(r"(?i)(?:unseal|recovery|master|shared)[ _-]?key[ _-]?#?\d{1,2}\s*[:=]\s*(?P<v>[A-Za-z0-9+/=_-]{16,})"),
-        ("unseal", "recovery", "master", "shared"),
+        Pattern(r"(?i)(?:unseal|recovery)[ _-]?key[ _-]?#?\d{1,2}\s*[:=]\s*(?P<v>[A-Za-z0-9+/=_-]{16,})"),
+        ("unseal", "recovery"),
         group="v",
         accept=_has_digit,
     ),

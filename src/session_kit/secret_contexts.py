@@ -75,6 +75,14 @@ _PASSWORD_OPTION = r"(?:(?<=-)|(?<=store)|(?<=key))pass(?:word|wd|phrase)?"
 _TOKEN_OPTION = r"(?:(?<=-)(?:token|secret|key)|(?<=-api)key)"
 
 
+def _name_value_line(value: str) -> bool:
+    """The value of a `name value` line: quoted, any value; bare, a random one."""
+    bare = value.strip("\\'\"")
+    if bare != value:
+        return _is_value(bare)
+    return _looks_random(value) and _has_digit(value)
+
+
 def _option(kind: str, name: str, anchors: tuple[str, ...], accept: Callable[[str], bool]) -> Rule:
     return Rule(kind, Pattern(name + r"(?:\s+|=)" + _ARG), anchors, group="v", accept=accept)
 
@@ -263,7 +271,7 @@ CONTEXT_RULES: tuple[Rule, ...] = (
             + _NOT_A_VALUE
             + r"(?P<v>[^\s\"'\\,<}\x00]{6,})"
         ),
-        tuple(word + after for word in ("name", "key") for after in (":", "=", ">", '"', "'", "\\")),
+        ("name", "key"),
         group="v",
         accept=_unquoted_value,
     ),
@@ -273,7 +281,8 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         Pattern(
             r"(?i)\[(?:api|auth|credentials?|secrets?)\][^\[\x00]{0,300}?(?:\n|\\n)[ \t>]*(?:key|token|secret)[ \t]*[=:][ \t]*(?P<v>[^\s\x00]{12,})"
         ),
-        ("[api]", "[auth]", "[credential", "[secret"),
+        ("api", "auth", "credential", "secret"),
+        back=1,
         group="v",
         accept=_random_value,
     ),
@@ -300,30 +309,30 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         group="v",
         accept=_is_value,
     ),
-    # a build script's `storePassword '…'` (Gradle, Groovy and Ruby DSLs: a name, then its value)
+    # a line that is a name and its value: a build script's `storePassword '…'` (Gradle, Groovy and
+    # Ruby DSLs), a config file's `requirepass …` (redis.conf, `rpcpassword …`); unquoted, the
+    # value must look random
     Rule(
         "password",
         Pattern(
-            r"[\s\S]{0,48}?(?:^|(?<=\n)|(?<=\\n))[ \t>]*[A-Za-z_]*(?:[Pp]assword|PASSWORD|[Ss]ecret|SECRET|[Tt]oken|TOKEN)[ \t]+\\*([\"'])"
+            r"[\s\S]{0,48}?(?:^|(?<=\n)|(?<=\\n))[ \t>]*[A-Za-z_]*(?i:pass|password|passwd|secret|token|auth)[ \t]+"
             + _NOT_A_VALUE
-            + r"(?P<v>[^\"'\n\x00\\]{4,})\\*\1[ \t]*(?=$|[\n\x00]|\\[rn])"
+            + r"(?P<v>\\*'[^'\n\x00\\]{4,}\\*'|\\*\"[^\"\n\x00\\]{4,}\\*\"|[^\s\"'\x00\\]{6,})[ \t]*(?=$|[\r\n\x00]|\\[rn])"
         ),
-        tuple(
-            f"{word}{space}{quote}" for word in ("password", "secret", "token") for space in " \t" for quote in "'\"\\"
-        ),
+        ("pass", "secret", "token", "auth"),
         back=48,
         group="v",
-        accept=_is_value,
+        accept=_name_value_line,
     ),
     # --- credentials on command lines ---
     Rule(
         "password",
         Pattern(
-            r"(?<![A-Za-z0-9_])-(?:u|user(?:name)?|l)[ \t=]+[^\s\x00]+[ \t]+(?:[^\n\x00]*?[ \t])?-p[ \t]+"
+            r"(?<![A-Za-z0-9_])-(?:u|user(?:name)?)[ \t=]+[^\s\x00]+[ \t]+(?:[^\n\x00]*?[ \t])?-p[ \t]+"
             + _NOT_A_VALUE
             + r"(?P<v>'[^'\n\x00]+'|\"[^\"\n\x00]+\"|[^\s'\"\x00-][^\s\x00]*)"
         ),
-        ("-u", "-l"),
+        ("-u",),
         exact=True,
         group="v",
         accept=lambda v: _unquoted_value(v) and not re.fullmatch(r"[\d:.]+(?:/\w+)?", v),
@@ -334,13 +343,17 @@ CONTEXT_RULES: tuple[Rule, ...] = (
             r"htpasswd\b[^\n\x00]*?[ \t]-[A-Za-z]*b[A-Za-z]*(?:[ \t]+-[A-Za-z]+)*(?:[ \t]+[^\s<>|;&\x00-][^\s\x00]*){1,2}"
             r"[ \t]+(?P<v>[^\s<>|;&\x00][^\s\x00]*)(?=[ \t]*(?:$|[\r\n<>|;&\x00]))"
         ),
-        ("htpasswd",),
+        ("pass",),
+        back=2,  # `ht` before it
         group="v",
     ),
     Rule(
         "password",
-        Pattern(r"(?i)(?:\bnet\s+user\s+[^\s/\x00]+|wpa_passphrase\s+[^\s\x00]+)\s+(?P<v>[^\s/*\x00][^\s\x00]*)"),
-        ("net ", "wpa_passphrase"),
+        Pattern(
+            r"(?i)[\s\S]{0,4}?(?:\bnet\s+user\s+[^\s/\x00]+|wpa_passphrase\s+[^\s\x00]+)\s+(?P<v>[^\s/*\x00][^\s\x00]*)"
+        ),
+        ("net ", "pass"),
+        back=4,
         group="v",
         accept=_unquoted_value,
     ),
@@ -371,19 +384,6 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         group="v",
         accept=_is_value,
     ),
-    # a config file's `name value` line (`requirepass …` in redis.conf, `rpcpassword …`)
-    Rule(
-        "password",
-        Pattern(
-            r"[\s\S]{0,40}?(?:^|(?<=\n)|(?<=\\n))[ \t>]*[A-Za-z_]*(?i:pass|password|passwd|secret|token|auth)[ \t]+"
-            + _NOT_A_VALUE
-            + r"(?P<v>[^\s\"'\x00\\]{6,})[ \t]*(?=$|[\r\n\x00]|\\[rn])"
-        ),
-        tuple(f"{word}{space}" for word in ("pass", "secret", "token", "auth") for space in " \t"),
-        back=40,
-        group="v",
-        accept=lambda v: _looks_random(v) and _has_digit(v),
-    ),
     Rule(
         "basic-auth",
         Pattern(r"(?i)authorization\\*[\"']?\s+\\*[\"']?(?:basic|bearer|token)\s+(?P<v>[A-Za-z0-9._~+/=-]{12,})"),
@@ -393,10 +393,11 @@ CONTEXT_RULES: tuple[Rule, ...] = (
     Rule(
         "token",
         Pattern(
-            r"(?i)(?:proxy_set_header|add_header|requestheader\s+set|set-header|header_up|more_set_headers)\s+\\*[\"']?"
+            r"(?i)[\s\S]{0,10}?(?:proxy_set_header|add_header|requestheader\s+set|set-header|header_up|more_set_headers)\s+\\*[\"']?"
             r"[\w-]*(?:auth|key|token|secret)[\w-]*:?\s+\\*[\"']?(?:(?:basic|bearer|token)\s+)?(?P<v>[A-Za-z0-9._~+/=-]{12,})"
         ),
-        ("proxy_set_header", "add_header", "requestheader", "set-header", "header_up", "more_set_headers"),
+        ("header",),
+        back=10,
         group="v",
         accept=_is_value,
     ),
