@@ -39,7 +39,8 @@ _UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
 _B58 = "1-9A-HJ-NP-Za-km-z"
 # Words that BIP-39's list never holds and prose always does: two of them and it is prose.
 _PROSE_WORDS = frozenset(
-    "the and you your are was were that this with have from they them their there which what when will been than into".split()  # noqa: SIM905
+    """the and you your are was were that this with have from they them their there which what when will been
+    than into for not but has had its who how these those would could should because where while each other""".split()  # noqa: SIM905
 )
 
 
