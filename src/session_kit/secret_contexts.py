@@ -341,7 +341,7 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         "password",
         Pattern(
             r"htpasswd\b[^\n\x00]*?[ \t]-[A-Za-z]*b[A-Za-z]*(?:[ \t]+-[A-Za-z]+)*(?:[ \t]+[^\s<>|;&\x00-][^\s\x00]*){1,2}"
-            r"[ \t]+(?P<v>[^\s<>|;&\x00][^\s\x00]*)(?=[ \t]*(?:$|[\r\n<>|;&\x00]))"
+            r"[ \t]+(?P<v>[^\s<>|;&\x00\\\"][^\s\x00\\\"]*)(?=[ \t]*(?:$|[\r\n<>|;&\x00\\\"]))"
         ),
         ("pass",),
         back=2,  # `ht` before it
