@@ -203,6 +203,8 @@ SHARED_WITH_HOOKS = (
     "session_kit.transcript.vocabulary",
     "session_kit.transcript.rawtype",
     "session_kit.transcript.slash_commands",
+    # the distinct words of a text: the secret guard's screen and the redactor find anchors with them
+    "session_kit.secret_words",
 )
 
 

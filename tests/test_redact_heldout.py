@@ -4,20 +4,24 @@ files, keys with a vendor prefix no rule names, key bodies, URL passwords, comma
 credentials, headers): the held-out set holds formats the redactor's
 own fixtures never hold, in the families the rules were widened for (CI runner tokens, key
 file bodies, URL passwords with reserved characters, positional credentials, newer prefixed
-keys, chat-bot tokens in code, age keys), each in several placements."""
+keys, chat-bot tokens in code, age keys), each in several placements; and on secrets that grant
+access by being shown (`tests/support/access_secrets.py`: cluster join tokens, session cookies,
+one-time-password seeds, wallet keys, signed URLs, nested config, command arguments, webhooks,
+Authorization set in server configs, keys by their encoding)."""
 
 from __future__ import annotations
 
 import pytest
 
 from session_kit.redact import find_secrets, redact_many, redact_text
-from tests.support import generic_secrets
+from tests.support import access_secrets, generic_secrets
 from tests.support.heldout_secrets import BENIGN, figures, heldout
 
 # Each probe set: its probes, its benign look-alikes, its figures, how many families it holds.
 SETS = {
     "held-out": (heldout, BENIGN, figures, 7),
     "by class": (generic_secrets.generic, generic_secrets.BENIGN, generic_secrets.figures, 7),
+    "access": (access_secrets.access, access_secrets.BENIGN, access_secrets.figures, 10),
 }
 FAMILIES = [(name, family) for name, (made, *_rest) in SETS.items() for family in sorted({p.family for p in made()})]
 
@@ -97,3 +101,46 @@ def test_each_probe_is_found_in_a_batch_right_after_another_text():
         probe.kind for i, probe in enumerate(generic_secrets.generic()) if out[3 * i + 2] != redact_text(probe.line)
     ]
     assert missed == []
+
+
+def test_each_access_probe_is_found_in_a_batch_right_after_another_text():
+    texts = [text for probe in access_secrets.access() for text in ("x", f"see {probe.line}", probe.line)]
+    out = redact_many(texts)
+    missed = [
+        probe.kind for i, probe in enumerate(access_secrets.access()) if out[3 * i + 2] != redact_text(probe.line)
+    ]
+    assert missed == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "$ mysql -u root -p\nEnter password:\nWelcome to the MySQL monitor.",
+        "Enter password:\nToken: none",
+    ],
+)
+def test_a_password_prompt_is_not_taken_for_the_password(text: str):
+    assert redact_text(text) == text
+
+
+def test_a_password_with_a_dot_and_no_digit_is_still_a_password():
+    out = redact_text('curl -s --user "ci-bot:MDXVprE.FHNPpOQUFxx" https://repo.example.com/upload')
+    assert "MDXVprE" not in out and "FHNPpOQUFxx" not in out, out
+    assert redact_text("password = settings.DB_PASSWORD") == "password = settings.DB_PASSWORD"
+
+
+def test_a_url_password_may_hold_a_quote():
+    out = redact_text('DATABASE_URL="postgresql://report:Zk9\'pQ2rT#x!@10.0.0.7:5432/dw"')
+    assert "Zk9" not in out and "pQ2rT" not in out, out
+
+
+@pytest.mark.parametrize("size", [5_000, 70_000])
+def test_a_long_text_is_redacted_as_its_lines_are(size: int):
+    # a long text is first cut into its distinct words, and searched only for the anchors among
+    # them: every probe is still found there, in the middle of many ordinary lines
+    filler = "".join(f"[{n:05d}] compiling module_{n}.c -> build/obj/module_{n}.o (ok)\n" for n in range(size // 60))
+    probes = access_secrets.access() + generic_secrets.generic()
+    lines = [probe.line for probe in probes]
+    text = filler + "\n".join(f"{line}\n{filler[:300]}" for line in lines) + filler
+    out = redact_text(text)
+    assert [line for line in lines if redact_text(line) not in out] == []

@@ -17,7 +17,9 @@ Every rule starts at (or a fixed distance before) one of its anchors, short stri
 anchor is searched for once per text (a short text is first asked whether it holds it at
 all, and only the rules with an anchor present are visited, `_plan`): where a rule replaced
 something, the positions found before are moved past its markers (`_moved`), not searched
-again. A few rules whose anchor would be a frequent character are found by one scan of a
+again. A long text is first cut into its distinct words (`secret_words`), and searched only for
+the anchors whose own words are among them: most of the table's anchors are in no given text,
+and a search for each costs a pass over it. A few rules whose anchor would be a frequent character are found by one scan of a
 pattern that starts with a rare one (`Rule.scan`). Several
 texts are redacted in one pass, joined with NUL, which no pattern crosses (and which XML
 forbids, so the writer has replaced it before).
@@ -39,6 +41,7 @@ from operator import add
 
 from session_kit.secret_contexts import RULES
 from session_kit.secret_formats import Rule
+from session_kit.secret_words import distinct_words, runs, words_table
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: `typing` costs the secret guard's hook
@@ -67,11 +70,14 @@ def head_to_redact(text: str, limit: int) -> str:
 # exact, folded: (key, anchor) searched in the text as written / in the lower-cased text;
 # keys: per rule, its anchors' keys; wanting: per key, the rules that want it;
 # scans: the rules found by a scan.
-_Plan = namedtuple("_Plan", ("exact", "folded", "keys", "wanting", "scans"))
+# table, runs, every_run: how a text becomes its words, each key's anchor's runs, all runs once
+# (`secret_words`: a long text is searched only for the anchors whose runs its words hold).
+_Plan = namedtuple("_Plan", ("exact", "folded", "keys", "wanting", "scans", "table", "runs", "every_run"))
 
 
 _PLANS: dict[int, tuple[tuple[Rule, ...], _Plan]] = {}
 _SMALL = 1 << 16  # a text shorter than this is tested for each anchor (`in`) before it is searched
+_WORDS = 1 << 12  # a text this long is first cut into its distinct words (`secret_words`)
 
 
 def _plan(rules: tuple[Rule, ...]) -> _Plan:
@@ -84,12 +90,17 @@ def _plan(rules: tuple[Rule, ...]) -> _Plan:
     for index, rule_keys in enumerate(keys):
         for key in rule_keys:
             wanting[key].append(index)
+    table = words_table(tuple(anchor for anchor, _ in ids))
+    key_runs = tuple(runs(anchor, table) for anchor, _ in ids)
     plan = _Plan(
         exact=tuple((key, anchor) for (anchor, exact), key in ids.items() if exact),
         folded=tuple((key, anchor) for (anchor, exact), key in ids.items() if not exact),
         keys=keys,
         wanting=tuple(tuple(found) for found in wanting),
         scans=frozenset(index for index, rule in enumerate(rules) if rule.scan is not None),
+        table=table,
+        runs=key_runs,
+        every_run=frozenset(run for found in key_runs for run in found),
     )
     _PLANS[id(rules)] = (rules, plan)
     return plan
@@ -117,13 +128,20 @@ class Redactor:
         # Each anchor is searched for once, in the text as given; the rules tried are those
         # with an anchor found (or a scan), in the table's order.
         found: dict[int, list[int]] = {}
+        exact, folded = plan.exact, plan.folded
+        if len(text) >= _WORDS:  # only the anchors whose runs are among the text's words
+            words = distinct_words(low.encode("utf-8", "surrogatepass"), plan.table)
+            there = {run for run in plan.every_run if run in words}
+            exact = [(key, anchor) for key, anchor in exact if there.issuperset(plan.runs[key])]
+            folded = [(key, anchor) for key, anchor in folded if there.issuperset(plan.runs[key])]
         if len(text) < _SMALL:  # most texts are short: `in` is cheaper than a search
-            present = [key for key, anchor in plan.exact if anchor in text]
-            present += [key for key, anchor in plan.folded if anchor in low]
+            present = [key for key, anchor in exact if anchor in text]
+            present += [key for key, anchor in folded if anchor in low]
         else:
-            for key, anchor in plan.exact:
+            found = {key: [] for key in range(len(plan.runs))}  # an anchor not among the words: nowhere
+            for key, anchor in exact:
                 found[key] = _positions(text, anchor)
-            for key, anchor in plan.folded:
+            for key, anchor in folded:
                 found[key] = _positions(low, anchor)
             present = [key for key, positions in found.items() if positions]
         todo = set(plan.scans)

@@ -2,8 +2,9 @@
 
 Owns: `RULES`, the whole table the redactor applies — `secret_formats.RULES` (tokens with a
 vendor's prefix, PEM keys, headers, URLs, assignments), then the rules of this module, then
-`secret_generic`'s (secrets by class: unknown prefixes, any config syntax, credential files,
-prose). This module's rules are for
+`secret_access`'s (what grants access by being shown: session cookies, signed URLs, join
+tokens, one-time-password seeds, wallet keys, webhooks), then `secret_generic`'s (secrets by
+class: unknown prefixes, any config syntax, credential files, prose). This module's rules are for
 secrets whose own shape says little and whose place says all:
 - CI runners and cluster joins: a registration or join token given to `--token`,
   `--registration-token`, `-secret` (GitLab, GitHub Actions, Azure Pipelines, Jenkins,
@@ -19,15 +20,28 @@ secrets whose own shape says little and whose place says all:
   age secret keys and plugin identities;
 - chat-bot tokens in code: a Discord bot token as a quoted string, Meta (WhatsApp, Facebook)
   access tokens, a literal given to a call named for a secret (`SignatureVerifier('…')`).
+- secrets nested in config: the first values of a block named for secrets or tokens
+  (`tokens { agent = "…" }`, `secret:\n  value: …`, `variable "db_password" { default = … }`),
+  a name/value pair whose name is a secret's (Kubernetes `env`, ECS, Hadoop's XML,
+  `ParameterKey=…Password,ParameterValue=…`), an `[api]` section's `key=`;
+- credentials in code and servers' configs: a scheme and a token, or a user and a password, as
+  two literals (`AuthenticationHeaderValue("Bearer", "…")`, `auth=("admin", "…")`), a build
+  script's `storePassword '…'`, a config file's `requirepass …` line, a header a server sets
+  (`proxy_set_header Authorization "Basic …"`, `RequestHeader set X-Api-Key …`);
+- more command lines: `-u user … -p password`, `htpasswd -b`, `net user NAME PASSWORD`,
+  `wpa_passphrase`, `snmpwalk -c/-A/-X`, `nmcli … password`, an `expect` script's `send`, a
+  `PASS` in an FTP session's log.
 The shapes follow what public scanners' rule sets describe (gitleaks, trufflehog); the rules
 and their probes are the kit's own. Does not apply them (that is `redact`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
-from session_kit.secret_formats import _NOT_A_VALUE, Pattern, Rule, _is_value, _looks_random
+from session_kit.secret_access import _SECRET_NAME, ACCESS_RULES, _random_value
+from session_kit.secret_formats import _NOT_A_VALUE, Pattern, Rule, _has_digit, _is_value, _looks_random
 from session_kit.secret_formats import RULES as FORMAT_RULES
 from session_kit.secret_generic import GENERIC_RULES
 
@@ -61,6 +75,14 @@ _PASSWORD_OPTION = r"(?:(?<=-)|(?<=store)|(?<=key))pass(?:word|wd|phrase)?"
 _TOKEN_OPTION = r"(?:(?<=-)(?:token|secret|key)|(?<=-api)key)"
 
 
+def _name_value_line(value: str) -> bool:
+    """The value of a `name value` line: quoted, any value; bare, a random one."""
+    bare = value.strip("\\'\"")
+    if bare != value:
+        return _is_value(bare)
+    return _looks_random(value) and _has_digit(value)
+
+
 def _option(kind: str, name: str, anchors: tuple[str, ...], accept: Callable[[str], bool]) -> Rule:
     return Rule(kind, Pattern(name + r"(?:\s+|=)" + _ARG), anchors, group="v", accept=accept)
 
@@ -72,6 +94,10 @@ _BODY_STARTS = (
     "MII[A-Za-z0-9+/]{3}IBADANBgkqhkiG9w0BAQEFAAS",  # PKCS#8 RSA
     "MII[A-Za-z0-9+/]{5}BgkqhkiG9w0BBQ0w",  # encrypted PKCS#8 (PBES2)
     "b3BlbnNzaC1rZXktdjE",  # openssh-key-v1
+    "MII[A-Za-z0-9+/]{5}IBAzCC",  # PKCS#12 (a .p12/.pfx file): version 3
+    "MHcCAQEEI",  # EC P-256, SEC 1
+    "MIGkAgEBBD",  # EC P-384, SEC 1
+    "MC4CAQAwBQYDK2Vw",  # Ed25519, PKCS#8
 )
 
 _JWK_MEMBERS = ("d", "p", "q", "dp", "dq", "qi")
@@ -112,7 +138,7 @@ CONTEXT_RULES: tuple[Rule, ...] = (
             + _BREAK
             + r"[A-Za-z0-9+/=]{16,})*)"
         ),
-        ("MII", "b3BlbnNzaC1rZXktdjE"),
+        ("MII", "b3BlbnNzaC1rZXktdjE", "MHcCAQEEI", "MIGkAgEBBD", "MC4CAQAwBQYDK2Vw"),
         exact=True,
         group="v",
     ),
@@ -218,6 +244,163 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         group="v",
         accept=lambda v: "://" not in v and _looks_random(v),
     ),
+    # --- secrets nested in config ---
+    # a block named for secrets: its first value (`tokens {\n agent = "…"`, `secret:\n  value: …`)
+    Rule(
+        "secret",
+        Pattern(
+            r"(?i)(?:secrets?|tokens?|passwords?|credentials?|keys)\\*[\"']?\s*(?:(?:=\s*)?\{|:[ \t]*(?:\\*[rn]|\n))"
+            r"(?:(?:\s|\\+[rnt]|>)*[A-Za-z_][\w.-]*[ \t]*[:=][^\n\x00\\]*?(?=\n|\\[rn])){0,2}?"
+            r"(?:\s|\\+[rnt]|>)*[A-Za-z_][\w.-]*\\*[\"']?[ \t]*[:=][ \t]*\\*[\"']?"
+            + _NOT_A_VALUE
+            + r"(?P<v>[^\s\"'\\,;{}\x00]{8,})"
+        ),
+        ("secret", "token", "pass", "credential", "key"),
+        group="v",
+        accept=lambda v: _has_digit(v) and _random_value(v),
+    ),
+    # a name/value pair whose name is a secret's: Kubernetes' `- name: X_SECRET\n  value: …`,
+    # ECS' and GitHub's `{"name": "…_TOKEN", "value": "…"}`, Hadoop's `<name>…</name><value>…`,
+    # CloudFormation's `ParameterKey=DbPassword,ParameterValue=…`
+    Rule(
+        "secret",
+        Pattern(
+            r"(?i)(?:name|key)\\*[\"']?(?:\s*[:=]\s*|>)\\*[\"']?"
+            + _SECRET_NAME
+            + r"\\*[\"']?(?:</name>)?(?:[\s,>]|\\+[rnt])*(?:<|\\*[\"'])?(?:parameter)?value\\*[\"']?(?:\s*[:=]\s*|>)\\*[\"']?"
+            + _NOT_A_VALUE
+            + r"(?P<v>[^\s\"'\\,<}\x00]{6,})"
+        ),
+        ("name", "key"),
+        group="v",
+        accept=_unquoted_value,
+    ),
+    # an INI section for an API (`[api]`) whose `key=` or `token=` holds it (zuliprc, .pypirc-like)
+    Rule(
+        "api-key",
+        Pattern(
+            r"(?i)\[(?:api|auth|credentials?|secrets?)\][^\[\x00]{0,300}?(?:\n|\\n)[ \t>]*(?:key|token|secret)[ \t]*[=:][ \t]*(?P<v>[^\s\x00]{12,})"
+        ),
+        ("api", "auth", "credential", "secret"),
+        back=1,
+        group="v",
+        accept=_random_value,
+    ),
+    # --- credentials in code, on command lines and in servers' configs ---
+    # a scheme and a credential as two literals (`AuthenticationHeaderValue("Bearer", "…")`), a
+    # user and a password as two (`auth=("admin", "…")`, `SetBasicAuth("svc", "…")`)
+    Rule(
+        "token",
+        Pattern(
+            r"(?i)(?<=[\"'])(?:bearer|basic|token)\\*[\"'][ \t]*,[ \t]*\\*[\"'](?P<v>[A-Za-z0-9._~+/=-]{12,})\\*[\"']"
+        ),
+        ("bearer", "basic", "token"),
+        group="v",
+        accept=_looks_random,
+    ),
+    Rule(
+        "password",
+        Pattern(
+            r"(?i)(?:basic_?auth|auth)\s*(?:=\s*\(?|\()\s*\\*[\"'][^\"'\n\x00\\]{1,64}\\*[\"']\s*,\s*\\*[\"']"
+            + _NOT_A_VALUE
+            + r"(?P<v>[^\"'\n\x00\\]{4,})\\*[\"']"
+        ),
+        ("auth",),
+        group="v",
+        accept=_is_value,
+    ),
+    # a line that is a name and its value: a build script's `storePassword '…'` (Gradle, Groovy and
+    # Ruby DSLs), a config file's `requirepass …` (redis.conf, `rpcpassword …`); unquoted, the
+    # value must look random
+    Rule(
+        "password",
+        Pattern(
+            r"[\s\S]{0,48}?(?:^|(?<=\n)|(?<=\\n))[ \t>]*[A-Za-z_]*(?i:pass|password|passwd|secret|token|auth)[ \t]+"
+            + _NOT_A_VALUE
+            + r"(?P<v>\\*'[^'\n\x00\\]{4,}\\*'|\\*\"[^\"\n\x00\\]{4,}\\*\"|[^\s\"'\x00\\]{6,})[ \t]*(?=$|[\r\n\x00]|\\[rn])"
+        ),
+        ("pass", "secret", "token", "auth"),
+        back=48,
+        group="v",
+        accept=_name_value_line,
+    ),
+    # --- credentials on command lines ---
+    Rule(
+        "password",
+        Pattern(
+            r"(?<![A-Za-z0-9_])-(?:u|user(?:name)?)[ \t=]+[^\s\x00]+[ \t]+(?:[^\n\x00]*?[ \t])?-p[ \t]+"
+            + _NOT_A_VALUE
+            + r"(?P<v>'[^'\n\x00]+'|\"[^\"\n\x00]+\"|[^\s'\"\x00-][^\s\x00]*)"
+        ),
+        ("-u",),
+        exact=True,
+        group="v",
+        accept=lambda v: _unquoted_value(v) and not re.fullmatch(r"[\d:.]+(?:/\w+)?", v),
+    ),
+    Rule(
+        "password",
+        Pattern(
+            r"htpasswd\b[^\n\x00]*?[ \t]-[A-Za-z]*b[A-Za-z]*(?:[ \t]+-[A-Za-z]+)*(?:[ \t]+[^\s<>|;&\x00-][^\s\x00]*){1,2}"
+            r"[ \t]+(?P<v>[^\s<>|;&\x00\\\"][^\s\x00\\\"]*)(?=[ \t]*(?:$|[\r\n<>|;&\x00\\\"]))"
+        ),
+        ("pass",),
+        back=2,  # `ht` before it
+        group="v",
+    ),
+    Rule(
+        "password",
+        Pattern(
+            r"(?i)[\s\S]{0,4}?(?:\bnet\s+user\s+[^\s/\x00]+|wpa_passphrase\s+[^\s\x00]+)\s+(?P<v>[^\s/*\x00][^\s\x00]*)"
+        ),
+        ("net ", "pass"),
+        back=4,
+        group="v",
+        accept=_unquoted_value,
+    ),
+    Rule(
+        "password",
+        Pattern(
+            r"(?:snmp[a-z]*\b[^\n\x00]*?\s-[cAX]|nmcli\b[^\n\x00]*?\spassword"
+            r"|PASS(?:(?<=--> PASS)|(?<=>>> PASS)|(?=[ \t]+oauth:)))[ \t]+"
+            + _NOT_A_VALUE
+            # SNMPv3's privacy passphrase (`-X`) goes with its auth passphrase: a later rule could not
+            # start inside this match
+            + r"(?P<v>[^\s\"'\x00][^\s\x00]*(?:[^\n\x00]*?\s-X[ \t]+[^\s\x00]+)?)"
+        ),
+        ("snmp", "nmcli", "PASS"),
+        exact=True,
+        group="v",
+        accept=lambda v: _unquoted_value(v) and v.strip("'\"").lower() not in ("public", "private"),
+    ),
+    # an `expect` script's answer to a password prompt: `expect "Password:"` then `send "…\r"`
+    Rule(
+        "password",
+        Pattern(
+            r"(?i)expect\s+[^\n\x00]*pass[^\n\x00]*(?:\n|\\n)[\s>]*send\s+(?:--\s+)?\\*[\"'{]"
+            + _NOT_A_VALUE
+            + r"(?P<v>[^\"'}\n\x00\\]+)"
+        ),
+        ("expect",),
+        group="v",
+        accept=_is_value,
+    ),
+    Rule(
+        "basic-auth",
+        Pattern(r"(?i)authorization\\*[\"']?\s+\\*[\"']?(?:basic|bearer|token)\s+(?P<v>[A-Za-z0-9._~+/=-]{12,})"),
+        ("authorization",),
+        group="v",
+    ),
+    Rule(
+        "token",
+        Pattern(
+            r"(?i)[\s\S]{0,10}?(?:proxy_set_header|add_header|requestheader\s+set|set-header|header_up|more_set_headers)\s+\\*[\"']?"
+            r"[\w-]*(?:auth|key|token|secret)[\w-]*:?\s+\\*[\"']?(?:(?:basic|bearer|token)\s+)?(?P<v>[A-Za-z0-9._~+/=-]{12,})"
+        ),
+        ("header",),
+        back=10,
+        group="v",
+        accept=_is_value,
+    ),
 )
 
-RULES: tuple[Rule, ...] = FORMAT_RULES + CONTEXT_RULES + GENERIC_RULES
+RULES: tuple[Rule, ...] = FORMAT_RULES + CONTEXT_RULES + ACCESS_RULES + GENERIC_RULES

@@ -348,11 +348,11 @@ RULES: tuple[Rule, ...] = (
     Rule("azure-key", Pattern(r"(?i)AccountKey=(?P<v>[A-Za-z0-9+/=%]{16,})"), ("key",), back=7, group="v"),
     Rule("azure-key", Pattern(r"(?i)SharedAccessKey=(?P<v>[A-Za-z0-9+/=%]{16,})"), ("key",), back=12, group="v"),
     Rule("azure-sas", Pattern(r"[?&;]sig=(?P<v>[A-Za-z0-9%+/=]{16,})"), ("sig=",), back=1, group="v"),
-    # the password runs to the last `@` before a host, so it may hold `@ / : # ? [ ]`
+    # the password runs to the last `@` before a host, so it may hold `@ / : # ? [ ] '`
     Rule(
         "url-password",
         Pattern(
-            r"://[^\s/:@\"'<>\[\]\\\x00]*:(?P<v>[^\s\"'<>\\\x00]+)@"
+            r"://[^\s/:@\"'<>\[\]\\\x00]*:(?P<v>[^\s\"<>\\\x00]+)@"
             r"(?=(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::\d+)?(?:,[A-Za-z0-9.-]+(?::\d+)?)*(?:[/?#\s\"'<>\\\x00]|$))"
         ),
         ("://",),
@@ -376,7 +376,8 @@ RULES: tuple[Rule, ...] = (
         ("-u",),
         exact=True,
         group="v",
-        accept=_is_value,
+        # after `user:` a dotted value is a password, not code (`-u ci:MDXVprE.FHNPpOQUFxx`)
+        accept=lambda v: _is_value(v) or _DOTTED.fullmatch(v) is not None,
     ),
     Rule(
         "password",
@@ -403,13 +404,6 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "password",
-        Pattern(r"htpasswd\s+-[A-Za-z]*b[A-Za-z]*\s+[^\s\x00]+\s+[^\s\x00]+\s+(?P<v>[^\s$\x00][^\s\x00]*)"),
-        ("pass",),
-        back=2,
-        group="v",
-    ),
-    Rule(
-        "password",
         Pattern(r"\bmachine\s+[^\s\x00]+\s+login\s+[^\s\x00]+\s+password\s+(?P<v>[^\s\x00]+)"),
         ("machine",),
         group="v",
@@ -423,7 +417,8 @@ RULES: tuple[Rule, ...] = (
             + _NAMES
             + r"\\*[\"']?\s*(?:=(?!=)|:)\s*\\*(?P<q>[\"'])"
             + _NOT_A_VALUE
-            + r"(?P<v>[^\"'\n\x00]{1,500}?)\\*(?P=q)"
+            # a value never starts with an escaped line break: that quote closed the name
+            + r"(?!\\[nrt])(?P<v>[^\"'\n\x00]{1,500}?)\\*(?P=q)"
         ),
         _NAME_ANCHORS,
         group="v",
@@ -449,7 +444,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "password",
         Pattern(
-            r"(?i)(?P<name>passw(?:or)?d|passphrase)\\*[\"']?(?:\s*=(?!=)\s*|:\s?)"
+            r"(?i)(?P<name>passw(?:or)?d|passphrase)\\*[\"']?(?:\s*=(?!=)\s*|:[ \t]?)"
             + _NOT_A_VALUE
             + r"(?P<v>[^\s\"',;&<>\\()\x00]{3,})"
         ),
@@ -463,7 +458,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "secret",
         Pattern(
-            r"(?i)" + _NAMES + r"\\*[\"']?(?:\s*=(?!=)\s*|:\s?)" + _NOT_A_VALUE + r"(?P<v>[^\s\"',;&<>\\()\x00]{6,})"
+            r"(?i)" + _NAMES + r"\\*[\"']?(?:\s*=(?!=)\s*|:[ \t]?)" + _NOT_A_VALUE + r"(?P<v>[^\s\"',;&<>\\()\x00]{6,})"
         ),
         _NAME_ANCHORS,
         group="v",

@@ -15,7 +15,7 @@ import session_kit
 from session_kit.hooks import secret_screen
 from session_kit.hooks.guard import SCAN_LIMIT
 from session_kit.redact import redact
-from tests.support import generic_secrets
+from tests.support import access_secrets, generic_secrets
 from tests.support.secret_probes import PLACEMENTS, probes
 
 RUN = Path(session_kit.__file__).parent / "hooks" / "run.py"
@@ -208,6 +208,29 @@ def test_the_screen_flags_every_secret_the_rules_found_by_a_scan_catch():
     changed = [text for text in texts if redact(text) != text]
     assert len(changed) > 500
     assert [text for text in changed if not secret_screen.may_hold_secret(text)] == []
+
+
+def test_the_screen_flags_every_secret_that_grants_access_by_being_shown():
+    texts = [wrap(probe.line) for probe in access_secrets.access() for _, wrap in access_secrets.PLACEMENTS]
+    changed = [text for text in texts if redact(text) != text]
+    assert len(changed) > 300
+    assert [text for text in changed if not secret_screen.may_hold_secret(text)] == []
+
+
+def test_the_screen_flags_a_needle_hidden_among_distinct_words_and_numbers():
+    # the screen looks for the needles among the text's distinct words (digits made `0`): a
+    # needle inside a long run, after many repeated lines, or beside digits is still seen
+    lines = "".join(f"[{n:05d}] compiling module_{n}.c -> build/obj/module_{n}.o (ok)\n" for n in range(2000))
+    for secret in (
+        "token=Zk3j9dQ2mZp8vR7tY1uW",
+        "AKIAIOSFODNN7EXAMPLE",
+        "-" * 70 + "ghp_BenchZk3j9dQ2mZp8vR7tY1uW4eN6bH0cL5aS",
+        "db.internal:5432:app:app_user:Xk29fLq0pWz",
+        "zk_live_Qm3vX9kLp2Rt7YwZ4nB8cD1e",
+    ):
+        for text in (lines + secret + "\n" + lines, secret + "\n" + lines, lines + secret):
+            assert redact(text) != text
+            assert secret_screen.may_hold_secret(text), secret
 
 
 def test_the_screen_passes_plain_output_without_loading_the_redactor():

@@ -8,52 +8,68 @@ plain output through; tests/hooks/test_guard.py checks the copy is current,
 and `python -m session_kit.hooks.secret_screen` writes it again). Decides nothing about
 what a secret is: a true answer only means the redactor must look.
 
-Speed: each needle costs a scan of the text. Most of them are a token's prefix and its
-separator (`ghp_`, `xoxb-`); those are grouped by the separator and the two characters
-before it, and scanned for only when some piece of the text split at that separator ends
-with those two characters (one split per separator instead of a scan per prefix).
+Speed: a search of the whole text costs the same for each needle, and there are over a
+hundred. So the text is first turned, in C, into its distinct words (`secret_words`), and the
+text itself is searched only for a needle whose own words are all among them (a needle of one
+or two characters often is, a longer one rarely). The scan rules' patterns have checks of their
+own, without `re`.
 """
 
 from __future__ import annotations
 
-# Generated from the redactor's rules: looked for in the lower-cased text.
-LOWER = ('-stdin', '/user:', '7z', 'api', 'auth', 'bearer', 'config', 'cookie', 'credential', 'define(', 'expdp', 'impdp', 'key', 'ldap', 'lftp', 'login', 'machine', 'mongo', 'mosquitto_', 'mysql', 'name=', 'ncftp', 'openssl', 'pass', 'pw', 'rabbitmqctl', 'redis-cli', 'rman', 'run(', 'secret', 'seed', 'sig=', 'smbclient', 'sqlcmd', 'sqlldr', 'sqlplus', 'token', 'verifier', 'xfreerdp', 'zip')  # fmt: skip
-# Generated from the redactor's rules: looked for as written.
-EXACT = ('"d', '---- BEGIN SSH2', '-----BEGIN', '-U', '-a', '-hp', '-p', '-u', '.atlasv1.', '1//0', '://', ':AA', '<P>', 'AIza', 'AKCp', 'AT', 'EAA', 'IA', 'LTAI', 'MII', 'Q~', 'SG.', 'SK', 'b3BlbnNzaC1rZXktdjE', 'default', 'dp.', 'eyJ', 'hvb.', 'hvr.', 'hvs.', 'nsec1', 'oy2', 'pat', 'prv', 'sk.', 'untrusted comment:', 'ya29.')  # fmt: skip
-# Generated from the redactor's rules: separator -> the two characters before it -> needles.
-SEPARATED = {'-': {'AK': ('NRAK-', 'PMAK-'), 'BK': ('FLWPUBK-',), 'CK': ('FLWSECK-',), 'GE': ('AGE-',), 'II': ('NRII-',), 'JS': ('NRJS-',), 'KU': ('HRKU-',), 'PX': ('GOCSPX-',), 'ST': ('FLWPUBK_TEST-', 'FLWSECK_TEST-'), 'ai': ('xai-',), 'as': ('gloas-',), 'at': ('glsoat-',), 'bt': ('glcbt-',), 'dt': ('gldt-',), 'fc': ('fc-',), 'ft': ('glft-',), 'lx': ('pplx-',), 'ly': ('tvly-',), 'mt': ('glimt-',), 'nt': ('glagent-',), 'pi': ('pypi-',), 'pp': ('xapp-',), 'rt': ('glrt-',), 'sk': ('sk-',), 'sp': ('sq0csp-',), 'te': ('Private-',), 'tp': ('sq0atp-',), 'tr': ('glrtr-',), 'tt': ('glptt-',), 'ul': ('pul-',), 'xa': ('xoxa-',), 'xb': ('xoxb-',), 'xe': ('xoxe-',), 'xo': ('xoxo-',), 'xp': ('xoxp-',), 'xr': ('xoxr-',), 'xs': ('xoxs-',)}, '_': {'bp': ('sbp_',), 'ca': ('shpca_',), 'dp': ('ddp_',), 'dw': ('ddw_',), 'ec': ('whsec_',), 'fp': ('nfp_',), 'gd': ('figd_',), 'hf': ('hf_',), 'ho': ('gho_',), 'hp': ('ghp_',), 'hr': ('ghr_',), 'hs': ('ghs_',), 'hu': ('ghu_',), 'in': ('lin_',), 'kr': ('dckr_',), 'lc': ('glc_',), 'le': ('pscale_',), 'ms': ('rubygems_',), 'nb': ('pnb_',), 'nd': ('rnd_',), 'nu': ('pnu_',), 'o1': ('fo1_',), 'oo': ('doo_',), 'op': ('dop_',), 'or': ('dor_',), 'pa': ('shppa_',), 'pm': ('npm_',), 'ps': ('ops_',), 'r8': ('r8_',), 're': ('re_',), 'rk': ('rk_',), 'sa': ('glsa_',), 'sb': ('sb_',), 'sk': ('sk_',), 'ss': ('access_', 'shpss_'), 'tn': ('ntn_',), 'ua': ('bkua_',), 'ub': ('github_',), 'v2': ('lsv2_',), 'ys': ('sntrys_',), 'yu': ('sntryu_',)}}  # fmt: skip
+from session_kit.secret_words import distinct_words, runs, words_table
+
+# Generated from the redactor's rules: how a text becomes its words (`words_table`).
+WORDS_TABLE = b'          \n                       "     (    -./0000000000: <=>  abcdefghijklmnopqrstuvwxyz    _ abcdefghijklmnopqrstuvwxyz   ~                                                                                                                                 '  # fmt: skip
+# Generated from the redactor's rules: (needle, looked for as written (else in the lower-cased
+# text), its runs: the words of the needle, each of which a word of the text holds).
+CHECKS = (('-b', False, (b'-b',)), ('-stdin', False, (b'-stdin',)), ('/user:', False, (b'/user:',)), ('7z', False, (b'0z',)), ('account', False, (b'account',)), ('api', False, (b'api',)), ('auth', False, (b'auth',)), ('basic', False, (b'basic',)), ('bearer', False, (b'bearer',)), ('bootstrap', False, (b'bootstrap',)), ('client(', False, (b'client(',)), ('config', False, (b'config',)), ('cookie', False, (b'cookie',)), ('credential', False, (b'credential',)), ('define(', False, (b'define(',)), ('expdp', False, (b'expdp',)), ('expect', False, (b'expect',)), ('handler(', False, (b'handler(',)), ('header', False, (b'header',)), ('hook', False, (b'hook',)), ('impdp', False, (b'impdp',)), ('join', False, (b'join',)), ('key', False, (b'key',)), ('kubeadm', False, (b'kubeadm',)), ('ldap', False, (b'ldap',)), ('lftp', False, (b'lftp',)), ('login', False, (b'login',)), ('machine', False, (b'machine',)), ('mnemonic', False, (b'mnemonic',)), ('mongo', False, (b'mongo',)), ('mosquitto_', False, (b'mosquitto_',)), ('mysql', False, (b'mysql',)), ('name', False, (b'name',)), ('ncftp', False, (b'ncftp',)), ('net ', False, (b'net',)), ('oath', False, (b'oath',)), ('openssl', False, (b'openssl',)), ('otp', False, (b'otp',)), ('pass', False, (b'pass',)), ('phrase', False, (b'phrase',)), ('private', False, (b'private',)), ('pw', False, (b'pw',)), ('rabbitmqctl', False, (b'rabbitmqctl',)), ('recovery', False, (b'recovery',)), ('redis-cli', False, (b'redis-cli',)), ('rman', False, (b'rman',)), ('run(', False, (b'run(',)), ('secret', False, (b'secret',)), ('seed', False, (b'seed',)), ('sess', False, (b'sess',)), ('setup', False, (b'setup',)), ('shared', False, (b'shared',)), ('sig=', False, (b'sig=',)), ('signature', False, (b'signature',)), ('smbclient', False, (b'smbclient',)), ('solana', False, (b'solana',)), ('sqlcmd', False, (b'sqlcmd',)), ('sqlldr', False, (b'sqlldr',)), ('sqlplus', False, (b'sqlplus',)), ('token', False, (b'token',)), ('unseal', False, (b'unseal',)), ('verifier', False, (b'verifier',)), ('wallet', False, (b'wallet',)), ('wif', False, (b'wif',)), ('xfreerdp', False, (b'xfreerdp',)), ('zip', False, (b'zip',)), ('"d', True, (b'"d',)), ('---- BEGIN SSH2', True, (b'----', b'begin', b'ssh0')), ('-U', True, (b'-u',)), ('-a', True, (b'-a',)), ('-hp', True, (b'-hp',)), ('-p', True, (b'-p',)), ('-u', True, (b'-u',)), ('.atlasv1.', True, (b'.atlasv0.',)), ('1//0', True, (b'0//0',)), ('://', True, (b'://',)), (':AA', True, (b':aa',)), ('<P>', True, (b'<p>',)), ('AGE-', True, (b'age-',)), ('AIza', True, (b'aiza',)), ('AKCp', True, (b'akcp',)), ('AT', True, (b'at',)), ('EAA', True, (b'eaa',)), ('ED25519-V3:', True, (b'ed00000-v0:',)), ('FALSE', True, (b'false',)), ('FLWPUBK-', True, (b'flwpubk-',)), ('FLWPUBK_TEST-', True, (b'flwpubk_test-',)), ('FLWSECK-', True, (b'flwseck-',)), ('FLWSECK_TEST-', True, (b'flwseck_test-',)), ('GOCSPX-', True, (b'gocspx-',)), ('HRKU-', True, (b'hrku-',)), ('IA', True, (b'ia',)), ('LS0tLS1CRUdJTi', True, (b'ls0tls0crudjti',)), ('LTAI', True, (b'ltai',)), ('MC4CAQAwBQYDK2Vw', True, (b'mc0caqawbqydk0vw',)), ('MHcCAQEEI', True, (b'mhccaqeei',)), ('MIGkAgEBBD', True, (b'migkagebbd',)), ('MII', True, (b'mii',)), ('NRAK-', True, (b'nrak-',)), ('NRII-', True, (b'nrii-',)), ('NRJS-', True, (b'nrjs-',)), ('PMAK-', True, (b'pmak-',)), ('Q~', True, (b'q~',)), ('SG.', True, (b'sg.',)), ('SK', True, (b'sk',)), ('TRUE', True, (b'true',)), ('access_', True, (b'access_',)), ('b3BlbnNzaC1rZXktdjE', True, (b'b0blbnnzac0rzxktdje',)), ('bkua_', True, (b'bkua_',)), ('dckr_', True, (b'dckr_',)), ('ddp_', True, (b'ddp_',)), ('ddw_', True, (b'ddw_',)), ('default', True, (b'default',)), ('doo_', True, (b'doo_',)), ('dop_', True, (b'dop_',)), ('dor_', True, (b'dor_',)), ('dp.', True, (b'dp.',)), ('ewog', True, (b'ewog',)), ('eyJ', True, (b'eyj',)), ('fc-', True, (b'fc-',)), ('figd_', True, (b'figd_',)), ('fo1_', True, (b'fo0_',)), ('gho_', True, (b'gho_',)), ('ghp_', True, (b'ghp_',)), ('ghr_', True, (b'ghr_',)), ('ghs_', True, (b'ghs_',)), ('ghu_', True, (b'ghu_',)), ('github_', True, (b'github_',)), ('glagent-', True, (b'glagent-',)), ('glc_', True, (b'glc_',)), ('glcbt-', True, (b'glcbt-',)), ('gldt-', True, (b'gldt-',)), ('glft-', True, (b'glft-',)), ('glimt-', True, (b'glimt-',)), ('gloas-', True, (b'gloas-',)), ('glptt-', True, (b'glptt-',)), ('glrt-', True, (b'glrt-',)), ('glrtr-', True, (b'glrtr-',)), ('glsa_', True, (b'glsa_',)), ('glsoat-', True, (b'glsoat-',)), ('hf_', True, (b'hf_',)), ('hvb.', True, (b'hvb.',)), ('hvr.', True, (b'hvr.',)), ('hvs.', True, (b'hvs.',)), ('lin_', True, (b'lin_',)), ('lsv2_', True, (b'lsv0_',)), ('nfp_', True, (b'nfp_',)), ('nmcli', True, (b'nmcli',)), ('npm_', True, (b'npm_',)), ('nsec1', True, (b'nsec0',)), ('ntn_', True, (b'ntn_',)), ('ops_', True, (b'ops_',)), ('oy2', True, (b'oy0',)), ('pat', True, (b'pat',)), ('pnb_', True, (b'pnb_',)), ('pnu_', True, (b'pnu_',)), ('pplx-', True, (b'pplx-',)), ('prv', True, (b'prv',)), ('pscale_', True, (b'pscale_',)), ('pul-', True, (b'pul-',)), ('pypi-', True, (b'pypi-',)), ('r8_', True, (b'r0_',)), ('re_', True, (b're_',)), ('rk_', True, (b'rk_',)), ('rnd_', True, (b'rnd_',)), ('rubygems_', True, (b'rubygems_',)), ('sb_', True, (b'sb_',)), ('sbp_', True, (b'sbp_',)), ('sha256~', True, (b'sha000~',)), ('shpca_', True, (b'shpca_',)), ('shppa_', True, (b'shppa_',)), ('shpss_', True, (b'shpss_',)), ('sk-', True, (b'sk-',)), ('sk.', True, (b'sk.',)), ('sk_', True, (b'sk_',)), ('snmp', True, (b'snmp',)), ('sntrys_', True, (b'sntrys_',)), ('sntryu_', True, (b'sntryu_',)), ('sq0atp-', True, (b'sq0atp-',)), ('sq0csp-', True, (b'sq0csp-',)), ('tvly-', True, (b'tvly-',)), ('untrusted comment:', True, (b'untrusted', b'comment:')), ('whsec_', True, (b'whsec_',)), ('xai-', True, (b'xai-',)), ('xapp-', True, (b'xapp-',)), ('xoxa-', True, (b'xoxa-',)), ('xoxb-', True, (b'xoxb-',)), ('xoxe-', True, (b'xoxe-',)), ('xoxo-', True, (b'xoxo-',)), ('xoxp-', True, (b'xoxp-',)), ('xoxr-', True, (b'xoxr-',)), ('xoxs-', True, (b'xoxs-',)), ('ya29.', True, (b'ya00.',)))  # fmt: skip
 # Generated from the redactor's rules: the patterns of the rules found by a scan.
 SCANS = (':(?:\\d{1,5}|\\*):[^:\\s\\"\'\\\\\\x00]+:[^:\\s\\"\'\\\\\\x00]+:[^\\s\\"\'\\\\\\x00]', '[_-][A-Za-z0-9]{10}[A-Za-z0-9_-]{10}')  # fmt: skip
 # end of generated part
+
+_RUNS = frozenset(run for _, _, needed in CHECKS for run in needed)
 
 
 def may_hold_secret(text: str) -> bool:
     """Whether the redactor could replace anything in `text` (false: it certainly cannot)."""
     low = text.lower()
-    if any(needle in low for needle in LOWER) or any(needle in text for needle in EXACT):
-        return True
-    for separator, by_tail in SEPARATED.items():
-        if separator not in text:
-            continue
-        tails = {piece[-2:] for piece in text.split(separator)[:-1]}
-        for tail in tails.intersection(by_tail):
-            if any(needle in text for needle in by_tail[tail]):
-                return True
-    return any(_may_match(pattern, text) for pattern in SCANS)
+    data = low.encode("utf-8", "surrogatepass")
+    words = distinct_words(data, WORDS_TABLE)
+    present = {run for run in _RUNS if run in words}
+    for needle, written, needed in CHECKS:
+        if present.issuperset(needed) and needle in (text if written else low):
+            return True
+    return any(_may_match(pattern, text, data, words) for pattern in SCANS)
 
 
 # The scan rules' patterns this module has a check for without `re` (a hook that loads `re`
 # pays most of its budget): each check is true wherever its pattern could match, and more.
 _PREFIXED = "[_-][A-Za-z0-9]{10}[A-Za-z0-9_-]{10}"  # a key with a prefix no rule names
 _PGPASS = ":(?:\\d{1,5}|\\*):"  # how a `.pgpass` line's pattern starts: `:port:` or `:*:`
+# A text's shape for `_PREFIXED`: an ASCII letter or digit as `a`, `-` and `_` as `_`, the rest cut.
+_SHAPE_TABLE = bytearray(b" " * 256)
+_SHAPE_TABLE[48:58], _SHAPE_TABLE[65:91], _SHAPE_TABLE[97:123] = b"a" * 10, b"a" * 26, b"a" * 26
+_SHAPE_TABLE[45] = _SHAPE_TABLE[95] = 95
+_AFTER_SEPARATOR = b"_" + b"a" * 10
 
 
-def _may_match(pattern: str, text: str) -> bool:
-    if pattern == _PREFIXED:
-        return any(
-            len(piece) >= 10 and piece[:10].isalnum() for sep in "_-" if sep in text for piece in text.split(sep)[1:]
-        )
+def _may_match(pattern: str, text: str, data: bytes, words: bytes) -> bool:
+    """Whether `pattern` could match `text` (`data`: the lower-cased text, encoded; `words`: its
+    words)."""
+    if pattern == _PREFIXED:  # lower case has the shape the text has (ASCII stays ASCII)
+        shape = data.translate(_SHAPE_TABLE)
+        at = shape.find(_AFTER_SEPARATOR)
+        while at >= 0:
+            tail = shape[at + 11 : at + 21]
+            if len(tail) == 10 and not tail.translate(None, b"a_"):
+                return True
+            at = shape.find(_AFTER_SEPARATOR, at + 1)
+        return False
     if pattern.startswith(_PGPASS):  # then `db:user:password`, none of them holding a space
+        # a port's digits are each `0` in the words, and `:` is a word's byte
+        if ":*:" not in text and not any(b":" + b"0" * n + b":" in words for n in range(1, 6)):
+            return False
         pieces = text.split(":")
         return any(
             0 < len(port) <= 5
@@ -68,25 +84,7 @@ def _may_match(pattern: str, text: str) -> bool:
     return re.search(pattern, text) is not None
 
 
-def split_needles(exact: tuple[str, ...]) -> tuple[tuple[str, ...], dict[str, dict[str, tuple[str, ...]]]]:
-    """The needles looked for as written: those scanned for one by one, and those grouped by
-    their separator and the two characters before it (see the module's docstring)."""
-    plain, grouped = [], {}
-    for needle in exact:
-        separator, tail = needle[-1:], needle[-3:-1]
-        if separator in SEPARATORS and len(tail) == 2 and separator not in tail:
-            grouped.setdefault(separator, {}).setdefault(tail, []).append(needle)
-        else:
-            plain.append(needle)
-    for separator in [s for s, g in grouped.items() if sum(map(len, g.values())) < MIN_GROUPED]:
-        plain += [n for needles in grouped.pop(separator).values() for n in needles]  # a split costs more
-    return tuple(sorted(plain)), {s: {t: tuple(n) for t, n in sorted(g.items())} for s, g in sorted(grouped.items())}
-
-
-SEPARATORS = "_-."
-# A split of a 64 KB text at a frequent separator costs what about 15 scans do: fewer needles
-# than this behind one separator are scanned for one by one.
-MIN_GROUPED = 16
+GENERATED = "# Generated from the redactor's rules: how a text becomes its words (`words_table`).\n"
 
 
 def module_text(current: str) -> str:
@@ -94,17 +92,21 @@ def module_text(current: str) -> str:
     from session_kit.redact import screen_needles, screen_scans
 
     lower, exact = screen_needles()
-    plain, separated = split_needles(exact)
-    head, _, rest = current.partition("# Generated from the redactor's rules: looked for in the lower-cased text.\n")
+    table = words_table(lower + exact)
+    checks = tuple(
+        (needle, written, runs(needle, table))
+        for needles, written in ((lower, False), (exact, True))
+        for needle in needles
+    )
+    head, _, rest = current.partition(GENERATED)
     _, _, tail = rest.partition("# end of generated part\n")
     return (
         head
-        + "# Generated from the redactor's rules: looked for in the lower-cased text.\n"
-        + f"LOWER = {lower!r}  # fmt: skip\n"
-        + "# Generated from the redactor's rules: looked for as written.\n"
-        + f"EXACT = {plain!r}  # fmt: skip\n"
-        + "# Generated from the redactor's rules: separator -> the two characters before it -> needles.\n"
-        + f"SEPARATED = {separated!r}  # fmt: skip\n"
+        + GENERATED
+        + f"WORDS_TABLE = {table!r}  # fmt: skip\n"
+        + "# Generated from the redactor's rules: (needle, looked for as written (else in the lower-cased\n"
+        + "# text), its runs: the words of the needle, each of which a word of the text holds).\n"
+        + f"CHECKS = {checks!r}  # fmt: skip\n"
         + "# Generated from the redactor's rules: the patterns of the rules found by a scan.\n"
         + f"SCANS = {screen_scans()!r}  # fmt: skip\n"
         + "# end of generated part\n"
