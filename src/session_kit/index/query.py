@@ -86,19 +86,31 @@ def _where(filters: Filters) -> tuple[list[str], list[Any]]:
     if filters.project:
         clauses.append("t.session IN (SELECT id FROM sessions WHERE project = ?)")
         args.append(filters.project)
+    more, more_args = call_filters(filters)
+    return clauses + more, args + more_args
+
+
+def call_filters(filters: Any, mark: str = "?") -> tuple[list[str], list[Any]]:
+    """The clauses on a hit's text row (`t`) that the index's search and the team database's
+    share: tool, errors only, since/until, agent (an id prefix or a type); `mark` is the
+    store's placeholder (`?` here, `%s` in PostgreSQL)."""
+    clauses: list[str] = []
+    args: list[Any] = []
     if filters.tool:
-        clauses.append("lower(t.tool) = lower(?)")
+        clauses.append(f"lower(t.tool) = lower({mark})")
         args.append(filters.tool)
     if filters.errors_only:
         clauses.append("t.status = 'error'")
     if filters.since:
-        clauses.append("t.ts >= ?")
+        clauses.append(f"t.ts >= {mark}")
         args.append(filters.since)
     if filters.until:
-        clauses.append("t.ts < ?")
+        clauses.append(f"t.ts < {mark}")
         args.append(filters.until)
     if filters.agent:
-        clauses.append("(t.agent LIKE ? OR t.agent IN (SELECT agent_id FROM agents WHERE lower(type) = lower(?)))")
+        clauses.append(
+            f"(t.agent LIKE {mark} OR t.agent IN (SELECT agent_id FROM agents WHERE lower(type) = lower({mark})))"
+        )
         args.extend([filters.agent.replace("%", "").replace("_", "\\_") + "%", filters.agent])
     return clauses, args
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from session_kit.errors import KitError
+from session_kit.index.query import call_filters
 
 DEFAULT_LIMIT = 20  # hits, as the local search shows
 
@@ -80,21 +81,8 @@ def _where(filters: TeamFilters) -> tuple[list[str], list[Any]]:
     if filters.machine:
         clauses.append("f.machine = %s")
         args.append(filters.machine)
-    if filters.tool:
-        clauses.append("lower(t.tool) = lower(%s)")
-        args.append(filters.tool)
-    if filters.errors_only:
-        clauses.append("t.status = 'error'")
-    if filters.since:
-        clauses.append("t.ts >= %s")
-        args.append(filters.since)
-    if filters.until:
-        clauses.append("t.ts < %s")
-        args.append(filters.until)
-    if filters.agent:
-        clauses.append("(t.agent LIKE %s OR t.agent IN (SELECT agent_id FROM agents WHERE lower(type) = lower(%s)))")
-        args.extend([filters.agent.replace("%", "").replace("_", "\\_") + "%", filters.agent])
-    return clauses, args
+    more, more_args = call_filters(filters, "%s")
+    return clauses + more, args + more_args
 
 
 def search_team(team: Any, text: str, filters: TeamFilters = TeamFilters(), *, limit: int = DEFAULT_LIMIT) -> TeamHits:
