@@ -247,7 +247,7 @@ def test_state_root_imports_filelock_and_platformdirs_only_inside_functions():
     assert all(i.in_function for i in imports_of("session_kit.state.root") if i.module in lazy)
 
 
-HOOK_BUDGET_FORBIDDEN = {"json", "re", "typing", "pathlib", "dataclasses"}
+HOOK_BUDGET_FORBIDDEN = {"json", "re", "typing", "pathlib", "dataclasses", "collections"}
 
 
 @pytest.fixture(scope="module")
