@@ -23,18 +23,18 @@ from __future__ import annotations
 import os
 import sys
 
-from session_kit.hooks.events import HOOK_EVENTS, OPT_IN_EVENTS
 from session_kit.hooks.hookio import HookInputError, read_event, report_fault, write_answer
-from session_kit.state import fastjson, fileio
+from session_kit.state import fastjson
 from session_kit.state import root as state
-from session_kit.state.current import session_id_from_env
-from session_kit.state.ids import check_session_id
-from session_kit.state.scratch import STATE_FILE, SessionScratch, StateFileDamaged
 
+# The rest is loaded by the functions that use it: Stop (after each of the model's turns) and
+# SessionEnd need neither the scratch dir's module nor the session rules.
 # Annotations only: `collections.abc` costs the hooks ~2 ms to import (and `typing` more).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
+
+    from session_kit.state.scratch import SessionScratch
 
 # Claude Code caps what one hook adds to the context; stay below it.
 CONTEXT_LIMIT = 9000
@@ -53,6 +53,9 @@ _LATER: list[Callable[[], object]] = []
 
 
 def session_id_of(event: Mapping, env: Mapping[str, str]) -> str:
+    from session_kit.state.current import session_id_from_env
+    from session_kit.state.ids import check_session_id
+
     return check_session_id(event.get("session_id") or session_id_from_env(env))
 
 
@@ -66,6 +69,8 @@ def shell_quote(value: str) -> str:
 
 
 def _scratch(event: Mapping, env: Mapping[str, str], root: str) -> SessionScratch:
+    from session_kit.state.scratch import SessionScratch
+
     return SessionScratch.for_session(session_id_of(event, env), project_path=project_path_of(event, env), root=root)
 
 
@@ -91,6 +96,7 @@ def _restore(scratch: SessionScratch, env: Mapping[str, str], root: str) -> str 
     from session_kit.memory import record, restore
     from session_kit.memory.record import read_plan_file
     from session_kit.memory.settings import memory_settings
+    from session_kit.state.scratch import STATE_FILE, StateFileDamaged
 
     settings = memory_settings(root, env)
     memory_file = record.memory_path(scratch.path)
@@ -138,6 +144,8 @@ def _append_env(env_file: str, lines: list[str]) -> None:
     a regular file (a FIFO, /dev/zero) is refused. A file without a final newline gets one
     first, so the first export is not glued onto its last line. Lines are written as the
     bytes they stand for: a path that was not UTF-8 is exported as it is."""
+    from session_kit.state import fileio
+
     try:
         fd, st = fileio.open_fd(env_file, flags=os.O_RDWR | os.O_APPEND | os.O_CREAT)
     except fileio.NotARegularFile:
@@ -176,6 +184,8 @@ def kit_bin_dir(env: Mapping[str, str]) -> str | None:
 
 
 def session_start(event: Mapping, env: Mapping[str, str], root: str) -> str:
+    from session_kit.state import fileio
+
     source = str(event.get("source") or "startup")
     scratch = _scratch(event, env, root).create()
     scratch.point_here()
@@ -224,6 +234,8 @@ def session_start(event: Mapping, env: Mapping[str, str], root: str) -> str:
 
 
 def user_prompt_submit(event: Mapping, env: Mapping[str, str], root: str) -> str:
+    from session_kit.state import fileio
+
     session_id = session_id_of(event, env)
     scratch = _scratch(event, env, root)
     parts = []
@@ -338,12 +350,14 @@ def post_tool_use(event: Mapping, env: Mapping[str, str], root: str) -> str:
 
 
 def subagent_start(event: Mapping, env: Mapping[str, str], root: str) -> str:
+    """`hooks.live`'s (`run.py` starts it there directly)."""
     from session_kit.hooks.live import subagent_start as start
 
     return start(event, env, root)
 
 
 def subagent_stop(event: Mapping, env: Mapping[str, str], root: str) -> str:
+    """`hooks.live`'s (`run.py` starts it there directly)."""
     from session_kit.hooks.live import subagent_stop as stop
 
     return stop(event, env, root)
@@ -356,18 +370,19 @@ def pre_tool_use(event: Mapping, env: Mapping[str, str], root: str) -> str:
     return budget(event, env, root)
 
 
-# By the hook's argument, as `events.HOOK_EVENTS` and `events.OPT_IN_EVENTS` name them.
+# By the hook's argument, as `events.HOOK_EVENTS` and `events.OPT_IN_EVENTS` name them (a
+# test keeps the two the same; the table is not imported: one module less for every hook).
 HANDLERS: dict[str, Callable[[Mapping, Mapping[str, str], str], str]] = {
-    HOOK_EVENTS["SessionStart"]: session_start,
-    HOOK_EVENTS["UserPromptSubmit"]: user_prompt_submit,
-    HOOK_EVENTS["PreCompact"]: pre_compact,
-    HOOK_EVENTS["PostCompact"]: post_compact,
-    HOOK_EVENTS["SessionEnd"]: session_end,
-    HOOK_EVENTS["SubagentStart"]: subagent_start,
-    HOOK_EVENTS["SubagentStop"]: subagent_stop,
-    HOOK_EVENTS["PreToolUse"]: pre_tool_use,
-    HOOK_EVENTS["Stop"]: stop,
-    OPT_IN_EVENTS["PostToolUse"]: post_tool_use,
+    "session-start": session_start,
+    "user-prompt-submit": user_prompt_submit,
+    "pre-compact": pre_compact,
+    "post-compact": post_compact,
+    "session-end": session_end,
+    "subagent-start": subagent_start,
+    "subagent-stop": subagent_stop,
+    "pre-tool-use": pre_tool_use,
+    "stop": stop,
+    "post-tool-use": post_tool_use,
 }
 
 

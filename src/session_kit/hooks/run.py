@@ -2,8 +2,9 @@
 
 Started as a script, in isolated mode and without `site`, because interpreter start-up is
 most of a hook's cost: it puts the folder holding `session_kit` on the path by itself and
-imports only the handlers (the standard library, the `state` package, `hooks.events` and
-`claude.encoding`; a test lists what it loads), and leaves without the interpreter's teardown.
+imports only the module of its event (`hooks.live`, `hooks.guard` or `hooks.handlers`: the
+standard library, parts of the `state` package and `claude.encoding`; a test lists what each
+event loads), and leaves without the interpreter's teardown.
 Never exits non-zero: the session must not be blocked by the kit.
 """
 
@@ -16,11 +17,12 @@ if sys.version_info < (3, 10):  # noqa: UP036 - this file must run (and say so) 
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-# After the path is set. The secret guard runs after every tool call, the budget per subagent
-# before every one: they start without the other hooks' handlers.
+# After the path is set. Each hook loads only its own module: the secret guard runs after
+# every tool call, the budget per subagent before every one, and a subagent's start and stop
+# need only the live record (`hooks.live`); the rest are `hooks.handlers`'.
 if sys.argv[1:2] == ["post-tool-use"]:
     from session_kit.hooks.guard import main
-elif sys.argv[1:2] == ["pre-tool-use"]:
+elif sys.argv[1:2] in (["pre-tool-use"], ["subagent-start"], ["subagent-stop"]):
     from session_kit.hooks.live import main
 else:
     from session_kit.hooks.handlers import main

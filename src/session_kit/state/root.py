@@ -95,6 +95,18 @@ def pointer_path(root: str, project_key: str) -> str:
     return os.path.join(root, "projects", project_key, "current-session-id")
 
 
+def scratch_location(root: str, session_id: str, project_key: str) -> tuple[str, str]:
+    """`(project key, path)` of the session's scratch dir: the existing one wherever it is
+    (the usual case, one stat), else where a new one goes, under `project_key`."""
+    expected = scratch_dir(root, project_key, session_id)
+    if os.path.isdir(expected):
+        return project_key, expected
+    existing = find_scratch_dir(root, session_id)
+    if existing:
+        return os.path.basename(os.path.dirname(os.path.dirname(existing))), existing
+    return project_key, expected
+
+
 def find_scratch_dir(root: str, session_id: str) -> str | None:
     """The existing scratch dir of a session, in whichever project it was made."""
     check_session_id(session_id)
