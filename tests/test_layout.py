@@ -300,7 +300,10 @@ INDEX_FRESH = {
 }
 # Each event (and case) the client starts often, and all it may load of the kit: exactly.
 HOOK_LOADS = {
-    "pre-tool-use": HOOK_CORE | {"session_kit.hooks.live"},
+    # before every tool call: the main thread's call ends in `run.py`, none of the kit loaded
+    "pre-tool-use": set(),
+    "pre-tool-use in a subagent": HOOK_CORE
+    | {"session_kit.hooks.live", "session_kit.state.live_agents", "session_kit.state.fileio"},
     "pre-tool-use in a subagent, a budget set": HOOK_CORE
     | LIVE_RECORD
     | {

@@ -1,8 +1,8 @@
 """What every hook does around its work: read the event, write the answer, report a fault.
 Standard library only (plus the `state` package).
 
-Owns: the event JSON read from stdin (`read_event`; `HookInputError` when there is none or it
-is not an object), the answer written to stdout as UTF-8 (`write_answer`; lone surrogates as
+Owns: the event JSON read from stdin, or from its bytes when `run.py` read them first
+(`read_event`; `HookInputError` when there is none or it is not an object), the answer written to stdout as UTF-8 (`write_answer`; lone surrogates as
 JSON escapes), and a fault reported the one way (`report_fault`: the hook log and one line on
 stderr, never raising). `handlers.main` and the secret guard's `guard.main` run through them;
 neither ever exits non-zero.
@@ -21,9 +21,13 @@ class HookInputError(ValueError):
 
 
 def read_event(stream: object) -> dict:
-    if stream is None or stream.isatty():
+    """The event in `stream` (stdin; or its bytes, already read)."""
+    if isinstance(stream, bytes):
+        data = stream
+    elif stream is None or stream.isatty():
         raise HookInputError("no event on stdin")
-    data = stream.buffer.read() if hasattr(stream, "buffer") else stream.read().encode()
+    else:
+        data = stream.buffer.read() if hasattr(stream, "buffer") else stream.read().encode()
     if not data.strip():
         raise HookInputError("empty stdin")
     try:
