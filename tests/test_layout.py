@@ -269,12 +269,12 @@ HOOK_CORE = {
     "session_kit.hooks.hookio",
     "session_kit.state",
     "session_kit.state.fastjson",
-    "session_kit.state.ids",
     "session_kit.state.root",
 }
 # The live record of a session's agents, in its scratch dir (found without `state.scratch`).
 LIVE_RECORD = {
     "session_kit.hooks.live",
+    "session_kit.state.ids",
     "session_kit.state.fileio",
     "session_kit.state.live_agents",
     "session_kit.state.current",
@@ -283,6 +283,7 @@ LIVE_RECORD = {
 }
 SCRATCH = {
     "session_kit.hooks.handlers",
+    "session_kit.state.ids",
     "session_kit.state.fileio",
     "session_kit.state.current",
     "session_kit.state.scratch",
@@ -290,7 +291,7 @@ SCRATCH = {
     "session_kit.claude.encoding",
 }
 INDEX_FRESH = {
-    "session_kit.hooks.handlers",
+    "session_kit.hooks.fresh",
     "session_kit.index",
     "session_kit.index.journal",
     "session_kit.index.background",

@@ -16,9 +16,8 @@ runs before every tool call, and a subagent's start and stop need only its live 
 from __future__ import annotations
 
 import os
-import sys
 
-from session_kit.hooks.hookio import read_event, report_fault, write_answer
+from session_kit.hooks.hookio import run
 from session_kit.state import fastjson
 from session_kit.state import root as state
 
@@ -187,20 +186,6 @@ HOOKS = {"subagent-start": subagent_start, "subagent-stop": subagent_stop, "pre-
 
 
 def main(argv: list[str], *, stdin: object = None, env: Mapping[str, str] | None = None) -> int:
-    """Run the hook `argv[0]` (one of `HOOKS`; PreToolUse without one) on the event on stdin;
-    always returns 0 (`handlers.main`'s contract)."""
-    env = os.environ if env is None else env
-    name = argv[0] if argv else "pre-tool-use"
-    root = None
-    try:
-        root = state.state_root(env)
-        hook = HOOKS.get(name)
-        if hook is None:
-            raise ValueError(f"unknown hook {name!r} (expected one of {', '.join(HOOKS)})")
-        out = hook(read_event(sys.stdin if stdin is None else stdin), env, root)
-        if out:
-            write_answer(out)
-    except BaseException as exc:  # a session must never fail because of the kit
-        if not isinstance(exc, KeyboardInterrupt):
-            report_fault(root, name, exc)
-    return 0
+    """Run the hook `argv[0]` (one of `HOOKS`; PreToolUse without one); always returns 0
+    (`hookio.run`)."""
+    return run(argv[0] if argv else "pre-tool-use", HOOKS, stdin=stdin, env=env)

@@ -3,7 +3,8 @@ Standard library only; importing it does nothing.
 
 Owns: which module runs each hook argument (`hooks.guard` for the secret guard, after every
 tool call; `hooks.live` for the budget per subagent, before every one, and for a subagent's
-start and stop, which need only the live record; `hooks.handlers` for the rest), so each
+start and stop, which need only the live record; `hooks.fresh` for Stop, after each of the
+model's turns, and SessionEnd; `hooks.handlers` for the rest), so each
 hook loads only what its event needs (a test lists what each loads); the main thread's
 PreToolUse ended before any of the kit loads (its event has no `agent_id`: nothing is ever
 counted or denied there; the client writes keys as they are, unescaped; anything else goes
@@ -33,6 +34,8 @@ def run(argv: list) -> None:
         from session_kit.hooks.guard import main
     elif argv[:1] in (["pre-tool-use"], ["subagent-start"], ["subagent-stop"]):
         from session_kit.hooks.live import main
+    elif argv[:1] in (["stop"], ["session-end"]):
+        from session_kit.hooks.fresh import main
     else:
         from session_kit.hooks.handlers import main
     code = main(argv, stdin=stdin)
