@@ -187,7 +187,7 @@ LAZY_KIT = {
     "session_kit.hooks.secret_screen": {"session_kit.redact"},
     # The budget per subagent counts an agent's tokens the status line's way, only when a
     # budget is set and the call is a subagent's.
-    "session_kit.hooks.live": {"session_kit.usage.statusline"},
+    "session_kit.hooks.live": {"session_kit.usage.filecount"},
     # The index's update (SQLite and the parsers) loads only in the child a hook forks.
     "session_kit.index.background": {
         "session_kit.index.db",
@@ -247,7 +247,7 @@ def test_state_root_imports_filelock_and_platformdirs_only_inside_functions():
     assert all(i.in_function for i in imports_of("session_kit.state.root") if i.module in lazy)
 
 
-HOOK_BUDGET_FORBIDDEN = {"json", "re", "typing", "pathlib", "dataclasses"}
+HOOK_BUDGET_FORBIDDEN = {"json", "re", "typing", "pathlib", "dataclasses", "collections"}
 
 
 @pytest.fixture(scope="module")
@@ -257,8 +257,116 @@ def loaded_by_the_handlers() -> set[str]:
 
 def test_the_hook_handlers_load_only_state_hooks_and_encoding_of_the_kit(loaded_by_the_handlers: set[str]):
     ours = {m for m in loaded_by_the_handlers if within(m, "session_kit")}
-    assert {m for m in ours if not within(m, *HOOK_SIDE)} == {"session_kit", "session_kit.claude"}
-    assert {"session_kit.hooks.handlers", "session_kit.state.scratch", "session_kit.claude.encoding"} <= ours
+    assert {m for m in ours if not within(m, *HOOK_SIDE)} == {"session_kit"}
+    # the scratch dir's module and the session rules load only in the events that use them
+    assert ours == HOOK_CORE | {"session_kit.hooks.handlers"}
+
+
+# What every hook loads of the kit: the packages, the event's JSON and the state root.
+HOOK_CORE = {
+    "session_kit",
+    "session_kit.hooks",
+    "session_kit.hooks.hookio",
+    "session_kit.state",
+    "session_kit.state.fastjson",
+    "session_kit.state.root",
+}
+# The live record of a session's agents, in its scratch dir (found without `state.scratch`).
+LIVE_RECORD = {
+    "session_kit.hooks.live",
+    "session_kit.state.ids",
+    "session_kit.state.fileio",
+    "session_kit.state.live_agents",
+    "session_kit.state.current",
+    "session_kit.claude",
+    "session_kit.claude.encoding",
+}
+SCRATCH = {
+    "session_kit.hooks.handlers",
+    "session_kit.state.ids",
+    "session_kit.state.fileio",
+    "session_kit.state.current",
+    "session_kit.state.scratch",
+    "session_kit.claude",
+    "session_kit.claude.encoding",
+}
+INDEX_FRESH = {
+    "session_kit.hooks.fresh",
+    "session_kit.index",
+    "session_kit.index.journal",
+    "session_kit.index.background",
+    "session_kit.archive",
+    "session_kit.archive.background",
+    "session_kit.state.detach",
+}
+# What `run.py` loads before the event's own module.
+STARTER = {"session_kit", "session_kit.hooks", "session_kit.hooks.start"}
+# Each event (and case) the client starts often, and all it may load of the kit: exactly.
+HOOK_LOADS = {
+    # before every tool call: the main thread's call ends in `hooks.start`, nothing more loaded
+    "pre-tool-use": set(),
+    "pre-tool-use in a subagent": HOOK_CORE
+    | {"session_kit.hooks.live", "session_kit.state.live_agents", "session_kit.state.fileio"},
+    "pre-tool-use in a subagent, a budget set": HOOK_CORE
+    | LIVE_RECORD
+    | {
+        "session_kit.usage",
+        "session_kit.usage.filecount",
+        "session_kit.transcript",
+        "session_kit.transcript.follow",
+        "session_kit.transcript.usagefields",
+    },
+    "subagent-start": HOOK_CORE | LIVE_RECORD,
+    "subagent-stop": HOOK_CORE | LIVE_RECORD,
+    "stop": HOOK_CORE | INDEX_FRESH,
+    "session-end": HOOK_CORE | INDEX_FRESH | {"session_kit.archive.settings", "session_kit.state.fileio"},
+    "session-start": HOOK_CORE | SCRATCH,
+    "user-prompt-submit": HOOK_CORE | SCRATCH,
+}
+# Of the standard library, past what `python -I -S -c pass` loads: `os`, the C accelerator of
+# JSON, the lock's `fcntl`, the digest naming the index.
+HOOK_STDLIB = {"os", "posixpath", "genericpath", "stat", "_stat", "_collections_abc", "errno", "__future__"}
+HOOK_STDLIB |= {"_json", "fcntl", "_blake2"}
+
+
+def _loaded_by_hook(case: str, tmp_path: Path) -> set[str]:
+    """The modules `run.py` loads for `case`, read off `-X importtime` of the real command."""
+    sid = "5e551011-0000-4000-8000-000000000001"
+    transcript = tmp_path / "claude" / "projects" / "-w" / f"{sid}.jsonl"
+    log = transcript.parent / sid / "subagents" / "agent-a1.jsonl"
+    log.parent.mkdir(parents=True)
+    transcript.write_text('{"type":"user","message":{"role":"user","content":"hi"}}\n')
+    log.write_text('{"type":"assistant","message":{"id":"m1","usage":{"input_tokens":5,"output_tokens":1}}}\n')
+    state = tmp_path / "state"
+    state.mkdir()
+    event: dict[str, object] = {"session_id": sid, "cwd": "/w", "transcript_path": str(transcript)}
+    argument = case.split()[0]
+    if argument == "session-start":
+        event["source"] = "startup"
+    if argument.startswith("subagent") or "subagent" in case:
+        event |= {"agent_id": "a1", "agent_type": "Explore", "agent_transcript_path": str(log)}
+    if "budget" in case:
+        (state / "config.json").write_text(json.dumps({"agents": {"budget": 10**12}}))
+    env = {**os.environ, "SESSION_KIT_HOME": str(state), "CLAUDE_ENV_FILE": str(tmp_path / "env.sh")}
+    run = [sys.executable, "-I", "-S", "-X", "importtime", str(PACKAGE / "hooks" / "run.py"), argument]
+    proc = subprocess.run(run, input=json.dumps(event).encode(), capture_output=True, env=env, timeout=60)
+    assert proc.returncode == 0
+    names = [line.rsplit("|", 1)[1].strip() for line in proc.stderr.decode().splitlines() if "|" in line]
+    assert not [line for line in proc.stderr.decode().splitlines() if not line.startswith("import time:")]
+    return set(names) - {"imported package"}
+
+
+@pytest.fixture(scope="module")
+def loaded_by_a_bare_interpreter() -> set[str]:
+    proc = subprocess.run([sys.executable, "-I", "-S", "-X", "importtime", "-c", "pass"], capture_output=True)
+    return {line.rsplit("|", 1)[1].strip() for line in proc.stderr.decode().splitlines() if "|" in line}
+
+
+@pytest.mark.parametrize("case", list(HOOK_LOADS))
+def test_each_hook_loads_only_what_its_event_needs(case: str, tmp_path: Path, loaded_by_a_bare_interpreter: set[str]):
+    loaded = _loaded_by_hook(case, tmp_path) - loaded_by_a_bare_interpreter
+    assert {m for m in loaded if within(m, "session_kit")} == HOOK_LOADS[case] | STARTER
+    assert {m for m in loaded if not within(m, "session_kit")} <= HOOK_STDLIB
 
 
 def test_the_hook_handlers_load_nothing_but_the_standard_library_besides(loaded_by_the_handlers: set[str]):

@@ -111,6 +111,22 @@ def test_the_main_thread_is_never_denied_whatever_the_budget(session, claude_roo
     assert tool_call(transcript, agent=False, env={"SESSION_KIT_AGENT_BUDGET": "1"}) is None
 
 
+def test_a_main_thread_call_whose_tool_input_names_an_agent_id_is_still_never_denied(session, claude_root: Path):
+    parent, transcript = session
+    agent_log(claude_root, parent, messages=3)
+    event = {"session_id": SID, "transcript_path": str(transcript), "cwd": "/work/proj", "tool_name": "Bash"}
+    event["tool_input"] = {"command": f'echo \'{{"agent_id": "{AGENT}"}}\''}
+    proc = hook("pre-tool-use", event, env={"SESSION_KIT_AGENT_BUDGET": "1"})
+    assert proc.returncode == 0 and proc.stdout == b"" and proc.stderr == b""
+
+
+@pytest.mark.parametrize("stdin", [b"", b"not json", b'{"session_id": "x",', b"[1, 2]"])
+def test_a_tool_calls_hook_given_no_event_object_says_so_and_lets_the_call_go_on(stdin: bytes, state_root: Path):
+    proc = hook("pre-tool-use", None, raw=stdin)
+    assert proc.returncode == 0 and proc.stdout == b""
+    assert proc.stderr.startswith(b"session-kit hook pre-tool-use: HookInputError")
+
+
 def test_without_a_budget_nothing_is_denied(session, claude_root: Path, state_root: Path):
     parent, transcript = session
     agent_log(claude_root, parent, messages=30)
@@ -235,7 +251,6 @@ def test_the_budget_hook_loads_only_its_input_reader_before_it_knows_the_call_is
         "session_kit.hooks.live",
         "session_kit.state",
         "session_kit.state.fastjson",
-        "session_kit.state.ids",
         "session_kit.state.root",
     }
     assert not {"json", "re", "typing", "dataclasses", "collections.abc"} & loaded

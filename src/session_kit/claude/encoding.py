@@ -13,8 +13,17 @@ _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
 def _utf16_units(text: str) -> list[int]:
-    data = text.encode("utf-16-le", "surrogatepass")
-    return [int.from_bytes(data[i : i + 2], "little") for i in range(0, len(data), 2)]
+    """The UTF-16 code units of `text` (a lone surrogate as itself), computed: the codec's
+    module is one more import on every hook's path."""
+    units = []
+    for char in text:
+        code = ord(char)
+        if code < 0x10000:
+            units.append(code)
+        else:
+            code -= 0x10000
+            units += (0xD800 | code >> 10, 0xDC00 | code & 0x3FF)
+    return units
 
 
 def _java_string_hash(units: list[int]) -> int:

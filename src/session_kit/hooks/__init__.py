@@ -1,8 +1,12 @@
 """Claude Code hook entry points: `run.py` is started directly (`python -I -S run.py EVENT`).
 
 - `events`    the one table: client event -> the hook's argument.
-- `handlers`  what each hook does (standard library and `state` only).
-- `run`       the script the client runs; imports `handlers` and nothing else.
+- `run`       the script the client runs: sets the path and calls `start`.
+- `start`     which module runs each event, so each hook loads only what it needs.
+- `handlers`  SessionStart, UserPromptSubmit, the compactions, Stop, SessionEnd.
+- `live`      SubagentStart, SubagentStop and PreToolUse (the budget per subagent).
+- `guard`     PostToolUse, the secret guard (with `secret_screen`).
+- `hookio`    reading the event, writing the answer, reporting a fault.
 
 Nothing is imported here: the hooks' start-up time is their budget.
 """

@@ -1,21 +1,21 @@
-"""What each hook does. Standard library only (plus the kit's `state` package and `events`).
+"""What each hook does, and the table of them all (`HANDLERS`). Standard library only (plus
+the kit's `state` package, each loaded by the functions that use it).
 
-Owns: reading the event JSON from stdin; SessionStart (scratch dir, project pointer,
-`SESSION_CONTEXT` and friends appended to `CLAUDE_ENV_FILE`, one brief line to the model,
-and the working memory put back after a compaction); UserPromptSubmit (the fallback for
-clients without `CLAUDE_ENV_FILE`, and a late restore where no start followed a compaction);
-PreCompact (a snapshot of the saved values, and the working memory captured from the
-transcript: `memory.capture`); PostCompact (the capture brought up to date, with the
-client's summary); SessionEnd, and SessionStart of a session already written (resume,
-compact), copy the session's new bytes into the archive in a child process the client does not
-wait for (`archive.background`); SessionEnd, PreCompact and Stop (each of the model's turns)
-journal the transcript for the index and index what the session gained in a child
-(`index.background`); PostToolUse, when the person turned it on, is the secret
-guard (`hooks.guard`); SubagentStart, SubagentStop and PreToolUse (the budget per subagent)
-and the cold-cache notice of a resumed start are `hooks.live`'s. A subagent's compaction (`agent_id` in the event) is captured into the
-agent's own memory file and never touches the session's.
+Owns: SessionStart (scratch dir, project pointer, `SESSION_CONTEXT` and friends appended to
+`CLAUDE_ENV_FILE`, one brief line to the model, and the working memory put back after a
+compaction; a session already written, resume or compact, has its new bytes archived:
+`hooks.fresh.archive`); UserPromptSubmit (the fallback for clients without
+`CLAUDE_ENV_FILE`, and a late restore where no start followed a compaction); PreCompact (a
+snapshot of the saved values, the working memory captured from the transcript,
+`memory.capture`, and the index kept fresh, `hooks.fresh.index`); PostCompact (the capture
+brought up to date, with the client's summary). Stop and SessionEnd are `hooks.fresh`'s;
+SubagentStart, SubagentStop and PreToolUse (the budget per subagent) and the cold-cache
+notice of a resumed start are `hooks.live`'s; PostToolUse, when the person turned it on, is
+the secret guard (`hooks.guard`): `hooks.start` starts each in its own module, and the table
+here reaches them too. A subagent's compaction (`agent_id` in the event) is captured into
+the agent's own memory file and never touches the session's.
 Every failure is logged to the kit's hook log and named in one stderr line; the exit code is
-always 0, so the kit never blocks or breaks a session.
+always 0, so the kit never blocks or breaks a session (`hookio.run`).
 """
 
 from __future__ import annotations
@@ -23,18 +23,18 @@ from __future__ import annotations
 import os
 import sys
 
-from session_kit.hooks.events import HOOK_EVENTS, OPT_IN_EVENTS
-from session_kit.hooks.hookio import HookInputError, read_event, report_fault, write_answer
-from session_kit.state import fastjson, fileio
+from session_kit.hooks.hookio import HookInputError, later, run
+from session_kit.state import fastjson
 from session_kit.state import root as state
-from session_kit.state.current import session_id_from_env
-from session_kit.state.ids import check_session_id
-from session_kit.state.scratch import STATE_FILE, SessionScratch, StateFileDamaged
 
+# The rest is loaded by the functions that use it: Stop (after each of the model's turns) and
+# SessionEnd need neither the scratch dir's module nor the session rules.
 # Annotations only: `collections.abc` costs the hooks ~2 ms to import (and `typing` more).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
+
+    from session_kit.state.scratch import SessionScratch
 
 # Claude Code caps what one hook adds to the context; stay below it.
 CONTEXT_LIMIT = 9000
@@ -44,15 +44,10 @@ NO_ENV_FILE_MARK = "no-env-file"
 ENV_MARK = "# session-kit"
 
 
-# Work for detached children, forked once the hook has written all it has to say and let go
-# of its standard streams (`_hand_over`): a child forked earlier shared the hook's stdout, so
-# the client, reading it to its end, waited until the child was scheduled to close its copy,
-# and the child competed with the hook for the CPU while the hook still worked (measured on 2
-# busy cores: PostCompact 30 ms against 18 ms of its own CPU).
-_LATER: list[Callable[[], object]] = []
-
-
 def session_id_of(event: Mapping, env: Mapping[str, str]) -> str:
+    from session_kit.state.current import session_id_from_env
+    from session_kit.state.ids import check_session_id
+
     return check_session_id(event.get("session_id") or session_id_from_env(env))
 
 
@@ -66,6 +61,8 @@ def shell_quote(value: str) -> str:
 
 
 def _scratch(event: Mapping, env: Mapping[str, str], root: str) -> SessionScratch:
+    from session_kit.state.scratch import SessionScratch
+
     return SessionScratch.for_session(session_id_of(event, env), project_path=project_path_of(event, env), root=root)
 
 
@@ -91,6 +88,7 @@ def _restore(scratch: SessionScratch, env: Mapping[str, str], root: str) -> str 
     from session_kit.memory import record, restore
     from session_kit.memory.record import read_plan_file
     from session_kit.memory.settings import memory_settings
+    from session_kit.state.scratch import STATE_FILE, StateFileDamaged
 
     settings = memory_settings(root, env)
     memory_file = record.memory_path(scratch.path)
@@ -138,6 +136,8 @@ def _append_env(env_file: str, lines: list[str]) -> None:
     a regular file (a FIFO, /dev/zero) is refused. A file without a final newline gets one
     first, so the first export is not glued onto its last line. Lines are written as the
     bytes they stand for: a path that was not UTF-8 is exported as it is."""
+    from session_kit.state import fileio
+
     try:
         fd, st = fileio.open_fd(env_file, flags=os.O_RDWR | os.O_APPEND | os.O_CREAT)
     except fileio.NotARegularFile:
@@ -176,6 +176,8 @@ def kit_bin_dir(env: Mapping[str, str]) -> str | None:
 
 
 def session_start(event: Mapping, env: Mapping[str, str], root: str) -> str:
+    from session_kit.state import fileio
+
     source = str(event.get("source") or "startup")
     scratch = _scratch(event, env, root).create()
     scratch.point_here()
@@ -204,7 +206,9 @@ def session_start(event: Mapping, env: Mapping[str, str], root: str) -> str:
     if source in ("startup", "clear", "compact") or first_time:
         parts.append(_intro(scratch, env_file=bool(env_file)))
     if source != "startup":  # a resumed or compacted session has bytes the archive lacks
-        _archive(event, env, root)
+        from session_kit.hooks.fresh import archive
+
+        archive(event, env, root)
     pending = scratch.take_pending_restore()
     if source == "compact" or pending:
         restored = _restore(scratch, env, root)
@@ -224,6 +228,8 @@ def session_start(event: Mapping, env: Mapping[str, str], root: str) -> str:
 
 
 def user_prompt_submit(event: Mapping, env: Mapping[str, str], root: str) -> str:
+    from session_kit.state import fileio
+
     session_id = session_id_of(event, env)
     scratch = _scratch(event, env, root)
     parts = []
@@ -250,7 +256,7 @@ def _agent_id(event: Mapping) -> str | None:
 def _capture(event: Mapping, env: Mapping[str, str], root: str, scratch: SessionScratch) -> None:
     """Bring the working memory up to date from the event's transcript, in a child process
     the client does not wait for (the next reader waits for it: `capture_in_background`),
-    forked once the hook's output is written (`_LATER`). Nothing when capture is off or the
+    forked once the hook's output is written (`hookio.later`). Nothing when capture is off or the
     event names no transcript."""
     from session_kit.memory.capture import capture_in_background
     from session_kit.memory.settings import memory_settings
@@ -260,7 +266,7 @@ def _capture(event: Mapping, env: Mapping[str, str], root: str, scratch: Session
     if not settings.capture or not isinstance(transcript, str) or not transcript:
         return
     summary = event.get("compact_summary")
-    _LATER.append(
+    later(
         lambda: capture_in_background(
             scratch.path,
             transcript,
@@ -279,7 +285,9 @@ def pre_compact(event: Mapping, env: Mapping[str, str], root: str) -> str:
     if _agent_id(event) is None:  # a subagent's compaction restores nothing of the session's
         scratch.snapshot(str(event.get("trigger") or "compact"))
     _capture(event, env, root, scratch)
-    _index(event, root)
+    from session_kit.hooks.fresh import index
+
+    index(event, root)
     return ""
 
 
@@ -288,46 +296,18 @@ def post_compact(event: Mapping, env: Mapping[str, str], root: str) -> str:
     return ""
 
 
-def _archive(event: Mapping, env: Mapping[str, str], root: str) -> None:
-    """Copy the session's new bytes into the archive, in a child the client does not wait for
-    (forked once the hook's output is written: `_LATER`)."""
-    from session_kit.archive.settings import archive_settings
-
-    transcript = event.get("transcript_path")
-    if not isinstance(transcript, str) or not transcript or not archive_settings(root, env).enabled:
-        return
-    if not os.path.isfile(transcript):
-        return
-    from session_kit.archive.background import archive_in_background
-
-    _LATER.append(lambda: archive_in_background(root, transcript, log=lambda line: state.log(root, line)))
-
-
-def _index(event: Mapping, root: str) -> None:
-    """Keep the index fresh: the transcript journaled now, what the session gained indexed in
-    a child the client does not wait for (`index.background`; nothing where the Claude root
-    has no index yet)."""
-    transcript = event.get("transcript_path")
-    if not isinstance(transcript, str) or not transcript:
-        return
-    from session_kit.index.background import index_in_background, journaled
-
-    claude_root = journaled(root, transcript)
-    if claude_root is not None:
-        log = lambda line: state.log(root, line)  # noqa: E731
-        _LATER.append(lambda: index_in_background(root, claude_root, transcript, log=log))
-
-
 def session_end(event: Mapping, env: Mapping[str, str], root: str) -> str:
-    _archive(event, env, root)
-    _index(event, root)
-    return ""
+    """`hooks.fresh`'s (`hooks.start` starts it there directly)."""
+    from session_kit.hooks.fresh import session_end as end
+
+    return end(event, env, root)
 
 
 def stop(event: Mapping, env: Mapping[str, str], root: str) -> str:
-    """The end of each of the model's turns: the index takes in what the turn wrote."""
-    _index(event, root)
-    return ""
+    """`hooks.fresh`'s (`hooks.start` starts it there directly)."""
+    from session_kit.hooks.fresh import stop as turn_end
+
+    return turn_end(event, env, root)
 
 
 def post_tool_use(event: Mapping, env: Mapping[str, str], root: str) -> str:
@@ -338,12 +318,14 @@ def post_tool_use(event: Mapping, env: Mapping[str, str], root: str) -> str:
 
 
 def subagent_start(event: Mapping, env: Mapping[str, str], root: str) -> str:
+    """`hooks.live`'s (`run.py` starts it there directly)."""
     from session_kit.hooks.live import subagent_start as start
 
     return start(event, env, root)
 
 
 def subagent_stop(event: Mapping, env: Mapping[str, str], root: str) -> str:
+    """`hooks.live`'s (`run.py` starts it there directly)."""
     from session_kit.hooks.live import subagent_stop as stop
 
     return stop(event, env, root)
@@ -356,67 +338,22 @@ def pre_tool_use(event: Mapping, env: Mapping[str, str], root: str) -> str:
     return budget(event, env, root)
 
 
-# By the hook's argument, as `events.HOOK_EVENTS` and `events.OPT_IN_EVENTS` name them.
+# By the hook's argument, as `events.HOOK_EVENTS` and `events.OPT_IN_EVENTS` name them (a
+# test keeps the two the same; the table is not imported: one module less for every hook).
 HANDLERS: dict[str, Callable[[Mapping, Mapping[str, str], str], str]] = {
-    HOOK_EVENTS["SessionStart"]: session_start,
-    HOOK_EVENTS["UserPromptSubmit"]: user_prompt_submit,
-    HOOK_EVENTS["PreCompact"]: pre_compact,
-    HOOK_EVENTS["PostCompact"]: post_compact,
-    HOOK_EVENTS["SessionEnd"]: session_end,
-    HOOK_EVENTS["SubagentStart"]: subagent_start,
-    HOOK_EVENTS["SubagentStop"]: subagent_stop,
-    HOOK_EVENTS["PreToolUse"]: pre_tool_use,
-    HOOK_EVENTS["Stop"]: stop,
-    OPT_IN_EVENTS["PostToolUse"]: post_tool_use,
+    "session-start": session_start,
+    "user-prompt-submit": user_prompt_submit,
+    "pre-compact": pre_compact,
+    "post-compact": post_compact,
+    "session-end": session_end,
+    "subagent-start": subagent_start,
+    "subagent-stop": subagent_stop,
+    "pre-tool-use": pre_tool_use,
+    "stop": stop,
+    "post-tool-use": post_tool_use,
 }
 
 
-def _hand_over(root: str, *, streams: bool = True) -> None:
-    """Start the work the hook left for detached children, with the hook's standard streams
-    (`streams`: the process's own, not a caller's) already on /dev/null: its output is whole,
-    and the children never hold the client's pipes."""
-    jobs = _LATER[:]
-    _LATER.clear()
-    if streams:
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except Exception:  # a closed pipe: nothing more reaches it anyway
-            pass
-        null = os.open(os.devnull, os.O_RDWR)
-        for fd in (0, 1, 2):
-            os.dup2(null, fd)
-        os.close(null)
-    for job in jobs:
-        try:
-            job()
-        except Exception as exc:  # one failed hand-over must not cost the others
-            state.log(root, f"handing work to a child failed: {type(exc).__name__}: {exc}")
-
-
 def main(argv: list[str], *, stdin: object = None, env: Mapping[str, str] | None = None) -> int:
-    """Run one hook; always returns 0. Work for detached children starts last, once the
-    hook's output is written (`_hand_over`)."""
-    env = os.environ if env is None else env
-    name = argv[0] if argv else "?"
-    root = None
-    _LATER.clear()
-    try:
-        root = state.state_root(env)
-        handler = HANDLERS.get(name)
-        if handler is None:
-            raise HookInputError(f"unknown hook {name!r} (expected one of {', '.join(HANDLERS)})")
-        event = read_event(sys.stdin if stdin is None else stdin)
-        out = handler(event, env, root)
-        if out:
-            write_answer(out)
-    except BaseException as exc:  # a hook must never break the session
-        if isinstance(exc, KeyboardInterrupt):
-            return 0
-        report_fault(root, name, exc)
-    if _LATER and root:  # also after a failure to write the output: the capture still runs
-        try:
-            _hand_over(root, streams=stdin is None)
-        except Exception:  # pragma: no cover - _hand_over logs each job's failure itself
-            pass
-    return 0
+    """Run one hook; always returns 0 (`hookio.run`)."""
+    return run(argv[0] if argv else "?", HANDLERS, stdin=stdin, env=env)

@@ -7,18 +7,17 @@ budget is denied with `permissionDecision: deny` and a reason naming the budget;
 thread, whose events carry no `agent_id`, is never denied; no budget set, nothing is read);
 and the cold-cache notice a resumed session's SessionStart gives the person
 (`cold_cache_notice`). The agent's tokens are counted the status line's way
-(`usage.statusline.count_file`, loaded only when a budget is set, for a subagent's call),
+(`usage.filecount.count_file`, loaded only when a budget is set, for a subagent's call),
 from where the last count stopped (`agents-budget.json` in the scratch dir).
-`run.py` starts PreToolUse here, without the other hooks' handlers: it runs before every
-tool call.
+`run.py` starts these three hooks here (`main`), without the other hooks' handlers: PreToolUse
+runs before every tool call, and a subagent's start and stop need only its live record.
 """
 
 from __future__ import annotations
 
 import os
-import sys
 
-from session_kit.hooks.hookio import read_event, report_fault, write_answer
+from session_kit.hooks.hookio import run
 from session_kit.state import fastjson
 from session_kit.state import root as state
 
@@ -27,8 +26,6 @@ from session_kit.state import root as state
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
-
-    from session_kit.state.scratch import SessionScratch
 
 COUNT_FILE = "agents-budget.json"
 MAX_COUNT_BYTES = 64 << 20
@@ -40,15 +37,17 @@ def _str(value: object) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def _scratch(event: Mapping, env: Mapping[str, str], root: str) -> SessionScratch:
-    from session_kit.state.current import session_id_from_env
+def _scratch(event: Mapping, env: Mapping[str, str], root: str) -> tuple[str, str]:
+    """`(session id, path)` of the event's session's scratch dir, made to exist (as
+    `SessionScratch.for_session(...).create()`, without loading the work state's module)."""
+    from session_kit.state.current import project_key_for, session_id_from_env
     from session_kit.state.ids import check_session_id
-    from session_kit.state.scratch import SessionScratch
 
     session_id = check_session_id(event.get("session_id") or session_id_from_env(env))
     cwd = _str(event.get("cwd"))
     project = env.get("CLAUDE_PROJECT_DIR") or cwd or os.getcwd()
-    return SessionScratch.for_session(session_id, project_path=project, root=root)
+    _key, path = state.scratch_location(root, session_id, project_key_for(project))
+    return session_id, state.ensure_dir(path, root=root)
 
 
 def subagent_start(event: Mapping, env: Mapping[str, str], root: str) -> str:
@@ -56,8 +55,8 @@ def subagent_start(event: Mapping, env: Mapping[str, str], root: str) -> str:
 
     agent_id = _str(event.get("agent_id"))
     if agent_id:
-        scratch = _scratch(event, env, root).create()
-        live_agents.record_start(scratch.path, agent_id, agent_type=_str(event.get("agent_type")))
+        _sid, path = _scratch(event, env, root)
+        live_agents.record_start(path, agent_id, agent_type=_str(event.get("agent_type")))
     return ""
 
 
@@ -66,9 +65,9 @@ def subagent_stop(event: Mapping, env: Mapping[str, str], root: str) -> str:
 
     agent_id = _str(event.get("agent_id"))
     if agent_id:
-        scratch = _scratch(event, env, root).create()
+        _sid, path = _scratch(event, env, root)
         live_agents.record_stop(
-            scratch.path,
+            path,
             agent_id,
             agent_type=_str(event.get("agent_type")),
             log=_str(event.get("agent_transcript_path")),
@@ -77,13 +76,13 @@ def subagent_stop(event: Mapping, env: Mapping[str, str], root: str) -> str:
     return ""
 
 
-def agent_tokens(scratch: SessionScratch, log: str, agent_id: str) -> int:
+def agent_tokens(scratch_path: str, log: str, agent_id: str) -> int:
     """The tokens the agent's log has used so far (each API message once, its last line's
     usage), read from where the last count stopped."""
     from session_kit.state import fileio
-    from session_kit.usage.statusline import count_file, record_tokens
+    from session_kit.usage.filecount import count_file, record_tokens
 
-    path = scratch.file(COUNT_FILE)
+    path = os.path.join(scratch_path, COUNT_FILE)
     with state.locked(path):
         try:
             counts = fileio.read_json(path, MAX_COUNT_BYTES)
@@ -146,16 +145,16 @@ def pre_tool_use(event: Mapping, env: Mapping[str, str], root: str) -> str:
     transcript = _str(event.get("transcript_path"))
     if budget is None or transcript is None:
         return ""
-    scratch = _scratch(event, env, root).create()
-    log = live_agents.find_agent_log(transcript, scratch.session_id, agent_id)
+    session_id, scratch_path = _scratch(event, env, root)
+    log = live_agents.find_agent_log(transcript, session_id, agent_id)
     if log is None:  # not written yet: where the client will write it
-        log = live_agents.agent_log_path(transcript, scratch.session_id, agent_id)
+        log = live_agents.agent_log_path(transcript, session_id, agent_id)
     if not _wait_for_call(log, _str(event.get("tool_use_id"))):
         return ""
-    tokens = agent_tokens(scratch, log, agent_id)
+    tokens = agent_tokens(scratch_path, log, agent_id)
     if tokens <= budget:
         return ""
-    live_agents.record_denied(scratch.path, agent_id, agent_type=agent_type, budget=budget, tokens=tokens)
+    live_agents.record_denied(scratch_path, agent_id, agent_type=agent_type, budget=budget, tokens=tokens)
     return _deny(
         f"session-kit: this subagent has used {tokens:,} tokens, past its budget of {budget:,} tokens "
         f"(SESSION_KIT_AGENT_BUDGET or the kit's config, agents.budget). Make no more tool calls: "
@@ -182,16 +181,11 @@ def cold_cache_notice(event: Mapping) -> str | None:
     return f"session-kit: the prompt cache is cold{idle}; the next turn re-writes it{size}."
 
 
+# By the hook's argument (`events.HOOK_EVENTS`): the hooks `run.py` starts here.
+HOOKS = {"subagent-start": subagent_start, "subagent-stop": subagent_stop, "pre-tool-use": pre_tool_use}
+
+
 def main(argv: list[str], *, stdin: object = None, env: Mapping[str, str] | None = None) -> int:
-    """Run PreToolUse on the event on stdin; always returns 0 (`handlers.main`'s contract)."""
-    env = os.environ if env is None else env
-    root = None
-    try:
-        root = state.state_root(env)
-        out = pre_tool_use(read_event(sys.stdin if stdin is None else stdin), env, root)
-        if out:
-            write_answer(out)
-    except BaseException as exc:  # a tool call must never fail because of the kit
-        if not isinstance(exc, KeyboardInterrupt):
-            report_fault(root, argv[0] if argv else "pre-tool-use", exc)
-    return 0
+    """Run the hook `argv[0]` (one of `HOOKS`; PreToolUse without one); always returns 0
+    (`hookio.run`)."""
+    return run(argv[0] if argv else "pre-tool-use", HOOKS, stdin=stdin, env=env)

@@ -1,10 +1,6 @@
-"""The command a Claude Code hook runs: `python -I -S <this file> <event>`.
-
-Started as a script, in isolated mode and without `site`, because interpreter start-up is
-most of a hook's cost: it puts the folder holding `session_kit` on the path by itself and
-imports only the handlers (the standard library, the `state` package, `hooks.events` and
-`claude.encoding`; a test lists what it loads), and leaves without the interpreter's teardown.
-Never exits non-zero: the session must not be blocked by the kit.
+"""The command a Claude Code hook runs: `python -I -S <this file> EVENT` (isolated, no `site`:
+start-up is most of a hook's cost). Puts the folder holding `session_kit` on the path and hands
+over to `hooks.start`; never exits non-zero. Kept short: a script is compiled at every start.
 """
 
 import os
@@ -13,25 +9,7 @@ import sys
 if sys.version_info < (3, 10):  # noqa: UP036 - this file must run (and say so) on old Pythons
     sys.stderr.write("session-kit hook: needs Python 3.10 or newer; hook skipped\n")
     raise SystemExit(0)
-
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+from session_kit.hooks.start import run
 
-# After the path is set. The secret guard runs after every tool call, the budget per subagent
-# before every one: they start without the other hooks' handlers.
-if sys.argv[1:2] == ["post-tool-use"]:
-    from session_kit.hooks.guard import main
-elif sys.argv[1:2] == ["pre-tool-use"]:
-    from session_kit.hooks.live import main
-else:
-    from session_kit.hooks.handlers import main
-
-code = main(sys.argv[1:])
-# Out without the interpreter's teardown: it touches every object, and after a hook has forked
-# its capture or archive child that copies each page the two still share (measured: ~5 ms of
-# CPU, a quarter of a hook's budget). Nothing is left to clean: files are closed, the output
-# is flushed here.
-try:
-    sys.stdout.flush()
-    sys.stderr.flush()
-finally:
-    os._exit(code)
+run(sys.argv[1:])

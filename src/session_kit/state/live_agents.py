@@ -7,7 +7,7 @@ and the budget denials of PreToolUse), written under the scratch dir's lock; the
 running agent's live status (`stalled`: its log has not grown for the threshold); the `agents`
 section of the kit's config file and its variables (the token budget per subagent type, the
 stall threshold). Does not read transcripts or count tokens (the status line's counting,
-`usage.statusline.count_file`, does), and does not decide an agent's figures (the agent model,
+`usage.filecount.count_file`, does), and does not decide an agent's figures (the agent model,
 `sessions.agent_run`, does; `queries.live_agents` puts the two together).
 
     {"agents": {"budget": 500000, "budget_by_type": {"Explore": 200000}, "stalled_after_minutes": 10}}

@@ -24,8 +24,6 @@ import os
 import sys
 import time
 
-from session_kit.state.ids import check_session_id
-
 # Annotations only: `collections.abc` costs the hooks ~2 ms to import (and `typing` more).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -88,6 +86,8 @@ def project_root(root: str, project_key: str) -> str:
 
 
 def scratch_dir(root: str, project_key: str, session_id: str) -> str:
+    from session_kit.state.ids import check_session_id  # here: Stop and SessionEnd need no id rule
+
     return os.path.join(root, "projects", project_key, "sessions", check_session_id(session_id))
 
 
@@ -95,8 +95,22 @@ def pointer_path(root: str, project_key: str) -> str:
     return os.path.join(root, "projects", project_key, "current-session-id")
 
 
+def scratch_location(root: str, session_id: str, project_key: str) -> tuple[str, str]:
+    """`(project key, path)` of the session's scratch dir: the existing one wherever it is
+    (the usual case, one stat), else where a new one goes, under `project_key`."""
+    expected = scratch_dir(root, project_key, session_id)
+    if os.path.isdir(expected):
+        return project_key, expected
+    existing = find_scratch_dir(root, session_id)
+    if existing:
+        return os.path.basename(os.path.dirname(os.path.dirname(existing))), existing
+    return project_key, expected
+
+
 def find_scratch_dir(root: str, session_id: str) -> str | None:
     """The existing scratch dir of a session, in whichever project it was made."""
+    from session_kit.state.ids import check_session_id
+
     check_session_id(session_id)
     base = projects_root(root)
     try:

@@ -129,14 +129,8 @@ class SessionScratch:
         root = root or state.state_root()
         check_session_id(session_id)
         key = project_key or project_key_for(project_path or os.getcwd())
-        expected = cls(root, key, session_id)
-        if expected.exists():  # the usual case, one stat: no need to list every project
-            return expected
-        existing = state.find_scratch_dir(root, session_id)
-        if existing:
-            found_key = os.path.basename(os.path.dirname(os.path.dirname(existing)))
-            return cls(root, found_key, session_id, existing)
-        return expected
+        found_key, path = state.scratch_location(root, session_id, key)
+        return cls(root, found_key, session_id, path)
 
     def create(self) -> SessionScratch:
         """Make the dir exist (0700 down from the root); UnsafePath where a folder on the way

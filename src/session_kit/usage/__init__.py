@@ -11,6 +11,8 @@ Owns, module by module:
                 index (`index.usage`), so a second run reads only what changed.
 - `statusline`  the client's status line: a stdlib-only script, fast because it remembers the
                 offset it already counted.
+- `filecount`   one file's tokens counted from where the last count stopped: the status
+                line's, and the budget per subagent's (a hook: standard library only).
 
 The counting itself (once per API message, last line wins, cache tiers) is
 `transcript.tokens`'. Does not print: the CLI does.
