@@ -137,8 +137,9 @@ def shown_overviews(batch: list[SessionOverview]) -> list[SessionOverview]:
     from session_kit.redact import shown_many  # here: a listing its memory answers needs no redactor
 
     texts: dict[str, str] = {}
-    for o in batch:
-        texts.update(dict.fromkeys(_strings(o)))
+    strings = [_strings(o) for o in batch]
+    for o, row in zip(batch, strings):
+        texts.update(dict.fromkeys(row))
         if o.first_prompt is not None:
             texts[o.first_prompt] = ""
     texts = dict(zip(texts, shown_many(list(texts))))
@@ -149,9 +150,9 @@ def shown_overviews(batch: list[SessionOverview]) -> list[SessionOverview]:
             cwd=texts[o.cwd] if o.cwd is not None else None,
             branch=texts[o.branch] if o.branch is not None else None,
             title=texts[o.title] if o.title is not None else None,
-            shown=all(texts[text] == text for text in _strings(o)[3:]),
+            shown=all(texts[text] == text for text in row[3:]),
         )
-        for o in batch
+        for o, row in zip(batch, strings)
     ]
 
 
