@@ -291,39 +291,29 @@ def head_facts(
 # names), found by byte searches: the client's bookkeeping lines, most of a file, are passed
 # over without being split apart or parsed.
 _TYPE_MARK = b'"type":"'  # as the client writes it
-_SPAN_MARKS = tuple(_TYPE_MARK + kind.encode() + b'"' for kind in sorted(SPAN_KINDS))
+_SPAN_NAMES = tuple(kind.encode() + b'"' for kind in sorted(SPAN_KINDS))
 _SPAN_TYPE = re.compile(rb'"type"\s*:\s*"(?:' + b"|".join(re.escape(k.encode()) for k in sorted(SPAN_KINDS)) + rb')"')
 
 
 def _marks(data: bytes, lo: int, hi: int, *, last_first: bool = False) -> Iterator[int]:
     """Where `data[lo:hi]` names a kind whose time counts, in order."""
-    if data.rfind(_TYPE_MARK, lo, hi) < 0:  # no line as the client writes them: JSON with spaces (or no types at all)
+    at = data.rfind(_TYPE_MARK, lo, hi)
+    if at < 0:  # no line as the client writes them: JSON with spaces (or no types at all)
         found = [match.start() for match in _SPAN_TYPE.finditer(data, lo, hi)]
         yield from reversed(found) if last_first else found
         return
-    # Each kind's mark is searched for by itself, in C, and the searches merged: the marks of
-    # other types (the bookkeeping lines, and the types nested in every line) are never visited.
+    step = len(_TYPE_MARK)
     if last_first:
-        last = {mark: data.rfind(mark, lo, hi) for mark in _SPAN_MARKS}
-        while last:
-            mark = max(last, key=last.__getitem__)
-            at = last[mark]
-            if at < 0:
-                return
-            yield at
-            last[mark] = data.rfind(mark, lo, at)
+        while at >= 0:
+            if data.startswith(_SPAN_NAMES, at + step):
+                yield at
+            at = data.rfind(_TYPE_MARK, lo, at)
         return
-    first = {mark: data.find(mark, lo, hi) for mark in _SPAN_MARKS}
-    first = {mark: at for mark, at in first.items() if at >= 0}
-    while first:
-        mark = min(first, key=first.__getitem__)
-        at = first[mark]
-        yield at
-        following = data.find(mark, at + len(mark), hi)
-        if following < 0:
-            del first[mark]
-        else:
-            first[mark] = following
+    at = data.find(_TYPE_MARK, lo, hi)
+    while at >= 0:
+        if data.startswith(_SPAN_NAMES, at + step):
+            yield at
+        at = data.find(_TYPE_MARK, at + step, hi)
 
 
 def first_timestamp(data: bytes, lo: int, hi: int, parsed: dict[int, Entry] | None = None) -> datetime | None:
