@@ -89,7 +89,10 @@ def overviews(sessions: Iterable[SessionRef]) -> Iterator[SessionOverview]:
     yield from shown_overviews(batch)
 
 
-BATCH = 128
+# Rows redacted in one pass: the redactor's cost per pass grows with the distinct words of its
+# texts, and a listing's rows share most of theirs (paths, projects, cwds): 512 rows a pass cost
+# a first listing of 10,000 sessions about a tenth less than 128 did, in memory that stays flat.
+BATCH = 512
 # The prompt is redacted before its cut to PROMPT_CHARS (a cut can leave a secret's head); what
 # lies past this bound cannot reach the cut, and a secret cut here still matches its rule.
 PROMPT_BOUND = 20 * PROMPT_CHARS
