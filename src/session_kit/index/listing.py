@@ -170,7 +170,7 @@ class ListingMemory:
             return
         values = [
             (path, project, os.path.basename(path)[: -len(".jsonl")], *tail, *facts, self._rules)
-            for path, project, tail, facts in rows
+            for path, project, tail, facts in sorted(rows, key=_path)
         ]
         try:
             conn.execute("BEGIN IMMEDIATE")
@@ -189,6 +189,10 @@ class ListingMemory:
             except sqlite3.Error:
                 pass
             self._keeping = False
+
+
+def _path(row: Handed) -> str:
+    return row[0]
 
 
 def latest_first(

@@ -89,7 +89,11 @@ def overviews(sessions: Iterable[SessionRef]) -> Iterator[SessionOverview]:
     yield from shown_overviews(batch)
 
 
-BATCH = 128
+# Rows redacted in one pass: the redactor's cost per pass grows with the distinct words of its
+# texts, and a listing's rows share most of theirs (paths, projects, cwds). 256 rows a pass cost
+# a first listing of 10,000 sessions less than 128 did at the same peak memory; 512 cost less
+# again, but 3 MB more at 30,000 sessions.
+BATCH = 256
 # The prompt is redacted before its cut to PROMPT_CHARS (a cut can leave a secret's head); what
 # lies past this bound cannot reach the cut, and a secret cut here still matches its rule.
 PROMPT_BOUND = 20 * PROMPT_CHARS
@@ -137,8 +141,9 @@ def shown_overviews(batch: list[SessionOverview]) -> list[SessionOverview]:
     from session_kit.redact import shown_many  # here: a listing its memory answers needs no redactor
 
     texts: dict[str, str] = {}
-    for o in batch:
-        texts.update(dict.fromkeys(_strings(o)))
+    strings = [_strings(o) for o in batch]
+    for o, row in zip(batch, strings):
+        texts.update(dict.fromkeys(row))
         if o.first_prompt is not None:
             texts[o.first_prompt] = ""
     texts = dict(zip(texts, shown_many(list(texts))))
@@ -149,9 +154,9 @@ def shown_overviews(batch: list[SessionOverview]) -> list[SessionOverview]:
             cwd=texts[o.cwd] if o.cwd is not None else None,
             branch=texts[o.branch] if o.branch is not None else None,
             title=texts[o.title] if o.title is not None else None,
-            shown=all(texts[text] == text for text in _strings(o)[3:]),
+            shown=all(texts[text] == text for text in row[3:]),
         )
-        for o in batch
+        for o, row in zip(batch, strings)
     ]
 
 

@@ -242,6 +242,7 @@ def head_facts(
     """
     start: datetime | None = None
     cwd = branch = None
+    parsed: dict[int, Entry] = {}  # the lines the search for the start parsed: never parsed twice
     data = b""
     scanned = 0  # complete lines before this offset have been looked at
     step = HEAD_STEP
@@ -253,7 +254,7 @@ def head_facts(
         at_eof = len(chunk) < step
         complete = len(data) if at_eof else data.rfind(b"\n") + 1
         if start is None:
-            start = first_timestamp(data, scanned, complete)
+            start = first_timestamp(data, scanned, complete, parsed)
         if titles is not None and (
             data.find(b'"summary"', scanned, complete) >= 0 or data.find(b"-title", scanned, complete) >= 0
         ):
@@ -265,13 +266,15 @@ def head_facts(
                 break
             line_start, line_end = _line_at(data, match.start(), scanned, complete)
             pos = line_end
-            try:
-                value = loads_glanced(data[line_start:line_end].strip())
-            except (ValueError, RecursionError):
-                continue
-            if not isinstance(value, dict):
-                continue
-            entry = Entry.from_raw(0, value)
+            entry = parsed.get(line_start)
+            if entry is None:
+                try:
+                    value = loads_glanced(data[line_start:line_end].strip())
+                except (ValueError, RecursionError):
+                    continue
+                if not isinstance(value, dict):
+                    continue
+                entry = Entry.from_raw(0, value)
             start = start or span_time(entry)
             cwd = cwd or entry.cwd
             branch = branch or entry.git_branch
@@ -313,15 +316,21 @@ def _marks(data: bytes, lo: int, hi: int, *, last_first: bool = False) -> Iterat
         at = data.find(_TYPE_MARK, at + step, hi)
 
 
-def first_timestamp(data: bytes, lo: int, hi: int) -> datetime | None:
-    """The time of the first line of `data[lo:hi]` (complete lines) that gives the span one."""
+def first_timestamp(data: bytes, lo: int, hi: int, parsed: dict[int, Entry] | None = None) -> datetime | None:
+    """The time of the first line of `data[lo:hi]` (complete lines) that gives the span one;
+    the lines parsed on the way are left in `parsed`, by where they start in `data`."""
     tried = lo  # the lines before this were tried
     for pos in _marks(data, lo, hi):
         if pos < tried:
             continue
         line_start, line_end = _line_at(data, pos, lo, hi)
         tried = line_end
-        stamp = line_timestamp(data[line_start:line_end])
+        entry = line_entry(data[line_start:line_end])
+        if entry is None:
+            continue
+        if parsed is not None:
+            parsed[line_start] = entry
+        stamp = span_time(entry)
         if stamp is not None:
             return stamp
     return None
@@ -351,10 +360,17 @@ def line_timestamp(raw: bytes) -> datetime | None:
     The line is parsed: a regex cannot tell the entry's own type and time from ones nested
     inside it (file-history snapshots and attachments carry their own).
     """
+    entry = line_entry(raw)
+    return span_time(entry) if entry is not None else None
+
+
+def line_entry(raw: bytes) -> Entry | None:
+    """The entry of a line that may give the span a time (one naming a `timestamp`), parsed;
+    None for any other line, or one that is not a JSON object."""
     if b'"timestamp"' not in raw:
         return None
     try:
         value = loads_glanced(raw.strip())
     except (ValueError, RecursionError):
         return None
-    return span_time(Entry.from_raw(0, value)) if isinstance(value, dict) else None
+    return Entry.from_raw(0, value) if isinstance(value, dict) else None
