@@ -431,7 +431,7 @@ RULES: tuple[Rule, ...] = (
         Pattern(
             r"(?<![a-z])(?P<name>PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIALS?|(?:"
             + "|".join(f"(?<={w.upper()}{sep})" for w in _KEY_WORDS for sep in ("", "_"))
-            + r"|(?<=_))KEY)(?:\s*=\s*|: ?)"
+            + r"|(?<=_))KEY)(?:[ \t]*=[ \t]*|: ?)"
             + _NOT_A_VALUE
             + r"(?P<v>[^\s\"',;&(){}\[\]\\\x00]{4,})(?=[\s\"',;&)}\]\\\x00]|$)"
         ),
@@ -444,7 +444,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "password",
         Pattern(
-            r"(?i)(?P<name>passw(?:or)?d|passphrase)\\*[\"']?(?:\s*=(?!=)\s*|:[ \t]?)"
+            r"(?i)(?P<name>passw(?:or)?d|passphrase)\\*[\"']?(?:[ \t]*=(?!=)[ \t]*|:[ \t]?)"
             + _NOT_A_VALUE
             + r"(?P<v>[^\s\"',;&<>\\()\x00]{3,})"
         ),
@@ -458,7 +458,11 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "secret",
         Pattern(
-            r"(?i)" + _NAMES + r"\\*[\"']?(?:\s*=(?!=)\s*|:[ \t]?)" + _NOT_A_VALUE + r"(?P<v>[^\s\"',;&<>\\()\x00]{6,})"
+            r"(?i)"
+            + _NAMES
+            + r"\\*[\"']?(?:[ \t]*=(?!=)[ \t]*|:[ \t]?)"
+            + _NOT_A_VALUE
+            + r"(?P<v>[^\s\"',;&<>\\()\x00]{6,})"
         ),
         _NAME_ANCHORS,
         group="v",

@@ -258,11 +258,21 @@ def unseen(seed: int = 2026) -> list[Probe]:
         sec,
     )
     sec = r(AN + "+/", 40)
-    add("aws-configure-prompt", f, f"AWS Access Key ID [None]: AKIA{r(U + D, 16)}\nAWS Secret Access Key [None]: {sec}", sec)
+    add(
+        "aws-configure-prompt",
+        f,
+        f"AWS Access Key ID [None]: AKIA{r(U + D, 16)}\nAWS Secret Access Key [None]: {sec}",
+        sec,
+    )
     sec = r(AN + "+/", 40)
     add("java-basic-credentials", f, f'new BasicAWSCredentials("AKIA{r(U + D, 16)}", "{sec}")', sec)
     sec = r(AN + "+/", 40)
-    add("js-sdk-config", f, f'new S3Client({{ credentials: {{ accessKeyId: "AKIA{r(U + D, 16)}", secretAccessKey: "{sec}" }} }})', sec)
+    add(
+        "js-sdk-config",
+        f,
+        f'new S3Client({{ credentials: {{ accessKeyId: "AKIA{r(U + D, 16)}", secretAccessKey: "{sec}" }} }})',
+        sec,
+    )
     sec, st = r(AN + "+/", 40), "IQoJb3JpZ2luX2VjE" + r(B64, 200)
     add(
         "get-session-token-text",
@@ -312,7 +322,12 @@ def unseen(seed: int = 2026) -> list[Probe]:
         v,
     )
     v = r(AN, 40)
-    add("http-dump-bearer", f, f"GET /v2/items HTTP/1.1\r\nHost: api.acme.io\r\nAuthorization: Bearer {v}\r\nAccept: */*\r\n", v)
+    add(
+        "http-dump-bearer",
+        f,
+        f"GET /v2/items HTTP/1.1\r\nHost: api.acme.io\r\nAuthorization: Bearer {v}\r\nAccept: */*\r\n",
+        v,
+    )
     v = r(HEXL, 32)
     add(
         "digest",
@@ -375,7 +390,12 @@ def unseen(seed: int = 2026) -> list[Probe]:
     v = r(AN, 18)
     add("jdbc-sqlserver", f, f"jdbc:sqlserver://db:1433;databaseName=app;user=sa;password={v};encrypt=true", v)
     v = r(AN, 18)
-    add("mongodb-srv", f, f'client = MongoClient("mongodb+srv://admin:{v}@cluster0.ab1cd.mongodb.net/?retryWrites=true")', v)
+    add(
+        "mongodb-srv",
+        f,
+        f'client = MongoClient("mongodb+srv://admin:{v}@cluster0.ab1cd.mongodb.net/?retryWrites=true")',
+        v,
+    )
     v = r(AN, 24)
     add("redis-password-only", f, f"REDIS_URL=redis://:{v}@redis:6379/0", v)
     v = r(AN, 20)
@@ -425,7 +445,12 @@ def unseen(seed: int = 2026) -> list[Probe]:
     v = r(AN, 16)
     add("my-cnf", f, f"[client]\nuser=root\npassword={v}\n", v)
     v = r(AN, 16)
-    add("maven-settings", f, f"<server>\n  <id>nexus</id>\n  <username>ci</username>\n  <password>{v}</password>\n</server>", v)
+    add(
+        "maven-settings",
+        f,
+        f"<server>\n  <id>nexus</id>\n  <username>ci</username>\n  <password>{v}</password>\n</server>",
+        v,
+    )
     v = r(AN, 16)
     add("json-db-pass", f, f'{{"db_host": "db", "db_pass": "{v}"}}', v)
     v = r(AN, 16)
@@ -458,11 +483,21 @@ def unseen(seed: int = 2026) -> list[Probe]:
         *body.split("\\n"),
     )
     v = "AIza" + r(B64URL, 35)
-    add("firebase-config", f, f'const firebaseConfig = {{\n  apiKey: "{v}",\n  authDomain: "acme.firebaseapp.com",\n}};', v)
+    add(
+        "firebase-config",
+        f,
+        f'const firebaseConfig = {{\n  apiKey: "{v}",\n  authDomain: "acme.firebaseapp.com",\n}};',
+        v,
+    )
     v = "AIza" + r(B64URL, 35)
     add("maps-url", f, f"https://maps.googleapis.com/maps/api/geocode/json?address=Paris&key={v}", v)
     v = "GOCSPX-" + r(B64URL, 28)
-    add("oauth-client-secret", f, f'{{"web": {{"client_id": "1234-abc.apps.googleusercontent.com", "client_secret": "{v}"}}}}', v)
+    add(
+        "oauth-client-secret",
+        f,
+        f'{{"web": {{"client_id": "1234-abc.apps.googleusercontent.com", "client_secret": "{v}"}}}}',
+        v,
+    )
     v = "ya29.a0" + r(B64URL, 150)
     add("access-token-output", f, f"$ gcloud auth print-access-token\n{v}\n", v)
     v = "1//0" + r(B64URL, 100)
@@ -512,7 +547,12 @@ def unseen(seed: int = 2026) -> list[Probe]:
     v = b64("ci:" + r(AN, 20))
     add("npmrc-auth", f, f"registry=https://art.acme.io/api/npm/npm/\n_auth={v}\nalways-auth=true", v)
     v = "glpat-" + r(B64URL, 20)
-    add("pip-index-url", f, f"pip install --extra-index-url https://__token__:{v}@gitlab.com/api/v4/projects/1/packages/pypi/simple acme", v)
+    add(
+        "pip-index-url",
+        f,
+        f"pip install --extra-index-url https://__token__:{v}@gitlab.com/api/v4/projects/1/packages/pypi/simple acme",
+        v,
+    )
     v = "AKCp" + r(AN, 69)
     add("jfrog-header", f, f"curl -H 'X-JFrog-Art-Api: {v}' https://art.acme.io/api/repositories", v)
     return out
@@ -535,7 +575,7 @@ BENIGN: tuple[str, ...] = (
     "set DB_PASSWORD=%DB_PASSWORD%\nset API_KEY=%API_KEY%",
     "password: {{ .Values.postgresql.auth.password }}",
     "api_key: {{ vault_api_key }}",
-    "token: '{{ lookup(\"env\", \"GH_TOKEN\") }}'",
+    'token: \'{{ lookup("env", "GH_TOKEN") }}\'',
     "client_secret: ${{ secrets.AZURE_CLIENT_SECRET }}",
     "[sudo] password for jane: \nSorry, try again.",
     "$ mysql -u root -p\nEnter password: \nWelcome to the MySQL monitor.",
@@ -554,22 +594,22 @@ BENIGN: tuple[str, ...] = (
     "otpauth://totp/Example:alice@example.com?secret=<base32-secret>&issuer=Example",
     "Authorization: Bearer $TOKEN",
     "Authorization: Bearer <token>",
-    "curl -H \"Authorization: Bearer ${API_TOKEN}\" https://api.example.com",
+    'curl -H "Authorization: Bearer ${API_TOKEN}" https://api.example.com',
     "DATABASE_URL=postgres://USER:PASSWORD@HOST:5432/DBNAME",
     "redis://:${REDIS_PASSWORD}@redis:6379/0",
     "mysql -u root -p$MYSQL_ROOT_PASSWORD app",
-    "sshpass -p \"$SSH_PASS\" ssh deploy@host",
+    'sshpass -p "$SSH_PASS" ssh deploy@host',
     "PGPASSWORD=$PGPASSWORD psql -h db",
     "AccountKey=<storage-account-key>",
     "https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
     "aws_secret_access_key = YOUR_SECRET_ACCESS_KEY",
-    "\"SecretAccessKey\": \"<secret>\"",
+    '"SecretAccessKey": "<secret>"',
     "kubectl get secrets\nNAME            TYPE     DATA   AGE\ndb-credentials  Opaque   2      4d",
     "kubectl create secret generic db --from-literal=password=$DB_PASSWORD",
     "data:\n  password: <base64-encoded-password>\n",
-    "FERNET_KEY=\"\"  # generate with Fernet.generate_key()",
+    'FERNET_KEY=""  # generate with Fernet.generate_key()',
     "wpa_passphrase MyNetwork  # reads the passphrase from stdin",
-    "psk=\"your-wifi-password\"",
+    'psk="your-wifi-password"',
     "The TOTP secret is shown once as a QR code; store it in your authenticator.",
     "Use Authorization: Basic with your username and API token.",
     "password_hash = bcrypt.hashpw(password.encode(), bcrypt.gensalt())",
