@@ -285,7 +285,9 @@ RULES: tuple[Rule, ...] = (
     _token("google-oauth-token", r"1//0[A-Za-z0-9_-]{40,}", "1//0"),
     _token("azure-client-secret", r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}", "Q~", back=4),
     _token("square-token", r"(?<![A-Za-z0-9])EAAA[A-Za-z0-9_-]{60,}", "EAAA"),
-    _token("slack-webhook", r"https://hooks\.slack\.com/services/[A-Za-z0-9/_-]+", "://", back=5),
+    _token(
+        "slack-webhook", r"https://hooks\.slack\.com/(?:services|triggers|workflows)/[A-Za-z0-9/_-]+", "://", back=5
+    ),
     _token(
         "discord-webhook",
         r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/[0-9]+/[A-Za-z0-9_-]+",

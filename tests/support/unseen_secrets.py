@@ -539,7 +539,7 @@ def unseen(seed: int = 2026) -> list[Probe]:
     v = "oy2" + r(L + D, 43)
     add("nuget-push", f, f"dotnet nuget push pkg.nupkg --api-key {v} --source https://api.nuget.org/v3/index.json", v)
     v = "rubygems_" + r(HEXL, 48)
-    add("gem-credentials", f, f"---\n:rubygems_api_key: {v}\n", v)
+    add("gem-credentials", f, f"---\n:rubygems_api_key: {v}\n", v[9:])
     v = "cio" + r(AN, 32)
     add("cargo-credentials", f, f'[registry]\ntoken = "{v}"\n', v)
     v = "ghp_" + r(AN, 36)
