@@ -253,9 +253,9 @@ GENERIC_RULES: tuple[Rule, ...] = (
     Rule(
         "password",
         Pattern(
-            r"(?:sqlplus|rman|expdp|impdp|sqlldr)\b[^\n\x00]*?\s[\"']?[A-Za-z0-9_$#]+/(?P<v>[^\s/@\"'\x00]+)(?=@|[\s\"']|$)"
+            r"(?:(?:sqlplus|rman|expdp|impdp|sqlldr)\b[^\n\x00]*?\s[\"']?|jdbc:oracle:(?:thin|oci8?):)[A-Za-z0-9_$#]+/(?P<v>[^\s/@\"'\x00]+)(?=@|[\s\"']|$)"
         ),
-        ("sqlplus", "rman", "expdp", "impdp", "sqlldr"),
+        ("sqlplus", "rman", "expdp", "impdp", "sqlldr", "jdbc:oracle"),
         group="v",
         accept=_is_value,
     ),

@@ -10,6 +10,8 @@ replaces; an HTTP Digest response, whose header the Authorization rule replaces 
   or a cache's;
 - a key literal handed to a constructor or decoder (`Fernet(b'…')`, `bytes.fromhex("…")`,
   `[]byte("…")`, `SecretKeySpec(…)`);
+- one-time password seeds handed to an OTP library, keys printed by the command that made
+  them (`wg genkey`, `openssl rand`);
 - pre-shared keys (WireGuard, IPsec `: PSK "…"`, wpa_supplicant `psk=`, nmcli `wifi-sec.psk`),
   OpenVPN static key blocks, AWS session tokens by their prefix, a service account's
   `private_key_id`, `{"keyName": …, "value": "…"}` key listings, a printed key file (`cat config/master.key`), two-factor recovery codes.
@@ -83,12 +85,17 @@ KEY_RULES: tuple[Rule, ...] = (
     Rule(
         "key",
         Pattern(
-            r"(?i:fernet|fromhex|unhexlify|b64decode|\[\]byte|buffer\.from|hmac\.new|secretkeyspec|aesgcm|chacha20poly1305)"
+            r"(?i:fernet|from_?hex|unhexlify|hex(?:::|\.)decode(?:string)?|b64decode|decodestring|\[\]byte|buffer\.from"
+            r"|hmac\.new|secretkeyspec|aesgcm|chacha20poly1305)"
             r"\([ \t]*b?\\*[\"'](?P<v>[A-Za-z0-9+/=_-]{16,})\\*[\"']"
         ),
         (
             "fernet",
             "fromhex",
+            "from_hex",
+            "hex::decode",
+            "hex.decode",
+            "decodestring",
             "unhexlify",
             "b64decode",
             "[]byte",
@@ -98,6 +105,25 @@ KEY_RULES: tuple[Rule, ...] = (
             "aesgcm",
             "chacha20",
         ),
+        group="v",
+        accept=_random_key,
+    ),
+    # a one-time password seed handed to an OTP library (`pyotp.TOTP("…")`, `authenticator.generate('…')`)
+    Rule(
+        "otp-seed",
+        Pattern(r"(?i:totp|hotp|otp|authenticator)[\w.]*\([ \t]*\\*[\"'](?P<v>[A-Z2-7]{16,}=*)\\*[\"']"),
+        ("otp", "authenticator"),
+        group="v",
+        accept=lambda v: any(c.isdigit() for c in v),
+    ),
+    # a key printed by the command that made it (`wg genkey`, `openssl rand -base64 32`)
+    Rule(
+        "key",
+        Pattern(
+            r"(?i:wg[ \t]+gen(?:key|psk)|openssl[ \t]+rand|generate_key\(\)|token_(?:hex|urlsafe)\(\d*\))[^\n\x00]{0,80}"
+            r"(?:\n|\\n)(?:>[ \t]?|[ \t])*(?P<v>[A-Za-z0-9+/=_-]{16,})(?=[ \t]*(?:\n|\\n|$|[\"'\x00]))"
+        ),
+        ("wg ", "openssl", "generate_key", "token_"),
         group="v",
         accept=_random_key,
     ),
