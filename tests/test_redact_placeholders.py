@@ -58,3 +58,19 @@ def test_a_placeholder_is_left_alone_and_a_real_secret_in_its_place_is_removed(p
 )
 def test_a_password_prompt_with_nothing_typed_is_left_alone(prompt: str):
     assert redact_text(prompt) == prompt
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"key": "123e4567-e89b-12d3-a456-426614174000"}',
+        "request_key: 123e4567-e89b-12d3-a456-426614174000",
+        "object key = photos/IMG_20240101_123456.jpg",
+        "i18n key: dashboard.widgets.revenue_chart_title_v2",
+        "PublicKey = 3AXEcRpVmQ0x8n5kYtE1hG7uJb2LdWq9sZfC4oNy6Ik=",
+        "public_key: 3AXEcRpVmQ0x8n5kYtE1hG7uJb2LdWq9sZfC4oNy6Ik=",
+        "Enter passphrase for key '/home/jane/.ssh/id_ed25519': ",
+    ],
+)
+def test_an_id_a_path_or_a_public_key_under_a_key_like_name_is_left_alone(text: str):
+    assert redact_text(text) == text

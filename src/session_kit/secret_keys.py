@@ -22,9 +22,14 @@ redactor's one check (`secret_placeholders`).
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 
 from session_kit.secret_formats import Pattern, Rule
+
+_UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
+# a digest's or a version's prefix, or a word of four lower-case letters between separators
+_WORDY = re.compile(r"^(?:sha\d+|md5|v\d+)[-_:]|(?:^|[-_])[a-z]{4,}(?=[-_])")
 
 
 def _random_key(value: str) -> bool:
@@ -37,12 +42,20 @@ def _random_key(value: str) -> bool:
     return entropy >= 3.3
 
 
+def _random_key_value(value: str) -> bool:
+    """`_random_key`, and not a uuid, nor a value made of words (`v1-deps-…`, `sha256-…`)."""
+    value = value.strip("'\"")
+    if _UUID.search(value) is not None or _WORDY.search(value) is not None:
+        return False
+    return _random_key(value)
+
+
 def _mixed_key(value: str) -> bool:
     """An AWS secret's shape: both cases and a digit."""
     return _random_key(value) and any(c.isupper() for c in value) and any(c.islower() for c in value)
 
 
-_KEY_VALUE = r"(?P<v>[A-Za-z0-9+/=_.~-]{16,})(?![A-Za-z0-9+/=_.~-])"
+_KEY_VALUE = r"(?P<v>[A-Za-z0-9+/=_-]{16,})(?![A-Za-z0-9+/=_.~-])"
 
 FIRST_RULES: tuple[Rule, ...] = (
     Rule(
@@ -73,13 +86,16 @@ KEY_RULES: tuple[Rule, ...] = (
         Pattern(
             r"(?<![Pp]ublic)(?<![Pp]ublic[_.-])(?<![Pp]ub[_.-])(?<!PUBLIC_)(?<![Cc]ache[_.-])(?<![Pp]rimary)"
             r"(?<![Ff]oreign)(?<![Ss]ort)(?<![Pp]artition)(?<![Ii]dempotency[_-])(?<![Ll]icense[_-])"
-            r"(?i:key|psk)(?:[-_.]?(?i:data|base|value|hex|b64|base64|bytes|material))?(?![A-Za-z0-9])"
+            r"(?<![Oo]bject[_.-])(?<![Ss]3[_.-])(?<![Ii]18n[_.-])(?<![Rr]ow[_.-])(?<![Hh]ash[_.-])(?<![Ll]ookup[_.-])"
+            r"(?<![Rr]egistry[_.-])(?<![Ii]ndex[_.-])(?<![Mm]ap[_.-])"
+            # a name that qualifies the key (`STRIPE_KEY`, `hmacKey`, `client-key-data`), not `key` alone
+            r"(?:(?<=[A-Za-z0-9][_.-])(?i:key|psk)|(?<=[a-z])Key|(?<=[A-Z])KEY|(?:(?<![A-Za-z0-9])|(?<=\\[nrt]))(?i:psk))(?:[-_.]?(?i:data|base|value|hex|b64|base64|bytes|material))?(?![A-Za-z0-9])"
             r"\\*[\"']?\]?(?:[ \t]*(?:=>|:=|=(?!=)|:(?!:))[ \t]*|[ \t]+<\([ \t]*echo[ \t]+)"
             r"(?:[A-Za-z_][\w.]*\([ \t]*|\[\]byte\([ \t]*)?b?\\*[\"']?" + _KEY_VALUE
         ),
         ("key", "psk"),
         group="v",
-        accept=_random_key,
+        accept=_random_key_value,
     ),
     # a key literal handed to a constructor or a decoder
     Rule(
@@ -131,7 +147,7 @@ KEY_RULES: tuple[Rule, ...] = (
     Rule(
         "psk",
         Pattern(
-            r"(?i)(?<![a-z])(?:psk|pre-?shared[-_ ]?key)\\*[\"']?(?:[ \t]*[=:][ \t]*|[ \t]+)"
+            r"(?i)(?:(?<![a-z])|(?<=\\[nrt]))(?:psk|pre-?shared[-_ ]?key)\\*[\"']?(?:[ \t]*[=:][ \t]*|[ \t]+)"
             r"(?P<v>\\*\"[^\"\n\x00\\]{8,63}\\*\"|\\*'[^'\n\x00\\]{8,63}\\*'|[^\s\"'\x00\\]{8,64})"
         ),
         ("psk", "preshared", "pre-shared"),
