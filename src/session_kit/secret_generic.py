@@ -233,7 +233,7 @@ GENERIC_RULES: tuple[Rule, ...] = (
     Rule(
         "secret",
         Pattern(
-            r"(?i)(?:seed|secret|token|(?<!public )(?<!public[_-])key|password|passphrase)(?:\s+is)?\s*[:=]?\s+"
+            r"(?i)(?:seed|secret|token|(?<!public )(?<!public[_-])(?<!public)key|password|passphrase)(?:\s+is)?\s*[:=]?\s+"
             r"(?P<v>[A-Za-z0-9+/_=.~-]{16,})(?![A-Za-z0-9+/=_~-])"
         ),
         ("seed", "secret", "token", "key", "pass"),
