@@ -63,8 +63,8 @@ CASES = [
         "slack-token",
     ),
     (
-        "url: https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
-        "T00000000/B00000000",
+        "url: https://hooks.slack.com/services/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",
+        "T04QK7ZLM/B06RJ2N8XPC",
         "slack-webhook",
     ),
     ("key=AIzaSyDdI0hCZtE6vySjMm-WEfRq3CPzqKqqsHI&q=x", "AIzaSyDdI0hCZtE6vySjMm-WEfRq3CPzqKqqsHI", "google-api-key"),

@@ -7,14 +7,18 @@ file bodies, URL passwords with reserved characters, positional credentials, new
 keys, chat-bot tokens in code, age keys), each in several placements; and on secrets that grant
 access by being shown (`tests/support/access_secrets.py`: cluster join tokens, session cookies,
 one-time-password seeds, wallet keys, signed URLs, nested config, command arguments, webhooks,
-Authorization set in server configs, keys by their encoding)."""
+Authorization set in server configs, keys by their encoding); and on the families an outside
+set found weakest, in formats none of the others hold (`tests/support/unseen_secrets.py`:
+Kubernetes Secrets, encryption keys, VPN and wifi keys, one-time password seeds, Azure, AWS,
+webhooks, HTTP auth, generic assignments, database URLs, command lines, config passwords, GCP,
+payments and messaging, registries), with placeholder and prompt texts as its benign set."""
 
 from __future__ import annotations
 
 import pytest
 
 from session_kit.redact import find_secrets, redact_many, redact_text
-from tests.support import access_secrets, generic_secrets
+from tests.support import access_secrets, generic_secrets, unseen_secrets
 from tests.support.heldout_secrets import BENIGN, figures, heldout
 
 # Each probe set: its probes, its benign look-alikes, its figures, how many families it holds.
@@ -22,6 +26,7 @@ SETS = {
     "held-out": (heldout, BENIGN, figures, 7),
     "by class": (generic_secrets.generic, generic_secrets.BENIGN, generic_secrets.figures, 7),
     "access": (access_secrets.access, access_secrets.BENIGN, access_secrets.figures, 10),
+    "unseen formats": (unseen_secrets.unseen, unseen_secrets.BENIGN, unseen_secrets.figures, 15),
 }
 FAMILIES = [(name, family) for name, (made, *_rest) in SETS.items() for family in sorted({p.family for p in made()})]
 

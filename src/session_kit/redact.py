@@ -41,6 +41,7 @@ from operator import add
 
 from session_kit.secret_contexts import RULES
 from session_kit.secret_formats import Rule
+from session_kit.secret_placeholders import stands_in
 from session_kit.secret_words import distinct_words, runs, words_table
 
 TYPE_CHECKING = False
@@ -218,6 +219,8 @@ class Redactor:
         """What replaces the match, or None when it is not a secret after all."""
         secret = match.group(rule.group)
         if rule.accept is not None and not rule.accept(secret):
+            return None
+        if stands_in(secret, match.string, match.start(rule.group)):
             return None
         kind = rule.kind_of(match) if rule.kind_of else rule.kind
         self.counts[kind] += 1

@@ -44,6 +44,7 @@ from session_kit.secret_access import _SECRET_NAME, ACCESS_RULES, _random_value
 from session_kit.secret_formats import _NOT_A_VALUE, Pattern, Rule, _has_digit, _is_value, _looks_random
 from session_kit.secret_formats import RULES as FORMAT_RULES
 from session_kit.secret_generic import GENERIC_RULES
+from session_kit.secret_keys import FIRST_RULES, KEY_RULES
 
 # A value on a command line: quoted (the quotes go with it), or a word that is not a variable,
 # a placeholder or another option.
@@ -350,7 +351,7 @@ CONTEXT_RULES: tuple[Rule, ...] = (
     Rule(
         "password",
         Pattern(
-            r"(?i)[\s\S]{0,4}?(?:\bnet\s+user\s+[^\s/\x00]+|wpa_passphrase\s+[^\s\x00]+)\s+(?P<v>[^\s/*\x00][^\s\x00]*)"
+            r"(?i)[\s\S]{0,4}?(?:\bnet\s+user\s+[^\s/\x00]+|\bnet\s+use\s+(?:[A-Za-z*]:?\s+)?\\{2,}[^\s\x00]+|wpa_passphrase\s+[^\s\x00]+)\s+(?P<v>[^\s/*\x00][^\s\x00]*)"
         ),
         ("net ", "pass"),
         back=4,
@@ -403,4 +404,4 @@ CONTEXT_RULES: tuple[Rule, ...] = (
     ),
 )
 
-RULES: tuple[Rule, ...] = FORMAT_RULES + CONTEXT_RULES + ACCESS_RULES + GENERIC_RULES
+RULES: tuple[Rule, ...] = FIRST_RULES + FORMAT_RULES + CONTEXT_RULES + ACCESS_RULES + KEY_RULES + GENERIC_RULES

@@ -285,7 +285,9 @@ RULES: tuple[Rule, ...] = (
     _token("google-oauth-token", r"1//0[A-Za-z0-9_-]{40,}", "1//0"),
     _token("azure-client-secret", r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}", "Q~", back=4),
     _token("square-token", r"(?<![A-Za-z0-9])EAAA[A-Za-z0-9_-]{60,}", "EAAA"),
-    _token("slack-webhook", r"https://hooks\.slack\.com/services/[A-Za-z0-9/_-]+", "://", back=5),
+    _token(
+        "slack-webhook", r"https://hooks\.slack\.com/(?:services|triggers|workflows)/[A-Za-z0-9/_-]+", "://", back=5
+    ),
     _token(
         "discord-webhook",
         r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/[0-9]+/[A-Za-z0-9_-]+",
@@ -431,7 +433,7 @@ RULES: tuple[Rule, ...] = (
         Pattern(
             r"(?<![a-z])(?P<name>PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIALS?|(?:"
             + "|".join(f"(?<={w.upper()}{sep})" for w in _KEY_WORDS for sep in ("", "_"))
-            + r"|(?<=_))KEY)(?:\s*=\s*|: ?)"
+            + r"|(?<=_))KEY)(?:[ \t]*=[ \t]*|: ?)"
             + _NOT_A_VALUE
             + r"(?P<v>[^\s\"',;&(){}\[\]\\\x00]{4,})(?=[\s\"',;&)}\]\\\x00]|$)"
         ),
@@ -444,7 +446,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "password",
         Pattern(
-            r"(?i)(?P<name>passw(?:or)?d|passphrase)\\*[\"']?(?:\s*=(?!=)\s*|:[ \t]?)"
+            r"(?i)(?P<name>passw(?:or)?d|passphrase)\\*[\"']?(?:[ \t]*=(?!=)[ \t]*|:[ \t]?)"
             + _NOT_A_VALUE
             + r"(?P<v>[^\s\"',;&<>\\()\x00]{3,})"
         ),
@@ -458,7 +460,11 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "secret",
         Pattern(
-            r"(?i)" + _NAMES + r"\\*[\"']?(?:\s*=(?!=)\s*|:[ \t]?)" + _NOT_A_VALUE + r"(?P<v>[^\s\"',;&<>\\()\x00]{6,})"
+            r"(?i)"
+            + _NAMES
+            + r"\\*[\"']?(?:[ \t]*=(?!=)[ \t]*|:[ \t]?)"
+            + _NOT_A_VALUE
+            + r"(?P<v>[^\s\"',;&<>\\()\x00]{6,})"
         ),
         _NAME_ANCHORS,
         group="v",

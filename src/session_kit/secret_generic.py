@@ -104,9 +104,14 @@ _KEY_WORDS = """api access private secret signing encryption master account clie
     license service admin root shared jwt crypt cipher""".split()  # noqa: SIM905
 _KEY = "|".join(f"(?<={word}{sep})" for word in _KEY_WORDS for sep in ("", "_", "-", "."))
 _OTHER_WORD = r"(?:secret|token|credentials?|auth|(?:" + _KEY + r")key)"
-# a name's last word may carry a suffix that keeps it a secret (`secret_key_base`, `token_value`)
-_ASSIGN = r"(?:[_-](?i:base|value|b64|base64|raw|plain))?(?![A-Za-z0-9_])\\*[\"']?[ \t]*(?:=>|:=|=(?!=)|:(?!:))[ \t]*"
-_QUOTED = r"\\*(?P<q>[\"'])" + _NOT_A_VALUE + r"(?P<v>[^\"'\n\x00\\]{1,500}?)\\*(?P=q)"
+# a name's last word may carry a suffix that keeps it a secret (`secret_key_base`, `token_value`);
+# the name may be a subscript's (`$db['default']['password'] = …`)
+_ASSIGN = (
+    r"(?:[_-](?i:base|value|b64|base64|raw|plain))?(?![A-Za-z0-9_])\\*[\"']?\]?[ \t]*(?:=>|:=|=(?!=)|:(?!:))[ \t]*"
+)
+# quoted: a reference or a marker is not a secret (a value may start with `*` or `%`: Django's keys do)
+_QUOTED_START = r"(?![$<{\[%][\w{(\[])(?!!(?:vault|secret|env_var|ENV|Ref|Sub|GetAtt|ImportValue|include)\b)"
+_QUOTED = r"\\*(?P<q>[\"'])" + _QUOTED_START + r"(?P<v>[^\"'\n\x00\\]{1,500}?)\\*(?P=q)"
 # unquoted: not a call (`getpass()`) or a reference
 _BARE = _NOT_A_VALUE + r"(?![\w.]*[(\[])(?P<v>[^\s\"',;&<>\\()\x00`]{3,})"
 
@@ -228,7 +233,7 @@ GENERIC_RULES: tuple[Rule, ...] = (
     Rule(
         "secret",
         Pattern(
-            r"(?i)(?:seed|secret|token|(?<!public )(?<!public[_-])key|password|passphrase)(?:\s+is)?\s*[:=]?\s+"
+            r"(?i)(?:seed|secret|token|(?<!public )(?<!public[_-])(?<!public)key|password|passphrase)(?:\s+is)?\s*[:=]?\s+"
             r"(?P<v>[A-Za-z0-9+/_=.~-]{16,})(?![A-Za-z0-9+/=_~-])"
         ),
         ("seed", "secret", "token", "key", "pass"),
@@ -248,9 +253,9 @@ GENERIC_RULES: tuple[Rule, ...] = (
     Rule(
         "password",
         Pattern(
-            r"(?:sqlplus|rman|expdp|impdp|sqlldr)\b[^\n\x00]*?\s[\"']?[A-Za-z0-9_$#]+/(?P<v>[^\s/@\"'\x00]+)(?=@|[\s\"']|$)"
+            r"(?:(?:sqlplus|rman|expdp|impdp|sqlldr)\b[^\n\x00]*?\s[\"']?|jdbc:oracle:(?:thin|oci8?):)[A-Za-z0-9_$#]+/(?P<v>[^\s/@\"'\x00]+)(?=@|[\s\"']|$)"
         ),
-        ("sqlplus", "rman", "expdp", "impdp", "sqlldr"),
+        ("sqlplus", "rman", "expdp", "impdp", "sqlldr", "jdbc:oracle"),
         group="v",
         accept=_is_value,
     ),

@@ -209,6 +209,8 @@ EVERY_COMMAND = {
     "secret_contexts",
     "secret_formats",
     "secret_generic",
+    "secret_keys",
+    "secret_placeholders",
     "secret_words",
     "claude",
     "claude.encoding",

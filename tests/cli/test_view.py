@@ -71,7 +71,7 @@ def test_a_missing_output_folder_is_one_line_and_writes_nothing(built: Built, tm
 def test_secrets_are_redacted_unless_no_redact(tmp_path: Path, claude_root: Path):
     from tests.support.transcripts import Transcript
 
-    key = "sk-ant-api03-" + "Q" * 40
+    key = "sk-ant-api03-" + "Qz7kW2pR9xLm4TbN8vYc" * 2
     t = Transcript("5ec20000-0000-0000-0000-0000000000aa")
     t.user(f"deploy with {key}")
     t.bash(f"export KEY={key}", "ok")

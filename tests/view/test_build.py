@@ -142,7 +142,7 @@ def test_thinking_is_left_out_unless_asked(tmp_path: Path):
 
 
 def test_secrets_are_redacted_in_texts_inputs_and_outputs(tmp_path: Path):
-    key = "sk-ant-api03-" + "A" * 40
+    key = "sk-ant-api03-" + "Ah3Jq8ZtX5mVb2WnK7Ld" * 2
     t = Transcript("5ec20000-0000-0000-0000-000000000001")
     t.user(f"use {key}")
     t.bash(f"curl -H 'x-api-key: {key}' x", f"echo {key}")

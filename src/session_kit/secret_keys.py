@@ -1,0 +1,212 @@
+"""Keys found by their name, their wrapper or their pair: rules of the redactor's one table.
+
+Owns: `FIRST_RULES`, run before the rest of the table, whose rules would replace a part of what
+these look at (an AWS secret access key, found as the 40-character value near its key id in any
+file, prompt, code or tabular output: the match starts after the key id, which a later rule
+replaces; an HTTP Digest response, whose header the Authorization rule replaces in part), and
+`KEY_RULES`:
+- a random value under any name that ends in `key` or `psk` (`STRIPE_KEY`, `hmac_key`,
+  `client-key-data`, Kubernetes `data:` entries, `private-key <(echo …)`), not a public key's
+  or a cache's;
+- a key literal handed to a constructor or decoder (`Fernet(b'…')`, `bytes.fromhex("…")`,
+  `[]byte("…")`, `SecretKeySpec(…)`);
+- one-time password seeds handed to an OTP library, keys printed by the command that made
+  them (`wg genkey`, `openssl rand`);
+- pre-shared keys (WireGuard, IPsec `: PSK "…"`, wpa_supplicant `psk=`, nmcli `wifi-sec.psk`),
+  OpenVPN static key blocks, AWS session tokens by their prefix, a service account's
+  `private_key_id`, `{"keyName": …, "value": "…"}` key listings, a printed key file (`cat config/master.key`), two-factor recovery codes.
+Does not apply them (that is `redact`); placeholders in a key's place are left by the
+redactor's one check (`secret_placeholders`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+
+from session_kit.secret_formats import Pattern, Rule
+
+_UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
+# a digest's or a version's prefix, or a word of four lower-case letters between separators
+_WORDY = re.compile(r"^(?:sha\d+|md5|v\d+)[-_:]|(?:^|[-_])[a-z]{4,}(?=[-_])")
+
+
+def _random_key(value: str) -> bool:
+    """A key's value: long, letters and digits, and as varied as random text."""
+    value = value.strip("'\"")
+    if len(value) < 16 or not any(c.isdigit() for c in value) or not any(c.isalpha() for c in value):
+        return False
+    counts = Counter(value)
+    entropy = -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
+    return entropy >= 3.3
+
+
+def _random_key_value(value: str) -> bool:
+    """`_random_key`, and not a uuid, nor a value made of words (`v1-deps-…`, `sha256-…`)."""
+    value = value.strip("'\"")
+    if _UUID.search(value) is not None or _WORDY.search(value) is not None:
+        return False
+    return _random_key(value)
+
+
+def _mixed_key(value: str) -> bool:
+    """An AWS secret's shape: both cases and a digit."""
+    return _random_key(value) and any(c.isupper() for c in value) and any(c.islower() for c in value)
+
+
+_KEY_VALUE = r"(?P<v>[A-Za-z0-9+/=_-]{16,})(?![A-Za-z0-9+/=_.~-])"
+
+FIRST_RULES: tuple[Rule, ...] = (
+    Rule(
+        "aws-secret-key",
+        Pattern(
+            r"(?<=AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])[\s\S]{0,160}?(?:(?<![A-Za-z0-9+/=])|(?<=\\[tn]))"
+            r"(?P<v>[A-Za-z0-9+/]{40})(?![A-Za-z0-9+/=])"
+        ),
+        ("AKIA", "ASIA"),
+        back=-4,  # the match starts after the prefix, so the key id's own rule still finds it
+        exact=True,
+        group="v",
+        accept=_mixed_key,
+    ),
+    # an HTTP Digest response
+    Rule(
+        "digest-response",
+        Pattern(r"(?i)digest[ \t]+[^\n\x00]{0,400}?(?<![a-z])response=\\*\"?(?P<v>[0-9a-f]{32,64})"),
+        ("digest",),
+        group="v",
+    ),
+)
+
+KEY_RULES: tuple[Rule, ...] = (
+    # a random value under a name ending in key / psk (not a public key's, a cache's, an id's)
+    Rule(
+        "key",
+        Pattern(
+            r"(?<![Pp]ublic)(?<![Pp]ublic[_.-])(?<![Pp]ub[_.-])(?<!PUBLIC_)(?<![Cc]ache[_.-])(?<![Pp]rimary)"
+            r"(?<![Ff]oreign)(?<![Ss]ort)(?<![Pp]artition)(?<![Ii]dempotency[_-])(?<![Ll]icense[_-])"
+            r"(?<![Oo]bject[_.-])(?<![Ss]3[_.-])(?<![Ii]18n[_.-])(?<![Rr]ow[_.-])(?<![Hh]ash[_.-])(?<![Ll]ookup[_.-])"
+            r"(?<![Rr]egistry[_.-])(?<![Ii]ndex[_.-])(?<![Mm]ap[_.-])"
+            # a name that qualifies the key (`STRIPE_KEY`, `hmacKey`, `client-key-data`), not `key` alone
+            r"(?:(?<=[A-Za-z0-9][_.-])(?i:key|psk)|(?<=[a-z])Key|(?<=[A-Z])KEY|(?:(?<![A-Za-z0-9])|(?<=\\[nrt]))(?i:psk))(?:[-_.]?(?i:data|base|value|hex|b64|base64|bytes|material))?(?![A-Za-z0-9])"
+            r"\\*[\"']?\]?(?:[ \t]*(?:=>|:=|=(?!=)|:(?!:))[ \t]*|[ \t]+<\([ \t]*echo[ \t]+)"
+            r"(?:[A-Za-z_][\w.]*\([ \t]*|\[\]byte\([ \t]*)?b?\\*[\"']?" + _KEY_VALUE
+        ),
+        ("key", "psk"),
+        group="v",
+        accept=_random_key_value,
+    ),
+    # a key literal handed to a constructor or a decoder
+    Rule(
+        "key",
+        Pattern(
+            r"(?i:fernet|from_?hex|unhexlify|hex(?:::|\.)decode(?:string)?|b64decode|decodestring|\[\]byte|buffer\.from"
+            r"|hmac\.new|secretkeyspec|aesgcm|chacha20poly1305)"
+            r"\([ \t]*b?\\*[\"'](?P<v>[A-Za-z0-9+/=_-]{16,})\\*[\"']"
+        ),
+        (
+            "fernet",
+            "fromhex",
+            "from_hex",
+            "hex::decode",
+            "hex.decode",
+            "decodestring",
+            "unhexlify",
+            "b64decode",
+            "[]byte",
+            "buffer.from",
+            "hmac.new",
+            "secretkeyspec",
+            "aesgcm",
+            "chacha20",
+        ),
+        group="v",
+        accept=_random_key,
+    ),
+    # a one-time password seed handed to an OTP library (`pyotp.TOTP("…")`, `authenticator.generate('…')`)
+    Rule(
+        "otp-seed",
+        Pattern(r"(?i:totp|hotp|otp|authenticator)[\w.]*\([ \t]*\\*[\"'](?P<v>[A-Z2-7]{16,}=*)\\*[\"']"),
+        ("otp", "authenticator"),
+        group="v",
+        accept=lambda v: any(c.isdigit() for c in v),
+    ),
+    # a key printed by the command that made it (`wg genkey`, `openssl rand -base64 32`)
+    Rule(
+        "key",
+        Pattern(
+            r"(?i:wg[ \t]+gen(?:key|psk)|openssl[ \t]+rand|generate_key\(\)|token_(?:hex|urlsafe)\(\d*\))[^\n\x00]{0,80}"
+            r"(?:\n|\\n)(?:>[ \t]?|[ \t])*(?P<v>[A-Za-z0-9+/=_-]{16,})(?=[ \t]*(?:\n|\\n|$|[\"'\x00]))"
+        ),
+        ("wg ", "openssl", "generate_key", "token_"),
+        group="v",
+        accept=_random_key,
+    ),
+    # pre-shared keys: IPsec `: PSK "…"`, wpa_supplicant `psk=`, nmcli `wifi-sec.psk …`
+    Rule(
+        "psk",
+        Pattern(
+            r"(?i)(?:(?<![a-z])|(?<=\\[nrt]))(?:psk|pre-?shared[-_ ]?key)\\*[\"']?(?:[ \t]*[=:][ \t]*|[ \t]+)"
+            r"(?P<v>\\*\"[^\"\n\x00\\]{8,63}\\*\"|\\*'[^'\n\x00\\]{8,63}\\*'|[^\s\"'\x00\\]{8,64})"
+        ),
+        ("psk", "preshared", "pre-shared"),
+        group="v",
+    ),
+    # an OpenVPN static key block's body
+    Rule(
+        "private-key",
+        Pattern(r"-----BEGIN OpenVPN Static key V\d-----(?P<v>[\s\S]{16,4000}?)-----END OpenVPN Static key V\d-----"),
+        ("-----BEGIN OpenVPN",),
+        exact=True,
+        group="v",
+    ),
+    # AWS session tokens by their prefix (base64 of their first bytes)
+    Rule(
+        "aws-session-token",
+        Pattern(r"(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdz)[A-Za-z0-9+/=]{40,}"),
+        ("IQoJb3JpZ2luX2Vj", "FwoGZXIvYXdz"),
+        exact=True,
+    ),
+    # a service account's private key id
+    Rule(
+        "private-key",
+        Pattern(r"(?i)private_key_id\\*[\"']?[ \t]*[:=][ \t]*\\*[\"']?(?P<v>[0-9a-f]{40})(?![0-9a-f])"),
+        ("private_key_id",),
+        group="v",
+    ),
+    # a key listing: `{"keyName": "key1", …, "value": "…"}` (az storage account keys list)
+    Rule(
+        "key",
+        Pattern(
+            r"(?i)key_?name\\*[\"']?[ \t]*[:=][ \t]*\\*[\"'][^\"'\n\x00\\]*\\*[\"'][^{}\x00]{0,160}?"
+            r"value\\*[\"']?[ \t]*[:=][ \t]*\\*[\"'](?P<v>[A-Za-z0-9+/=_-]{20,})"
+        ),
+        ("keyname", "key_name"),
+        group="v",
+        accept=_random_key,
+    ),
+    # a key or secret file printed: `cat config/master.key` and the line after it
+    Rule(
+        "key",
+        Pattern(
+            r"(?i)cat[ \t]+[^\s|;&<>\x00]*(?:\.key|secret[^\s|;&<>\x00]*|\.pass|token[^\s|;&<>\x00]*)[ \t]*"
+            r"(?:\n|\\n)(?:>[ \t]?|[ \t])*(?P<v>[A-Za-z0-9+/=._:-]{16,})(?=[ \t]*(?:\n|\\n|$|[\"'\x00]))"
+        ),
+        ("cat ",),
+        group="v",
+        accept=_random_key,
+    ),
+    # two-factor recovery (backup) codes, one a line after their heading
+    Rule(
+        "recovery-codes",
+        Pattern(
+            r"(?i)(?:recovery|backup)[ _-]codes?\b[^\n\x00\\]{0,40}(?:\n|\\n)"
+            r"(?P<v>(?:(?:>[ \t]?|[ \t])*[a-z0-9]{4,6}[- ]?[a-z0-9]{4,6}[ \t]*(?:\n|\\n|$))*"
+            r"(?:>[ \t]?|[ \t])*[a-z0-9]{4,6}[- ]?[a-z0-9]{4,6})"
+        ),
+        ("recovery", "backup"),
+        group="v",
+        accept=lambda v: any(c.isdigit() for c in v),
+    ),
+)
