@@ -60,12 +60,14 @@ def build_in_background(state_root: str, claude_root: str, *, log: Callable[[str
     """Bring the whole index of `claude_root` up to date in a child the caller does not wait
     for (a search that found too much new to read first); False when it ran here (no fork)."""
 
+    # Imported here, before the fork: a child forked from a process with other threads (the API
+    # in a long process) could wait forever for an import lock one of them held at the fork.
+    from pathlib import Path
+
+    from session_kit.index import db
+    from session_kit.index.update import update
+
     def work() -> None:
-        from pathlib import Path
-
-        from session_kit.index import db
-        from session_kit.index.update import update
-
         db.use(state_root, lambda conn: update(conn, Path(claude_root), state_root=state_root), claude_root=claude_root)
 
     if not hasattr(os, "fork"):
