@@ -18,11 +18,8 @@ Does not decide what a secret is (that is `redact`).
 
 from __future__ import annotations
 
-import os
-import sys
-
 from session_kit.hooks.events import GUARD_OPTION_ENV
-from session_kit.hooks.hookio import read_event, report_fault, write_answer
+from session_kit.hooks.hookio import run
 from session_kit.hooks.secret_screen import may_hold_secret
 from session_kit.state import fastjson
 from session_kit.state import root as state
@@ -146,16 +143,10 @@ def post_tool_use(event: Mapping, env: Mapping[str, str], root: str) -> str:
     return fastjson.dumps(answer) + "\n"
 
 
+# By the hook's argument (`events.OPT_IN_EVENTS`): the hook `hooks.start` starts here.
+HOOKS = {"post-tool-use": post_tool_use}
+
+
 def main(argv: list[str], *, stdin: object = None, env: Mapping[str, str] | None = None) -> int:
-    """Run the guard on the event on stdin; always returns 0 (`handlers.main`'s contract)."""
-    env = os.environ if env is None else env
-    root = None
-    try:
-        root = state.state_root(env)
-        out = post_tool_use(read_event(sys.stdin if stdin is None else stdin), env, root)
-        if out:
-            write_answer(out)
-    except BaseException as exc:  # the tool call must never fail because of the kit
-        if not isinstance(exc, KeyboardInterrupt):
-            report_fault(root, argv[0] if argv else "post-tool-use", exc)
-    return 0
+    """Run the guard on the event on stdin; always returns 0 (`hookio.run`)."""
+    return run(argv[0] if argv else "post-tool-use", HOOKS, stdin=stdin, env=env)
