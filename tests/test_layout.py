@@ -493,10 +493,19 @@ def test_the_installer_hooks_the_events_the_hooks_handle():
 
 
 def test_every_hook_argument_has_a_handler_and_every_handler_an_event():
+    import importlib
+
     from session_kit.hooks.events import ALL_HOOK_EVENTS
     from session_kit.hooks.handlers import HANDLERS
+    from session_kit.hooks.start import MODULES
 
-    assert set(HANDLERS) == set(ALL_HOOK_EVENTS.values())
+    tables = {"handlers": set(HANDLERS)}
+    for module in set(MODULES.values()):
+        tables[module] = set(importlib.import_module(f"session_kit.hooks.{module}").HOOKS)
+    # each argument is in the table of the one module `hooks.start` starts for it, and only there
+    for argument in ALL_HOOK_EVENTS.values():
+        assert [m for m, table in tables.items() if argument in table] == [MODULES.get(argument, "handlers")]
+    assert set().union(*tables.values()) == set(ALL_HOOK_EVENTS.values())
 
 
 def test_the_plugin_runs_run_hook_with_each_events_argument_and_nothing_else():

@@ -1,9 +1,10 @@
 """The one table of the client's hook events the kit handles. Standard library only.
 
 Owns: which Claude Code event runs which of the kit's hooks, by the argument `run.py` takes.
-`handlers.HANDLERS` implements each argument, the installer writes `settings.json` entries
-from this table, and the plugin's `hooks/hooks.json` is checked against it by a test; a new
-event is one line here and one handler there. `OPT_IN_EVENTS` are the hooks a person turns on
+The module `hooks.start.MODULES` names for an argument (else `handlers`) implements it in
+its table of hooks, the installer writes `settings.json` entries from this table, and the
+plugin's `hooks/hooks.json` is checked against it by a test; a new event is one line here and
+one handler there. `OPT_IN_EVENTS` are the hooks a person turns on
 (`session-kit install --guard-secrets`, the plugin's `guard_secrets` option): the installer
 writes them only when asked, the plugin always declares them and its hook does nothing while
 the option is off; `ALL_HOOK_EVENTS` is both tables.

@@ -11,8 +11,7 @@ snapshot of the saved values, the working memory captured from the transcript,
 brought up to date, with the client's summary). Stop and SessionEnd are `hooks.fresh`'s;
 SubagentStart, SubagentStop and PreToolUse (the budget per subagent) and the cold-cache
 notice of a resumed start are `hooks.live`'s; PostToolUse, when the person turned it on, is
-the secret guard (`hooks.guard`): `hooks.start` starts each in its own module, and the table
-here reaches them too. A subagent's compaction (`agent_id` in the event) is captured into
+the secret guard (`hooks.guard`): `hooks.start` starts each in its own module. A subagent's compaction (`agent_id` in the event) is captured into
 the agent's own memory file and never touches the session's.
 Every failure is logged to the kit's hook log and named in one stderr line; the exit code is
 always 0, so the kit never blocks or breaks a session (`hookio.run`).
@@ -296,61 +295,14 @@ def post_compact(event: Mapping, env: Mapping[str, str], root: str) -> str:
     return ""
 
 
-def session_end(event: Mapping, env: Mapping[str, str], root: str) -> str:
-    """`hooks.fresh`'s (`hooks.start` starts it there directly)."""
-    from session_kit.hooks.fresh import session_end as end
-
-    return end(event, env, root)
-
-
-def stop(event: Mapping, env: Mapping[str, str], root: str) -> str:
-    """`hooks.fresh`'s (`hooks.start` starts it there directly)."""
-    from session_kit.hooks.fresh import stop as turn_end
-
-    return turn_end(event, env, root)
-
-
-def post_tool_use(event: Mapping, env: Mapping[str, str], root: str) -> str:
-    """The secret guard (`hooks.guard`), loaded only by its own event."""
-    from session_kit.hooks.guard import post_tool_use as guard
-
-    return guard(event, env, root)
-
-
-def subagent_start(event: Mapping, env: Mapping[str, str], root: str) -> str:
-    """`hooks.live`'s (`run.py` starts it there directly)."""
-    from session_kit.hooks.live import subagent_start as start
-
-    return start(event, env, root)
-
-
-def subagent_stop(event: Mapping, env: Mapping[str, str], root: str) -> str:
-    """`hooks.live`'s (`run.py` starts it there directly)."""
-    from session_kit.hooks.live import subagent_stop as stop
-
-    return stop(event, env, root)
-
-
-def pre_tool_use(event: Mapping, env: Mapping[str, str], root: str) -> str:
-    """The budget per subagent (`hooks.live`; `run.py` starts it there directly)."""
-    from session_kit.hooks.live import pre_tool_use as budget
-
-    return budget(event, env, root)
-
-
-# By the hook's argument, as `events.HOOK_EVENTS` and `events.OPT_IN_EVENTS` name them (a
-# test keeps the two the same; the table is not imported: one module less for every hook).
+# By the hook's argument, as `events.HOOK_EVENTS` names them: those `hooks.start` leaves here (a
+# test keeps every table and `start.MODULES` the same; `events` is not imported: one module
+# less for every hook).
 HANDLERS: dict[str, Callable[[Mapping, Mapping[str, str], str], str]] = {
     "session-start": session_start,
     "user-prompt-submit": user_prompt_submit,
     "pre-compact": pre_compact,
     "post-compact": post_compact,
-    "session-end": session_end,
-    "subagent-start": subagent_start,
-    "subagent-stop": subagent_stop,
-    "pre-tool-use": pre_tool_use,
-    "stop": stop,
-    "post-tool-use": post_tool_use,
 }
 
 

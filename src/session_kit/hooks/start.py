@@ -18,6 +18,17 @@ thread's PreToolUse, which loads nothing else.
 import os
 import sys
 
+# Which module of `session_kit.hooks` runs each hook argument (its table of hooks holds it);
+# every other argument is `handlers`'. A test keeps the tables and this one the same.
+MODULES = {
+    "post-tool-use": "guard",
+    "pre-tool-use": "live",
+    "subagent-start": "live",
+    "subagent-stop": "live",
+    "stop": "fresh",
+    "session-end": "fresh",
+}
+
 
 def run(argv: list) -> None:
     """Run hook `argv[0]` on the event on stdin, and end the process with its code (0)."""
@@ -30,15 +41,8 @@ def run(argv: list) -> None:
         event = (stdin or b"").strip()
         if event[:1] == b"{" and event[-1:] == b"}" and b'"agent_id"' not in event:
             os._exit(0)
-    if argv[:1] == ["post-tool-use"]:
-        from session_kit.hooks.guard import main
-    elif argv[:1] in (["pre-tool-use"], ["subagent-start"], ["subagent-stop"]):
-        from session_kit.hooks.live import main
-    elif argv[:1] in (["stop"], ["session-end"]):
-        from session_kit.hooks.fresh import main
-    else:
-        from session_kit.hooks.handlers import main
-    code = main(argv, stdin=stdin)
+    module = MODULES.get(argv[0] if argv else "", "handlers")
+    code = __import__("session_kit.hooks." + module, fromlist=("main",)).main(argv, stdin=stdin)
     # Out without the interpreter's teardown: it touches every object, and after a hook has
     # forked its capture or archive child that copies each page the two still share
     # (measured: ~5 ms of CPU, a quarter of a hook's budget). Nothing is left to clean: files
