@@ -5,33 +5,14 @@ from __future__ import annotations
 
 import json
 import os
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 from session_kit.archive import generations, layout, store
 from session_kit.archive.background import archive_session_now
 from session_kit.queries.history import archive_all
 from tests.support import dialects
+from tests.support.audit import opened
 from tests.support.sessions import build
-
-
-@contextmanager
-def opened() -> Iterator[list[str]]:
-    """The paths this process opens meanwhile (an audit hook: nothing is replaced)."""
-    seen: list[str] = []
-    live = [True]
-
-    def hook(event: str, args: tuple) -> None:
-        if live[0] and event == "open" and isinstance(args[0], (str, bytes, os.PathLike)):
-            seen.append(os.fsdecode(args[0]))
-
-    sys.addaudithook(hook)  # an audit hook stays for the process: it is switched off after
-    try:
-        yield seen
-    finally:
-        live[0] = False
 
 
 def _root(claude_root: Path) -> Path:

@@ -9,8 +9,6 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -22,6 +20,7 @@ from session_kit.index.listing import latest_first as remembering_listing
 from session_kit.redact import showing_secrets
 from session_kit.sessions.listing import MEMORY_FROM, latest_first
 from tests.support import dialects
+from tests.support.audit import opened
 from tests.support.sessions import build, build_leaky
 from tests.support.transcripts import Transcript
 
@@ -31,23 +30,6 @@ SECRET = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"  # a GitHub token's sha
 
 def _rows(listing) -> list[dict]:
     return [{**row.as_dict(), "shown": row.shown} for row in listing]
-
-
-@contextmanager
-def opened() -> Iterator[list[str]]:
-    """The paths this process opens meanwhile (an audit hook: nothing is replaced)."""
-    seen: list[str] = []
-    live = [True]
-
-    def hook(event: str, args: tuple) -> None:
-        if live[0] and event == "open" and isinstance(args[0], (str, bytes, os.PathLike)):
-            seen.append(os.fsdecode(args[0]))
-
-    sys.addaudithook(hook)  # an audit hook stays for the process: it is switched off after
-    try:
-        yield seen
-    finally:
-        live[0] = False
 
 
 def _titled(root: Path) -> None:
@@ -83,11 +65,7 @@ def _titled(root: Path) -> None:
 
 @pytest.fixture
 def every_dialect(claude_root: Path, tmp_path: Path) -> Path:
-    dialects.inline_1_0(claude_root)
-    dialects.legacy_2_0(claude_root)
-    dialects.subagents_2_1(claude_root)
-    dialects.every_type_2_1_330(claude_root)
-    dialects.odd_files(claude_root, tmp_path / "elsewhere")
+    dialects.every_dialect(claude_root, tmp_path / "elsewhere")
     build(claude_root)
     build_leaky(claude_root)
     _titled(claude_root)

@@ -117,11 +117,7 @@ TRICKY = (
 
 @pytest.fixture
 def awkward(claude_root: Path, tmp_path: Path) -> Path:
-    dialects.inline_1_0(claude_root)
-    dialects.legacy_2_0(claude_root)
-    dialects.subagents_2_1(claude_root)
-    dialects.every_type_2_1_330(claude_root)
-    dialects.odd_files(claude_root, tmp_path / "elsewhere")
+    dialects.every_dialect(claude_root, tmp_path / "elsewhere")
     build(claude_root)
     for make in TRICKY:
         make(claude_root)

@@ -358,3 +358,14 @@ def odd_files(root: Path, elsewhere: Path) -> OddFiles:
         not_a_transcript,
         ("ORPHAN_LEGACY_NEEDLE", "ORPHAN_SUBAGENT_NEEDLE"),
     )
+
+
+def every_dialect(root: Path, elsewhere: Path) -> None:
+    """Every dialect above in one root: 1.0 inline agents, 2.0 legacy agent logs, 2.1
+    subagent folders, every 2.1.330 entry type, and the odd files (those named by path go to
+    `elsewhere`)."""
+    inline_1_0(root)
+    legacy_2_0(root)
+    subagents_2_1(root)
+    every_type_2_1_330(root)
+    odd_files(root, elsewhere)
