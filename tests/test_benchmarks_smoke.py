@@ -18,7 +18,7 @@ import pytest
 
 from benchmarks import areas
 from benchmarks.harness.context import BENCHMARKS, QUICK, scale_for
-from session_kit.claude.encoding import encode_project_dir
+from session_kit.base.encoding import encode_project_dir
 from tests.support.benchmarks import load_generator
 
 CONVERSATION_TYPES = {"user", "assistant", "system"}

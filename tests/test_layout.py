@@ -3,9 +3,9 @@ and on what a fresh interpreter really loads.
 
 - Only `cli` (and `python -m session_kit`) imports `session_kit.cli`; the core never imports click.
 - `transcript` (one file's bytes) knows nothing of sessions, queries or the edges above it.
-- `state`, `hooks`, `memory` and `archive` run inside hooks: standard library, each other,
-  `claude.encoding` and `transcript.follow` only (the redactor loaded on first use), and a hook's import stays
-  within its budget.
+- `base` is the ground floor both sides stand on: standard library only.
+- `state`, `hooks`, `memory` and `archive` run inside hooks: standard library, `base` and each
+  other only (the redactor loaded on first use), and a hook's import stays within its budget.
 - A package's `__init__.py` is light, so importing one module drags in nothing else.
 - No module grows past 500 lines, the benchmarks' included.
 - The hook events agree everywhere they are named: `hooks.events`, `install.settings`,
@@ -153,21 +153,20 @@ def test_transcript_imports_nothing_of_the_layers_above_it():
     assert offenders == []
 
 
-# --- (c) state and hooks: standard library, each other and claude.encoding ------------------
+# --- (c) the hook side: the ground floor, state, hooks, memory, archive ---------------------
 
+# The hook side is folders: the ground floor both sides stand on (`base`), the kit's own files
+# (`state`), the hook entry points, the working memory and the archive; and the two modules of
+# the index the hooks journal and fork through.
 HOOK_SIDE = (
+    "session_kit.base",
     "session_kit.state",
     "session_kit.hooks",
     "session_kit.memory",
     "session_kit.archive",
-    "session_kit.claude.encoding",
-    "session_kit.transcript.follow",  # the line follower: memory capture and the archive read through it
     "session_kit.index.journal",  # the hooks journal what they saw written, for the index
     "session_kit.index.background",
 )
-# `state.root` needs filelock (to lock where there is no fcntl) and platformdirs (to find the
-# state folder off Linux and macOS) on other platforms only; it imports them inside the
-# functions that need them, so on POSIX a hook never pays for them.
 LAZY_THIRD_PARTY = {"session_kit.state.root": {"filelock", "platformdirs"}}
 # The memory's texts go through the kit's one redactor (standard library, but `re`): loaded
 # only when a capture has text to keep, never by the handlers' import.
@@ -176,6 +175,8 @@ LAZY_THIRD_PARTY = {"session_kit.state.root": {"filelock", "platformdirs"}}
 # And what a line says about an agent from `transcript.agent_signals`, which the session
 # model reads too.
 LAZY_KIT = {
+    # A reader that skips a file warns with the kit's warning class, loaded only then.
+    "session_kit.base.fileio": {"session_kit.errors"},
     "session_kit.memory.text": {
         "session_kit.redact",
         "session_kit.transcript.entries",
@@ -196,18 +197,6 @@ LAZY_KIT = {
         "session_kit.index.update",
     },
 }
-# The one vocabulary of entry types and the raw-type reader are constants and byte scanning,
-# standard library only: the hook side (the memory capture) may take them at module level; so
-# may the names of slash commands (whose they are: the client's, the kit's), constants alone.
-SHARED_WITH_HOOKS = (
-    "session_kit.transcript.vocabulary",
-    "session_kit.transcript.rawtype",
-    "session_kit.transcript.slash_commands",
-    # the distinct words of a text: the secret guard's screen and the redactor find anchors with them
-    "session_kit.secret_words",
-)
-
-
 OUTER_PACKAGES = (
     "session_kit",
     "session_kit.claude",
@@ -224,16 +213,23 @@ def test_state_and_hooks_import_only_the_standard_library_each_other_and_encodin
         for i in imports_of(name):
             if is_stdlib(i.module) or within(i.module, *HOOK_SIDE) or i.module in OUTER_PACKAGES:
                 continue
-            if i.module in SHARED_WITH_HOOKS:
-                continue
             if i.module in LAZY_THIRD_PARTY.get(name, set()) | LAZY_KIT.get(name, set()) and i.in_function:
                 continue
             offenders.append((name, i.module, i.line, "in a function" if i.in_function else "at module level"))
     assert offenders == []
 
 
-def test_what_the_hook_side_shares_with_the_core_imports_only_the_standard_library():
-    offenders = [(n, i.module) for n in SHARED_WITH_HOOKS for i in imports_of(n) if not is_stdlib(i.module)]
+def test_the_ground_floor_imports_only_the_standard_library_and_itself():
+    offenders = [
+        (n, i.module)
+        for n in MODULES
+        if within(n, "session_kit.base")
+        for i in imports_of(n)
+        if not is_stdlib(i.module)
+        and not within(i.module, "session_kit.base")
+        and i.module != "session_kit"
+        and not (i.in_function and i.module == "session_kit.errors")  # a skipped file's warning class
+    ]
     assert offenders == []
 
 
@@ -255,7 +251,7 @@ def loaded_by_the_handlers() -> set[str]:
     return loaded_after("import session_kit.hooks.handlers", isolated=True)
 
 
-def test_the_hook_handlers_load_only_state_hooks_and_encoding_of_the_kit(loaded_by_the_handlers: set[str]):
+def test_the_hook_handlers_load_only_the_hook_side_of_the_kit(loaded_by_the_handlers: set[str]):
     ours = {m for m in loaded_by_the_handlers if within(m, "session_kit")}
     assert {m for m in ours if not within(m, *HOOK_SIDE)} == {"session_kit"}
     # the scratch dir's module and the session rules load only in the events that use them
@@ -268,27 +264,26 @@ HOOK_CORE = {
     "session_kit.hooks",
     "session_kit.hooks.hookio",
     "session_kit.state",
-    "session_kit.state.fastjson",
+    "session_kit.base",
+    "session_kit.base.fastjson",
     "session_kit.state.root",
 }
 # The live record of a session's agents, in its scratch dir (found without `state.scratch`).
 LIVE_RECORD = {
     "session_kit.hooks.live",
     "session_kit.state.ids",
-    "session_kit.state.fileio",
+    "session_kit.base.fileio",
     "session_kit.state.live_agents",
     "session_kit.state.current",
-    "session_kit.claude",
-    "session_kit.claude.encoding",
+    "session_kit.base.encoding",
 }
 SCRATCH = {
     "session_kit.hooks.handlers",
     "session_kit.state.ids",
-    "session_kit.state.fileio",
+    "session_kit.base.fileio",
     "session_kit.state.current",
     "session_kit.state.scratch",
-    "session_kit.claude",
-    "session_kit.claude.encoding",
+    "session_kit.base.encoding",
 }
 INDEX_FRESH = {
     "session_kit.hooks.fresh",
@@ -297,7 +292,7 @@ INDEX_FRESH = {
     "session_kit.index.background",
     "session_kit.archive",
     "session_kit.archive.background",
-    "session_kit.state.detach",
+    "session_kit.base.detach",
 }
 # What `run.py` loads before the event's own module.
 STARTER = {"session_kit", "session_kit.hooks", "session_kit.hooks.start"}
@@ -306,20 +301,20 @@ HOOK_LOADS = {
     # before every tool call: the main thread's call ends in `hooks.start`, nothing more loaded
     "pre-tool-use": set(),
     "pre-tool-use in a subagent": HOOK_CORE
-    | {"session_kit.hooks.live", "session_kit.state.live_agents", "session_kit.state.fileio"},
+    | {"session_kit.hooks.live", "session_kit.state.live_agents", "session_kit.base.fileio"},
     "pre-tool-use in a subagent, a budget set": HOOK_CORE
     | LIVE_RECORD
     | {
         "session_kit.usage",
         "session_kit.usage.filecount",
         "session_kit.transcript",
-        "session_kit.transcript.follow",
+        "session_kit.base.follow",
         "session_kit.transcript.usagefields",
     },
     "subagent-start": HOOK_CORE | LIVE_RECORD,
     "subagent-stop": HOOK_CORE | LIVE_RECORD,
     "stop": HOOK_CORE | INDEX_FRESH,
-    "session-end": HOOK_CORE | INDEX_FRESH | {"session_kit.archive.settings", "session_kit.state.fileio"},
+    "session-end": HOOK_CORE | INDEX_FRESH | {"session_kit.archive.settings", "session_kit.base.fileio"},
     "session-start": HOOK_CORE | SCRATCH,
     "user-prompt-submit": HOOK_CORE | SCRATCH,
 }
@@ -572,11 +567,11 @@ def _reads_attribute(name: str, attr: str) -> bool:
 
 
 def test_one_module_opens_files_without_blocking():
-    assert {n for n in MODULES if _uses_os(n, "O_NONBLOCK")} == {"session_kit.state.fileio"}
+    assert {n for n in MODULES if _uses_os(n, "O_NONBLOCK")} == {"session_kit.base.fileio"}
 
 
 def test_one_module_replaces_a_file_atomically():
-    assert {n for n in MODULES if _uses_os(n, "replace") or _uses_os(n, "rename")} == {"session_kit.state.fileio"}
+    assert {n for n in MODULES if _uses_os(n, "replace") or _uses_os(n, "rename")} == {"session_kit.base.fileio"}
 
 
 # Where a file's identity is read besides the follower's checkpoint, and why.
@@ -589,9 +584,9 @@ IDENTITY_ELSEWHERE = {
 
 
 def test_one_module_decides_what_a_followed_file_gained_since_its_checkpoint():
-    assert {n for n in MODULES if "class Checkpoint" in MODULES[n].read_text()} == {"session_kit.transcript.follow"}
+    assert {n for n in MODULES if "class Checkpoint" in MODULES[n].read_text()} == {"session_kit.base.follow"}
     identity = {n for n in MODULES if _reads_attribute(n, "st_ino") or _reads_attribute(n, "st_dev")}
-    assert identity == {"session_kit.transcript.follow", *IDENTITY_ELSEWHERE}
+    assert identity == {"session_kit.base.follow", *IDENTITY_ELSEWHERE}
 
 
 # --- (j) the team database's driver: one module loads it, inside its functions ------------------

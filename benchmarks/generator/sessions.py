@@ -19,7 +19,7 @@ from benchmarks.generator.transcript import Transcript
 from benchmarks.generator.words import MODEL, RARE_EVERY, RARE_QUERY, SPAN_MS, START_MS, WORDS, random_uuid
 
 try:  # the kit's own encoding rule, when the kit is importable
-    from session_kit.claude.encoding import encode_project_dir
+    from session_kit.base.encoding import encode_project_dir
 except ImportError:  # pragma: no cover - only when run outside the venv
     import re
 

@@ -141,7 +141,7 @@ _HOMES = {
     "safe_text": "session_kit.terminal:safe",
     "SafeStream": "session_kit.terminal",
     # reading and writing files
-    "TEXT_ERRORS": "session_kit.files",
+    "TEXT_ERRORS": "session_kit.base.fileio",
 }
 
 __all__ = sorted(_HOMES)
@@ -163,9 +163,9 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.archive.layout import archive_dir
+    from session_kit.base.fileio import TEXT_ERRORS
     from session_kit.claude.paths import claude_root
     from session_kit.claude.settings import SCOPE_LOCAL, SCOPE_PROJECT, SCOPE_USER, SCOPES
-    from session_kit.files import TEXT_ERRORS
     from session_kit.index.listing import latest_first
     from session_kit.index.query import Filters as SearchFilters
     from session_kit.install.installer import InstallResult, install, uninstall

@@ -17,7 +17,7 @@ Every rule starts at (or a fixed distance before) one of its anchors, short stri
 anchor is searched for once per text (a short text is first asked whether it holds it at
 all, and only the rules with an anchor present are visited, `_plan`): where a rule replaced
 something, the positions found before are moved past its markers (`_moved`), not searched
-again. A long text is first cut into its distinct words (`secret_words`), and searched only for
+again. A long text is first cut into its distinct words (`base.words`), and searched only for
 the anchors whose own words are among them: most of the table's anchors are in no given text,
 and a search for each costs a pass over it. A few rules whose anchor would be a frequent character are found by one scan of a
 pattern that starts with a rare one (`Rule.scan`). Several
@@ -39,10 +39,10 @@ from contextvars import ContextVar
 from itertools import accumulate
 from operator import add
 
+from session_kit.base.words import distinct_words, runs, words_table
 from session_kit.secret_contexts import RULES
 from session_kit.secret_formats import Rule
 from session_kit.secret_placeholders import stands_in
-from session_kit.secret_words import distinct_words, runs, words_table
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: `typing` costs the secret guard's hook
@@ -72,13 +72,13 @@ def head_to_redact(text: str, limit: int) -> str:
 # keys: per rule, its anchors' keys; wanting: per key, the rules that want it;
 # scans: the rules found by a scan.
 # table, runs, every_run: how a text becomes its words, each key's anchor's runs, all runs once
-# (`secret_words`: a long text is searched only for the anchors whose runs its words hold).
+# (`base.words`: a long text is searched only for the anchors whose runs its words hold).
 _Plan = namedtuple("_Plan", ("exact", "folded", "keys", "wanting", "scans", "table", "runs", "every_run"))
 
 
 _PLANS: dict[int, tuple[tuple[Rule, ...], _Plan]] = {}
 _SMALL = 1 << 16  # a text shorter than this is tested for each anchor (`in`) before it is searched
-_WORDS = 1 << 12  # a text this long is first cut into its distinct words (`secret_words`)
+_WORDS = 1 << 12  # a text this long is first cut into its distinct words (`base.words`)
 
 
 def _plan(rules: tuple[Rule, ...]) -> _Plan:

@@ -202,7 +202,7 @@ EVERY_COMMAND = {
     "cli.helptext",
     "cli.output",
     "errors",
-    "files",
+    "base",
     "terminal",
     "redact",
     "secret_access",
@@ -211,22 +211,22 @@ EVERY_COMMAND = {
     "secret_generic",
     "secret_keys",
     "secret_placeholders",
-    "secret_words",
+    "base.words",
     "claude",
-    "claude.encoding",
+    "base.encoding",
     "claude.paths",
     "state",
-    "state.fastjson",
-    "state.fileio",
+    "base.fastjson",
+    "base.fileio",
     "state.ids",
     "sessions",
     "sessions.store",
     "transcript",
     "transcript.entries",
-    "transcript.follow",
+    "base.follow",
     "transcript.reader",
-    "transcript.slash_commands",
-    "transcript.vocabulary",
+    "base.slash_commands",
+    "base.vocabulary",
 }
 ONE_SESSION = EVERY_COMMAND | {
     "cli.session_arg",
@@ -275,10 +275,10 @@ MAY_LOAD = {
         "memory.*",
         "queries",
         "queries.memory",
-        "state.detach",
+        "base.detach",
         "state.scratch",
         "transcript.agent_signals",
-        "transcript.rawtype",
+        "base.rawtype",
     },
     "sessions": EVERY_COMMAND
     | GLANCE
@@ -304,7 +304,7 @@ MAY_LOAD = {
     "preprocess": ONE_SESSION
     | AGENTS
     | GLANCE
-    | {"cli.commands.preprocess", "conversation.*", "preprocess.*", "forked", "transcript.rawtype"},
+    | {"cli.commands.preprocess", "conversation.*", "preprocess.*", "forked", "base.rawtype"},
 }
 # Standard-library modules that cost a start-up a millisecond or more and that none of these
 # commands uses on a small session (`NEVER_ON_A_READ`, and: pickle and signal only when work is

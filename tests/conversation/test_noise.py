@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from session_kit.base.vocabulary import NOISE_TYPES
 from session_kit.conversation import noise
 from session_kit.conversation.noise import NoiseTally
 from session_kit.transcript.reader import ReadStats
-from session_kit.transcript.vocabulary import NOISE_TYPES
 
 REAL = Path(__file__).parent.parent / "fixtures" / "real"
 

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from session_kit.claude.encoding import encode_project_dir
+from session_kit.base.encoding import encode_project_dir
 from tests.support.transcripts import Transcript  # hand-made files
 
 from .fake_api import Exchange, Script, agent, bash, exit_plan_mode, tool_use

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from session_kit.claude.encoding import encode_project_dir
+from session_kit.base.encoding import encode_project_dir
 
 from .client import Claude, client_env
 from .fake_api import FakeMessagesAPI, Script, agent, bash

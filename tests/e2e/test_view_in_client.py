@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from session_kit.claude.encoding import encode_project_dir
+from session_kit.base.encoding import encode_project_dir
 
 from .fake_api import Script, agent, bash
 from .routes import Route, plugin_route

@@ -262,7 +262,7 @@ def test_a_hook_imports_only_what_it_needs(state_root: Path, env_file: Path):
         "session_kit.hooks.handlers",
         "session_kit.state.scratch",
         "session_kit.state.root",
-        "session_kit.state.fastjson",
+        "session_kit.base.fastjson",
     } <= loaded
     forbidden = {
         "click",

@@ -250,7 +250,8 @@ def test_the_budget_hook_loads_only_its_input_reader_before_it_knows_the_call_is
         "session_kit.hooks.hookio",
         "session_kit.hooks.live",
         "session_kit.state",
-        "session_kit.state.fastjson",
+        "session_kit.base",
+        "session_kit.base.fastjson",
         "session_kit.state.root",
     }
     assert not {"json", "re", "typing", "dataclasses", "collections.abc"} & loaded

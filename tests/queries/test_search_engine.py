@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from session_kit.claude.encoding import encode_project_dir
+from session_kit.base.encoding import encode_project_dir
 from session_kit.errors import EXIT_USAGE, KitError, NoSessionsHere
 from session_kit.queries.search_engine import (
     INDEX,

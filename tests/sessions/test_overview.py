@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from session_kit.claude.encoding import encode_project_dir
+from session_kit.base.encoding import encode_project_dir
 from session_kit.sessions.overview import SessionOverview, overview
 from session_kit.sessions.store import list_all_sessions
 from tests.support.transcripts import Transcript

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from session_kit.claude.encoding import encode_project_dir
+from session_kit.base.encoding import encode_project_dir
 from session_kit.errors import NotFound
 from session_kit.sessions.store import (
     LAYOUT_WORKFLOW,

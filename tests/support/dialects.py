@@ -26,7 +26,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from session_kit.claude.encoding import encode_project_dir
+from session_kit.base.encoding import encode_project_dir
 from tests.support.transcripts import Transcript
 
 PLAIN_PROMPT = "Fix the parser so that it reads nested lists"

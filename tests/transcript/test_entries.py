@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 import session_kit
+from session_kit.base.slash_commands import KIT_COMMANDS, is_kit_command
 from session_kit.transcript.entries import (
     KIND_NOISE,
     KIND_UNKNOWN,
@@ -19,7 +20,6 @@ from session_kit.transcript.entries import (
     request_text,
 )
 from session_kit.transcript.reader import ReadStats
-from session_kit.transcript.slash_commands import KIT_COMMANDS, is_kit_command
 from tests.support.transcripts import Transcript
 
 

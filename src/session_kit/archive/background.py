@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from session_kit.state.detach import in_child
+from session_kit.base.detach import in_child
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

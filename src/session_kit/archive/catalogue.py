@@ -28,9 +28,9 @@ import os
 from collections.abc import Callable
 
 from session_kit.archive import layout, store
-from session_kit.state import fileio
+from session_kit.base import fileio
+from session_kit.base.follow import stamp
 from session_kit.state.root import ensure_dir
-from session_kit.transcript.follow import stamp
 
 VERSION = 1
 MAX_BYTES = 256 << 20  # ~150 bytes a file: far more files than any Claude root holds

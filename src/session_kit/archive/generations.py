@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from session_kit.archive import layout
 from session_kit.archive.layout import Archived, Generation
-from session_kit.state import fileio
+from session_kit.base import fileio
 from session_kit.state.root import ensure_dir
 
 CHUNK = 1 << 20
@@ -170,7 +170,7 @@ def verify(base: str, claude_root: str | None) -> Verified:
     """Every archived generation read back against its manifest; with `claude_root`, every file
     worth archiving there is in the archive, its newest generation the file as it is."""
     from session_kit.archive.store import _checkpoint, everything
-    from session_kit.transcript.follow import resume
+    from session_kit.base.follow import resume
 
     problems: list[str] = []
     files = generations = total = 0

@@ -21,7 +21,7 @@ import os
 import zlib
 from dataclasses import dataclass
 
-from session_kit.state import fileio
+from session_kit.base import fileio
 from session_kit.state.root import archive_root, ensure_dir
 
 ROOTS = "roots"

@@ -33,9 +33,9 @@ from collections.abc import Callable, Iterable, Iterator
 
 from session_kit.archive import layout
 from session_kit.archive.layout import GZ, MANIFEST, Archived
-from session_kit.state import fileio
+from session_kit.base import fileio
+from session_kit.base.follow import Checkpoint, checkpoint, resume, unchanged
 from session_kit.state.root import check_no_symlink, ensure_dir
-from session_kit.transcript.follow import Checkpoint, checkpoint, resume, unchanged
 
 CHUNK = 1 << 20
 # zlib level 1 (gzip -1): transcripts are repetitive JSON; higher levels cost 3-5x the time

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from session_kit.archive import generations, layout, store
-from session_kit.state import fileio
+from session_kit.base import fileio
 from session_kit.state.root import ensure_dir
 
 
@@ -76,14 +76,14 @@ def _pieces(base: str, entry: layout.Archived, live: str | None) -> tuple[list[s
     earlier = generations.earlier_part(base, entry) if entry.rel.endswith(".jsonl") else None
     lines = 0
     if earlier:
-        with fileio.open_file(earlier) as f:
+        with fileio.open_regular(earlier) as f:
             lines = sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
     return ([earlier] if earlier else []) + ([live] if live else []), lines
 
 
 def _chunks(base: str, entry: layout.Archived, sources: list[str], live: str | None) -> Iterator[bytes]:
     for source in sources:
-        with fileio.open_file(source) as f:
+        with fileio.open_regular(source) as f:
             yield from iter(lambda: f.read(1 << 20), b"")
     if live is None:
         yield from generations.original_chunks(base, entry.rel)
@@ -124,7 +124,7 @@ def for_live_session(
     entry = layout.archived(base, rel)
     if entry is None:
         return None
-    from session_kit.transcript.follow import resume, unchanged
+    from session_kit.base.follow import resume, unchanged
 
     try:
         fd, info = fileio.open_fd(transcript)

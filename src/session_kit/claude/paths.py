@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from session_kit.claude.encoding import MAX_ENCODED_LENGTH, encode_project_dir
+from session_kit.base.encoding import MAX_ENCODED_LENGTH, encode_project_dir
 
 __all__ = ["MAX_ENCODED_LENGTH", "encode_project_dir"]  # re-exported: paths is where people look
 

@@ -20,9 +20,9 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
+from session_kit.base.fileio import NotARegularFile, open_fd
 from session_kit.claude import paths
 from session_kit.errors import BadFile
-from session_kit.state.fileio import NotARegularFile, open_fd
 
 SCOPE_USER = "user"
 SCOPE_PROJECT = "project"

@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import NamedTuple
 
-from session_kit.files import open_fd
+from session_kit.base.fileio import open_fd
 from session_kit.sessions.agents import AgentLinker, inline_threads, run_from_entries, tie_by_prompt
 from session_kit.sessions.store import LAYOUT_INLINE, AgentLogRef, SessionRef, find_agent_logs
 from session_kit.transcript.calls import ToolCall
@@ -68,7 +68,7 @@ def inline_agents(path: Path) -> dict[str, list[Entry]]:
     none when the file has no sidechain entries, or nothing else (an agent log named as the
     session is its own conversation)."""
     try:
-        fd = open_fd(path)
+        fd = open_fd(path)[0]
     except OSError:
         return {}
     try:

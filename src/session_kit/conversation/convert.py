@@ -21,12 +21,12 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from session_kit.base.fileio import open_fd
 from session_kit.conversation import steps
 from session_kit.conversation.elements import ConvertOptions, LogFacts, UnitBuilder
 from session_kit.conversation.items import REPLACEMENT, Unit, clean, replace_texts
 from session_kit.conversation.noise import NoiseTally, conversation_lines
 from session_kit.conversation.redacting import BatchRedactor, file_size, second_core_pays
-from session_kit.files import open_fd
 from session_kit.redact import SEPARATOR, Redactor
 from session_kit.sessions.store import SessionRef
 from session_kit.transcript.entries import KIND_ASSISTANT, KIND_NOISE, Entry
@@ -94,7 +94,7 @@ def holds_session(path: Path, session_id: str) -> bool:
     """Whether the file has entries of `session_id` (its `sessionId` written as the client
     writes it, with or without a space); one byte search, the file is not parsed."""
     try:
-        fd = open_fd(path)
+        fd = open_fd(path)[0]
     except OSError:
         return True  # the conversion reports the error
     try:

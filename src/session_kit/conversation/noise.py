@@ -15,9 +15,9 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from session_kit.transcript.rawtype import top_level_type
+from session_kit.base.rawtype import top_level_type
+from session_kit.base.vocabulary import NOISE_TYPE_BYTES, TYPE_FIRST
 from session_kit.transcript.reader import ReadStats, iter_line_spans
-from session_kit.transcript.vocabulary import NOISE_TYPE_BYTES, TYPE_FIRST
 
 
 @dataclass(slots=True)

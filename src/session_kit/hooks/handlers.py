@@ -22,8 +22,8 @@ from __future__ import annotations
 import os
 import sys
 
+from session_kit.base import fastjson
 from session_kit.hooks.hookio import HookInputError, later, run
-from session_kit.state import fastjson
 from session_kit.state import root as state
 
 # The rest is loaded by the functions that use it: Stop (after each of the model's turns) and
@@ -135,7 +135,7 @@ def _append_env(env_file: str, lines: list[str]) -> None:
     a regular file (a FIFO, /dev/zero) is refused. A file without a final newline gets one
     first, so the first export is not glued onto its last line. Lines are written as the
     bytes they stand for: a path that was not UTF-8 is exported as it is."""
-    from session_kit.state import fileio
+    from session_kit.base import fileio
 
     try:
         fd, st = fileio.open_fd(env_file, flags=os.O_RDWR | os.O_APPEND | os.O_CREAT)
@@ -175,7 +175,7 @@ def kit_bin_dir(env: Mapping[str, str]) -> str | None:
 
 
 def session_start(event: Mapping, env: Mapping[str, str], root: str) -> str:
-    from session_kit.state import fileio
+    from session_kit.base import fileio
 
     source = str(event.get("source") or "startup")
     scratch = _scratch(event, env, root).create()
@@ -227,7 +227,7 @@ def session_start(event: Mapping, env: Mapping[str, str], root: str) -> str:
 
 
 def user_prompt_submit(event: Mapping, env: Mapping[str, str], root: str) -> str:
-    from session_kit.state import fileio
+    from session_kit.base import fileio
 
     session_id = session_id_of(event, env)
     scratch = _scratch(event, env, root)

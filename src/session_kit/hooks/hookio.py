@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import sys
 
-from session_kit.state import fastjson
+from session_kit.base import fastjson
 from session_kit.state import root as state
 
 TYPE_CHECKING = False

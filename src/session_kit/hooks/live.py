@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import os
 
+from session_kit.base import fastjson
 from session_kit.hooks.hookio import run
-from session_kit.state import fastjson
 from session_kit.state import root as state
 
 # The rest of the state package is loaded by the functions that use it: PreToolUse runs before
@@ -79,7 +79,7 @@ def subagent_stop(event: Mapping, env: Mapping[str, str], root: str) -> str:
 def agent_tokens(scratch_path: str, log: str, agent_id: str) -> int:
     """The tokens the agent's log has used so far (each API message once, its last line's
     usage), read from where the last count stopped."""
-    from session_kit.state import fileio
+    from session_kit.base import fileio
     from session_kit.usage.filecount import count_file, record_tokens
 
     path = os.path.join(scratch_path, COUNT_FILE)
@@ -107,12 +107,12 @@ def _wait_for_call(log: str, tool_use_id: str | None) -> bool:
     is still no log."""
     import time
 
-    from session_kit.state import fileio
+    from session_kit.base import fileio
 
     needle = tool_use_id.encode() if tool_use_id else None
     for _ in range(WAIT_STEPS):
         try:
-            with fileio.open_file(log) as f:
+            with fileio.open_regular(log) as f:
                 if needle is None:
                     return True
                 size = os.fstat(f.fileno()).st_size

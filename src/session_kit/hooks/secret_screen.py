@@ -9,7 +9,7 @@ and `python -m session_kit.hooks.secret_screen` writes it again). Decides nothin
 what a secret is: a true answer only means the redactor must look.
 
 Speed: a search of the whole text costs the same for each needle, and there are over a
-hundred. So the text is first turned, in C, into its distinct words (`secret_words`), and the
+hundred. So the text is first turned, in C, into its distinct words (`base.words`), and the
 text itself is searched only for a needle whose own words are all among them (a needle of one
 or two characters often is, a longer one rarely). The scan rules' patterns have checks of their
 own, without `re`.
@@ -17,7 +17,7 @@ own, without `re`.
 
 from __future__ import annotations
 
-from session_kit.secret_words import distinct_words, runs, words_table
+from session_kit.base.words import distinct_words, runs, words_table
 
 # Generated from the redactor's rules: how a text becomes its words (`words_table`).
 WORDS_TABLE = b'          \n                       "     (    -./0000000000: <=>  abcdefghijklmnopqrstuvwxyz[ ] _ abcdefghijklmnopqrstuvwxyz   ~                                                                                                                                 '  # fmt: skip

@@ -15,8 +15,8 @@ from __future__ import annotations
 import os
 
 from session_kit.archive.background import claude_root_of
+from session_kit.base.detach import in_child
 from session_kit.index.journal import index_path, note
-from session_kit.state.detach import in_child
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

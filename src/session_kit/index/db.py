@@ -287,8 +287,8 @@ def set_aside(path: str, problem: str, seen: tuple[int, int] | None) -> None:
     index in its place (`seen`: the identity of what was found damaged)."""
     import warnings
 
+    from session_kit.base.fileio import move
     from session_kit.errors import Rebuilt
-    from session_kit.state.fileio import move
 
     aside = path + ".damaged"
     with locked(path, timeout=BUSY_S):

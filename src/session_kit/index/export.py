@@ -14,7 +14,7 @@ import json
 import os
 import sqlite3
 
-from session_kit.state import fileio
+from session_kit.base import fileio
 
 TABLES = ("sessions", "texts", "calls", "agents")
 FORMATS = ("jsonl", "parquet")

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from session_kit.files import walkable
+from session_kit.base.fileio import walkable
 from session_kit.sessions.store import (
     AGENT_PREFIX,
     SESSION_SUFFIX,

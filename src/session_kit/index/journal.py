@@ -61,7 +61,7 @@ def read_since(path: str, seen: str | None) -> tuple[list[str], str] | None:
     through the one line follower, and the checkpoint after them. None when there is no
     journal, or it is not the one `seen` was taken of (made again or cut: what was written
     before is unknown)."""
-    from session_kit.transcript.follow import Checkpoint, Follow  # the reader's: no hook pays for it
+    from session_kit.base.follow import Checkpoint, Follow  # the reader's: no hook pays for it
 
     try:
         with Follow(path, Checkpoint.from_text(seen)) as f:
@@ -77,7 +77,7 @@ def start_over(path: str) -> str | None:
     """Before a look at every file: the journal emptied when it has grown (what it names is
     looked at anyway), and the checkpoint of its end, where the next look reads from. None
     when there is no journal (no hook has written one)."""
-    from session_kit.transcript.follow import Follow
+    from session_kit.base.follow import Follow
 
     try:
         if os.lstat(path).st_size > MAX_BYTES:

@@ -127,7 +127,7 @@ def search_index(
     kit's own echoes (`texts.kit`) make: left out unless `filters.kit`, then ranked after
     every real hit. `archive`: the Claude root's archive (`archive.layout.base_dir`), which
     says whether a deleted session can be restored."""
-    from session_kit.files import TEXT_ERRORS
+    from session_kit.base.fileio import TEXT_ERRORS
 
     # A lone surrogate (bytes of an argument that were not UTF-8) cannot reach SQLite.
     text = text.encode("utf-8", TEXT_ERRORS).decode("utf-8")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from session_kit.files import TEXT_ERRORS
+from session_kit.base.fileio import TEXT_ERRORS
 from session_kit.index.db import TOKEN_COLUMNS
 from session_kit.index.files import IndexFile
 from session_kit.redact import head_to_redact, redact, redact_many
@@ -48,7 +48,7 @@ _INT64 = (-(2**63), 2**63 - 1)
 
 def sql_value(value: object) -> object:
     """A value SQLite can store: a lone surrogate (half an emoji a transcript escaped) becomes
-    U+FFFD, as in everything the kit writes (`files.TEXT_ERRORS`); an integer past 64 bits
+    U+FFFD, as in everything the kit writes (`fileio.TEXT_ERRORS`); an integer past 64 bits
     (a hostile exit code or token count) becomes null."""
     if isinstance(value, str):
         if value.isascii():

@@ -28,10 +28,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from session_kit.base.follow import Checkpoint, Follow, unchanged
 from session_kit.index import fresh
 from session_kit.index.db import begin, has_fts, writer
 from session_kit.index.files import IndexFile, archived_only, files_to_index
-from session_kit.transcript.follow import Checkpoint, Follow, unchanged
 
 CHUNK = 8 << 20  # bytes read at once; a longer line is read whole
 # Files indexed in one transaction: commits cost more than small files; a kill loses at most these.
@@ -207,13 +207,13 @@ def _index_held(
     conn: sqlite3.Connection, item: IndexFile, key: str, row: tuple | None, f: Follow, fts: bool, texts: bool
 ) -> tuple[int, bool]:
     # The parsers load only here: an update that finds nothing new never pays for them.
+    from session_kit.base.rawtype import top_level_type
+    from session_kit.base.vocabulary import NOISE_TYPE_BYTES, TITLE_TYPE_BYTES
     from session_kit.index.rows import FileRows, SessionState, sql_row, sql_value
     from session_kit.redact import redact as redact_text
     from session_kit.sessions.store import _read_meta
     from session_kit.transcript.entries import Entry
-    from session_kit.transcript.rawtype import top_level_type
     from session_kit.transcript.reader import ReadStats, parse_line
-    from session_kit.transcript.vocabulary import NOISE_TYPE_BYTES, TITLE_TYPE_BYTES
 
     noise = NOISE_TYPE_BYTES - TITLE_TYPE_BYTES  # never parsed; title lines are (a session's title)
     warmup = bool(row[6]) if row is not None else item.warmup

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from session_kit.base import fileio
 from session_kit.claude.settings import SCOPE_PROJECT, SCOPE_USER, SCOPES, commands_dir
 from session_kit.claude.settings import settings_path as scope_settings_path
 from session_kit.errors import BadFile, InvalidOptions, KitError
@@ -57,7 +58,6 @@ from session_kit.install.settings_file import (
     replace_if_unchanged,
     write_target,
 )
-from session_kit.state import fileio
 from session_kit.state import root as state
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent

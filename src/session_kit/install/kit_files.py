@@ -12,8 +12,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from session_kit.files import read_small
-from session_kit.state import fileio
+from session_kit.base import fileio
+from session_kit.base.fileio import read_small
 from session_kit.state import root as state
 
 COMMAND_MARKER = "# claude-session-kit: installed copy; `session-kit uninstall` removes it"

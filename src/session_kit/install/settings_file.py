@@ -20,6 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from session_kit.base.fileio import discard, json_bytes, move, read_small, temp_beside, write_temp
+from session_kit.base.fileio import remove_stale_temp_files as remove_stale_temp_files
+
 # Reading and parsing a settings file is `claude.settings`' (the one reader of the client's
 # settings); named here for the installer, which reads through this module.
 from session_kit.claude.settings import MAX_SETTINGS_BYTES as MAX_SETTINGS_BYTES
@@ -27,8 +30,6 @@ from session_kit.claude.settings import JSONNumber as JSONNumber
 from session_kit.claude.settings import SettingsRead, file_stamp
 from session_kit.claude.settings import parse_settings as parse_settings
 from session_kit.claude.settings import read_settings_file as read_settings_file
-from session_kit.state.fileio import discard, json_bytes, move, read_small, temp_beside, write_temp
-from session_kit.state.fileio import remove_stale_temp_files as remove_stale_temp_files
 
 WATCH_S = 0.05  # how long a displaced settings file is watched for a late in-place save
 WATCH_BLANK_S = 1.0  # ... when it was blank: its editor truncated it and may not have written yet

@@ -106,7 +106,7 @@ def ended_by_their_logs(agents: list[dict], transcript: str) -> None:
     """Background agents no line has ended yet, whose own log's meta file says `finished`:
     the agent model's rule (`sessions.agent_run.AgentRun.status`), read from
     `<session>/subagents/agent-<id>.meta.json` beside the transcript (bounded)."""
-    from session_kit.state import fastjson, fileio
+    from session_kit.base import fastjson, fileio
 
     folder = os.path.join(os.path.splitext(transcript)[0], "subagents")
     for agent in agents:

@@ -12,11 +12,11 @@ kit's standard-library-only `state` and `transcript.follow`) only.
 
 from __future__ import annotations
 
+from session_kit.base.detach import in_child
+from session_kit.base.follow import Checkpoint, Follow
 from session_kit.memory import record
 from session_kit.memory.record import read_plan_file
 from session_kit.memory.text import redact
-from session_kit.state.detach import in_child
-from session_kit.transcript.follow import Checkpoint, Follow
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -67,9 +67,9 @@ def memories_at_compactions(path: str, *, keeps: Callable[[str], bool]) -> list[
     """For each compaction in the transcript at `path`: the memory as a capture just before
     it would have held it, and the compaction (its line, trigger, and the summary after it).
     One pass; documents and agent logs are as they are now (the disk keeps no history)."""
+    from session_kit.base import fastjson
+    from session_kit.base.rawtype import top_level_type
     from session_kit.memory.fold import Fold
-    from session_kit.state import fastjson
-    from session_kit.transcript.rawtype import top_level_type
 
     memory = record.empty_memory(path)
     capture = Fold(memory, keeps=keeps)
@@ -92,9 +92,9 @@ def memories_at_compactions(path: str, *, keeps: Callable[[str], bool]) -> list[
 def _as_they_are_now(path: str, memory: dict) -> None:
     """What the transcript cannot say: each working document as it is on disk now, and the
     background agents whose own logs say they finished."""
+    from session_kit.base.fileio import read_small
     from session_kit.memory.agents import ended_by_their_logs
     from session_kit.memory.documents import read_documents
-    from session_kit.state.fileio import read_small
 
     if memory.get("documents"):
         read_documents(memory["documents"], read_small)
@@ -184,8 +184,8 @@ def _capture_held(
 
 def _write_text(path: str, memory: dict) -> None:
     """The whole memory as text beside its file: what a restore cut to fit names."""
+    from session_kit.base.fileio import atomic_write
     from session_kit.memory.restore import render_whole
-    from session_kit.state.fileio import atomic_write
 
     text = render_whole(memory, {"values": {}, "notes": []}, memory_file=path, read_plan=read_plan_file)
     atomic_write(record.text_path(path), (text + "\n").encode("utf-8", "surrogatepass"))

@@ -13,6 +13,14 @@ entry types and its raw-type reader (both standard library only). Does not: open
 
 from __future__ import annotations
 
+from session_kit.base import fastjson
+from session_kit.base.rawtype import top_level_type
+from session_kit.base.vocabulary import (
+    NOISE_TYPE_BYTES,
+    TITLE_TYPE_BYTES,
+    TYPE_ATTACHMENT,
+    TYPE_PERMISSION_MODE,
+)
 from session_kit.memory import failures as open_failures
 from session_kit.memory.agents import agent_answered, agent_ended, agent_started, notified
 from session_kit.memory.documents import is_working_document, touched
@@ -29,14 +37,6 @@ from session_kit.memory.text import (
     redact,
     removed_paths,
     result_text,
-)
-from session_kit.state import fastjson
-from session_kit.transcript.rawtype import top_level_type
-from session_kit.transcript.vocabulary import (
-    NOISE_TYPE_BYTES,
-    TITLE_TYPE_BYTES,
-    TYPE_ATTACHMENT,
-    TYPE_PERMISSION_MODE,
 )
 
 TYPE_CHECKING = False

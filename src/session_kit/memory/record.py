@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import os
 
-from session_kit.state import fileio
+from session_kit.base import fileio
 from session_kit.state import root as state
 
 MEMORY_FILE = "memory.json"

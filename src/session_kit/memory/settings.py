@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 
-from session_kit.state.fileio import read_json_object
+from session_kit.base.fileio import read_json_object
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -53,7 +53,7 @@ def kit_command(request: str) -> bool:
     """The kit's own slash command (`transcript.slash_commands.is_kit_command`): not the person's work."""
     if not request.startswith("/"):
         return False
-    from session_kit.transcript.slash_commands import is_kit_command
+    from session_kit.base.slash_commands import is_kit_command
 
     return is_kit_command(request)
 

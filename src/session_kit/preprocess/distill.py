@@ -15,10 +15,10 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from session_kit.claude.encoding import encode_project_dir
+from session_kit.base import fileio
+from session_kit.base.encoding import encode_project_dir
 from session_kit.errors import KitError, NotFound
 from session_kit.preprocess.result import DEFAULT_MODEL, Distilled
-from session_kit.state import fileio
 
 # The child is a text transform: no hook of anyone's (the kit's would make phantom scratch dirs
 # and move the project's current-session pointer), whatever the user and project settings say.

@@ -21,11 +21,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import IO, Any, Protocol
 
+from session_kit.base import fileio
+from session_kit.base.fileio import TEXT_ERRORS
 from session_kit.errors import KitError
-from session_kit.files import TEXT_ERRORS
 from session_kit.preprocess.render.base import Renderer
 from session_kit.preprocess.result import DocumentInfo
-from session_kit.state import fileio
 
 SPOOL_MEMORY = 4 * 1024 * 1024
 COPY_CHUNK = 1024 * 1024

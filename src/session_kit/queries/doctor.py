@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from session_kit import __version__
+from session_kit.base.fileio import open_regular, read_small
 from session_kit.claude.settings import SCOPES
 from session_kit.errors import KitError
-from session_kit.files import open_regular, read_small
 from session_kit.install import installer, kit_files
 from session_kit.queries.history import archive_status
 from session_kit.sessions.store import list_project_dirs, list_sessions

@@ -19,12 +19,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from session_kit.base.vocabulary import ATTACHMENT_KINDS, KNOWN_ENTRY_TYPES, TYPE_ATTACHMENT
 from session_kit.claude import paths
 from session_kit.errors import NotFound
 from session_kit.sessions.store import first_field
 from session_kit.transcript.entries import KNOWN_BLOCK_TYPES
 from session_kit.transcript.reader import ReadStats, iter_records
-from session_kit.transcript.vocabulary import ATTACHMENT_KINDS, KNOWN_ENTRY_TYPES, TYPE_ATTACHMENT
 
 UNKNOWN_VERSION = "unknown"  # entries of a file where no entry names its client version
 

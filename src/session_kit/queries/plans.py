@@ -33,15 +33,15 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from session_kit.base.fileio import open_regular
+from session_kit.base.vocabulary import TYPE_ATTACHMENT
 from session_kit.claude.settings import plan_dirs
-from session_kit.files import open_regular
 from session_kit.sessions.session import Session
 from session_kit.sessions.store import SessionRef
 from session_kit.state.ids import is_plain_id
 from session_kit.transcript.calls import ToolCall, ToolCallPairer
 from session_kit.transcript.entries import Entry, format_timestamp
 from session_kit.transcript.tools import EXIT_PLAN_MODE, written_file
-from session_kit.transcript.vocabulary import TYPE_ATTACHMENT
 
 SOURCE_EXIT_PLAN_MODE = "exit_plan_mode"
 SOURCE_PLAN_AGENT = "plan_agent"

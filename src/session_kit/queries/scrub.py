@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from session_kit.archive import layout, store, view
+from session_kit.base import fileio
 from session_kit.claude.live import running_sessions, written_recently
 from session_kit.queries.secret_spots import JSONL, form_of, scrubbed
 from session_kit.queries.secrets import (
@@ -28,7 +29,6 @@ from session_kit.queries.secrets import (
     encode,
     find_in,
 )
-from session_kit.state import fileio
 
 # --- which files ----------------------------------------------------------------------------------
 

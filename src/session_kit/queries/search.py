@@ -23,7 +23,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from session_kit.files import open_sized, reason, skipped
+from session_kit.base.fileio import open_fd, reason, skipped
 from session_kit.forked import ordered_map
 from session_kit.redact import shown
 from session_kit.sessions.store import AgentLogs, SessionRef
@@ -193,7 +193,8 @@ def search_file(
     kept = 0  # hits sure to be kept (their tool is known, or no tool was asked for)
     seen: set[str] = set()
     names: dict[str, str] = {}
-    fd, size = open_sized(target.path)
+    fd, st = open_fd(target.path)
+    size = st.st_size
     try:
         first, rest = first_block(fd, size)
         if rest is None:

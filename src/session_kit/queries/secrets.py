@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from session_kit.archive import layout, store
-from session_kit.claude.encoding import encode_project_dir
+from session_kit.base.encoding import encode_project_dir
 from session_kit.claude.paths import history_file, plans_dir, shell_snapshots_dir
 from session_kit.errors import KitError, NotFound
 from session_kit.queries.secret_spots import JSONL, form_of, spots
@@ -225,7 +225,7 @@ def chunks_of(source: Source, archive: str | None) -> Iterator[bytes]:
         assert archive is not None
         yield from store.original_chunks(archive, source.path)
         return
-    from session_kit.state.fileio import open_fd
+    from session_kit.base.fileio import open_fd
 
     fd = open_fd(source.path)[0]
     try:

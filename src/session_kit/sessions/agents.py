@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from session_kit.files import reason, skipped
+from session_kit.base.fileio import reason, skipped
 from session_kit.sessions.agent_run import AgentRun
 from session_kit.sessions.store import (
     LAYOUT_INLINE,

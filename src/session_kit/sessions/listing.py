@@ -27,9 +27,10 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Protocol, TypeVar
 
+from session_kit.base.fileio import open_fd
+from session_kit.base.follow import stamp
 from session_kit.claude import paths
 from session_kit.errors import NoSessionsHere
-from session_kit.files import open_fd
 from session_kit.forked import ordered_map, spare_workers
 from session_kit.sessions.overview import (
     BATCH,
@@ -49,7 +50,6 @@ from session_kit.sessions.store import (
     require_claude_root,
     session_files,
 )
-from session_kit.transcript.follow import stamp
 from session_kit.transcript.glance import Tail, tail_facts
 
 R = TypeVar("R")
@@ -338,7 +338,7 @@ UNREAD = Tail(None, True)  # a tail that could not be read: listed with the time
 
 def _tail(path: str, size: int) -> Tail:
     try:
-        fd = open_fd(path)
+        fd = open_fd(path)[0]
     except OSError:  # removed or unreadable since it was listed
         return UNREAD
     try:

@@ -18,9 +18,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from session_kit.claude.encoding import encode_project_dir
+from session_kit.base.encoding import encode_project_dir
+from session_kit.base.fileio import reason, skipped
 from session_kit.claude.paths import history_file
-from session_kit.files import reason, skipped
 from session_kit.sessions.store import check_scope, list_project_dirs, session_files
 from session_kit.transcript.entries import format_timestamp
 from session_kit.transcript.reader import iter_records

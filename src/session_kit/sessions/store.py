@@ -8,7 +8,7 @@ Owns: listing the project directories under the Claude root, the sessions of a p
 (orphans), finding a project for a folder and a session by id. Returns frozen values; never
 parses a whole transcript (a warmup log is small: only small ones are parsed). Only regular
 files are sessions or agent logs: a FIFO, a device link, a folder or a symlink loop named like
-one, and a folder it cannot list, are passed over and named (`files.skipped`), so one of them
+one, and a folder it cannot list, are passed over and named (`fileio.skipped`), so one of them
 never stops a listing of all. What a user typed is resolved in `resolve`; a
 session's overview is `overview`; reading a session is `session`.
 """
@@ -21,11 +21,10 @@ from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from session_kit import files
+from session_kit.base import fastjson, fileio
+from session_kit.base.fileio import open_regular, read_small, reason, skipped
 from session_kit.claude import paths
 from session_kit.errors import KitError, NoSessionsHere, NotAClaudeRoot, NotFound
-from session_kit.files import open_regular, read_small, reason, skipped
-from session_kit.state import fastjson
 from session_kit.state.ids import is_plain_id
 from session_kit.transcript.entries import Entry, is_warmup_conversation
 from session_kit.transcript.reader import read_head, skip_bom
@@ -100,7 +99,7 @@ def list_project_dirs(root: Path) -> list[Path]:
     base = paths.projects_dir(root)
     try:
         with os.scandir(base) as it:
-            return sorted(Path(e.path) for e in it if files.walkable(e.path, within=base))
+            return sorted(Path(e.path) for e in it if fileio.walkable(e.path, within=base))
     except (FileNotFoundError, NotADirectoryError):
         return []
     except OSError as exc:  # unreadable: there is nothing to list, say so
@@ -254,7 +253,7 @@ def current_layout_agents(session: SessionRef, *, with_meta: bool = True) -> lis
     folder = paths.subagents_dir(session.project, session.id)
     found = _agent_logs_in(folder, LAYOUT_SUBAGENTS, with_meta=with_meta)
     workflows = folder / WORKFLOWS
-    if not files.walkable(workflows, within=folder):
+    if not fileio.walkable(workflows, within=folder):
         return found
     try:
         runs = sorted(os.listdir(workflows))
@@ -262,7 +261,7 @@ def current_layout_agents(session: SessionRef, *, with_meta: bool = True) -> lis
         skipped(workflows, reason(exc))
         return found
     for run in runs:
-        if files.walkable(workflows / run, within=workflows):
+        if fileio.walkable(workflows / run, within=workflows):
             found.extend(_agent_logs_in(workflows / run, LAYOUT_WORKFLOW, with_meta=with_meta))
     return found
 
@@ -279,7 +278,7 @@ def _agent_logs_in(folder: Path, layout: str, *, with_meta: bool) -> list[AgentL
     for name in sorted(names):
         if name.startswith(AGENT_PREFIX) and name.endswith(SESSION_SUFFIX):
             agent_id = name[len(AGENT_PREFIX) : -len(SESSION_SUFFIX)]
-            if not files.is_regular(folder / name):  # a folder, FIFO or loop named like a log
+            if not fileio.is_regular(folder / name):  # a folder, FIFO or loop named like a log
                 skipped(folder / name, "not a regular file")
                 continue
             meta = _read_meta(folder / f"{AGENT_PREFIX}{agent_id}.meta.json") if with_meta else None
@@ -317,7 +316,7 @@ def legacy_agent_index(project: Path) -> dict[str, list[Path]]:
         return index
     for name in names:
         path = project / name
-        if not files.is_regular(path):  # a folder, FIFO or loop named like a log
+        if not fileio.is_regular(path):  # a folder, FIFO or loop named like a log
             skipped(path, "not a regular file")
             continue
         sid = first_field(path, b"sessionId")
@@ -405,7 +404,7 @@ def _is_session_file(project: Path, sid: str) -> bool:
     `<sid>.jsonl` there, not named like an agent log."""
     if not sid or "/" in sid or os.sep in sid or sid.startswith(AGENT_PREFIX):
         return False
-    return files.is_regular(project / f"{sid}{SESSION_SUFFIX}")
+    return fileio.is_regular(project / f"{sid}{SESSION_SUFFIX}")
 
 
 def _is_folder(entry: os.DirEntry[str]) -> bool:

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import os
 
-from session_kit.claude.encoding import encode_project_dir
+from session_kit.base.encoding import encode_project_dir
+from session_kit.base.fileio import read_small
 from session_kit.state import root as layout
-from session_kit.state.fileio import read_small
 
 # Annotations only: `collections.abc` costs the hooks ~2 ms to import (and `typing` more).
 TYPE_CHECKING = False

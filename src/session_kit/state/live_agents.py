@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import time
 
-from session_kit.state import fileio
+from session_kit.base import fileio
 from session_kit.state import root as state
 
 TYPE_CHECKING = False

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import time
 
-from session_kit.state import fastjson, fileio
+from session_kit.base import fastjson, fileio
 from session_kit.state import root as state
 from session_kit.state.current import current_session_id, every_current_session_id, project_key_for
 from session_kit.state.ids import check_session_id

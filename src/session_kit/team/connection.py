@@ -37,7 +37,7 @@ _REFUSED = re.compile(
 def _config(state_root: str | None) -> dict[str, Any]:
     if state_root is None:
         return {}
-    from session_kit.state.fileio import read_json_object
+    from session_kit.base.fileio import read_json_object
 
     config, _problem = read_json_object(os.path.join(state_root, "config.json"), MAX_CONFIG_BYTES)
     section = config.get(CONFIG_SECTION)

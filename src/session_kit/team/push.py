@@ -83,7 +83,7 @@ def _pushed_at(texts: int, offset: int, size: int, ino: int | None, tail: str | 
     """What a file's pushed rows stand for: how far the index read it, and its content there
     (the follower's head and tail hashes), not where it lies (its inode, its time): a second
     download of the same CI artifact is the same file."""
-    from session_kit.transcript.follow import Checkpoint
+    from session_kit.base.follow import Checkpoint
 
     cp = Checkpoint.from_text(tail)
     if cp is None or not (cp.head or cp.tail):

@@ -20,14 +20,14 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from session_kit.transcript.entries import content_text, count_value, entry_time, tagged
-from session_kit.transcript.vocabulary import (
+from session_kit.base.vocabulary import (
     ATTACHMENT_QUEUED_COMMAND,
     ATTACHMENT_TASK_STATUS,
     TYPE_ATTACHMENT,
     TYPE_TOOL_RESULT,
     TYPE_USER,
 )
+from session_kit.transcript.entries import content_text, count_value, entry_time, tagged
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

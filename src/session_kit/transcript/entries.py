@@ -18,13 +18,13 @@ from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
-from session_kit.transcript import vocabulary
-from session_kit.transcript.reader import ReadStats, iter_records
-from session_kit.transcript.slash_commands import LOCAL_COMMANDS, is_kit_command
+from session_kit.base import vocabulary
+from session_kit.base.slash_commands import LOCAL_COMMANDS, is_kit_command
 
 # The vocabulary's sets, also named here for the callers that know them from here.
-from session_kit.transcript.vocabulary import KNOWN_ENTRY_TYPES as KNOWN_ENTRY_TYPES
-from session_kit.transcript.vocabulary import NOISE_TYPES as NOISE_TYPES
+from session_kit.base.vocabulary import KNOWN_ENTRY_TYPES as KNOWN_ENTRY_TYPES
+from session_kit.base.vocabulary import NOISE_TYPES as NOISE_TYPES
+from session_kit.transcript.reader import ReadStats, iter_records
 
 KIND_USER = "user"
 KIND_ASSISTANT = "assistant"

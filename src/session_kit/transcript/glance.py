@@ -18,13 +18,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from session_kit.files import open_fd, open_regular
-from session_kit.state import fastjson
+from session_kit.base import fastjson
+from session_kit.base.fileio import open_fd, open_regular
+from session_kit.base.vocabulary import TYPE_AI_TITLE, TYPE_CUSTOM_TITLE, TYPE_SUMMARY
 from session_kit.transcript.entries import Entry, request_text
 from session_kit.transcript.reader import loads_glanced, skip_bom
 from session_kit.transcript.span import SPAN_KINDS, Span, span_time
 from session_kit.transcript.titles import TitleLine, choose_title, title_line
-from session_kit.transcript.vocabulary import TYPE_AI_TITLE, TYPE_CUSTOM_TITLE, TYPE_SUMMARY
 
 HEAD_STEP = 8 * 1024
 HEAD_LIMIT = 1024 * 1024  # how far into a file the first prompt is looked for
@@ -66,7 +66,7 @@ def glance(path: str | os.PathLike[str], size: int, *, tail: Tail | None = None)
     try:
         # Raw descriptor reads: for thousands of files, a buffered file object per file costs
         # more than the few kilobytes read from each.
-        fd = open_fd(path)
+        fd = open_fd(path)[0]
     except OSError:  # removed, unreadable or not a regular file since it was listed
         return Glance(None, None, None, None, None)
     try:

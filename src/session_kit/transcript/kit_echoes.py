@@ -14,8 +14,8 @@ own work and is not an echo. Does not: read files, or decide what a request is
 
 from __future__ import annotations
 
+from session_kit.base.slash_commands import is_kit_command
 from session_kit.transcript.entries import KIND_ASSISTANT, KIND_USER, Entry, typed_text
-from session_kit.transcript.slash_commands import is_kit_command
 
 
 def is_kit_request(entry: Entry) -> bool:

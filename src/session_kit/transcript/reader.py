@@ -6,7 +6,7 @@ policy (`follow.skip_bom`, which every byte-level reader of the kit applies: `gl
 heads and tails, `blockscan` for search, `conversation.noise` over these spans). Blank lines, malformed JSON,
 non-object values, invalid UTF-8, a byte-order mark, overlong lines and a half-written last
 line (the client may still be writing the file) are survived and counted in `ReadStats`; only
-regular files are opened (`files.open_regular`: a FIFO would block, `/dev/zero` never end). Does not interpret the
+regular files are opened (`fileio.open_regular`: a FIFO would block, `/dev/zero` never end). Does not interpret the
 objects; that is `entries`.
 """
 
@@ -18,9 +18,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from session_kit.files import open_regular
-from session_kit.transcript.follow import BOM as BOM  # the one BOM policy, named for the readers above
-from session_kit.transcript.follow import skip_bom as skip_bom
+from session_kit.base.fileio import open_regular
+from session_kit.base.follow import BOM as BOM  # the one BOM policy, named for the readers above
+from session_kit.base.follow import skip_bom as skip_bom
 
 # A line longer than this is skipped (and counted), not parsed: it bounds memory per line.
 DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024

@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
+from session_kit.base.vocabulary import TYPE_AI_TITLE as TYPE_AI
+from session_kit.base.vocabulary import TYPE_CUSTOM_TITLE as TYPE_CUSTOM  # a person's /rename: always wins
+from session_kit.base.vocabulary import TYPE_SUMMARY
 from session_kit.transcript.entries import KIND_SUMMARY, Entry
-from session_kit.transcript.vocabulary import TYPE_AI_TITLE as TYPE_AI
-from session_kit.transcript.vocabulary import TYPE_CUSTOM_TITLE as TYPE_CUSTOM  # a person's /rename: always wins
-from session_kit.transcript.vocabulary import TYPE_SUMMARY
 
 _TITLE_FIELDS = {TYPE_SUMMARY: "summary", TYPE_CUSTOM: "customTitle", TYPE_AI: "aiTitle"}
 TITLE_TYPES = frozenset(_TITLE_FIELDS)

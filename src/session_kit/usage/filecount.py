@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import os
 
-from session_kit.state import fastjson
-from session_kit.transcript.follow import Checkpoint, Follow, unchanged
+from session_kit.base import fastjson
+from session_kit.base.follow import Checkpoint, Follow, unchanged
 from session_kit.transcript.usagefields import agent_result_fields, assistant_usage, count_key
 
 _SPAWNING = ("Agent", "Task")

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import os
 
-from session_kit.state import fastjson
-from session_kit.state.fileio import read_small
+from session_kit.base import fastjson
+from session_kit.base.fileio import read_small
 
 KINDS = ("input", "output", "cache_read", "cache_write_5m", "cache_write_1h")
 BUNDLED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "prices.json")

@@ -31,7 +31,8 @@ from __future__ import annotations
 import os
 import sys
 
-from session_kit.state import fastjson, fileio, live_agents
+from session_kit.base import fastjson, fileio
+from session_kit.state import live_agents
 from session_kit.state import root as state
 from session_kit.state.ids import check_session_id
 from session_kit.state.scratch import SessionScratch
@@ -81,7 +82,7 @@ def _agent_logs(transcript: str, session_id: str, checked: dict | None = None) -
         path = os.path.join(project, name)
         if name not in checked:
             try:
-                with fileio.open_file(path) as f:
+                with fileio.open_regular(path) as f:
                     head = f.read(HEAD_BYTES)
             except OSError:
                 continue

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from session_kit.base import fileio
 from session_kit.conversation.items import clean
 from session_kit.errors import KitError, NotFound
 from session_kit.sessions.store import SessionRef
-from session_kit.state import fileio
 from session_kit.transcript.reader import ReadStats
 from session_kit.view.build import ViewOptions, build_page
 from session_kit.view.model import Page

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from session_kit.state.detach import in_child
+from session_kit.base.detach import in_child
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork: the work runs in the caller")
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from session_kit.state import fastjson
+from session_kit.base import fastjson
 
 values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
@@ -61,7 +61,7 @@ def test_an_object_json_cannot_write_is_refused():
 
 def test_an_unterminated_string_is_a_value_error_even_where_json_was_never_imported():
     code = (
-        "import sys; sys.path.insert(0, sys.argv[1]); from session_kit.state import fastjson\n"
+        "import sys; sys.path.insert(0, sys.argv[1]); from session_kit.base import fastjson\n"
         "try:\n    fastjson.loads(b'{\"a\": \"cut')\nexcept ValueError:\n    print('ValueError')\n"
     )
     src = str(Path(fastjson.__file__).parents[2])

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from session_kit.state.fileio import open_fd
-from session_kit.transcript.follow import Checkpoint, Follow, resume, unchanged
+from session_kit.base.fileio import open_fd
+from session_kit.base.follow import Checkpoint, Follow, resume, unchanged
 
 LINE = b'{"type":"user","n":%d}\n'
 

@@ -3,7 +3,7 @@ and the JSON of the kit's own state files. Standard library only and cheap to im
 hooks and the status line load it.
 
 Owns:
-- `open_fd` / `open_file`: the one way any file is opened for reading (and the one use of
+- `open_fd` / `open_regular`: the one way any file is opened for reading (and the one use of
   `O_NONBLOCK` in the kit): without blocking (a FIFO named `x.jsonl` would otherwise wait
   for a writer forever), then `fstat`ed, and anything but a regular file (a FIFO, a device
   such as `/dev/zero` behind a symlink, a socket, a folder) refused with `NotARegularFile`,
@@ -24,12 +24,13 @@ locks and the state layout (`root`); reading transcripts line by line (`transcri
 
 from __future__ import annotations
 
+import codecs
 import errno
 import os
 import stat
 import time
 
-from session_kit.state import fastjson
+from session_kit.base import fastjson
 
 # Annotations only: `collections.abc` loads `collections` (~1 ms of every hook's start-up).
 TYPE_CHECKING = False
@@ -62,7 +63,7 @@ def open_fd(path: str | os.PathLike[str], *, flags: int = 0, mode: int = 0o600) 
     return fd, st
 
 
-def open_file(path: str | os.PathLike[str], *, buffering: int = -1):
+def open_regular(path: str | os.PathLike[str], *, buffering: int = -1):
     """The regular file at `path`, open for binary reading (OSError as `open_fd`)."""
     return os.fdopen(open_fd(path)[0], "rb", buffering=buffering)
 
@@ -267,3 +268,70 @@ def read_json_object(path: str, limit: int) -> tuple[dict, str | None]:
         problem = str(exc) if str(exc).startswith("larger than") else f"not JSON ({exc})"
         return {}, f"{path}: {problem}"
     return (value, None) if isinstance(value, dict) else ({}, f"{path}: not a JSON object")
+
+
+# --- the read side: folders a listing goes into, what was skipped, the text policy ---
+
+
+def skipped(path: str | os.PathLike[str], reason: str) -> None:
+    """Say that `path` was passed over (one warning; the CLI shows it as one line)."""
+    import warnings  # here: only a reader that skips something pays for it
+
+    from session_kit.errors import Skipped
+
+    warnings.warn(Skipped(f"skipped {os.fspath(path)}: {reason}"), stacklevel=2)
+
+
+def walkable(path: str | os.PathLike[str], *, within: str | os.PathLike[str]) -> bool:
+    """Whether `path`, met while listing the folder `within`, is a folder to go into: False
+    for anything else, and, with a note, for a symlink loop (`a -> b -> a`) or a link to
+    `within` or a folder above it (listing it would list the same files again, or forever)."""
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            skipped(path, "a symlink loop")
+        return False
+    except ValueError:  # a NUL in the name
+        return False
+    if not stat.S_ISDIR(st.st_mode):
+        return False
+    if os.path.islink(path):
+        target, here = os.path.realpath(path), os.path.realpath(within)
+        if here == target or here.startswith(target.rstrip(os.sep) + os.sep):
+            skipped(path, "a symlink loop (a link to a folder above it)")
+            return False
+    return True
+
+
+def reason(error: OSError) -> str:
+    """An OSError in a few words (`Permission denied`, `not a regular file (FIFO)`)."""
+    return error.strerror or str(error)
+
+
+def is_regular(path: str | os.PathLike[str]) -> bool:
+    """Whether `path` (followed through symlinks) is a regular file; False when it cannot be stat'ed."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+TEXT_ERRORS = "session_kit.replace_surrogates"
+
+
+_FFFD = "\ufffd".encode()
+
+
+def _replace_surrogates(error: UnicodeError) -> tuple[str | bytes, int]:
+    """In UTF-8, lone surrogates become U+FFFD; whatever else an encoding cannot hold, `?`."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    count = error.end - error.start
+    if codecs.lookup(error.encoding).name == "utf-8":
+        # As bytes: the UTF-8 encoder takes a handler's str only when it is ASCII.
+        return _FFFD * count, error.end
+    return "?" * count, error.end
+
+
+codecs.register_error(TEXT_ERRORS, _replace_surrogates)

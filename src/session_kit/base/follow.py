@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import os
 
-from session_kit.state.fileio import open_fd
+from session_kit.base.fileio import open_fd
 
 try:  # `_blake2` alone: `hashlib` loads OpenSSL, several ms of a hook's budget
     from _blake2 import blake2b

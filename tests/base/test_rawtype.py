@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from session_kit.transcript.rawtype import top_level_type
+from session_kit.base.rawtype import top_level_type
 from tests.support.benchmarks import load_generator
 
 REAL = Path(__file__).parent.parent / "fixtures" / "real"
