@@ -31,7 +31,7 @@ from session_kit.secret_formats import _NOT_A_VALUE, Pattern, Rule, _has_digit, 
 # First words of ids (API objects, messages, tool calls, requests, cloud resources) and of
 # digests: ids are not secrets, and a digest is public.
 _ID_PREFIXES = frozenset(
-    """msg toolu srvtoolu req chatcmpl call file batch run thread asst cus ch pi pm py src sub in
+    """msg toolu tooluse srvtoolu cse req chatcmpl call file batch run thread asst cus ch pi pm py src sub in
     ii il evt prod price acct txn ord cs seti si po tr resp item fc ws conv sess session user
     usr org proj job step wf task agent compact uuid id ulid sha sha1 sha224 sha256 sha384
     sha512 md5 blake2b blake3 git commit rev build test img vol snap ami vpc subnet sg eni igw

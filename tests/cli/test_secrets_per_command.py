@@ -5,6 +5,7 @@ summary), leave no piece of a secret in any command's output, text or JSON."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -102,3 +103,20 @@ def test_export_writes_no_piece_of_a_secret(root: Path, tmp_path: Path):
     written = "".join(p.read_text(errors="replace") for p in (tmp_path / "out").rglob("*") if p.is_file())
     assert "deploy" in written
     assert leaks_of(PROBES, written) == []
+
+
+def test_the_clients_own_ids_are_never_taken_for_keys(claude_root: Path):
+    """Bedrock's tool ids (`tooluse_…`) and bridge session ids (`cse_…`) are the client's
+    identifiers: redacted, a call no longer matches its result."""
+    t = Transcript(SID, cwd="/work/bedrock")
+    t.user("list the files")
+    calls = [t.tool_use("Bash", {"command": "ls"}, call_id=f"tooluse_{n}kJ8aLmN3pQ7rS2tUvW9xYz0") for n in range(3)]
+    for call in calls:
+        t.tool_result(call, "README.md")
+    t.say("Three files; the bridge session is cse_01ABCDefgh23IJKLmnop45.")
+    t.write_session(claude_root)
+    shown = invoke("events", SID, "--json")
+    assert shown.exit_code == 0, shown.output
+    assert "REDACTED" not in shown.stdout
+    assert [e["id"] for e in json.loads(shown.stdout)["events"]] == calls
+    assert "cse_01ABCDefgh23IJKLmnop45" in invoke("preprocess", SID, "--stdout").stdout
