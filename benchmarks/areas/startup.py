@@ -13,12 +13,17 @@ from benchmarks.harness.fixtures import small_root, state_root
 from benchmarks.harness.measure import Command, Measurement
 from benchmarks.harness.report import Row
 
+# The commands whose start-up has a target (issue: a small session's show, info, memory,
+# sessions and preprocess at most `import click` + 1x `python -c pass`).
+TARGETED = {"show", "info", "memory", "sessions --all", "preprocess --stdout"}
+
 
 @benchmark("startup")
 def bench_startup(ctx: Context) -> list[Row]:
     """Every read command on one small session (a throw-away root: a generated 28 KB
     transcript and its 8 KB subagent log), where start-up is nearly all of the time, against
-    `python -c pass` in the same rounds: at most 4x. For reference, in the same rounds:
+    `python -c pass` in the same rounds: show, info, memory, sessions and preprocess at most
+    click's import plus one `python -c pass` (both measured in these rounds). For reference, in the same rounds:
     `session-kit --version` (the command line alone) and `python -c 'import click'` (the floor
     of any command click parses); each command's note splits its ratio into the command
     line's fixed part (`--version`: click and the group) and the command's own."""
@@ -47,9 +52,17 @@ def bench_startup(ctx: Context) -> list[Row]:
         commands = [Command.of(label, [*ctx.kit, *argv, *on]) for label, argv in reads]
         m_base, m_version, m_click, *m_reads = ctx.measure(base, version, click_only, *commands)
     floor = m_version.best / m_base.best if m_version.ok and m_base.ok and m_base.best else None
+    # The target: click's import (the floor of any command click parses) and one more bare
+    # interpreter's start, both as measured in these rounds.
+    click = m_click.best / m_base.best if m_click.ok and m_base.ok and m_base.best else None
     rows = [
         Row.ratio_row(
-            "startup", f"{m.label} ({kb:.0f} KB session)", m, m_base, max_ratio=4, note=_share(m, m_base, floor)
+            "startup",
+            f"{m.label} ({kb:.0f} KB session)",
+            m,
+            m_base,
+            max_ratio=click + 1 if click is not None and m.label in TARGETED else None,
+            note=_share(m, m_base, floor),
         )
         for m in m_reads
     ]
