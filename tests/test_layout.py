@@ -36,6 +36,7 @@ class Import:
     module: str  # the dotted module imported (`from a.b import c` is `a.b.c` when c is a module)
     line: int
     in_function: bool  # a lazy import, run only when the function is called
+    typing_only: bool = False  # under `if TYPE_CHECKING:`: read by type checkers, never run
 
 
 def module_name(path: Path) -> str:
@@ -51,6 +52,7 @@ class _ImportCollector(ast.NodeVisitor):
     def __init__(self, name: str, is_package: bool) -> None:
         self.package = name if is_package else name.rpartition(".")[0]
         self.depth = 0
+        self.typing = 0
         self.found: list[Import] = []
 
     def _scope(self, node: ast.AST) -> None:
@@ -60,9 +62,21 @@ class _ImportCollector(ast.NodeVisitor):
 
     visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _scope
 
+    def visit_If(self, node: ast.If) -> None:
+        test = node.test
+        if getattr(test, "id", None) == "TYPE_CHECKING" or getattr(test, "attr", None) == "TYPE_CHECKING":
+            self.typing += 1
+            for child in node.body:
+                self.visit(child)
+            self.typing -= 1
+            for child in node.orelse:
+                self.visit(child)
+        else:
+            self.generic_visit(node)
+
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
-            self.found.append(Import(alias.name, node.lineno, self.depth > 0))
+            self.found.append(Import(alias.name, node.lineno, self.depth > 0, self.typing > 0))
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         base = node.module or ""
@@ -72,7 +86,8 @@ class _ImportCollector(ast.NodeVisitor):
             base = ".".join([*anchor, base] if base else anchor)
         for alias in node.names:
             candidate = f"{base}.{alias.name}"
-            self.found.append(Import(candidate if candidate in MODULES else base, node.lineno, self.depth > 0))
+            module = candidate if candidate in MODULES else base
+            self.found.append(Import(module, node.lineno, self.depth > 0, self.typing > 0))
 
 
 def imports_of(name: str) -> list[Import]:
@@ -151,6 +166,75 @@ def test_transcript_imports_nothing_of_the_layers_above_it():
         if within(i.module, *(f"session_kit.{p}" for p in above))
     ]
     assert offenders == []
+
+
+# --- (b2) the import graph has no cycle ------------------------------------------------------
+
+
+def import_graph() -> dict[str, dict[str, list[int]]]:
+    """Module -> the kit's modules it imports -> the lines: every import statement, at the top
+    or inside a function (a lazy import is an arrow too, only a later one); `TYPE_CHECKING`
+    blocks left out (nothing runs them)."""
+    graph: dict[str, dict[str, list[int]]] = {name: {} for name in MODULES}
+    for name in MODULES:
+        for i in imports_of(name):
+            if i.module in MODULES and i.module != name and not i.typing_only:
+                graph[name].setdefault(i.module, []).append(i.line)
+    return graph
+
+
+def cycles(graph: dict[str, dict[str, list[int]]]) -> list[list[str]]:
+    """The strongly connected parts of `graph` with more than one module (Tarjan's, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, targets = work[-1]
+            target = next(targets, None)
+            if target is not None:
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(sorted(graph[target]))))
+                elif target in on_stack:
+                    low[node] = min(low[node], index[target])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                part = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    part.append(member)
+                    if member == node:
+                        break
+                if len(part) > 1:
+                    found.append(sorted(part))
+    return found
+
+
+def test_the_cycle_finder_finds_a_cycle_through_a_lazy_import():
+    graph = {"a": {"b": [1]}, "b": {"c": [1]}, "c": {"a": [9]}, "d": {"a": [1]}}
+    assert cycles(graph) == [["a", "b", "c"]]
+    assert cycles({"a": {"b": [1]}, "b": {}}) == []
+
+
+def test_no_import_cycle_counting_the_imports_inside_functions():
+    graph = import_graph()
+    found = [[(a, b, graph[a][b]) for a in part for b in sorted(graph[a]) if b in part] for part in cycles(graph)]
+    assert found == [], "modules that import each other (module, imports, at lines)"
 
 
 # --- (c) the hook side: the ground floor, state, hooks, memory, archive ---------------------
