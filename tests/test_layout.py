@@ -8,7 +8,7 @@ and on what a fresh interpreter really loads.
   other only (the redactor loaded on first use), and a hook's import stays within its budget.
 - A package's `__init__.py` is light, so importing one module drags in nothing else.
 - No module grows past 500 lines, the benchmarks' included.
-- The hook events agree everywhere they are named: `hooks.events`, `install.settings`,
+- The hook events agree everywhere they are named: `base.hook_events`, `install.settings`,
   `hooks.handlers` and the plugin's `hooks/hooks.json` and `hooks/run-hook`.
 """
 
@@ -235,6 +235,84 @@ def test_no_import_cycle_counting_the_imports_inside_functions():
     graph = import_graph()
     found = [[(a, b, graph[a][b]) for a in part for b in sorted(graph[a]) if b in part] for part in cycles(graph)]
     assert found == [], "modules that import each other (module, imports, at lines)"
+
+
+# --- (b3) no arrow back up: the layers of docs/architecture.md ------------------------------
+
+# docs/architecture.md's "Layers" table, bottom first: a module imports its own layer and the
+# layers below, never one above (at the top or inside a function; `TYPE_CHECKING` left out).
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("the ground floor", ("session_kit", "base")),
+    (
+        "leaves",
+        (
+            *("claude", "state", "redact", "secret_formats", "secret_contexts", "secret_access", "secret_keys"),
+            *("secret_generic", "secret_placeholders", "terminal", "errors", "forked"),
+        ),
+    ),
+    ("one file's bytes", ("transcript",)),
+    ("the archive", ("archive",)),
+    ("a session on disk", ("sessions",)),
+    ("the conversation model", ("conversation",)),
+    ("features", ("queries", "usage", "index", "team", "memory", "preprocess", "view", "install")),
+    ("faces", ("cli", "api", "hooks", "__main__")),
+]
+# The lazy imports that point up by design, each with why; nothing else may.
+UPWARD_BY_DESIGN = {
+    # A reader that skips a file warns with the kit's warning class, which the command line
+    # shows as one line; loaded only when something is skipped, inside `fileio.skipped`.
+    ("session_kit.base.fileio", "session_kit.errors"): "the warning class of a skipped file",
+}
+
+
+def layer_of(name: str) -> int:
+    """The index in `LAYERS` of module `name` (the package `session_kit` alone is the ground floor)."""
+    for number, (_title, packages) in enumerate(LAYERS):
+        for package in packages:
+            if name == "session_kit" if package == "session_kit" else within(name, f"session_kit.{package}"):
+                return number
+    raise LookupError(f"{name}: in no layer of LAYERS (add it there and to docs/architecture.md)")
+
+
+def test_every_module_is_in_one_layer():
+    unplaced = []
+    for name in MODULES:
+        try:
+            layer_of(name)
+        except LookupError:
+            unplaced.append(name)
+    assert unplaced == []
+
+
+def test_no_module_imports_a_layer_above_its_own():
+    upward = []
+    for name in MODULES:
+        for i in imports_of(name):
+            if i.typing_only or i.module not in MODULES or layer_of(i.module) <= layer_of(name):
+                continue
+            if i.in_function and (name, i.module) in UPWARD_BY_DESIGN:
+                continue
+            upward.append((name, LAYERS[layer_of(name)][0], i.module, LAYERS[layer_of(i.module)][0], i.line))
+    assert upward == []
+
+
+def test_the_allowed_upward_imports_are_still_there_and_lazy():
+    found = {(n, i.module) for n in MODULES for i in imports_of(n) if i.in_function and not i.typing_only}
+    assert set(UPWARD_BY_DESIGN) <= found
+
+
+def test_the_layers_table_of_the_architecture_names_each_layer_and_its_packages():
+    text = (REPO / "docs" / "architecture.md").read_text()
+    section = text.split("## Layers", 1)[1].split("\n## ", 1)[0]
+    rows = {
+        cells[0]: cells[1]
+        for line in section.splitlines()
+        if line.startswith("| ") and len(cells := [c.strip() for c in line.strip("|").split(" | ")]) == 3
+    }
+    assert [title for title, _packages in reversed(LAYERS)] == [r for r in rows if r != "layer"]
+    for title, packages in LAYERS:
+        named = [p for p in packages if p != "session_kit" and f"`{p}" not in rows[title]]
+        assert named == [], f"docs/architecture.md's {title!r} row does not name {named}"
 
 
 # --- (c) the hook side: the ground floor, state, hooks, memory, archive ---------------------
@@ -565,7 +643,7 @@ def test_no_module_is_longer_than_500_lines():
 
 
 def test_the_installer_hooks_the_events_the_hooks_handle():
-    from session_kit.hooks.events import HOOK_EVENTS
+    from session_kit.base.hook_events import HOOK_EVENTS
     from session_kit.install.settings import EVENTS
 
     assert EVENTS == HOOK_EVENTS
@@ -574,7 +652,7 @@ def test_the_installer_hooks_the_events_the_hooks_handle():
 def test_every_hook_argument_has_a_handler_and_every_handler_an_event():
     import importlib
 
-    from session_kit.hooks.events import ALL_HOOK_EVENTS
+    from session_kit.base.hook_events import ALL_HOOK_EVENTS
     from session_kit.hooks.handlers import HANDLERS
     from session_kit.hooks.start import MODULES
 
@@ -588,7 +666,7 @@ def test_every_hook_argument_has_a_handler_and_every_handler_an_event():
 
 
 def test_the_plugin_runs_run_hook_with_each_events_argument_and_nothing_else():
-    from session_kit.hooks.events import ALL_HOOK_EVENTS
+    from session_kit.base.hook_events import ALL_HOOK_EVENTS
 
     plugin = json.loads((REPO / "hooks" / "hooks.json").read_text())["hooks"]
     commands = {

@@ -19,7 +19,7 @@ Does not decide what a secret is (that is `redact`).
 from __future__ import annotations
 
 from session_kit.base import fastjson
-from session_kit.hooks.events import GUARD_OPTION_ENV
+from session_kit.base.hook_events import GUARD_OPTION_ENV
 from session_kit.hooks.hookio import run
 from session_kit.hooks.secret_screen import may_hold_secret
 from session_kit.state import root as state

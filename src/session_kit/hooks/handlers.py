@@ -295,9 +295,9 @@ def post_compact(event: Mapping, env: Mapping[str, str], root: str) -> str:
     return ""
 
 
-# By the hook's argument, as `events.HOOK_EVENTS` names them: those `hooks.start` leaves here (a
-# test keeps every table and `start.MODULES` the same; `events` is not imported: one module
-# less for every hook).
+# By the hook's argument, as `base.hook_events.HOOK_EVENTS` names them: those `hooks.start` leaves
+# here (a test keeps every table and `start.MODULES` the same; the events table is not imported:
+# one module less for every hook).
 HANDLERS: dict[str, Callable[[Mapping, Mapping[str, str], str], str]] = {
     "session-start": session_start,
     "user-prompt-submit": user_prompt_submit,

@@ -1,4 +1,5 @@
-"""The one table of the client's hook events the kit handles. Standard library only.
+"""The one table of the client's hook events the kit handles. Standard library only, on the
+ground floor: the hooks (`hooks.start`, `hooks.guard`) and the installer (`install`) both read it.
 
 Owns: which Claude Code event runs which of the kit's hooks, by the argument `run.py` takes.
 The module `hooks.start.MODULES` names for an argument (else `handlers`) implements it in
@@ -8,6 +9,7 @@ one handler there. `OPT_IN_EVENTS` are the hooks a person turns on
 (`session-kit install --guard-secrets`, the plugin's `guard_secrets` option): the installer
 writes them only when asked, the plugin always declares them and its hook does nothing while
 the option is off; `ALL_HOOK_EVENTS` is both tables.
+Does not: handle an event (`hooks/`) or write settings (`install/`).
 """
 
 from __future__ import annotations
