@@ -11,7 +11,9 @@ import click
 
 from session_kit import api
 from session_kit.cli.context import Kit
-from session_kit.cli.output import emit_json, plural, terminal_width
+from session_kit.cli.envelope import emit_json
+from session_kit.cli.style import terminal_width
+from session_kit.cli.text import plural
 from session_kit.errors import EXIT_BAD_FILE
 
 SCOPE_CHOICE = click.Choice(api.SCOPES)

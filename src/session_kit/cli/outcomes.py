@@ -5,7 +5,7 @@ never word them apart."""
 from __future__ import annotations
 
 from session_kit import api
-from session_kit.cli.output import clip, plural
+from session_kit.cli.text import clip, plural
 
 # How the text outputs mark a call's status.
 CALL_MARKS = {api.STATUS_OK: "ok", api.STATUS_ERROR: "FAIL", api.STATUS_PENDING: "…"}

@@ -11,6 +11,7 @@ import click
 
 from session_kit import api
 from session_kit.cli.context import Kit, no_redact_option, pass_kit, shared_options
+from session_kit.cli.envelope import emit_json
 from session_kit.cli.helptext import epilog
 from session_kit.cli.layout import say
 from session_kit.cli.outcomes import (
@@ -20,20 +21,11 @@ from session_kit.cli.outcomes import (
     agent_status,
     call_outcome,
 )
-from session_kit.cli.output import (
-    FAILURE,
-    as_is,
-    clip,
-    clock,
-    emit_json,
-    human_duration,
-    paint,
-    plural,
-    visible,
-    warn_skipped,
-)
 from session_kit.cli.session_arg import SESSION_CODES, chosen_session, complete_session, resolve, session_alias_option
+from session_kit.cli.streams import warn_skipped
+from session_kit.cli.style import FAILURE, paint
 from session_kit.cli.team import only_local, print_agents, team_option
+from session_kit.cli.text import as_is, clip, clock, human_duration, plural, visible
 from session_kit.cli.tokens import agent_tokens
 from session_kit.errors import TEAM_CODES
 

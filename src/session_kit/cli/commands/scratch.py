@@ -20,8 +20,9 @@ import click
 
 from session_kit import api
 from session_kit.cli.context import Kit, json_option, pass_kit
+from session_kit.cli.envelope import emit_json
 from session_kit.cli.helptext import epilog
-from session_kit.cli.output import emit_json, local_time, plural
+from session_kit.cli.text import local_time, plural
 from session_kit.errors import EXIT_AMBIGUOUS, EXIT_BAD_FILE, EXIT_NOT_FOUND, BadFile, KitError, NotFound
 
 F = TypeVar("F", bound=Callable[..., object])

@@ -16,16 +16,12 @@ import click
 
 from session_kit import api
 from session_kit.cli.context import Kit, no_redact_option, pass_kit, project_options, shared_options
+from session_kit.cli.envelope import emit_json
 from session_kit.cli.helptext import epilog
 from session_kit.cli.layout import say
-from session_kit.cli.output import (
-    clip,
-    emit_json,
-    highlight,
-    local_time,
-    plural,
-)
+from session_kit.cli.style import highlight
 from session_kit.cli.team import only_local, print_hits, team_option
+from session_kit.cli.text import clip, local_time, plural
 from session_kit.errors import TEAM_CODES
 
 PROGRESS_AFTER_S = 1.0  # a scan that ends sooner shows no progress line

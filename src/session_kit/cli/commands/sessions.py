@@ -17,25 +17,13 @@ import click
 
 from session_kit import api
 from session_kit.cli.context import Kit, no_redact_option, pass_kit, project_options, shared_options
+from session_kit.cli.envelope import emit_json, emit_json_parts, json_items
 from session_kit.cli.errors import worded
 from session_kit.cli.helptext import epilog
-from session_kit.cli.output import (
-    Column,
-    capped_cells,
-    clip,
-    echo,
-    emit_json,
-    emit_json_parts,
-    human_duration,
-    human_size,
-    json_items,
-    local_time,
-    plural,
-    table_lines,
-    terminal_width,
-    widest,
-)
+from session_kit.cli.style import echo, terminal_width
+from session_kit.cli.tables import Column, capped_cells, table_lines, widest
 from session_kit.cli.team import only_local, print_sessions, team_option
+from session_kit.cli.text import clip, human_duration, human_size, local_time, plural
 from session_kit.cli.timespan import When
 from session_kit.cli.tokens import human_tokens
 from session_kit.errors import EXIT_NOT_FOUND, TEAM_CODES, NotFound
