@@ -16,13 +16,16 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from session_kit import api
 from session_kit.cli.style import ERASE_LINE, colour_on, own_colours
 from session_kit.errors import Skipped
+
+if TYPE_CHECKING:  # types for annotations alone: nothing at run time loads their modules
+    from session_kit.transcript.reader import ReadStats
 
 
 @contextmanager
@@ -63,7 +66,7 @@ def _skipped_notes() -> Iterator[None]:
         yield
 
 
-def warn_skipped(stats: api.ReadStats, path: Path) -> None:
+def warn_skipped(stats: ReadStats, path: Path) -> None:
     """One line on stderr when reading `path` skipped lines (malformed, half-written…)."""
     described = stats.describe()
     if described:

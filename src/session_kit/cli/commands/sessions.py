@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 
@@ -27,6 +27,9 @@ from session_kit.cli.text import clip, human_duration, human_size, local_time, p
 from session_kit.cli.timespan import When
 from session_kit.cli.tokens import human_tokens
 from session_kit.errors import EXIT_NOT_FOUND, TEAM_CODES, NotFound
+
+if TYPE_CHECKING:  # types for annotations alone: nothing at run time loads their modules
+    from session_kit.sessions.overview import SessionOverview
 
 SPOOL_ROWS = 2000  # rows a table holds in memory before they wait in a temporary file
 WARMUP_PROMPT = "warmup"  # 2.0.x clients started sessions of their own with this prompt
@@ -135,7 +138,7 @@ def sessions(
         Column("TITLE / FIRST PROMPT", flex=True),
     ]
 
-    def cells(rows: list[api.SessionOverview]) -> list[list[str]]:
+    def cells(rows: list[SessionOverview]) -> list[list[str]]:
         return [
             capped_cells(
                 columns,
@@ -237,7 +240,7 @@ def _lost(
     click.echo(f"{plural(len(found), 'lost session')} (only history.jsonl remembers them).")
 
 
-def _listed(rows: Iterable[api.SessionOverview], usage: dict | None) -> Iterator[dict[str, Any]]:
+def _listed(rows: Iterable[SessionOverview], usage: dict | None) -> Iterator[dict[str, Any]]:
     """Each row as `--json` gives it, with its tokens and cost when `usage` is given."""
     for r in rows:
         item = r.as_dict()
@@ -260,7 +263,7 @@ def _session_usage(kit: Kit) -> dict:
     return {row.key: row for row in report.rows}
 
 
-def _title(row: api.SessionOverview) -> str:
+def _title(row: SessionOverview) -> str:
     prompt = clip(row.title or row.first_prompt, 2000)
     if not row.title and (row.first_prompt or "").strip().lower() == WARMUP_PROMPT:
         return "(warmup)"
