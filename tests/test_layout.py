@@ -756,6 +756,21 @@ def test_one_module_decides_what_a_followed_file_gained_since_its_checkpoint():
     assert identity == {"session_kit.base.follow", *IDENTITY_ELSEWHERE}
 
 
+def test_exit_codes_are_numbered_in_one_module():
+    """An exit code (`EXIT_<NAME> = <int>`) is numbered in `session_kit.errors` alone; everything
+    else imports it from there."""
+    numbered = {
+        (n, node.lineno)
+        for n in MODULES
+        for node in _code_nodes(n)
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Constant)
+        and type(node.value.value) is int
+        and any(isinstance(target, ast.Name) and target.id.startswith("EXIT_") for target in node.targets)
+    }
+    assert {n for n, _line in numbered} == {"session_kit.errors"}
+
+
 # --- (j) the team database's driver: one module loads it, inside its functions ------------------
 
 
