@@ -188,3 +188,10 @@ def test_every_guard_the_architecture_names_is_a_test_that_exists():
         if not (REPO / path).is_file() or (test and not re.search(rf"^def {test}\(", (REPO / path).read_text(), re.M))
     ]
     assert missing == []
+
+
+def test_the_hooks_reference_names_every_event_the_kit_knows():
+    from session_kit.base.hook_events import ALL_HOOK_EVENTS, UNREGISTERED_EVENTS
+
+    page = (REPO / "docs" / "reference" / "hooks.md").read_text(encoding="utf-8")
+    assert [e for e in [*ALL_HOOK_EVENTS, *UNREGISTERED_EVENTS] if not re.search(rf"\b{e}\b", page)] == []

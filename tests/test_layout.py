@@ -654,6 +654,15 @@ def test_the_installer_hooks_the_events_the_hooks_handle():
     assert EVENTS == HOOK_EVENTS
 
 
+def test_the_events_the_kit_leaves_alone_are_never_hooked():
+    from session_kit.base.hook_events import ALL_HOOK_EVENTS, UNREGISTERED_EVENTS
+
+    assert "PreSkillShellCommand" in UNREGISTERED_EVENTS  # 2.1.332
+    assert set(UNREGISTERED_EVENTS).isdisjoint(ALL_HOOK_EVENTS)
+    plugin = json.loads((REPO / "hooks" / "hooks.json").read_text())["hooks"]
+    assert set(UNREGISTERED_EVENTS).isdisjoint(plugin)
+
+
 def test_every_hook_argument_has_a_handler_and_every_handler_an_event():
     import importlib
 
