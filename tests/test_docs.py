@@ -174,3 +174,24 @@ def test_the_exit_code_table_is_the_codes_errors_py_defines():
     page = (REPO / "docs" / "reference" / "configuration.md").read_text(encoding="utf-8")
     table = {int(m) for m in re.findall(r"(?m)^\| (\d+) \|", page)}
     assert table == {v for k, v in vars(errors).items() if k.startswith("EXIT_") and isinstance(v, int)}
+
+
+def test_every_guard_the_architecture_names_is_a_test_that_exists():
+    """`docs/architecture.md` ties a rule to the test that keeps it single (`*guarded*:
+    `tests/…py::test_…``): the file and the test must be there."""
+    text = (REPO / "docs" / "architecture.md").read_text()
+    named = re.findall(r"`(tests/[\w/]+\.py)(?:::(\w+))?`", text)
+    assert len(named) >= 10
+    missing = [
+        f"{path}::{test}" if test else path
+        for path, test in named
+        if not (REPO / path).is_file() or (test and not re.search(rf"^def {test}\(", (REPO / path).read_text(), re.M))
+    ]
+    assert missing == []
+
+
+def test_the_hooks_reference_names_every_event_the_kit_knows():
+    from session_kit.base.hook_events import ALL_HOOK_EVENTS, UNREGISTERED_EVENTS
+
+    page = (REPO / "docs" / "reference" / "hooks.md").read_text(encoding="utf-8")
+    assert [e for e in [*ALL_HOOK_EVENTS, *UNREGISTERED_EVENTS] if not re.search(rf"\b{e}\b", page)] == []

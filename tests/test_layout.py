@@ -8,7 +8,7 @@ and on what a fresh interpreter really loads.
   other only (the redactor loaded on first use), and a hook's import stays within its budget.
 - A package's `__init__.py` is light, so importing one module drags in nothing else.
 - No module grows past 500 lines, the benchmarks' included.
-- The hook events agree everywhere they are named: `hooks.events`, `install.settings`,
+- The hook events agree everywhere they are named: `base.hook_events`, `install.settings`,
   `hooks.handlers` and the plugin's `hooks/hooks.json` and `hooks/run-hook`.
 """
 
@@ -36,6 +36,7 @@ class Import:
     module: str  # the dotted module imported (`from a.b import c` is `a.b.c` when c is a module)
     line: int
     in_function: bool  # a lazy import, run only when the function is called
+    typing_only: bool = False  # under `if TYPE_CHECKING:`: read by type checkers, never run
 
 
 def module_name(path: Path) -> str:
@@ -51,6 +52,7 @@ class _ImportCollector(ast.NodeVisitor):
     def __init__(self, name: str, is_package: bool) -> None:
         self.package = name if is_package else name.rpartition(".")[0]
         self.depth = 0
+        self.typing = 0
         self.found: list[Import] = []
 
     def _scope(self, node: ast.AST) -> None:
@@ -60,9 +62,21 @@ class _ImportCollector(ast.NodeVisitor):
 
     visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _scope
 
+    def visit_If(self, node: ast.If) -> None:
+        test = node.test
+        if getattr(test, "id", None) == "TYPE_CHECKING" or getattr(test, "attr", None) == "TYPE_CHECKING":
+            self.typing += 1
+            for child in node.body:
+                self.visit(child)
+            self.typing -= 1
+            for child in node.orelse:
+                self.visit(child)
+        else:
+            self.generic_visit(node)
+
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
-            self.found.append(Import(alias.name, node.lineno, self.depth > 0))
+            self.found.append(Import(alias.name, node.lineno, self.depth > 0, self.typing > 0))
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         base = node.module or ""
@@ -72,7 +86,8 @@ class _ImportCollector(ast.NodeVisitor):
             base = ".".join([*anchor, base] if base else anchor)
         for alias in node.names:
             candidate = f"{base}.{alias.name}"
-            self.found.append(Import(candidate if candidate in MODULES else base, node.lineno, self.depth > 0))
+            module = candidate if candidate in MODULES else base
+            self.found.append(Import(module, node.lineno, self.depth > 0, self.typing > 0))
 
 
 def imports_of(name: str) -> list[Import]:
@@ -127,13 +142,18 @@ def test_no_module_outside_cli_imports_the_cli():
 
 def test_the_cli_reaches_the_core_only_through_the_public_face():
     # `session_kit` itself is the version; `errors` the exit codes and the error kinds it words.
+    # A type an annotation names comes from its home under `TYPE_CHECKING`: nothing runs it, and
+    # the public face lists no result type (`tests/test_api.py`).
     allowed = ("session_kit.cli", "session_kit.api", "session_kit.errors")
     offenders = [
         (n, i.module, i.line)
         for n in MODULES
         if within(n, "session_kit.cli")
         for i in imports_of(n)
-        if within(i.module, "session_kit") and i.module != "session_kit" and not within(i.module, *allowed)
+        if within(i.module, "session_kit")
+        and i.module != "session_kit"
+        and not within(i.module, *allowed)
+        and not i.typing_only
     ]
     assert offenders == []
 
@@ -151,6 +171,153 @@ def test_transcript_imports_nothing_of_the_layers_above_it():
         if within(i.module, *(f"session_kit.{p}" for p in above))
     ]
     assert offenders == []
+
+
+# --- (b2) the import graph has no cycle ------------------------------------------------------
+
+
+def import_graph() -> dict[str, dict[str, list[int]]]:
+    """Module -> the kit's modules it imports -> the lines: every import statement, at the top
+    or inside a function (a lazy import is an arrow too, only a later one); `TYPE_CHECKING`
+    blocks left out (nothing runs them)."""
+    graph: dict[str, dict[str, list[int]]] = {name: {} for name in MODULES}
+    for name in MODULES:
+        for i in imports_of(name):
+            if i.module in MODULES and i.module != name and not i.typing_only:
+                graph[name].setdefault(i.module, []).append(i.line)
+    return graph
+
+
+def cycles(graph: dict[str, dict[str, list[int]]]) -> list[list[str]]:
+    """The strongly connected parts of `graph` with more than one module (Tarjan's, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, targets = work[-1]
+            target = next(targets, None)
+            if target is not None:
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(sorted(graph[target]))))
+                elif target in on_stack:
+                    low[node] = min(low[node], index[target])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                part = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    part.append(member)
+                    if member == node:
+                        break
+                if len(part) > 1:
+                    found.append(sorted(part))
+    return found
+
+
+def test_the_cycle_finder_finds_a_cycle_through_a_lazy_import():
+    graph = {"a": {"b": [1]}, "b": {"c": [1]}, "c": {"a": [9]}, "d": {"a": [1]}}
+    assert cycles(graph) == [["a", "b", "c"]]
+    assert cycles({"a": {"b": [1]}, "b": {}}) == []
+
+
+def test_no_import_cycle_counting_the_imports_inside_functions():
+    graph = import_graph()
+    found = [[(a, b, graph[a][b]) for a in part for b in sorted(graph[a]) if b in part] for part in cycles(graph)]
+    assert found == [], "modules that import each other (module, imports, at lines)"
+
+
+# --- (b3) no arrow back up: the layers of docs/architecture.md ------------------------------
+
+# docs/architecture.md's "Layers" table, bottom first: a module imports its own layer and the
+# layers below, never one above (at the top or inside a function; `TYPE_CHECKING` left out).
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("the ground floor", ("session_kit", "base")),
+    (
+        "leaves",
+        (
+            *("claude", "state", "redact", "secret_formats", "secret_contexts", "secret_access", "secret_keys"),
+            *("secret_generic", "secret_placeholders", "terminal", "errors", "forked"),
+        ),
+    ),
+    ("one file's bytes", ("transcript",)),
+    ("the archive", ("archive",)),
+    ("a session on disk", ("sessions",)),
+    ("the conversation model", ("conversation",)),
+    ("features", ("queries", "usage", "index", "team", "memory", "preprocess", "view", "install")),
+    ("faces", ("cli", "api", "hooks", "__main__")),
+]
+# The lazy imports that point up by design, each with why; nothing else may.
+UPWARD_BY_DESIGN = {
+    # A reader that skips a file warns with the kit's warning class, which the command line
+    # shows as one line; loaded only when something is skipped, inside `fileio.skipped`.
+    ("session_kit.base.fileio", "session_kit.errors"): "the warning class of a skipped file",
+}
+
+
+def layer_of(name: str) -> int:
+    """The index in `LAYERS` of module `name` (the package `session_kit` alone is the ground floor)."""
+    for number, (_title, packages) in enumerate(LAYERS):
+        for package in packages:
+            if name == "session_kit" if package == "session_kit" else within(name, f"session_kit.{package}"):
+                return number
+    raise LookupError(f"{name}: in no layer of LAYERS (add it there and to docs/architecture.md)")
+
+
+def test_every_module_is_in_one_layer():
+    unplaced = []
+    for name in MODULES:
+        try:
+            layer_of(name)
+        except LookupError:
+            unplaced.append(name)
+    assert unplaced == []
+
+
+def test_no_module_imports_a_layer_above_its_own():
+    upward = []
+    for name in MODULES:
+        for i in imports_of(name):
+            if i.typing_only or i.module not in MODULES or layer_of(i.module) <= layer_of(name):
+                continue
+            if i.in_function and (name, i.module) in UPWARD_BY_DESIGN:
+                continue
+            upward.append((name, LAYERS[layer_of(name)][0], i.module, LAYERS[layer_of(i.module)][0], i.line))
+    assert upward == []
+
+
+def test_the_allowed_upward_imports_are_still_there_and_lazy():
+    found = {(n, i.module) for n in MODULES for i in imports_of(n) if i.in_function and not i.typing_only}
+    assert set(UPWARD_BY_DESIGN) <= found
+
+
+def test_the_layers_table_of_the_architecture_names_each_layer_and_its_packages():
+    text = (REPO / "docs" / "architecture.md").read_text()
+    section = text.split("## Layers", 1)[1].split("\n## ", 1)[0]
+    rows = {
+        cells[0]: cells[1]
+        for line in section.splitlines()
+        if line.startswith("| ") and len(cells := [c.strip() for c in line.strip("|").split(" | ")]) == 3
+    }
+    assert [title for title, _packages in reversed(LAYERS)] == [r for r in rows if r != "layer"]
+    for title, packages in LAYERS:
+        named = [p for p in packages if p != "session_kit" and f"`{p}" not in rows[title]]
+        assert named == [], f"docs/architecture.md's {title!r} row does not name {named}"
 
 
 # --- (c) the hook side: the ground floor, state, hooks, memory, archive ---------------------
@@ -481,16 +648,25 @@ def test_no_module_is_longer_than_500_lines():
 
 
 def test_the_installer_hooks_the_events_the_hooks_handle():
-    from session_kit.hooks.events import HOOK_EVENTS
+    from session_kit.base.hook_events import HOOK_EVENTS
     from session_kit.install.settings import EVENTS
 
     assert EVENTS == HOOK_EVENTS
 
 
+def test_the_events_the_kit_leaves_alone_are_never_hooked():
+    from session_kit.base.hook_events import ALL_HOOK_EVENTS, UNREGISTERED_EVENTS
+
+    assert "PreSkillShellCommand" in UNREGISTERED_EVENTS  # 2.1.332
+    assert set(UNREGISTERED_EVENTS).isdisjoint(ALL_HOOK_EVENTS)
+    plugin = json.loads((REPO / "hooks" / "hooks.json").read_text())["hooks"]
+    assert set(UNREGISTERED_EVENTS).isdisjoint(plugin)
+
+
 def test_every_hook_argument_has_a_handler_and_every_handler_an_event():
     import importlib
 
-    from session_kit.hooks.events import ALL_HOOK_EVENTS
+    from session_kit.base.hook_events import ALL_HOOK_EVENTS
     from session_kit.hooks.handlers import HANDLERS
     from session_kit.hooks.start import MODULES
 
@@ -504,7 +680,7 @@ def test_every_hook_argument_has_a_handler_and_every_handler_an_event():
 
 
 def test_the_plugin_runs_run_hook_with_each_events_argument_and_nothing_else():
-    from session_kit.hooks.events import ALL_HOOK_EVENTS
+    from session_kit.base.hook_events import ALL_HOOK_EVENTS
 
     plugin = json.loads((REPO / "hooks" / "hooks.json").read_text())["hooks"]
     commands = {
@@ -587,6 +763,21 @@ def test_one_module_decides_what_a_followed_file_gained_since_its_checkpoint():
     assert {n for n in MODULES if "class Checkpoint" in MODULES[n].read_text()} == {"session_kit.base.follow"}
     identity = {n for n in MODULES if _reads_attribute(n, "st_ino") or _reads_attribute(n, "st_dev")}
     assert identity == {"session_kit.base.follow", *IDENTITY_ELSEWHERE}
+
+
+def test_exit_codes_are_numbered_in_one_module():
+    """An exit code (`EXIT_<NAME> = <int>`) is numbered in `session_kit.errors` alone; everything
+    else imports it from there."""
+    numbered = {
+        (n, node.lineno)
+        for n in MODULES
+        for node in _code_nodes(n)
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Constant)
+        and type(node.value.value) is int
+        and any(isinstance(target, ast.Name) and target.id.startswith("EXIT_") for target in node.targets)
+    }
+    assert {n for n, _line in numbered} == {"session_kit.errors"}
 
 
 # --- (j) the team database's driver: one module loads it, inside its functions ------------------

@@ -57,7 +57,7 @@ BARE_HOOK = (
 
 @benchmark("hooks")
 def bench_hooks(ctx: Context) -> list[Row]:
-    """Every hook the kit installs (`hooks.events`), by both routes: as `session-kit install`
+    """Every hook the kit installs (`base.hook_events`), by both routes: as `session-kit install`
     writes it (`python -I -S run.py EVENT`) and as the plugin runs it (`hooks/run-hook EVENT`,
     `python3` on PATH a version manager's shim), the event's JSON on stdin, against the same
     interpreter running `-I -S -c pass` with the same stdin (the bare interpreter as the hook
@@ -66,7 +66,7 @@ def bench_hooks(ctx: Context) -> list[Row]:
     the children they fork, as does the index's, the root having an index); the hooks write
     into a throw-away state root and env file."""
     import session_kit
-    from session_kit.hooks.events import HOOK_EVENTS
+    from session_kit.base.hook_events import HOOK_EVENTS
 
     run_py = Path(session_kit.__file__).parent / "hooks" / "run.py"
     run_hook = REPO / "hooks" / "run-hook"

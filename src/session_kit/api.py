@@ -3,10 +3,12 @@
 Owns: the names a caller uses (`__all__`), each loaded on first use (PEP 562 `__getattr__`),
 so `from session_kit import api` costs nothing until a name is used and a caller pays only for
 what it asks for. The command line imports the core only through this module (and the errors
-from `session_kit.errors`, their one home), and every name here has a caller: the command line
-or the example below (a test keeps it so). Does not re-export what has another import path
-(the errors) or what no caller uses (result types are reached through the functions that
-return them); names not listed here are private and may change.
+from `session_kit.errors`, their one home), and every name here has a caller: code of the
+command line that runs (an annotation, a docstring or a comment is no caller) or the example
+below (a test keeps it so). Does not re-export what has another import path (the errors) or
+what no caller uses: result types are reached through the functions that return them (the
+command line's annotations name them from their homes, for type checkers alone); names not
+listed here are private and may change.
 
     from session_kit import api
 
@@ -28,26 +30,19 @@ _HOMES = {
     "SCOPE_LOCAL": "session_kit.claude.settings",
     "SCOPE_PROJECT": "session_kit.claude.settings",
     # sessions on disk
-    "SessionRef": "session_kit.sessions.store",
     "resolve_session": "session_kit.sessions.resolve",
     "CURRENT": "session_kit.sessions.resolve",
-    "SessionOverview": "session_kit.sessions.overview",
     "latest_first": "session_kit.index.listing",
-    "AgentRun": "session_kit.sessions.agents",
     "AGENT_OK": "session_kit.sessions.agents",
     "AGENT_FAILED": "session_kit.sessions.agents",
     "AGENT_RUNNING": "session_kit.sessions.agents",
     # transcripts
-    "ToolCall": "session_kit.transcript.calls",
     "STATUS_OK": "session_kit.transcript.calls",
     "STATUS_ERROR": "session_kit.transcript.calls",
     "STATUS_PENDING": "session_kit.transcript.calls",
-    "ReadStats": "session_kit.transcript.reader",
     # questions about sessions
     "session_report": "session_kit.queries.report",
     "session_timeline": "session_kit.queries.timeline",
-    "AgentNode": "session_kit.queries.agent_tree",
-    "AgentReport": "session_kit.queries.agent_tree",
     "debug_agents": "session_kit.queries.agent_tree",
     "live_agents": "session_kit.queries.live_agents",
     "stall_threshold": "session_kit.queries.live_agents:parse_threshold",
@@ -57,7 +52,6 @@ _HOMES = {
     "SOURCE_PLAN_FILE": "session_kit.queries.plans",
     "session_card": "session_kit.queries.card",
     "Query": "session_kit.queries.search",
-    "SearchHit": "session_kit.queries.search",
     "search": "session_kit.queries.search",
     "search_engine": "session_kit.queries.search_engine",
     "SEARCH_SCAN": "session_kit.queries.search_engine:SCAN",
@@ -107,14 +101,12 @@ _HOMES = {
     "VIEW_FORMATS": "session_kit.view.page",
     "view_session": "session_kit.view.page",
     # installing into Claude Code
-    "InstallResult": "session_kit.install.installer",
     "install": "session_kit.install.installer",
     "uninstall": "session_kit.install.installer",
     # the kit's own state: scratch dirs and work state
     "state_root": "session_kit.state.root",
     "StateRootUnknown": "session_kit.state.root",
     "UnsafePath": "session_kit.state.root",
-    "SessionScratch": "session_kit.state.scratch",
     "scratch_of": "session_kit.state.scratch",
     "scratch_overview": "session_kit.state.scratch",
     "clean_scratch": "session_kit.state.scratch:clean",
@@ -168,10 +160,10 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.claude.settings import SCOPE_LOCAL, SCOPE_PROJECT, SCOPE_USER, SCOPES
     from session_kit.index.listing import latest_first
     from session_kit.index.query import Filters as SearchFilters
-    from session_kit.install.installer import InstallResult, install, uninstall
+    from session_kit.install.installer import install, uninstall
     from session_kit.preprocess import PreprocessOptions, preprocess_session
     from session_kit.preprocess.render.base import DEFAULT_FORMAT, FORMATS
-    from session_kit.queries.agent_tree import AgentNode, AgentReport, debug_agents
+    from session_kit.queries.agent_tree import debug_agents
     from session_kit.queries.card import session_card
     from session_kit.queries.completion import project_candidates, session_candidates
     from session_kit.queries.doctor import ROOT_FROM_OPTION, doctor_report, root_source
@@ -185,24 +177,21 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.queries.plans import SOURCE_EXIT_PLAN_MODE, SOURCE_PLAN_AGENT, SOURCE_PLAN_FILE, session_plans
     from session_kit.queries.report import session_report
     from session_kit.queries.scrub import scrub as scrub_secrets
-    from session_kit.queries.search import Query, SearchHit, search
+    from session_kit.queries.search import Query, search
     from session_kit.queries.search_engine import SCAN as SEARCH_SCAN
     from session_kit.queries.search_engine import index_project, scan_targets, search_engine
     from session_kit.queries.secrets import find_in as find_secrets
     from session_kit.queries.secrets import scope_of as secrets_scope
     from session_kit.queries.timeline import session_timeline
     from session_kit.redact import is_secret_name, redaction_enabled, showing_secrets, shown, shown_many, shown_value
-    from session_kit.sessions.agents import AGENT_FAILED, AGENT_OK, AGENT_RUNNING, AgentRun
+    from session_kit.sessions.agents import AGENT_FAILED, AGENT_OK, AGENT_RUNNING
     from session_kit.sessions.lost import lost_sessions, search_lost
-    from session_kit.sessions.overview import SessionOverview
     from session_kit.sessions.resolve import CURRENT, resolve_session
-    from session_kit.sessions.store import SessionRef
     from session_kit.state.ids import InvalidSessionId
     from session_kit.state.root import StateRootUnknown, UnsafePath, state_root
     from session_kit.state.scratch import (
         NoCurrentSession,
         ScratchError,
-        SessionScratch,
         StateFileDamaged,
         render_state,
         scratch_of,
@@ -214,8 +203,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.team.sync import push_folder, push_history
     from session_kit.terminal import SafeStream
     from session_kit.terminal import safe as safe_text
-    from session_kit.transcript.calls import STATUS_ERROR, STATUS_OK, STATUS_PENDING, ToolCall
-    from session_kit.transcript.reader import ReadStats
+    from session_kit.transcript.calls import STATUS_ERROR, STATUS_OK, STATUS_PENDING
     from session_kit.usage.history import parse_day, usage_report
     from session_kit.usage.pricerows import bundled_date as bundled_prices_date
     from session_kit.usage.prices import load_prices

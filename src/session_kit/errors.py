@@ -26,6 +26,7 @@ EXIT_DAMAGED = 9  # archive --verify: archived bytes are missing or damaged
 EXIT_TEAM_UNREACHABLE = 10  # sync, --team: the team database's server cannot be reached
 EXIT_TEAM_REFUSED = 11  # sync, --team: the server refused the credentials (or the database is not there)
 EXIT_TEAM_SCHEMA = 12  # sync, --team: the team database was made by a newer kit
+EXIT_INTERRUPTED = 130  # Ctrl-C: 128 + SIGINT, as shells report it
 
 TEAM_CODES = (EXIT_TEAM_UNREACHABLE, EXIT_TEAM_REFUSED, EXIT_TEAM_SCHEMA)  # any command that reads or writes it
 

@@ -7,7 +7,7 @@ import json
 import os
 from pathlib import Path
 
-from session_kit.archive import generations, layout, store
+from session_kit.archive import generations, layout, members, store
 from session_kit.archive.background import archive_session_now
 from session_kit.queries.history import archive_all
 from tests.support import dialects
@@ -61,7 +61,7 @@ def test_a_file_rewritten_at_its_size_with_its_mtime_set_back_is_archived_again(
     entry = layout.archived(_base(root, Path(state)), rel)
     assert entry is not None and entry.rewritten  # a new generation holds the rewrite
     newest = entry.generations[-1]
-    assert b"".join(generations.member_chunks(newest.member, newest.gz_size)) == changed.encode()
+    assert b"".join(members.member_chunks(newest.member, newest.gz_size)) == changed.encode()
 
 
 def test_a_manifest_gone_from_the_archive_is_noticed_though_the_file_is_unchanged(claude_root: Path, tmp_path: Path):

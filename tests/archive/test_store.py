@@ -11,7 +11,7 @@ import sys
 import zlib
 from pathlib import Path
 
-from session_kit.archive import generations, layout, store
+from session_kit.archive import generations, layout, store, verify
 from tests.support.sessions import build
 
 
@@ -196,9 +196,9 @@ def test_a_copy_made_before_checksums_were_kept_goes_on_and_verifies(claude_root
         f.write(b'{"n":2}\n')
     assert store.archive_file(state, str(claude_root), str(path), session="s1") == 8
     assert generations.read_original(state, "projects/p/s1.jsonl") == path.read_bytes()
-    assert generations.verify(state, str(claude_root)).problems == ()
+    assert verify.verify(state, str(claude_root)).problems == ()
     path.write_bytes(b'{"n":3}\n')  # then rewritten: the old copy is kept as generation 0
     store.archive_file(state, str(claude_root), str(path), session="s1")
     entry = layout.archived(state, "projects/p/s1.jsonl")
     assert [g.size for g in entry.generations] == [16, 8]
-    assert generations.verify(state, str(claude_root)).problems == ()
+    assert verify.verify(state, str(claude_root)).problems == ()

@@ -200,7 +200,10 @@ EVERY_COMMAND = {
     "cli.context",
     "cli.errors",
     "cli.helptext",
-    "cli.output",
+    "cli.envelope",
+    "cli.streams",
+    "cli.style",
+    "cli.text",
     "errors",
     "base",
     "terminal",
@@ -262,9 +265,9 @@ REPORT = (
         "usage.prices",
     }
 )
-# The commands with `--team` define it from `cli.team` (click and the kit's own output only; psycopg
-# loads only when `--team` is given, in `team.connection`).
-TEAM_OPTION = {"cli.team", "cli.layout"}
+# The commands with `--team` define it from `cli.team` (click and the kit's own output, its table
+# included; psycopg loads only when `--team` is given, in `team.connection`).
+TEAM_OPTION = {"cli.team", "cli.layout", "cli.tables"}
 GLANCE = {"transcript.glance", "transcript.span", "transcript.titles"}  # a file's head and tail, unparsed
 MAY_LOAD = {
     "show": REPORT | TEAM_OPTION | {"cli.commands.show"},

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 import pytest
@@ -136,3 +137,17 @@ def test_the_program_leaves_without_the_interpreters_teardown_with_its_output_an
     assert "interpreter teardown ran" not in proc.stderr
     assert (proc.returncode, proc.stdout) == (code, out)
     assert proc.stderr.startswith(err)
+
+
+# Commands whose tests live beside the package they drive, not in `tests/cli/test_<module>.py`:
+# the status line runs inside the client (its tests time and feed it as the client does), and
+# `sync` needs a real PostgreSQL server (the team tests start one).
+TESTED_ELSEWHERE = {"statusline": "tests/usage/test_statusline.py", "sync": "tests/team/test_sync.py"}
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_every_command_has_a_test_module_named_after_it(name):
+    repo = Path(__file__).resolve().parents[2]
+    module = COMMANDS[name].target.partition(":")[0]
+    expected = TESTED_ELSEWHERE.get(name, f"tests/cli/test_{module}.py")
+    assert (repo / expected).is_file()

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from session_kit.cli.output import as_is, clip, human_duration, human_size, visible
+from session_kit.cli.text import as_is, clip, human_duration, human_size, visible
 from tests.support.cli import invoke, invoke_json
 from tests.support.secret_probes import leaked
 from tests.support.sessions import build_leaky
@@ -127,7 +127,7 @@ def test_times_at_the_ends_of_the_calendar_print_in_any_time_zone(zone: str, mon
     import time
     from datetime import datetime, timezone
 
-    from session_kit.cli.output import clock, local_time
+    from session_kit.cli.text import clock, local_time
 
     monkeypatch.setenv("TZ", zone)
     time.tzset()
@@ -140,7 +140,7 @@ def test_times_at_the_ends_of_the_calendar_print_in_any_time_zone(zone: str, mon
 
 
 def test_json_output_never_holds_infinity_or_an_unprintable_integer(capsys: pytest.CaptureFixture[str]):
-    from session_kit.cli.output import emit_json
+    from session_kit.cli.envelope import emit_json
 
     emit_json("events", {"input": {"n": float("inf"), "m": float("nan"), "big": 10**4299 * 11, "ok": 1.5}})
     document = json.loads(capsys.readouterr().out, parse_constant=lambda name: pytest.fail(f"{name} in JSON"))
@@ -148,7 +148,7 @@ def test_json_output_never_holds_infinity_or_an_unprintable_integer(capsys: pyte
 
 
 def test_plurals_agree_with_their_count():
-    from session_kit.cli.output import plural
+    from session_kit.cli.text import plural
 
     assert (plural(1, "call"), plural(2, "call"), plural(0, "call")) == ("1 call", "2 calls", "0 calls")
     assert plural(1, "entry", "entries") == "1 entry" and plural(3, "entry", "entries") == "3 entries"
@@ -183,13 +183,13 @@ ROWS = {
 def test_a_json_list_written_item_by_item_is_the_document_emit_json_writes(
     shape: str, count: int, terminal: bool, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ):
-    from session_kit.cli import output
+    from session_kit.cli import envelope, style
 
-    monkeypatch.setattr(output, "_isatty", lambda stream: terminal)
+    monkeypatch.setattr(style, "isatty", lambda stream: terminal)
     items = [ROWS[shape](i) for i in range(count)]
     items[-1:] = [{**item, "bad": float("nan")} for item in items[-1:]]  # the fallback, for one item
-    output.emit_json("sessions", {"claude_root": "/r", "sessions": items})
+    envelope.emit_json("sessions", {"claude_root": "/r", "sessions": items})
     whole = capsys.readouterr().out
-    output.emit_json_list("sessions", {"claude_root": "/r"}, "sessions", iter(items))
+    envelope.emit_json_list("sessions", {"claude_root": "/r"}, "sessions", iter(items))
     assert capsys.readouterr().out == whole
     assert "hunter2" not in whole and "k" * 20 not in whole

@@ -237,8 +237,9 @@ def test_the_screen_passes_plain_output_without_loading_the_redactor():
     assert not secret_screen.may_hold_secret("total 8\ndrwxr-xr-x 2 me me 4096 Jan  1 00:00 src\n")
     code = (
         f"import sys; sys.path.insert(0, {str(Path(session_kit.__file__).parents[1])!r}); "
-        "import session_kit.hooks.guard as g; "
-        "g.post_tool_use({'tool_name': 'Bash', 'tool_response': {'stdout': 'ok', 'stderr': ''}}, {}, '/nonexistent'); "
+        "import session_kit.hooks.guard as g; from session_kit.hooks.hookio import HookEvent; "
+        "event = HookEvent({'tool_name': 'Bash', 'tool_response': {'stdout': 'ok', 'stderr': ''}}); "
+        "g.post_tool_use(event, {}, '/nonexistent'); "
         "print('re' in sys.modules, 'session_kit.redact' in sys.modules)"
     )
     loaded = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, check=True)

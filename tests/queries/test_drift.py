@@ -49,6 +49,17 @@ def test_doctor_transcripts_exits_7_with_strict_only_when_something_is_unknown(c
     assert invoke_json("doctor", "--transcripts")["kind"] == "doctor-transcripts"
 
 
+def test_the_attachment_kinds_2_1_332_added_are_known(claude_root: Path):
+    # 2.1.332 writes two attachment kinds earlier clients did not (docs/reference/transcripts.md)
+    t = Transcript("d71f0000-0000-0000-0000-000000000332", version="2.1.332")
+    t.user("hi")
+    t.attachment("first_week", content="tips")
+    t.attachment("progress_reminder_sent")
+    t.say("ok")
+    t.write_session(claude_root)
+    assert drift_report(claude_root).as_dict()["unknown_attachment_kinds"] == {}
+
+
 def test_strict_alone_is_a_usage_error(claude_root: Path):
     assert invoke("doctor", "--strict").exit_code == 2
 

@@ -1,10 +1,12 @@
 """Sessions on disk, shared by the sessions, queries and CLI tests: a short session (`make_session`),
 a small Claude root with one rich session per layout (`build`), and one with plans and nested
-agents (`build_planned`)."""
+agents (`build_planned`); and a session deleted as the client deletes it
+(`delete_as_the_client_does`)."""
 
 from __future__ import annotations
 
 import os
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -336,3 +338,10 @@ def build_leaky(root: Path) -> Leaky:
     )
     secrets = (ANTHROPIC_KEY, AWS_SECRET, PG_PASSWORD, GITHUB_TOKEN, STRIPE_KEY, PROMPT_PASSWORD, AGENT_TOKEN)
     return Leaky(root, t, agent.agent_id, secrets)
+
+
+def delete_as_the_client_does(root: Path, sid: str) -> None:
+    """Remove a session's transcript and its folder, as the client's clean-up does."""
+    project = root / "projects" / "-work-proj"
+    (project / f"{sid}.jsonl").unlink()
+    shutil.rmtree(project / sid, ignore_errors=True)

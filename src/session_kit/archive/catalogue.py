@@ -84,7 +84,7 @@ class Catalogue:
     def note(self, rel: str) -> None:
         """Keep what the manifest of `rel`, just brought up to date, says (when whole)."""
         manifest = layout.load_manifest(layout.member_path(self.base, rel))
-        found = store._checkpoint(manifest)
+        found = layout.checkpoint_of(manifest)
         if found is not None and found.ino and found.offset == found.size and manifest is not None:
             session = manifest.get("session")
             self.next[rel] = (

@@ -11,8 +11,8 @@ member paths (generation 0: `<rel>.gz`, generation n: `<rel>.gz.<n>`, so no two 
 meet) and its manifest (`<rel>.gz.json`): the generations closed by a rewrite (`gens`: each
 one's member, original size, gzip size and CRC-32) and the open one (`gen`, `offset`,
 `gz_size`, `crc`, the follower's `checkpoint`), and which generation the earlier part was
-written against (`earlier`).
-Does not: copy bytes (`store`), read them back (`generations`). Standard library only.
+written against (`earlier`); how far a manifest says the copy goes (`checkpoint_of`).
+Does not: copy bytes (`store`), read them back (`members`, `generations`). Standard library only.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import zlib
 from dataclasses import dataclass
 
 from session_kit.base import fileio
+from session_kit.base.follow import Checkpoint
 from session_kit.state.root import archive_root, ensure_dir
 
 ROOTS = "roots"
@@ -153,6 +154,17 @@ def save_manifest(member: str, manifest: dict) -> None:
     # Replaced by rename, not fsync'd: a kill -9 leaves the old manifest (the member is cut back
     # to it next time); 10,000 fsyncs would cost more than the copying itself.
     fileio.write_json(member + MANIFEST, manifest, sync=False)
+
+
+def checkpoint_of(manifest: dict | None) -> Checkpoint | None:
+    """How far the archived copy goes; a manifest written before checkpoints were kept knows
+    its offset and the file's inode only."""
+    if not manifest:
+        return None
+    found = Checkpoint.from_text(manifest.get("checkpoint"))
+    if found is None and type(manifest.get("offset")) is int and type(manifest.get("ino")) is int:
+        found = Checkpoint(manifest["offset"], ino=manifest["ino"])
+    return found
 
 
 def entry_of(base: str, manifest: dict) -> Archived | None:

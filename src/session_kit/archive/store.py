@@ -12,8 +12,9 @@ outputs `tool-results/`, `custom-title.json`, `precompact.json`, a workflow's
 `journal.jsonl`; its 2025-layout agent logs; its plan file) and walking everything under a
 Claude root (plans with the session whose slug names them).
 Does not: parse transcripts (a session id or slug is looked up in the raw bytes), decide when
-to run (hooks, `background`, the CLI), know the folders (`layout`), read copies back
-(`generations`) or put files back (`view`). Standard library (and the kit's
+to run (hooks, `background`, the CLI), know the folders and manifests (`layout`), read
+members (`members`) or copies back (`generations`: it asks that module for a rewritten file's
+earlier part), check them (`verify`) or put files back (`view`). Standard library (and the kit's
 standard-library-only `state` and `transcript.follow`) only.
 
 Crash safety: a member is written first and the manifest replaced (rename) after, so a kill
@@ -31,10 +32,11 @@ import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 
-from session_kit.archive import layout
+from session_kit.archive import generations, layout
 from session_kit.archive.layout import GZ, MANIFEST, Archived
+from session_kit.archive.members import member_chunks
 from session_kit.base import fileio
-from session_kit.base.follow import Checkpoint, checkpoint, resume, unchanged
+from session_kit.base.follow import checkpoint, resume, unchanged
 from session_kit.state.root import check_no_symlink, ensure_dir
 
 CHUNK = 1 << 20
@@ -44,17 +46,6 @@ LEVEL = 1
 HEAD_BYTES = 256 * 1024  # how far into a file its session id is looked for
 SLUG_BYTES = 64 * 1024  # and its slug (on every entry of a session that has one)
 PLANS = "plans"
-
-
-def _checkpoint(manifest: dict | None) -> Checkpoint | None:
-    """How far the archived copy goes; a manifest written before checkpoints were kept knows
-    its offset and the file's inode only."""
-    if not manifest:
-        return None
-    found = Checkpoint.from_text(manifest.get("checkpoint"))
-    if found is None and type(manifest.get("offset")) is int and type(manifest.get("ino")) is int:
-        found = Checkpoint(manifest["offset"], ino=manifest["ino"])
-    return found
 
 
 def archive_file(
@@ -71,7 +62,7 @@ def archive_file(
     src, info = fileio.open_fd(path)
     try:
         old = layout.load_manifest(gz)
-        if unchanged(_checkpoint(old), info) and (session is None or old.get("session") == session):
+        if unchanged(layout.checkpoint_of(old), info) and (session is None or old.get("session") == session):
             return 0  # the common case: no lock, no read
         folder = os.path.dirname(gz)
         if made is None or folder not in made:
@@ -110,8 +101,6 @@ def _crc_of_file(fd: int, size: int) -> int:
 
 
 def _crc_of_member(member: str, gz_size: int) -> int:
-    from session_kit.archive.generations import member_chunks
-
     crc = 0
     for chunk in member_chunks(member, gz_size):
         crc = zlib.crc32(chunk, crc)
@@ -131,7 +120,7 @@ def _copy(
         had, crc = old["offset"], old.get("crc")
         if not isinstance(crc, int):  # archived before checksums were kept: counted once now
             crc = _crc_of_member(member, old["gz_size"])
-        start = resume(src, info, _checkpoint(old))[0]
+        start = resume(src, info, layout.checkpoint_of(old))[0]
         if not start and had and size >= had and _crc_of_file(src, had) == crc:
             start = had  # another inode (a copy, a restore) that begins with what we have
         if start:
@@ -181,10 +170,8 @@ def _copy(
     }
     layout.save_manifest(gz, manifest)
     if switched and rel.endswith(".jsonl"):
-        from session_kit.archive.generations import write_earlier
-
         try:
-            if write_earlier(base, rel):
+            if generations.write_earlier(base, rel):
                 layout.save_manifest(gz, {**manifest, "earlier": generation})
         except (OSError, ValueError):
             pass  # the bytes are safe; a reader writes it again when it finds it missing
@@ -202,8 +189,6 @@ def _open_member(base: str, member: str) -> int:
 def original_chunks(base: str, rel: str) -> Iterator[bytes]:
     """The original bytes of every generation of an archived file, oldest first (a secret
     kept only in an earlier generation is found too)."""
-    from session_kit.archive.generations import member_chunks
-
     entry = layout.archived(base, rel)
     if entry is None:
         raise FileNotFoundError(f"{rel} is not in the archive")
@@ -250,9 +235,7 @@ def rewrite(base: str, rel: str, change: Callable[[bytes], bytes]) -> bool:
         newest = written.get(entry.generations[-1].number, {})
         layout.save_manifest(gz, {**manifest, **newest, "gens": gens, "rewritten": time.time()})
         if entry.rewritten and rel.endswith(".jsonl"):
-            from session_kit.archive.generations import write_earlier
-
-            write_earlier(base, rel)
+            generations.write_earlier(base, rel)
         return True
     finally:
         os.close(fd)
@@ -306,8 +289,6 @@ def archived_session_files(base: str, session_id: str) -> list[Archived]:
 
 
 def _archived_slug(base: str, entries: list[Archived], session_id: str) -> str | None:
-    from session_kit.archive.generations import member_chunks
-
     for entry in entries:
         if entry.rel.endswith(f"/{session_id}.jsonl") and entry.rel.count("/") == 2:
             newest = entry.generations[-1]

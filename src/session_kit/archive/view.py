@@ -131,7 +131,7 @@ def for_live_session(
     except OSError:
         return None
     try:
-        seen = store._checkpoint(layout.load_manifest(layout.member_path(base, rel)))
+        seen = layout.checkpoint_of(layout.load_manifest(layout.member_path(base, rel)))
         rewritten_since = not unchanged(seen, info) and resume(fd, info, seen) == (0, True)
     finally:
         os.close(fd)

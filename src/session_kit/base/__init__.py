@@ -13,7 +13,8 @@ here once; neither side keeps a lighter copy.
 - `detach`          a hook's child that outlives it (long work the client must not wait on).
 - `words`           the distinct words of a text (the redactor and the secret guard's screen).
 - `encoding`        the project-folder name the client gives a path.
-- `vocabulary`      every entry type a client wrote and its class, attachment kinds, hook events.
+- `vocabulary`      every entry type a client wrote and its class, attachment kinds, hook progress.
 - `rawtype`         an entry's top-level type from raw bytes, so noise is never parsed.
 - `slash_commands`  whose a slash command is: the client's own, the kit's, the person's.
+- `hook_events`     the client's hook events: which the kit registers (always, opt-in).
 """

@@ -1,4 +1,4 @@
-"""Every line type a client wrote into a transcript, 1.0.x to 2.1.330, classified once.
+"""Every line type a client wrote into a transcript, 1.0.x to 2.1.332, classified once.
 
 Owns: the names of the entry types (the top-level `type` of a line) and the class of each:
 conversation (`user`, `assistant`), `system` (its subtypes: `compact_boundary` and notes),
@@ -14,8 +14,9 @@ Does not read lines or entries (that is `reader`, `rawtype`, `entries`), pick a 
 is `titles`) or decide what an attachment means for agents or plans (their readers do).
 Standard library only and nothing but constants: the memory capture, beside a hook, imports it.
 
-The lists were taken from the facts about real files (clients 1.0.24 to 2.1.330) and from the
-2.1.328 client's own table of the line types it writes.
+The lists were taken from the facts about real files (clients 1.0.24 to 2.1.330), from the
+2.1.328 client's own table of the line types it writes, and from the 2.1.332 binary (its two
+new attachment kinds).
 """
 
 from __future__ import annotations
@@ -153,6 +154,7 @@ _ATTACHMENT_CLASSES: dict[str, tuple[str, ...]] = {
         "batching_reminder",
         "secondary_reminder",
         "tool_search_usage_reminder",
+        "progress_reminder_sent",  # 2.1.332 (named in its binary; a reminder by its name)
     ),
     ATTACHMENT_CONTEXT: (
         "prompt_snapshot",
@@ -181,6 +183,7 @@ _ATTACHMENT_CLASSES: dict[str, tuple[str, ...]] = {
         "output_style",
         "token_usage",
         "budget_usd",
+        "first_week",  # 2.1.332 (named in its binary, not yet seen in a transcript)
     ),
 }
 ATTACHMENT_KINDS = MappingProxyType({kind: cls for cls, kinds in _ATTACHMENT_CLASSES.items() for kind in kinds})

@@ -163,7 +163,7 @@ class KitGroup(click.Group):
             formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context) -> object:
-        from session_kit.cli.output import printable_run  # every command prints; --help alone does not
+        from session_kit.cli.streams import printable_run  # every command prints; --help alone does not
 
         # errors are reported inside: their one line is made safe like the rest
         with printable_run(), reported_errors(ctx):

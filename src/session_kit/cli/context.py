@@ -5,7 +5,7 @@ Owns: `Kit`, the group's context object, built once per invocation; `--claude-di
 `--no-redact`, which the commands that show transcript text take; `--project` (completed
 with the folders projects ran in) and `--all`, the sessions a command looks through (whether they go together is the core's); `pass_kit`,
 which hands the object to a command. Does not resolve sessions (`cli.session_arg`) or
-print (`cli.output`).
+print (`cli.text`, `cli.tables`, `cli.envelope`).
 """
 
 from __future__ import annotations

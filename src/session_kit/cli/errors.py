@@ -19,6 +19,7 @@ from session_kit import api
 from session_kit.errors import (
     EXIT_BAD_FILE,
     EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
     EXIT_USAGE,
     InvalidOptions,
     KitError,
@@ -26,8 +27,6 @@ from session_kit.errors import (
     NoSessionsHere,
     NotAClaudeRoot,
 )
-
-EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
 # The library's option names, as the command line spells them.
 FLAGS = {

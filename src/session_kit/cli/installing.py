@@ -7,12 +7,19 @@ is installed, where and how is `install/`'s.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from session_kit import api
 from session_kit.cli.context import Kit
-from session_kit.cli.output import emit_json, plural, terminal_width
+from session_kit.cli.envelope import emit_json
+from session_kit.cli.style import terminal_width
+from session_kit.cli.text import plural
 from session_kit.errors import EXIT_BAD_FILE
+
+if TYPE_CHECKING:  # types for annotations alone: nothing at run time loads their modules
+    from session_kit.install.installer import InstallResult
 
 SCOPE_CHOICE = click.Choice(api.SCOPES)
 DRY_RUN_HELP = "Say what would change; change nothing."
@@ -24,7 +31,7 @@ SCOPE_HELP = (
 SETUP_CODES = (EXIT_BAD_FILE,)
 
 
-def report_change(kit: Kit, result: api.InstallResult, *, verb: str) -> None:
+def report_change(kit: Kit, result: InstallResult, *, verb: str) -> None:
     """What `verb` (install or uninstall) changed, or would change with --dry-run: one line
     per file or folder, saying what happens to it and where it is."""
     if kit.as_json:

@@ -3,19 +3,19 @@
 Owns: wrapping a line longer than the width (`fitted`) under its label's value (`  tokens:
 12k tokens, …` goes on under `12k`), or a few columns in from its start where it has no
 label; a long path or id is broken where it must be, as the terminal itself would. Into a
-pipe without `$COLUMNS` nothing is wrapped (`output.terminal_width`): programs and the slash
+pipe without `$COLUMNS` nothing is wrapped (`style.terminal_width`): programs and the slash
 commands read whole lines. A shell command meant to be copied (`search`'s resume line) is
-printed whole by its caller, never through here. Does not: lay out tables (`output.table_lines`, whose columns drop
-and shrink to fit), or clean text (`output.visible`, `output.clip`).
+printed whole by its caller, never through here. Does not: lay out tables (`tables.table_lines`, whose columns drop
+and shrink to fit), or clean text (`text.visible`, `text.clip`).
 """
 
 from __future__ import annotations
 
 import re
 
-from session_kit.cli.output import echo, terminal_width
+from session_kit.cli.style import echo, terminal_width
 
-_STYLE = re.compile(r"\x1b\[[0-9;]*m")  # colour a line may carry (`output.paint`)
+_STYLE = re.compile(r"\x1b\[[0-9;]*m")  # colour a line may carry (`style.paint`)
 # `  tokens:    `, `    agent a11ce0000000: `: a label, then the value the wrapped lines go under.
 _LABEL = re.compile(r"^ *[A-Za-z][\w .()-]{0,24}: +(?=\S)")
 HANG = 4  # where there is no label: the wrapped lines start this far in from the line's start

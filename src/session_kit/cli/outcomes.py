@@ -4,14 +4,20 @@ never word them apart."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from session_kit import api
-from session_kit.cli.output import clip, plural
+from session_kit.cli.text import clip, plural
+
+if TYPE_CHECKING:  # types for annotations alone: nothing at run time loads their modules
+    from session_kit.sessions.agents import AgentRun
+    from session_kit.transcript.calls import ToolCall
 
 # How the text outputs mark a call's status.
 CALL_MARKS = {api.STATUS_OK: "ok", api.STATUS_ERROR: "FAIL", api.STATUS_PENDING: "…"}
 
 
-def call_outcome(call: api.ToolCall) -> tuple[str, str, str]:
+def call_outcome(call: ToolCall) -> tuple[str, str, str]:
     """(duration, mark, exit code) of a tool call as the text outputs show them."""
     took = f"{call.duration_s:.1f}s" if call.duration_s is not None else "-"
     mark = CALL_MARKS[call.status]
@@ -23,7 +29,7 @@ def call_outcome(call: api.ToolCall) -> tuple[str, str, str]:
 FROM = {"result": "from its result", "completion": "from its ending", "call": "from its call"}
 
 
-def agent_status(run: api.AgentRun, *, error_chars: int | None = None) -> str:
+def agent_status(run: AgentRun, *, error_chars: int | None = None) -> str:
     """`ok`, `running` (`in the background`), or `FAILED (N failed calls, ended in
     error[: why])`; the why only with `error_chars`; `, log not found` after any for an agent
     known only from its call."""
@@ -42,7 +48,7 @@ def agent_status(run: api.AgentRun, *, error_chars: int | None = None) -> str:
     return f"FAILED ({', '.join(why)})" + gone
 
 
-def agent_calls(run: api.AgentRun) -> str:
+def agent_calls(run: AgentRun) -> str:
     """`3 calls`, `3 calls (from its result)` for an agent without its log, or `calls unknown`."""
     count, source = run.tool_call_count
     if count is None:
@@ -51,7 +57,7 @@ def agent_calls(run: api.AgentRun) -> str:
     return f"{plural(count, 'call')}{where}"
 
 
-def agent_duration(run: api.AgentRun) -> str:
+def agent_duration(run: AgentRun) -> str:
     """`12.3s`, `12.3s (from its result)`, or `-` (unknown: still running, or nothing says)."""
     seconds, source = run.duration
     if seconds is None:
@@ -60,7 +66,7 @@ def agent_duration(run: api.AgentRun) -> str:
     return f"{seconds:.1f}s{where}"
 
 
-def agent_answer(run: api.AgentRun) -> str | None:
+def agent_answer(run: AgentRun) -> str | None:
     """Its final answer, marked when it is not from its log."""
     text, source = run.answer
     if text is None:

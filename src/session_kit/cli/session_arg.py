@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from session_kit import api
 from session_kit.cli.context import Kit
 from session_kit.errors import EXIT_AMBIGUOUS, EXIT_NOT_FOUND
+
+if TYPE_CHECKING:  # types for annotations alone: nothing at run time loads their modules
+    from session_kit.sessions.store import SessionRef
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -64,7 +67,7 @@ def session_argument(command: F) -> F:
     return argument(session_alias_option(with_session))  # type: ignore[return-value]
 
 
-def resolve(kit: Kit, session: str) -> api.SessionRef:
+def resolve(kit: Kit, session: str) -> SessionRef:
     """The session a SESSION value names, in the Claude root the shared options chose; one
     line on stderr when it is read from the kit's archive (the client deleted it)."""
     ref = api.resolve_session(session or api.CURRENT, kit.root)

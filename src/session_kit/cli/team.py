@@ -17,8 +17,11 @@ import click
 
 from session_kit import api
 from session_kit.cli.context import Kit
+from session_kit.cli.envelope import emit_json
 from session_kit.cli.layout import say
-from session_kit.cli.output import Column, clip, emit_json, highlight, plural, table, terminal_width
+from session_kit.cli.style import highlight, terminal_width
+from session_kit.cli.tables import Column, table
+from session_kit.cli.text import clip, plural
 
 F = TypeVar("F", bound=Callable[..., Any])
 

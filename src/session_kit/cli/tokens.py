@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from session_kit.cli.output import plural
+from session_kit.cli.text import plural
 
 
 def human_tokens(n: int) -> str:

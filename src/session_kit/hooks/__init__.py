@@ -1,6 +1,5 @@
 """Claude Code hook entry points: `run.py` is started directly (`python -I -S run.py EVENT`).
 
-- `events`    the one table: client event -> the hook's argument.
 - `run`       the script the client runs: sets the path and calls `start`.
 - `start`     which module runs each event, so each hook loads only what it needs.
 - `handlers`  SessionStart, UserPromptSubmit, the compactions, Stop, SessionEnd.
@@ -8,5 +7,6 @@
 - `guard`     PostToolUse, the secret guard (with `secret_screen`).
 - `hookio`    reading the event, writing the answer, reporting a fault.
 
-Nothing is imported here: the hooks' start-up time is their budget.
+The table of events (client event -> the hook's argument) is `base.hook_events`: the
+installer reads it too. Nothing is imported here: the hooks' start-up time is their budget.
 """

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 
-from session_kit.hooks.hookio import later, run
+from session_kit.hooks.hookio import HookEvent, later, run
 from session_kit.state import root as state
 
 TYPE_CHECKING = False
@@ -23,12 +23,12 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
 
-def archive(event: Mapping, env: Mapping[str, str], root: str) -> None:
+def archive(event: HookEvent, env: Mapping[str, str], root: str) -> None:
     """Copy the session's new bytes into the archive, in a child the client does not wait for."""
     from session_kit.archive.settings import archive_settings
 
-    transcript = event.get("transcript_path")
-    if not isinstance(transcript, str) or not transcript or not archive_settings(root, env).enabled:
+    transcript = event.transcript_path
+    if transcript is None or not archive_settings(root, env).enabled:
         return
     if not os.path.isfile(transcript):
         return
@@ -37,12 +37,12 @@ def archive(event: Mapping, env: Mapping[str, str], root: str) -> None:
     later(lambda: archive_in_background(root, transcript, log=lambda line: state.log(root, line)))
 
 
-def index(event: Mapping, root: str) -> None:
+def index(event: HookEvent, root: str) -> None:
     """Keep the index fresh: the transcript journaled now, what the session gained indexed in
     a child the client does not wait for (`index.background`; nothing where the Claude root
     has no index yet)."""
-    transcript = event.get("transcript_path")
-    if not isinstance(transcript, str) or not transcript:
+    transcript = event.transcript_path
+    if transcript is None:
         return
     from session_kit.index.background import index_in_background, journaled
 
@@ -52,19 +52,19 @@ def index(event: Mapping, root: str) -> None:
         later(lambda: index_in_background(root, claude_root, transcript, log=log))
 
 
-def session_end(event: Mapping, env: Mapping[str, str], root: str) -> str:
+def session_end(event: HookEvent, env: Mapping[str, str], root: str) -> str:
     archive(event, env, root)
     index(event, root)
     return ""
 
 
-def stop(event: Mapping, env: Mapping[str, str], root: str) -> str:
+def stop(event: HookEvent, env: Mapping[str, str], root: str) -> str:
     """The end of each of the model's turns: the index takes in what the turn wrote."""
     index(event, root)
     return ""
 
 
-# By the hook's argument (`events.HOOK_EVENTS`): the hooks `hooks.start` starts here.
+# By the hook's argument (`base.hook_events.HOOK_EVENTS`): the hooks `hooks.start` starts here.
 HOOKS = {"stop": stop, "session-end": session_end}
 
 

@@ -19,8 +19,8 @@ Does not decide what a secret is (that is `redact`).
 from __future__ import annotations
 
 from session_kit.base import fastjson
-from session_kit.hooks.events import GUARD_OPTION_ENV
-from session_kit.hooks.hookio import run
+from session_kit.base.hook_events import GUARD_OPTION_ENV
+from session_kit.hooks.hookio import HookEvent, run
 from session_kit.hooks.secret_screen import may_hold_secret
 from session_kit.state import root as state
 
@@ -115,14 +115,14 @@ def _notice(counts: Mapping[str, int], skipped: int) -> str:
     return "session-kit: " + "; ".join(parts)
 
 
-def post_tool_use(event: Mapping, env: Mapping[str, str], root: str) -> str:
+def post_tool_use(event: HookEvent, env: Mapping[str, str], root: str) -> str:
     if not guard_on(env):
         return ""
-    tool = str(event.get("tool_name") or "?")
-    if "tool_response" not in event:
+    tool = event.tool_name or "?"
+    if not event.has_tool_response:
         state.log(root, f"hook post-tool-use: no tool_response in the event of {tool}; left alone")
         return ""
-    output = event["tool_response"]
+    output = event.tool_response
     suspect, skipped = _suspect(output)
     counts: Mapping[str, int] = {}
     updated = output
@@ -143,7 +143,7 @@ def post_tool_use(event: Mapping, env: Mapping[str, str], root: str) -> str:
     return fastjson.dumps(answer) + "\n"
 
 
-# By the hook's argument (`events.OPT_IN_EVENTS`): the hook `hooks.start` starts here.
+# By the hook's argument (`base.hook_events.OPT_IN_EVENTS`): the hook `hooks.start` starts here.
 HOOKS = {"post-tool-use": post_tool_use}
 
 

@@ -23,7 +23,7 @@ import os
 import sys
 
 from session_kit.base import fastjson
-from session_kit.hooks.hookio import HookInputError, later, run
+from session_kit.hooks.hookio import HookEvent, HookInputError, later, project_path_in, run, session_id_in
 from session_kit.state import root as state
 
 # The rest is loaded by the functions that use it: Stop (after each of the model's turns) and
@@ -43,26 +43,14 @@ NO_ENV_FILE_MARK = "no-env-file"
 ENV_MARK = "# session-kit"
 
 
-def session_id_of(event: Mapping, env: Mapping[str, str]) -> str:
-    from session_kit.state.current import session_id_from_env
-    from session_kit.state.ids import check_session_id
-
-    return check_session_id(event.get("session_id") or session_id_from_env(env))
-
-
-def project_path_of(event: Mapping, env: Mapping[str, str]) -> str:
-    cwd = event.get("cwd")
-    return env.get("CLAUDE_PROJECT_DIR") or (cwd if isinstance(cwd, str) and cwd else os.getcwd())
-
-
 def shell_quote(value: str) -> str:
     return "'" + value.replace("'", "'\\''") + "'"
 
 
-def _scratch(event: Mapping, env: Mapping[str, str], root: str) -> SessionScratch:
+def _scratch(event: HookEvent, env: Mapping[str, str], root: str) -> SessionScratch:
     from session_kit.state.scratch import SessionScratch
 
-    return SessionScratch.for_session(session_id_of(event, env), project_path=project_path_of(event, env), root=root)
+    return SessionScratch.for_session(session_id_in(event, env), project_path=project_path_in(event, env), root=root)
 
 
 def _context(event_name: str, text: str) -> str:
@@ -174,18 +162,17 @@ def kit_bin_dir(env: Mapping[str, str]) -> str | None:
     return env.get("SESSION_KIT_BIN_DIR") or None
 
 
-def session_start(event: Mapping, env: Mapping[str, str], root: str) -> str:
+def session_start(event: HookEvent, env: Mapping[str, str], root: str) -> str:
     from session_kit.base import fileio
 
-    source = str(event.get("source") or "startup")
+    source = event.source or "startup"
     scratch = _scratch(event, env, root).create()
     scratch.point_here()
     env_file = env.get("CLAUDE_ENV_FILE")
-    transcript = event.get("transcript_path")
     meta = scratch.record_start(
         source=source,
-        transcript_path=transcript if isinstance(transcript, str) else None,
-        cwd=event.get("cwd") if isinstance(event.get("cwd"), str) else None,
+        transcript_path=event.transcript_path,
+        cwd=event.cwd,
         env_file=bool(env_file),
     )
     mark = scratch.file(NO_ENV_FILE_MARK)
@@ -226,10 +213,10 @@ def session_start(event: Mapping, env: Mapping[str, str], root: str) -> str:
     return fastjson.dumps(answer) + "\n"
 
 
-def user_prompt_submit(event: Mapping, env: Mapping[str, str], root: str) -> str:
+def user_prompt_submit(event: HookEvent, env: Mapping[str, str], root: str) -> str:
     from session_kit.base import fileio
 
-    session_id = session_id_of(event, env)
+    session_id = session_id_in(event, env)
     scratch = _scratch(event, env, root)
     parts = []
     if not scratch.exists():  # no SessionStart seen: installed mid-session, or an older client
@@ -247,12 +234,7 @@ def user_prompt_submit(event: Mapping, env: Mapping[str, str], root: str) -> str
     return _context("UserPromptSubmit", "\n\n".join(parts)) if parts else ""
 
 
-def _agent_id(event: Mapping) -> str | None:
-    agent = event.get("agent_id")
-    return agent if isinstance(agent, str) and agent else None
-
-
-def _capture(event: Mapping, env: Mapping[str, str], root: str, scratch: SessionScratch) -> None:
+def _capture(event: HookEvent, env: Mapping[str, str], root: str, scratch: SessionScratch) -> None:
     """Bring the working memory up to date from the event's transcript, in a child process
     the client does not wait for (the next reader waits for it: `capture_in_background`),
     forked once the hook's output is written (`hookio.later`). Nothing when capture is off or the
@@ -261,28 +243,27 @@ def _capture(event: Mapping, env: Mapping[str, str], root: str, scratch: Session
     from session_kit.memory.settings import memory_settings
 
     settings = memory_settings(root, env)
-    transcript = event.get("transcript_path")
-    if not settings.capture or not isinstance(transcript, str) or not transcript:
+    transcript = event.transcript_path
+    if not settings.capture or transcript is None:
         return
-    summary = event.get("compact_summary")
     later(
         lambda: capture_in_background(
             scratch.path,
             transcript,
             settings,
             log=lambda line: state.log(root, line),
-            agent_id=_agent_id(event),
+            agent_id=event.agent_id,
             session_id=scratch.session_id,
-            summary=summary if isinstance(summary, str) else None,
-            trigger=str(event.get("trigger") or "") or None,
+            summary=event.compact_summary,
+            trigger=event.trigger,
         )
     )
 
 
-def pre_compact(event: Mapping, env: Mapping[str, str], root: str) -> str:
+def pre_compact(event: HookEvent, env: Mapping[str, str], root: str) -> str:
     scratch = _scratch(event, env, root).create()
-    if _agent_id(event) is None:  # a subagent's compaction restores nothing of the session's
-        scratch.snapshot(str(event.get("trigger") or "compact"))
+    if event.agent_id is None:  # a subagent's compaction restores nothing of the session's
+        scratch.snapshot(event.trigger or "compact")
     _capture(event, env, root, scratch)
     from session_kit.hooks.fresh import index
 
@@ -290,15 +271,15 @@ def pre_compact(event: Mapping, env: Mapping[str, str], root: str) -> str:
     return ""
 
 
-def post_compact(event: Mapping, env: Mapping[str, str], root: str) -> str:
+def post_compact(event: HookEvent, env: Mapping[str, str], root: str) -> str:
     _capture(event, env, root, _scratch(event, env, root).create())
     return ""
 
 
-# By the hook's argument, as `events.HOOK_EVENTS` names them: those `hooks.start` leaves here (a
-# test keeps every table and `start.MODULES` the same; `events` is not imported: one module
-# less for every hook).
-HANDLERS: dict[str, Callable[[Mapping, Mapping[str, str], str], str]] = {
+# By the hook's argument, as `base.hook_events.HOOK_EVENTS` names them: those `hooks.start` leaves
+# here (a test keeps every table and `start.MODULES` the same; the events table is not imported:
+# one module less for every hook).
+HANDLERS: dict[str, Callable[[HookEvent, Mapping[str, str], str], str]] = {
     "session-start": session_start,
     "user-prompt-submit": user_prompt_submit,
     "pre-compact": pre_compact,

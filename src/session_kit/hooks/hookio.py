@@ -4,11 +4,15 @@ Standard library only (plus the `state` package).
 Owns: running one hook (`run`: the state root, the event, the handler, the answer, a fault,
 then the work it left for detached children, `later`, started once its output is written:
 `_hand_over`); the event JSON read from stdin, or from its bytes when `hooks.start` read them
-first (`read_event`; `HookInputError` when there is none or it is not an object), the answer
-written to stdout as UTF-8 (`write_answer`; lone surrogates as JSON escapes), and a fault
-reported the one way (`report_fault`: the hook log and one line on stderr, never raising).
-`handlers.main`, `fresh.main`, `live.main` and the secret guard's `guard.main` run through
-them; none ever exits non-zero.
+first, parsed once into one `HookEvent` every handler reads (`read_event`; `HookInputError`
+when there is none or it is not an object): each field the kit uses, checked for its type
+once, and the session and project the event is of (`session_id_in`, `project_path_in`); the
+answer written to stdout as UTF-8 (`write_answer`; lone surrogates as JSON escapes), and a
+fault reported the one way (`report_fault`: the hook log and one line on stderr, never
+raising). `handlers.main`, `fresh.main`, `live.main` and the secret guard's `guard.main` run
+through them; none ever exits non-zero.
+Does not: decide what an event means (the handlers), or look at the bytes before they are
+parsed (`hooks.start`'s one check, for the main thread's PreToolUse, which then loads nothing).
 """
 
 from __future__ import annotations
@@ -35,7 +39,87 @@ class HookInputError(ValueError):
     pass
 
 
-def read_event(stream: object) -> dict:
+def _text(value: object) -> str | None:
+    """A non-empty string, else None."""
+    return value if isinstance(value, str) and value else None
+
+
+def _word(value: object) -> str | None:
+    """Any value given as a word (`str(value)`), None when absent or empty."""
+    return str(value) if value else None
+
+
+def _number(value: object) -> float | int | None:
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+class HookEvent:
+    """One hook's event, as the client sent it on stdin, parsed once: the fields the kit reads,
+    each of its type or None (a plain class with slots: the hooks load no `typing` or
+    `dataclasses`). What the client sends per event: docs/reference/hooks.md."""
+
+    __slots__ = (
+        "session_id",
+        "transcript_path",
+        "cwd",
+        "source",
+        "trigger",
+        "compact_summary",
+        "agent_id",
+        "agent_type",
+        "agent_transcript_path",
+        "last_assistant_message",
+        "tool_name",
+        "tool_use_id",
+        "has_tool_response",
+        "tool_response",
+        "cache_expired",
+        "cache_write_usd",
+        "idle_seconds",
+        "context_tokens",
+    )
+
+    def __init__(self, raw: Mapping) -> None:
+        get = raw.get
+        # as given (any truthy value): `state.ids.check_session_id` says what is wrong with it
+        self.session_id: object = get("session_id") or None
+        self.transcript_path = _text(get("transcript_path"))
+        self.cwd = _text(get("cwd"))
+        self.source = _word(get("source"))  # SessionStart: startup, resume, clear, compact, fork
+        self.trigger = _word(get("trigger"))  # PreCompact: manual, auto
+        summary = get("compact_summary")  # PostCompact
+        self.compact_summary = summary if isinstance(summary, str) else None
+        # set in a subagent's events (its calls, its compaction) and SubagentStart/SubagentStop
+        self.agent_id = _text(get("agent_id"))
+        self.agent_type = _text(get("agent_type"))
+        self.agent_transcript_path = _text(get("agent_transcript_path"))  # SubagentStop
+        self.last_assistant_message = _text(get("last_assistant_message"))  # SubagentStop
+        self.tool_name = _word(get("tool_name"))  # PreToolUse, PostToolUse
+        self.tool_use_id = _text(get("tool_use_id"))
+        self.has_tool_response = "tool_response" in raw  # PostToolUse: a string or an object
+        self.tool_response: object = get("tool_response")
+        # SessionStart on resume: the client's word on the prompt cache
+        self.cache_expired = get("prompt_cache_likely_expired") is True
+        self.cache_write_usd = _number(get("estimated_cache_write_usd"))
+        self.idle_seconds = _number(get("seconds_since_last_response"))
+        tokens = get("context_tokens")
+        self.context_tokens = tokens if isinstance(tokens, int) and not isinstance(tokens, bool) else None
+
+
+def session_id_in(event: HookEvent, env: Mapping[str, str]) -> str:
+    """The event's session id (else the environment's: `state.current.session_id_from_env`), checked plain."""
+    from session_kit.state.current import session_id_from_env
+    from session_kit.state.ids import check_session_id
+
+    return check_session_id(event.session_id or session_id_from_env(env))
+
+
+def project_path_in(event: HookEvent, env: Mapping[str, str]) -> str:
+    """The project the event is of: `CLAUDE_PROJECT_DIR`, else the event's `cwd`, else ours."""
+    return env.get("CLAUDE_PROJECT_DIR") or event.cwd or os.getcwd()
+
+
+def read_event(stream: object) -> HookEvent:
     """The event in `stream` (stdin; or its bytes, already read)."""
     if isinstance(stream, bytes):
         data = stream
@@ -51,7 +135,7 @@ def read_event(stream: object) -> dict:
         raise HookInputError(f"stdin is not JSON ({exc})") from None
     if not isinstance(event, dict):
         raise HookInputError("stdin JSON is not an object")
-    return event
+    return HookEvent(event)
 
 
 def write_answer(out: str) -> None:
@@ -113,7 +197,7 @@ def _hand_over(root: str, *, streams: bool = True) -> None:
 
 def run(
     name: str,
-    hooks: Mapping[str, Callable[[Mapping, Mapping[str, str], str], str]],
+    hooks: Mapping[str, Callable[[HookEvent, Mapping[str, str], str], str]],
     *,
     stdin: object = None,
     env: Mapping[str, str] | None = None,

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 
 from session_kit.base import fastjson
-from session_kit.hooks.hookio import run
+from session_kit.hooks.hookio import HookEvent, project_path_in, run, session_id_in
 from session_kit.state import root as state
 
 # The rest of the state package is loaded by the functions that use it: PreToolUse runs before
@@ -33,45 +33,36 @@ TAIL_BYTES = 256 * 1024  # of the agent's log, where the call's own line is
 WAIT_STEPS, WAIT_STEP_S = 20, 0.025  # at most half a second for the call's line to be written
 
 
-def _str(value: object) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
-def _scratch(event: Mapping, env: Mapping[str, str], root: str) -> tuple[str, str]:
+def _scratch(event: HookEvent, env: Mapping[str, str], root: str) -> tuple[str, str]:
     """`(session id, path)` of the event's session's scratch dir, made to exist (as
     `SessionScratch.for_session(...).create()`, without loading the work state's module)."""
-    from session_kit.state.current import project_key_for, session_id_from_env
-    from session_kit.state.ids import check_session_id
+    from session_kit.state.current import project_key_for
 
-    session_id = check_session_id(event.get("session_id") or session_id_from_env(env))
-    cwd = _str(event.get("cwd"))
-    project = env.get("CLAUDE_PROJECT_DIR") or cwd or os.getcwd()
-    _key, path = state.scratch_location(root, session_id, project_key_for(project))
+    session_id = session_id_in(event, env)
+    _key, path = state.scratch_location(root, session_id, project_key_for(project_path_in(event, env)))
     return session_id, state.ensure_dir(path, root=root)
 
 
-def subagent_start(event: Mapping, env: Mapping[str, str], root: str) -> str:
+def subagent_start(event: HookEvent, env: Mapping[str, str], root: str) -> str:
     from session_kit.state import live_agents
 
-    agent_id = _str(event.get("agent_id"))
-    if agent_id:
+    if event.agent_id:
         _sid, path = _scratch(event, env, root)
-        live_agents.record_start(path, agent_id, agent_type=_str(event.get("agent_type")))
+        live_agents.record_start(path, event.agent_id, agent_type=event.agent_type)
     return ""
 
 
-def subagent_stop(event: Mapping, env: Mapping[str, str], root: str) -> str:
+def subagent_stop(event: HookEvent, env: Mapping[str, str], root: str) -> str:
     from session_kit.state import live_agents
 
-    agent_id = _str(event.get("agent_id"))
-    if agent_id:
+    if event.agent_id:
         _sid, path = _scratch(event, env, root)
         live_agents.record_stop(
             path,
-            agent_id,
-            agent_type=_str(event.get("agent_type")),
-            log=_str(event.get("agent_transcript_path")),
-            last_message=_str(event.get("last_assistant_message")),
+            event.agent_id,
+            agent_type=event.agent_type,
+            log=event.agent_transcript_path,
+            last_message=event.last_assistant_message,
         )
     return ""
 
@@ -132,24 +123,24 @@ def _deny(reason: str) -> str:
     return fastjson.dumps({"hookSpecificOutput": specific}) + "\n"
 
 
-def pre_tool_use(event: Mapping, env: Mapping[str, str], root: str) -> str:
-    agent_id = _str(event.get("agent_id"))
+def pre_tool_use(event: HookEvent, env: Mapping[str, str], root: str) -> str:
+    agent_id = event.agent_id
     if agent_id is None:  # the main thread: never denied
         return ""
     from session_kit.state import live_agents
 
     if not live_agents.budget_may_be_set(root, env):
         return ""
-    agent_type = _str(event.get("agent_type"))
+    agent_type = event.agent_type
     budget = live_agents.agent_budget(root, env, agent_type)
-    transcript = _str(event.get("transcript_path"))
+    transcript = event.transcript_path
     if budget is None or transcript is None:
         return ""
     session_id, scratch_path = _scratch(event, env, root)
     log = live_agents.find_agent_log(transcript, session_id, agent_id)
     if log is None:  # not written yet: where the client will write it
         log = live_agents.agent_log_path(transcript, session_id, agent_id)
-    if not _wait_for_call(log, _str(event.get("tool_use_id"))):
+    if not _wait_for_call(log, event.tool_use_id):
         return ""
     tokens = agent_tokens(scratch_path, log, agent_id)
     if tokens <= budget:
@@ -162,26 +153,26 @@ def pre_tool_use(event: Mapping, env: Mapping[str, str], root: str) -> str:
     )
 
 
-def cold_cache_notice(event: Mapping) -> str | None:
+def cold_cache_notice(event: HookEvent) -> str | None:
     """What a resumed session's first turn will cost to write the prompt cache again, when
     the client says the cache has likely expired (its own estimate), for the person only."""
-    if event.get("prompt_cache_likely_expired") is not True:
+    if not event.cache_expired:
         return None
-    usd = event.get("estimated_cache_write_usd")
-    seconds = event.get("seconds_since_last_response")
+    usd = event.cache_write_usd
+    seconds = event.idle_seconds
     idle = ""
-    if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) and seconds >= 60:
+    if seconds is not None and seconds >= 60:
         minutes = int(seconds // 60)
         idle = f" after {minutes // 60}h {minutes % 60}m idle" if minutes >= 60 else f" after {minutes}m idle"
-    tokens = event.get("context_tokens")
-    size = f" ({tokens:,} tokens)" if isinstance(tokens, int) and not isinstance(tokens, bool) and tokens > 0 else ""
-    if isinstance(usd, (int, float)) and not isinstance(usd, bool):
+    tokens = event.context_tokens
+    size = f" ({tokens:,} tokens)" if tokens is not None and tokens > 0 else ""
+    if usd is not None:
         cost = f"about ${usd:,.2f}" if usd >= 0.01 else f"about ${usd:.4f}"
         return f"session-kit: the prompt cache is cold{idle}; the next turn re-writes it{size}: {cost} (the client's estimate)."
     return f"session-kit: the prompt cache is cold{idle}; the next turn re-writes it{size}."
 
 
-# By the hook's argument (`events.HOOK_EVENTS`): the hooks `run.py` starts here.
+# By the hook's argument (`base.hook_events.HOOK_EVENTS`): the hooks `run.py` starts here.
 HOOKS = {"subagent-start": subagent_start, "subagent-stop": subagent_stop, "pre-tool-use": pre_tool_use}
 
 

@@ -6,5 +6,5 @@
 - `installer`  the file side: lock, back up, read-modify-write (redone when an editor saved
                meanwhile); receipts; slash-command files; the launcher.
 
-The events hooked come from `hooks.events`; which file a scope means from `claude.settings`.
+The events hooked come from `base.hook_events`; which file a scope means from `claude.settings`.
 """

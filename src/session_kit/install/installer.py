@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from session_kit.base import fileio
+from session_kit.base.hook_events import OPT_IN_EVENTS
 from session_kit.claude.settings import SCOPE_PROJECT, SCOPE_USER, SCOPES, commands_dir
 from session_kit.claude.settings import settings_path as scope_settings_path
 from session_kit.errors import BadFile, InvalidOptions, KitError
-from session_kit.hooks.events import OPT_IN_EVENTS
 from session_kit.install.kit_files import (
     bin_dir,
     install_command_files,

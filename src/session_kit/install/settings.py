@@ -14,7 +14,7 @@ import shlex
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from session_kit.hooks.events import ALL_HOOK_EVENTS, HOOK_EVENTS
+from session_kit.base.hook_events import ALL_HOOK_EVENTS, HOOK_EVENTS
 
 MARKER = "# claude-session-kit"
 HOOK_TIMEOUT_S = 30

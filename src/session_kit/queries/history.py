@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from session_kit.archive import catalogue, generations, layout, store, view
+from session_kit.archive import catalogue, layout, store, verify, view
 from session_kit.archive.settings import archive_settings
 from session_kit.claude.settings import SCOPE_LOCAL, SCOPE_PROJECT, SCOPE_USER, read_setting, settings_path
 from session_kit.errors import KitError, NotFound
@@ -50,12 +50,12 @@ def archive_all(
     return ArchiveRun(files, copied, tuple(errors), pruned)
 
 
-def verify_archive(claude_root: Path, state_root: str) -> generations.Verified:
+def verify_archive(claude_root: Path, state_root: str) -> verify.Verified:
     """Every generation archived from this Claude root read back against its manifest's size
     and checksum, and every file of the root archived. Run after `archive_all`."""
     base = layout.base_dir(state_root, str(claude_root))
     root = str(claude_root) if (claude_root / "projects").is_dir() else None
-    return generations.verify(base, root)
+    return verify.verify(base, root)
 
 
 def prune_archive(claude_root: Path, state_root: str) -> int:

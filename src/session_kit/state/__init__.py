@@ -8,5 +8,5 @@
 - `scratch`   a session's scratch dir and its work state (values and notes).
 - `fastjson`  JSON without importing `json` (and `re`), for the hooks' start-up budget.
 
-Imports only the standard library, each other and `claude.encoding`.
+Imports only the standard library, each other and `base`.
 """

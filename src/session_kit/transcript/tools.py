@@ -3,7 +3,8 @@
 Owns: per tool name, a one-line summary of a call's input, whether the call spawns a subagent
 (`Agent`, formerly `Task`), which file it writes (Write, Edit, MultiEdit, NotebookEdit), and
 the names the kit treats specially (ExitPlanMode, TodoWrite). A new tool, or new knowledge of
-one, goes here and nowhere else. Pure functions on a name and an input mapping.
+one, goes here; the hook side and a few readers still name tools of their own (listed under
+"Not yet one" in docs/architecture.md). Pure functions on a name and an input mapping.
 """
 
 from __future__ import annotations

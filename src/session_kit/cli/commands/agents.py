@@ -15,10 +15,12 @@ import click
 
 from session_kit import api
 from session_kit.cli.context import Kit, no_redact_option, pass_kit, shared_options
+from session_kit.cli.envelope import emit_json
 from session_kit.cli.helptext import epilog
 from session_kit.cli.layout import say
-from session_kit.cli.output import FAILURE, clip, emit_json, human_duration, paint, plural
 from session_kit.cli.session_arg import SESSION_CODES, resolve, session_argument
+from session_kit.cli.style import FAILURE, paint
+from session_kit.cli.text import clip, human_duration, plural
 from session_kit.cli.tokens import FLOOR, human_tokens
 
 STATUSES = ("running", "stalled", "finished", "failed")

@@ -7,10 +7,13 @@ single one is the AGENT) and its text output. Which agents are shown and their c
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from session_kit import api
 from session_kit.cli.context import Kit, no_redact_option, pass_kit, shared_options
+from session_kit.cli.envelope import emit_json
 from session_kit.cli.helptext import epilog
 from session_kit.cli.layout import say
 from session_kit.cli.outcomes import (
@@ -20,22 +23,17 @@ from session_kit.cli.outcomes import (
     agent_status,
     call_outcome,
 )
-from session_kit.cli.output import (
-    FAILURE,
-    as_is,
-    clip,
-    clock,
-    emit_json,
-    human_duration,
-    paint,
-    plural,
-    visible,
-    warn_skipped,
-)
 from session_kit.cli.session_arg import SESSION_CODES, chosen_session, complete_session, resolve, session_alias_option
+from session_kit.cli.streams import warn_skipped
+from session_kit.cli.style import FAILURE, paint
 from session_kit.cli.team import only_local, print_agents, team_option
+from session_kit.cli.text import as_is, clip, clock, human_duration, plural, visible
 from session_kit.cli.tokens import agent_tokens
 from session_kit.errors import TEAM_CODES
+
+if TYPE_CHECKING:  # types for annotations alone: nothing at run time loads their modules
+    from session_kit.queries.agent_tree import AgentNode, AgentReport
+    from session_kit.sessions.agents import AgentRun
 
 ERROR_LIMIT = 500  # characters of an error shown in a list of agents (--full: all)
 DETAIL_ERROR_LIMIT = 2000  # … and for one agent shown in detail
@@ -117,7 +115,7 @@ def debug_agent(
     )
 
 
-def _print_agents(report: api.AgentReport, *, agent: str | None, all_agents: bool, narrowed: bool, full: bool) -> None:
+def _print_agents(report: AgentReport, *, agent: str | None, all_agents: bool, narrowed: bool, full: bool) -> None:
     picked = report.selection
     warn_skipped(report.read, report.ref.path)
     say(f"Session {report.ref.id}: {plural(picked.total, 'agent')}, {picked.failed} failed")
@@ -150,7 +148,7 @@ def _print_agents(report: api.AgentReport, *, agent: str | None, all_agents: boo
             )
 
 
-def _print_agent(report: api.AgentReport, node: api.AgentNode, *, detail: bool, every_call: bool, full: bool) -> None:
+def _print_agent(report: AgentReport, node: AgentNode, *, detail: bool, every_call: bool, full: bool) -> None:
     run = node.run
     pad = "  " * node.depth
     inner = pad + "  "
@@ -207,7 +205,7 @@ def _print_agent(report: api.AgentReport, node: api.AgentNode, *, detail: bool, 
         _labelled(inner, "answer", answer, None if full else TEXT_LIMIT)
 
 
-def _took(run: api.AgentRun) -> str:
+def _took(run: AgentRun) -> str:
     """How long the agent ran, marked when the figure is not its log's (see `agent_duration`)."""
     seconds, source = run.duration
     took = human_duration(seconds)

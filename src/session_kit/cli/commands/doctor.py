@@ -14,15 +14,10 @@ import click
 
 from session_kit import __version__, api
 from session_kit.cli.context import Kit, pass_kit, shared_options
+from session_kit.cli.envelope import emit_json
 from session_kit.cli.helptext import epilog
-from session_kit.cli.output import (
-    FAILURE,
-    echo,
-    emit_json,
-    paint,
-    plural,
-    visible,
-)
+from session_kit.cli.style import FAILURE, echo, paint
+from session_kit.cli.text import plural, visible
 from session_kit.errors import EXIT_DRIFT, EXIT_INTERNAL, EXIT_NOT_FOUND, KitError
 
 

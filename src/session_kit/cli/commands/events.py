@@ -9,23 +9,16 @@ import click
 
 from session_kit import api
 from session_kit.cli.context import Kit, no_redact_option, pass_kit, shared_options
+from session_kit.cli.envelope import emit_json
 from session_kit.cli.helptext import epilog
 from session_kit.cli.outcomes import (
     call_outcome,
 )
-from session_kit.cli.output import (
-    FAILURE,
-    Column,
-    clip,
-    echo,
-    emit_json,
-    local_time,
-    paint,
-    table,
-    terminal_width,
-    warn_skipped,
-)
 from session_kit.cli.session_arg import SESSION_CODES, resolve, session_argument
+from session_kit.cli.streams import warn_skipped
+from session_kit.cli.style import FAILURE, echo, paint, terminal_width
+from session_kit.cli.tables import Column, table
+from session_kit.cli.text import clip, local_time
 
 SUMMARY_MIN = 16  # columns the summary keeps before TOOK, then AGENT, are left out
 PIPE_SUMMARY = 200  # into a pipe (no width to fit): the summary's first characters

@@ -9,24 +9,16 @@ import click
 
 from session_kit import api
 from session_kit.cli.context import Kit, no_redact_option, pass_kit, shared_options
+from session_kit.cli.envelope import emit_json
 from session_kit.cli.helptext import epilog
 from session_kit.cli.layout import say
 from session_kit.cli.outcomes import (
     agent_status,
     plan_source,
 )
-from session_kit.cli.output import (
-    clip,
-    clock,
-    emit_json,
-    human_duration,
-    human_size,
-    plural,
-    summary_text,
-    visible,
-    warn_skipped,
-)
 from session_kit.cli.session_arg import SESSION_CODES, resolve, session_argument
+from session_kit.cli.streams import warn_skipped
+from session_kit.cli.text import clip, clock, human_duration, human_size, plural, summary_text, visible
 from session_kit.cli.tokens import agent_tokens, usage_lines
 
 UNCUT = 10**9

@@ -10,10 +10,8 @@ import click
 
 from session_kit import api
 from session_kit.cli.context import Kit, pass_kit, shared_options
+from session_kit.cli.envelope import emit_json
 from session_kit.cli.helptext import epilog
-from session_kit.cli.output import (
-    emit_json,
-)
 from session_kit.cli.session_arg import SESSION_CODES, resolve, session_argument
 
 

@@ -9,16 +9,13 @@ import click
 
 from session_kit import api
 from session_kit.cli.context import Kit, no_redact_option, pass_kit, shared_options
+from session_kit.cli.envelope import emit_json
 from session_kit.cli.helptext import epilog
 from session_kit.cli.outcomes import (
     plan_source,
 )
-from session_kit.cli.output import (
-    clock,
-    emit_json,
-    visible,
-)
 from session_kit.cli.session_arg import SESSION_CODES, resolve, session_argument
+from session_kit.cli.text import clock, visible
 
 
 @click.command(

@@ -14,15 +14,19 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 
 from session_kit import api
 from session_kit.cli.context import Kit, json_option, pass_kit
+from session_kit.cli.envelope import emit_json
 from session_kit.cli.helptext import epilog
-from session_kit.cli.output import emit_json, local_time, plural
+from session_kit.cli.text import local_time, plural
 from session_kit.errors import EXIT_AMBIGUOUS, EXIT_BAD_FILE, EXIT_NOT_FOUND, BadFile, KitError, NotFound
+
+if TYPE_CHECKING:  # types for annotations alone: nothing at run time loads their modules
+    from session_kit.state.scratch import SessionScratch
 
 F = TypeVar("F", bound=Callable[..., object])
 DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
@@ -81,7 +85,7 @@ def _scratch_errors() -> Iterator[None]:
         raise KitError(str(exc)) from None
 
 
-def _scratch(session_id: str | None, *, create: bool = False) -> api.SessionScratch:
+def _scratch(session_id: str | None, *, create: bool = False) -> SessionScratch:
     """The scratch dir `--session` names: refused when it names no session (a typo must not
     save into a made-up one), unless `create`."""
     with _scratch_errors():

@@ -11,22 +11,22 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from session_kit import api
 from session_kit.cli.context import Kit, no_redact_option, pass_kit, project_options, shared_options
+from session_kit.cli.envelope import emit_json
 from session_kit.cli.helptext import epilog
 from session_kit.cli.layout import say
-from session_kit.cli.output import (
-    clip,
-    emit_json,
-    highlight,
-    local_time,
-    plural,
-)
+from session_kit.cli.style import highlight
 from session_kit.cli.team import only_local, print_hits, team_option
+from session_kit.cli.text import clip, local_time, plural
 from session_kit.errors import TEAM_CODES
+
+if TYPE_CHECKING:  # types for annotations alone: nothing at run time loads their modules
+    from session_kit.queries.search import SearchHit
 
 PROGRESS_AFTER_S = 1.0  # a scan that ends sooner shows no progress line
 
@@ -248,8 +248,8 @@ def _scan(
     too), QUERY found as a substring; the kit's own echoes after the rest, with --kit."""
     targets = api.scan_targets(kit.root, project_path=project_path, all_projects=all_projects)
     progress = _progress_printer() if sys.stderr.isatty() and not kit.as_json else None
-    hits: list[api.SearchHit] = []
-    echoes: list[api.SearchHit] = []
+    hits: list[SearchHit] = []
+    echoes: list[SearchHit] = []
     for hit in api.search(targets, api.Query(query), tool=tool_name, progress=progress, limit=limit):
         (echoes if hit.kit else hits).append(hit)
         if limit is not None and len(hits) >= limit:

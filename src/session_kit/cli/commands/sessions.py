@@ -11,34 +11,25 @@ import json
 from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 
 from session_kit import api
 from session_kit.cli.context import Kit, no_redact_option, pass_kit, project_options, shared_options
+from session_kit.cli.envelope import emit_json, emit_json_parts, json_items
 from session_kit.cli.errors import worded
 from session_kit.cli.helptext import epilog
-from session_kit.cli.output import (
-    Column,
-    capped_cells,
-    clip,
-    echo,
-    emit_json,
-    emit_json_parts,
-    human_duration,
-    human_size,
-    json_items,
-    local_time,
-    plural,
-    table_lines,
-    terminal_width,
-    widest,
-)
+from session_kit.cli.style import echo, terminal_width
+from session_kit.cli.tables import Column, capped_cells, table_lines, widest
 from session_kit.cli.team import only_local, print_sessions, team_option
+from session_kit.cli.text import clip, human_duration, human_size, local_time, plural
 from session_kit.cli.timespan import When
 from session_kit.cli.tokens import human_tokens
 from session_kit.errors import EXIT_NOT_FOUND, TEAM_CODES, NotFound
+
+if TYPE_CHECKING:  # types for annotations alone: nothing at run time loads their modules
+    from session_kit.sessions.overview import SessionOverview
 
 SPOOL_ROWS = 2000  # rows a table holds in memory before they wait in a temporary file
 WARMUP_PROMPT = "warmup"  # 2.0.x clients started sessions of their own with this prompt
@@ -147,7 +138,7 @@ def sessions(
         Column("TITLE / FIRST PROMPT", flex=True),
     ]
 
-    def cells(rows: list[api.SessionOverview]) -> list[list[str]]:
+    def cells(rows: list[SessionOverview]) -> list[list[str]]:
         return [
             capped_cells(
                 columns,
@@ -249,7 +240,7 @@ def _lost(
     click.echo(f"{plural(len(found), 'lost session')} (only history.jsonl remembers them).")
 
 
-def _listed(rows: Iterable[api.SessionOverview], usage: dict | None) -> Iterator[dict[str, Any]]:
+def _listed(rows: Iterable[SessionOverview], usage: dict | None) -> Iterator[dict[str, Any]]:
     """Each row as `--json` gives it, with its tokens and cost when `usage` is given."""
     for r in rows:
         item = r.as_dict()
@@ -272,7 +263,7 @@ def _session_usage(kit: Kit) -> dict:
     return {row.key: row for row in report.rows}
 
 
-def _title(row: api.SessionOverview) -> str:
+def _title(row: SessionOverview) -> str:
     prompt = clip(row.title or row.first_prompt, 2000)
     if not row.title and (row.first_prompt or "").strip().lower() == WARMUP_PROMPT:
         return "(warmup)"

@@ -9,6 +9,7 @@ import click
 
 from session_kit import api
 from session_kit.cli.context import Kit, no_redact_option, pass_kit, shared_options
+from session_kit.cli.envelope import emit_json
 from session_kit.cli.helptext import epilog
 from session_kit.cli.layout import say
 from session_kit.cli.outcomes import (
@@ -16,21 +17,11 @@ from session_kit.cli.outcomes import (
     agent_duration,
     agent_status,
 )
-from session_kit.cli.output import (
-    FAILURE,
-    capped,
-    clip,
-    emit_json,
-    human_duration,
-    human_size,
-    local_time,
-    paint,
-    plural,
-    summary_text,
-    warn_skipped,
-)
 from session_kit.cli.session_arg import SESSION_CODES, resolve, session_argument
+from session_kit.cli.streams import warn_skipped
+from session_kit.cli.style import FAILURE, paint
 from session_kit.cli.team import print_card, team_option
+from session_kit.cli.text import capped, clip, human_duration, human_size, local_time, plural, summary_text
 from session_kit.cli.tokens import agent_tokens, usage_lines
 from session_kit.errors import TEAM_CODES
 

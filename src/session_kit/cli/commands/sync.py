@@ -12,9 +12,10 @@ import click
 
 from session_kit import api
 from session_kit.cli.context import Kit, pass_kit, shared_options
+from session_kit.cli.envelope import emit_json
 from session_kit.cli.helptext import epilog
 from session_kit.cli.layout import say
-from session_kit.cli.output import emit_json, plural
+from session_kit.cli.text import plural
 from session_kit.errors import EXIT_NOT_FOUND, TEAM_CODES
 
 

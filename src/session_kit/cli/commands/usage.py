@@ -12,16 +12,13 @@ import click
 
 from session_kit import api
 from session_kit.cli.context import Kit, pass_kit, shared_options
+from session_kit.cli.envelope import emit_json
 from session_kit.cli.helptext import epilog
 from session_kit.cli.layout import say
-from session_kit.cli.output import (
-    Column,
-    emit_json,
-    plural,
-    table,
-    terminal_width,
-)
+from session_kit.cli.style import terminal_width
+from session_kit.cli.tables import Column, table
 from session_kit.cli.team import only_local, team_option
+from session_kit.cli.text import plural
 from session_kit.cli.tokens import human_tokens
 from session_kit.errors import EXIT_NOT_FOUND, TEAM_CODES, KitError
 

@@ -15,9 +15,10 @@ import click
 
 from session_kit import api
 from session_kit.cli.context import Kit, no_redact_option, pass_kit, shared_options
+from session_kit.cli.envelope import emit_json
 from session_kit.cli.helptext import epilog
-from session_kit.cli.output import emit_json, warn_skipped
 from session_kit.cli.session_arg import resolve, session_argument
+from session_kit.cli.streams import warn_skipped
 from session_kit.errors import EXIT_AMBIGUOUS, EXIT_NOT_FOUND, KitError
 
 STDOUT = "-"

@@ -1,17 +1,13 @@
-"""`debug-agent`, `plan` and `info`, in process, on hand-made and real files."""
+"""`session-kit debug-agent`, in process, on hand-made and real files."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from tests.support.cli import invoke, invoke_json
 from tests.support.transcripts import Transcript
 
 REAL = Path(__file__).parents[1] / "fixtures" / "real"
-
-
-# --- debug-agent -------------------------------------------------------------------------------
 
 
 def test_debug_agent_shows_the_failed_agents_nested_and_names_the_rest(planned):
@@ -123,80 +119,6 @@ def test_debug_agent_on_the_older_layout(planned):
     assert agent["agent_id"] == planned.legacy_plan_agent and agent["layout"] == "legacy" and agent["type"] == "Plan"
 
 
-# --- plan --------------------------------------------------------------------------------------
-
-
-def test_plan_shows_the_latest_plan(planned):
-    latest = invoke("plan", "--session", planned.alpha.session_id)
-    assert latest.exit_code == 0 and "Plan 4 of 4 — plan file" in latest.stdout and "# ALPHA PLAN FILE" in latest.stdout
-
-
-def test_plan_all_shows_every_plan_oldest_first(planned):
-    every = invoke("plan", "--all", "--session", planned.alpha.session_id).stdout
-    assert every.index("ALPHA AGENT EXIT PLAN") < every.index("ALPHA EXIT PLAN") < every.index("# ALPHA PLAN FILE")
-
-
-def test_plan_json_shape(planned):
-    sid = planned.alpha.session_id
-    doc = invoke_json("plan", "--all", "--session", sid)
-    assert doc["kind"] == "plan" and doc["count"] == 4 and len(doc["plans"]) == 4
-    assert set(doc["plans"][0]) == {
-        "source",
-        "text",
-        "timestamp",
-        "path",
-        "agent_id",
-        "line",
-        "tool_use_id",
-        "status",
-        "linked_by",
-        "file_found",
-    }
-    assert len(invoke_json("plan", "--session", sid)["plans"]) == 1
-
-
-def test_plan_never_shows_another_sessions_plans(planned):
-    beta = invoke("plan", "--all", "--session", planned.beta.session_id).stdout
-    assert "BETA" in beta and "ALPHA" not in beta and "NOBODY" not in beta
-
-
-def test_plan_when_there_is_none_says_so_and_exits_0(claude_root: Path):
-    t = Transcript()
-    t.user("hi")
-    t.write_session(claude_root)
-    result = invoke("plan", "--session", t.session_id)
-    assert result.exit_code == 0 and result.stdout.startswith("No plan in session")
-    assert invoke_json("plan", "--session", t.session_id)["plans"] == []
-
-
-# --- info --------------------------------------------------------------------------------------
-
-
-def test_info_text_is_the_sessions_card_with_its_work_state(planned):
-    sid = planned.alpha.session_id
-    assert invoke("scratch", "set", "step", "three", "--session", sid).exit_code == 0
-    assert invoke("scratch", "note", "remember", "--session", sid).exit_code == 0
-    text = invoke("info", sid).stdout
-    assert f"Session {sid}" in text and "agents:      4, 3 failed" in text
-    assert "work state:  keys: step; 1 note" in text and "plans:       4" in text
-
-
-def test_info_json_shape(planned):
-    sid = planned.alpha.session_id
-    assert invoke("scratch", "set", "step", "three", "--session", sid).exit_code == 0
-    assert invoke("scratch", "note", "remember", "--session", sid).exit_code == 0
-    doc = invoke_json("info", sid)
-    assert doc["kind"] == "info" and doc["id"] == sid and doc["project"] == "-work-multi"
-    assert doc["failed_agents"] == 3 and len(doc["agents"]) == 4 and doc["plans"] == 4
-    assert doc["latest_plan"]["source"] == "plan_file"
-    ws = doc["work_state"]
-    assert ws["exists"] and ws["keys"] == ["step"] and ws["notes"] == 1 and Path(ws["path"]).is_dir()
-    assert doc["compactions"] == [] and doc["path"].endswith(f"{sid}.jsonl")
-
-
-# --- on the real client's files ----------------------------------------------------------------
-
-
 def test_debug_agent_on_real_client_files():
     doc = invoke_json("debug-agent", "--all", "--session", "266f", "--claude-dir", str(REAL))
     by_type = {a["type"]: a for a in doc["agents"]}
@@ -205,59 +127,11 @@ def test_debug_agent_on_real_client_files():
     assert failed["summary"] == "cat /nonexistent-subagent-file" and failed["exit_code"] == 1
 
 
-def test_plan_on_real_client_files():
-    plans = invoke_json("plan", "--all", "--session", "266f", "--claude-dir", str(REAL))["plans"]
-    assert [p["source"] for p in plans] == ["plan_agent", "exit_plan_mode"]
-    assert plans[-1]["status"] == "error" and plans[-1]["text"].startswith("1. Write notes.txt")
-
-
-def test_info_on_real_client_files():
-    info = invoke_json("info", "266f", "--claude-dir", str(REAL))
-    assert len(info["compactions"]) == 1 and info["failed_agents"] == 1 and info["plans"] == 2
-    assert json.dumps(info)  # whole and serialisable
-
-
 def test_debug_agent_hint_names_the_session_and_the_agent(planned):
     out = invoke("debug-agent", "--session", planned.alpha.session_id).stdout
     assert out.rstrip().endswith(
         "(`session-kit debug-agent SESSION --all` shows every agent; `session-kit debug-agent SESSION AGENT` one in detail)"
     )
-
-
-def test_info_shows_each_compaction_with_the_clients_summary():
-    text = invoke("info", "266f", "--claude-dir", str(REAL)).stdout
-    assert "summary: SCENARIO-SUMMARY: the session ran Bash (one call failed)" in text
-    assert "If you need specific details" not in text  # the client's framing is left out
-
-
-# --- memory ------------------------------------------------------------------------------------
-
-
-def test_memory_shows_what_would_be_restored_with_transcript_lines():
-    result = invoke("memory", "266f", "--claude-dir", str(REAL))
-    assert result.exit_code == 0, result.stderr
-    text = result.stdout
-    assert "SCENARIO-START: exercise the tools, two subagents and a plan" in text
-    assert "Bash: ls /nonexistent-dir → exit code 2 (transcript line 28)" in text
-    assert "- notes.txt (created; 2 changes)" in text and "    /tmp/real-fixture/project" in text
-    assert "1. Write notes.txt" in text  # the proposed plan
-    assert "characters of the 8400 the restore may use" in text
-
-
-def test_memory_json_shape_and_saved_only():
-    doc = invoke_json("memory", "266f", "--claude-dir", str(REAL))
-    assert doc["kind"] == "memory" and doc["session_id"].startswith("266f")
-    assert doc["settings"] == {"capture": True, "leave_out": [], "source": "default", "problems": []}
-    assert doc["memory"]["failures"][0]["exit_code"] == 2 and "pending" not in doc["memory"]
-    assert doc["restored_chars"] == len(doc["restored"]) <= doc["limit"]
-    again = invoke_json("memory", "266f", "--saved", "--claude-dir", str(REAL))
-    assert again["memory"]["offset"] == doc["memory"]["offset"] and again["memory"]["captures"] == 1
-
-
-def test_memory_with_capture_off_says_so(monkeypatch):
-    monkeypatch.setenv("SESSION_KIT_MEMORY", "off")
-    result = invoke("memory", "266f", "--claude-dir", str(REAL))
-    assert "Memory capture is off (env)" in result.stdout and "SCENARIO-START" not in result.stdout
 
 
 def test_debug_agent_type_shows_the_agent_of_that_type_even_when_it_did_not_fail(planned):

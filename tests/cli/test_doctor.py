@@ -1,12 +1,33 @@
-"""`doctor`, `install` and `uninstall` in process (what they change: tests/test_install.py)."""
+"""`session-kit doctor` in process: what it checks and what it advises, by route."""
 
 from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 
-from tests.support.cli import invoke, invoke_json
+from tests.support.cli import invoke
+from tests.support.sessions import Built
+
+
+def _doctor() -> dict:
+    return json.loads(invoke("doctor", "--json").stdout)["archive"]  # exit 1: the kit is not installed here
+
+
+def test_doctor_shows_the_cleanup_period_and_what_is_not_archived(built: Built):
+    (built.root / "settings.json").write_text('{"cleanupPeriodDays": 10}')
+    old = time.time() - 9 * 86400
+    for path in (built.root / "projects").rglob("*.jsonl"):
+        os.utime(path, (old, old))
+    report = _doctor()
+    assert report["cleanup_period_days"] == 10 and report["not_archived_files"] >= 5
+    assert report["aging_out_unarchived"] >= 5
+    text = invoke("doctor").stdout
+    assert "WARNING" in text and "after 10 days" in text
+    invoke("archive")
+    report = _doctor()
+    assert report["not_archived_files"] == 0 and report["aging_out_unarchived"] == 0 and report["bytes"] > 0
 
 
 def test_doctor_exits_1_when_nothing_is_installed(built, claude_root: Path):
@@ -24,36 +45,6 @@ def test_doctor_text_says_what_to_run(built):
 def test_doctor_names_the_claude_dir_option_as_the_roots_source(built, claude_root: Path):
     result = invoke("doctor", "--json", "--claude-dir", str(claude_root))
     assert json.loads(result.stdout)["claude_root_source"] == "--claude-dir"
-
-
-def test_install_then_doctor_is_ok(claude_root: Path):
-    assert invoke("install").exit_code == 0
-    assert invoke("doctor").exit_code == 0
-
-
-def test_install_dry_run_changes_nothing(claude_root: Path):
-    doc = invoke_json("install", "--dry-run")
-    assert doc["dry_run"] is True and doc["changed"] is True
-    assert not Path(doc["settings_path"]).exists()
-
-
-def test_install_text_names_the_settings_file_and_the_slash_commands(claude_root: Path):
-    out = invoke("install").stdout
-    assert f"Added the kit's hooks to {claude_root / 'settings.json'}" in out
-    assert f"Copied 8 slash commands into {claude_root / 'commands'}:" in out and "/plan," in out
-
-
-def test_install_twice_says_already_current(claude_root: Path):
-    invoke("install")
-    assert invoke("install").stdout.startswith(
-        f"Left {claude_root / 'settings.json'} as it is (the kit's hooks are current)"
-    )
-
-
-def test_uninstall_after_install_removes_the_hooks(claude_root: Path):
-    invoke("install")
-    doc = invoke_json("uninstall")
-    assert doc["changed"] is True and doc["hooks"] == {}
 
 
 def test_doctor_on_an_invalid_settings_file_advises_what_works_not_install(claude_root: Path):
