@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from session_kit.base.slash_commands import is_local_command
 from session_kit.conversation import items, steps
 from session_kit.conversation.items import Child, Element, Omitted
 from session_kit.redact import Redactor, is_secret_name, marker
@@ -259,7 +260,7 @@ class UnitBuilder:
             if block_type == "text":
                 text_kind, text = self._user_kind(entry, text)
                 kind = kind or text_kind
-                if text_kind in (None, items.USER_COMMAND):
+                if text_kind in items.REQUEST_KINDS:
                     self.facts.check.saw_user_text(text)
                 earlier = self._docs.first_line(text, entry.line) if self.options.filtering else None
                 if earlier is not None:
@@ -281,7 +282,12 @@ class UnitBuilder:
         """The `kind` attribute of a user text (None: a prompt the person wrote), and its text."""
         head = text.lstrip()
         if "<command-name>" in text:
-            return items.USER_COMMAND, prompt_display(text)
+            shown = prompt_display(text)
+            if entry.is_model_launched:
+                return items.USER_MODEL_COMMAND, shown
+            if is_local_command(shown):
+                return items.USER_CLIENT_COMMAND, shown
+            return items.USER_COMMAND, shown
         if head.startswith(_LOCAL_OUTPUT):
             return items.USER_OUTPUT, text
         if entry.is_meta or head.startswith("<local-command-caveat>"):
