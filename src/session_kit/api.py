@@ -41,6 +41,7 @@ _HOMES = {
     "ToolCall": "session_kit.transcript.calls",
     "STATUS_OK": "session_kit.transcript.calls",
     "STATUS_ERROR": "session_kit.transcript.calls",
+    "STATUS_DECLINED": "session_kit.transcript.calls",
     "STATUS_PENDING": "session_kit.transcript.calls",
     "ReadStats": "session_kit.transcript.reader",
     # questions about sessions
@@ -214,7 +215,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.team.sync import push_folder, push_history
     from session_kit.terminal import SafeStream
     from session_kit.terminal import safe as safe_text
-    from session_kit.transcript.calls import STATUS_ERROR, STATUS_OK, STATUS_PENDING, ToolCall
+    from session_kit.transcript.calls import STATUS_DECLINED, STATUS_ERROR, STATUS_OK, STATUS_PENDING, ToolCall
     from session_kit.transcript.reader import ReadStats
     from session_kit.usage.history import parse_day, usage_report
     from session_kit.usage.pricerows import bundled_date as bundled_prices_date

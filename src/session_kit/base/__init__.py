@@ -16,4 +16,5 @@ here once; neither side keeps a lighter copy.
 - `vocabulary`      every entry type a client wrote and its class, attachment kinds, hook events.
 - `rawtype`         an entry's top-level type from raw bytes, so noise is never parsed.
 - `slash_commands`  whose a slash command is: the client's own, the kit's, the person's.
+- `declines`        a tool call the person declined: their decision, never a failure.
 """

@@ -8,7 +8,7 @@ from session_kit import api
 from session_kit.cli.output import clip, plural
 
 # How the text outputs mark a call's status.
-CALL_MARKS = {api.STATUS_OK: "ok", api.STATUS_ERROR: "FAIL", api.STATUS_PENDING: "…"}
+CALL_MARKS = {api.STATUS_OK: "ok", api.STATUS_ERROR: "FAIL", api.STATUS_DECLINED: "declined", api.STATUS_PENDING: "…"}
 
 
 def call_outcome(call: api.ToolCall) -> tuple[str, str, str]:

@@ -22,7 +22,14 @@ from session_kit.base.slash_commands import is_local_command
 from session_kit.conversation import items, steps
 from session_kit.conversation.items import Child, Element, Omitted
 from session_kit.redact import Redactor, is_secret_name, marker
-from session_kit.transcript.calls import STATUS_ERROR, ToolCall, WaitingCalls, result_outcome, spawned_agent_of
+from session_kit.transcript.calls import (
+    STATUS_DECLINED,
+    STATUS_ERROR,
+    ToolCall,
+    WaitingCalls,
+    result_outcome,
+    spawned_agent_of,
+)
 from session_kit.transcript.entries import (
     KIND_SUMMARY,
     KIND_SYSTEM,
@@ -307,7 +314,7 @@ class UnitBuilder:
             self.reduction.count(steps.STEP_LOG_DISCOVERY, len(text))
             return None
         name = self._waiting.answer(call_id)  # the call it answers: the one pairing rule
-        status, exit_code, error = result_outcome(result)
+        status, exit_code, error = result_outcome(result, tool=name, version=entry.version)
         agent_id = None
         if name in AGENT_TOOLS:
             agent_id = spawned_agent_of(result.extra, text)
@@ -350,7 +357,7 @@ class UnitBuilder:
             "time": _time(entry),
             "tool_use_id": call_id,
             "tool": name,
-            "status": "error" if status == STATUS_ERROR else None,
+            "status": status if status in (STATUS_ERROR, STATUS_DECLINED) else None,
             "exit_code": exit_code,
             "lines": lines,
             "agent_id": agent_id,
