@@ -132,7 +132,8 @@ def _back_steps() -> Iterator[int]:
 def uuid_marks(uuid: str) -> tuple[bytes, ...]:
     """The bytes of an entry's `uuid` field holding `uuid`, written with or without a space
     (a title line's own `leafUuid` field, or a `parentUuid`, does not match)."""
-    value = fastjson.dumps(uuid).encode("utf-8")
+    # A lone surrogate can only be in the file as its JSON escape, which backslashreplace writes.
+    value = fastjson.dumps(uuid).encode("utf-8", "backslashreplace")
     return (b'"uuid":' + value, b'"uuid": ' + value)
 
 
