@@ -39,6 +39,7 @@ _HOMES = {
     # transcripts
     "STATUS_OK": "session_kit.transcript.calls",
     "STATUS_ERROR": "session_kit.transcript.calls",
+    "STATUS_DECLINED": "session_kit.transcript.calls",
     "STATUS_PENDING": "session_kit.transcript.calls",
     # questions about sessions
     "session_report": "session_kit.queries.report",
@@ -203,7 +204,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.team.sync import push_folder, push_history
     from session_kit.terminal import SafeStream
     from session_kit.terminal import safe as safe_text
-    from session_kit.transcript.calls import STATUS_ERROR, STATUS_OK, STATUS_PENDING
+    from session_kit.transcript.calls import STATUS_DECLINED, STATUS_ERROR, STATUS_OK, STATUS_PENDING
     from session_kit.usage.history import parse_day, usage_report
     from session_kit.usage.pricerows import bundled_date as bundled_prices_date
     from session_kit.usage.prices import load_prices

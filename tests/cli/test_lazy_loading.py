@@ -242,6 +242,7 @@ AGENTS = {
     "sessions.agent_run",
     "transcript.agent_signals",
     "transcript.calls",
+    "base.declines",  # a call the person declined (`transcript.calls` reads it)
     "transcript.tokens",
     "transcript.tools",
     "transcript.usagefields",
@@ -279,6 +280,7 @@ MAY_LOAD = {
         "queries",
         "queries.memory",
         "base.detach",
+        "base.declines",  # a call the person declined is no open failure
         "state.scratch",
         "transcript.agent_signals",
         "base.rawtype",

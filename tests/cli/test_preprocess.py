@@ -55,8 +55,12 @@ def test_stdout_writes_one_well_formed_document(tmp_path: Path):
 
 
 def _empty_session(claude_root: Path) -> str:
+    """A session with no conversation: a command the client ran itself, and its output."""
     t = Transcript()
-    t.user("hi")
+    t.user(
+        "<command-name>/model</command-name>\n<command-message>model</command-message>\n<command-args></command-args>"
+    )
+    t.user("<local-command-stdout>Set model to opus</local-command-stdout>")
     t.write_session(claude_root)
     return t.session_id
 

@@ -138,10 +138,13 @@ def _check(entries: int, user: str | None, assistant: str | None) -> SessionChec
 
 def test_session_verdicts():
     assert _check(5, "Fix the bug", "Done.").verdict() == ("ok", None)
-    assert _check(2, "Fix the bug", "Done.").verdict()[0] == "empty"
-    assert _check(5, None, "Done.").verdict() == ("empty", "no user text")
-    assert _check(5, "Fix it", None).verdict() == ("empty", "no assistant text")
+    assert _check(2, "Fix the bug", "Done.").verdict() == ("ok", None)  # a one-shot `claude -p` run
+    assert _check(5, None, "Done.").verdict() == ("ok", None)
+    assert _check(5, "Fix it", None).verdict() == ("ok", None)
+    assert _check(0, None, None).verdict() == ("empty", "no conversation")
+    assert _check(3, None, None).verdict() == ("empty", "no conversation")  # client commands alone
     assert _check(5, "Warmup", "Ready.").verdict()[0] == "warmup"
+    assert _check(5, "Fix the warmup script", "Done.").verdict() == ("ok", None)
 
 
 def test_agent_verdicts_accept_a_prompt_and_a_report():

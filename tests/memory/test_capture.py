@@ -434,3 +434,28 @@ def test_a_spawning_call_refused_by_input_validation_leaves_no_agent(tmp_path: P
     t.tool_result(call, "<tool_use_error>InputValidationError: prompt is missing</tool_use_error>", is_error=True)
     memory = captured(t.write(tmp_path / "a.jsonl"))
     assert memory["agents"] == []
+
+
+def test_a_call_the_person_declined_is_no_open_failure(tmp_path: Path):
+    t = Transcript(version="2.0.42")
+    t.user("Commit it")
+    first = t.tool_use("Bash", {"command": "git commit -am wip"})
+    second = t.tool_use("Bash", {"command": "git push"})
+    t.tool_result(
+        first,
+        "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, "
+        "the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how "
+        "to proceed.",
+        is_error=True,
+        extra="Error: The user doesn't want to proceed with this tool use.",
+    )
+    t.tool_result(
+        second,
+        "The user doesn't want to take this action right now. STOP what you are doing and wait for the user to tell "
+        "you how to proceed.",
+        is_error=True,
+    )
+    third = t.tool_use("Bash", {"command": "make test"})
+    t.tool_result(third, "Exit code 2\nFAILED tests/test_a.py", is_error=True)
+    memory = captured(t.write(tmp_path / "s.jsonl"))
+    assert [f["command"] for f in memory["failures"]] == ["make test"]

@@ -69,7 +69,7 @@ def test_real_session_keeps_what_matters_and_drops_the_noise(tmp_path: Path):
     assert any(e.get("exit_code") == "2" and "nonexistent-dir" in (e.text or "") for e in failed)
     assert root.find("compact_boundary").get("trigger") == "manual"
     assert "SCENARIO-SUMMARY" in root.find("compact_summary").text
-    assert root.find("user[@kind='command']").text == "/compact"
+    assert root.find("user[@kind='client-command']").text == "/compact"
     assert not list(root.iter("thinking"))
     bash = root.find(".//tool_use[@name='Bash']")
     assert bash.find("param[@name='command']").text == "echo scenario-hello"
@@ -144,21 +144,31 @@ def test_log_discovery_calls_go_with_their_results(tmp_path: Path, claude_root: 
 
 def test_empty_session_writes_nothing_and_says_so(tmp_path: Path, claude_root: Path):
     t = Transcript()
-    t.user("Hello?")
+    t.user(
+        "<command-name>/clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>"
+    )
+    t.user("<local-command-stdout></local-command-stdout>")
     result = run(write(t, claude_root), tmp_path)
-    assert (result.status, result.documents) == ("empty", ())
+    assert (result.status, result.reason, result.documents) == ("empty", "no conversation", ())
     assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
     written = run(write(t, claude_root), tmp_path, filtering=False)
-    assert written.status == "ok" and "Hello?" in everything(written)
+    assert written.status == "ok" and 'kind="client-command"' in everything(written)
 
 
-def test_session_without_assistant_text_is_empty(tmp_path: Path, claude_root: Path):
+def test_one_request_and_one_answer_is_a_session(tmp_path: Path, claude_root: Path):
+    t = Transcript()
+    t.user("What does this repo do?")
+    t.say("It reads transcripts.")
+    result = run(write(t, claude_root), tmp_path)
+    assert result.status == "ok" and "It reads transcripts." in everything(result)
+
+
+def test_session_without_assistant_text_is_kept(tmp_path: Path, claude_root: Path):
     t = Transcript()
     t.user("Run it")
     t.bash("make", "ok")
-    t.bash("make again", "ok")
     result = run(write(t, claude_root), tmp_path)
-    assert result.status == "empty" and result.reason == "no assistant text"
+    assert result.status == "ok" and "Run it" in everything(result)
 
 
 def test_warmup_session_is_reported(tmp_path: Path, claude_root: Path):
@@ -434,3 +444,20 @@ def test_a_legacy_log_with_an_empty_agent_id_never_overwrites_the_sessions_own_p
     assert [s for s, _ in sources] == ["agent", "session"]
     assert len({name for _, name in sources}) == 2
     assert "Fix the parser please" in "".join(session_doc(result).itertext())
+
+
+def test_commands_the_client_or_the_model_ran_are_marked_apart_from_the_persons(tmp_path: Path, claude_root: Path):
+    t = Transcript()
+    t.user(
+        "<command-name>/plugin</command-name>\n<command-message>plugin</command-message>\n<command-args></command-args>"
+    )
+    t.user("<command-name>/fix-issue</command-name>\n<command-args>42</command-args>")
+    t.say("Running the replan.")
+    launched = t.user(
+        "<command-message>erk:replan is running…</command-message>\n<command-name>/erk:replan</command-name>"
+    )
+    launched["sourceToolUseID"] = "toolu_01V9KZxg5TC4VA8e4v9ft7sL"
+    t.say("Replanned.")
+    root = session_doc(run(write(t, claude_root), tmp_path))
+    kinds = [(e.get("kind"), e.text) for e in root.iter("user")]
+    assert kinds == [("client-command", "/plugin"), ("command", "/fix-issue 42"), ("model-command", "/erk:replan")]

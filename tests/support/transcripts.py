@@ -253,6 +253,14 @@ class Transcript:
         self.lines.append(boundary)
         self.user(summary, isCompactSummary=True, isVisibleInTranscriptOnly=True)
 
+    def ai_title(self, title: str) -> None:
+        """A current client's generated title line, repeated as the session goes on."""
+        self.lines.append({"type": "ai-title", "aiTitle": title, "sessionId": self.session_id})
+
+    def custom_title(self, title: str) -> None:
+        """A `/rename`: the person's title, which wins over every generated one."""
+        self.lines.append({"type": "custom-title", "customTitle": title, "sessionId": self.session_id})
+
     def summary_2025(self, summary: str) -> None:
         self.lines.append({"type": "summary", "summary": summary, "leafUuid": str(uuidlib.uuid4())})
 

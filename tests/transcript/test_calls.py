@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from session_kit.transcript.calls import STATUS_ERROR, STATUS_OK, STATUS_PENDING, ToolCall, pair_tool_calls
+from session_kit.transcript.calls import (
+    STATUS_DECLINED,
+    STATUS_ERROR,
+    STATUS_OK,
+    STATUS_PENDING,
+    ToolCall,
+    pair_tool_calls,
+)
 from session_kit.transcript.entries import read_entries
 from tests.support.transcripts import Transcript
 
@@ -120,3 +127,27 @@ def test_a_tool_name_that_is_not_a_string_is_named_as_unknown(tmp_path: Path):
     t.assistant({"type": "tool_use", "id": "toolu_obj", "name": {"x": 1}, "input": {"command": "x"}})
     [c] = calls_of(t, tmp_path)
     assert c.name == "?"
+
+
+def test_a_call_the_person_declined_is_declined_not_failed(tmp_path: Path):
+    t = Transcript(version="2.0.5")
+    t.user("Commit the files")
+    declined = t.tool_use("Bash", {"command": "git commit -m 'Add files'"})
+    # 2.0.5 wrote a rejection with typed feedback as the feedback alone
+    t.tool_result(
+        declined,
+        "please add transformer.js too first",
+        is_error=True,
+        extra="Error: please add transformer.js too first",
+    )
+    failed = t.tool_use("Bash", {"command": "git push"})
+    t.tool_result(failed, "Exit code 1\nno upstream", is_error=True, extra="Error: Exit code 1\nno upstream")
+    stopped = t.tool_use("Edit", {"file_path": "/a.py"})
+    t.tool_result(stopped, "[Request interrupted by user for tool use]", is_error=True)
+    calls = pair_tool_calls(read_entries(t.write(tmp_path / "s.jsonl")))
+    assert [(c.status, c.failed) for c in calls] == [
+        (STATUS_DECLINED, False),
+        (STATUS_ERROR, True),
+        (STATUS_DECLINED, False),
+    ]
+    assert calls[0].error == "please add transformer.js too first"

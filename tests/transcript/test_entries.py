@@ -194,6 +194,27 @@ def test_slash_commands_the_client_runs_itself_are_not_requests_but_prompt_comma
     assert _requests(tmp_path, t) == [None, "/fix-issue abc", None]
 
 
+@pytest.mark.parametrize("name", ["/plugin", "/statusline", "/model", "/mcp", "/context", "/rename", "/usage"])
+def test_the_clients_own_commands_that_send_nothing_are_not_requests(tmp_path: Path, name: str):
+    t = Transcript()
+    t.user(
+        f"<command-name>{name}</command-name>\n<command-message>{name[1:]}</command-message>\n<command-args></command-args>"
+    )
+    t.user("<local-command-stdout>Done</local-command-stdout>")
+    t.user("<command-name>/erk:plan-implement</command-name>\n<command-args>7862</command-args>")
+    assert _requests(tmp_path, t) == [None, None, "/erk:plan-implement 7862"]
+
+
+def test_a_slash_command_the_model_launched_is_not_a_request(tmp_path: Path):
+    t = Transcript()
+    t.user("Replan the open plans")
+    launched = t.user(
+        "<command-message>erk:replan is running…</command-message>\n<command-name>/erk:replan</command-name>"
+    )
+    launched["sourceToolUseID"] = "toolu_0154MfGwYvxdAFXiKjuVhcM6"
+    assert _requests(tmp_path, t) == ["Replan the open plans", None]
+
+
 def test_a_1_0_command_echo_without_its_slash_is_read_as_the_slash_command(tmp_path: Path):
     t = Transcript(version="1.0.24")
     t.user(

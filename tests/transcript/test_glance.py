@@ -116,3 +116,36 @@ def test_a_byte_search_never_maps_the_file(tmp_path: Path, monkeypatch):
         assert not module.file_holds(fd, b"other")
     finally:
         os.close(fd)
+
+
+def titled_through(tmp_path: Path, *, rename: str | None) -> Path:
+    """A current client's 200 KB session: ai-title lines every few KB from 64 KB on, the
+    last one 40 KB from the end; with `rename`, a custom-title early."""
+    t = Transcript(version="2.1.330")
+    t.user("Refactor the parser")
+    if rename:
+        t.custom_title(rename)
+    n = 0
+    while len(t.text()) < 64 * 1024:
+        t.noise("attachment", size=2000)
+    while len(t.text()) < 160 * 1024:
+        n += 1
+        t.ai_title(f"Refactoring the parser, take {n}")
+        t.say("Working on it. " * 20)
+        t.noise("attachment", size=3000)
+    while len(t.text()) < 200 * 1024:  # the conversation goes on: a time in every tail read
+        t.bash("make test", "ok\n" * 600)
+    return t.write(tmp_path / f"{t.session_id}.jsonl")
+
+
+def test_a_title_repeated_through_the_file_is_found_far_from_its_head_and_tail(tmp_path: Path):
+    path = titled_through(tmp_path, rename=None)
+    latest = [e.raw["aiTitle"] for e in read_entries(path) if e.type == "ai-title"][-1]
+    data = path.read_bytes()
+    assert len(data) - data.rfind(b'"ai-title"') >= 38 * 1024  # beyond every tail read
+    assert glance(path, path.stat().st_size).title == latest
+
+
+def test_an_early_rename_wins_over_the_generated_titles_after_it(tmp_path: Path):
+    path = titled_through(tmp_path, rename="Parser rewrite")
+    assert glance(path, path.stat().st_size).title == "Parser rewrite"

@@ -17,4 +17,5 @@ here once; neither side keeps a lighter copy.
 - `rawtype`         an entry's top-level type from raw bytes, so noise is never parsed.
 - `slash_commands`  whose a slash command is: the client's own, the kit's, the person's.
 - `hook_events`     the client's hook events: which the kit registers (always, opt-in).
+- `declines`        a tool call the person declined: their decision, never a failure.
 """

@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # types for annotations alone: nothing at run time loads thei
     from session_kit.transcript.calls import ToolCall
 
 # How the text outputs mark a call's status.
-CALL_MARKS = {api.STATUS_OK: "ok", api.STATUS_ERROR: "FAIL", api.STATUS_PENDING: "…"}
+CALL_MARKS = {api.STATUS_OK: "ok", api.STATUS_ERROR: "FAIL", api.STATUS_DECLINED: "declined", api.STATUS_PENDING: "…"}
 
 
 def call_outcome(call: ToolCall) -> tuple[str, str, str]:

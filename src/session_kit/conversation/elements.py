@@ -18,10 +18,18 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from session_kit.base.slash_commands import is_local_command
 from session_kit.conversation import items, steps
 from session_kit.conversation.items import Child, Element, Omitted
 from session_kit.redact import Redactor, is_secret_name, marker
-from session_kit.transcript.calls import STATUS_ERROR, ToolCall, WaitingCalls, result_outcome, spawned_agent_of
+from session_kit.transcript.calls import (
+    STATUS_DECLINED,
+    STATUS_ERROR,
+    ToolCall,
+    WaitingCalls,
+    result_outcome,
+    spawned_agent_of,
+)
 from session_kit.transcript.entries import (
     KIND_SUMMARY,
     KIND_SYSTEM,
@@ -259,7 +267,7 @@ class UnitBuilder:
             if block_type == "text":
                 text_kind, text = self._user_kind(entry, text)
                 kind = kind or text_kind
-                if text_kind in (None, items.USER_COMMAND):
+                if text_kind in items.REQUEST_KINDS:
                     self.facts.check.saw_user_text(text)
                 earlier = self._docs.first_line(text, entry.line) if self.options.filtering else None
                 if earlier is not None:
@@ -281,7 +289,12 @@ class UnitBuilder:
         """The `kind` attribute of a user text (None: a prompt the person wrote), and its text."""
         head = text.lstrip()
         if "<command-name>" in text:
-            return items.USER_COMMAND, prompt_display(text)
+            shown = prompt_display(text)
+            if entry.is_model_launched:
+                return items.USER_MODEL_COMMAND, shown
+            if is_local_command(shown):
+                return items.USER_CLIENT_COMMAND, shown
+            return items.USER_COMMAND, shown
         if head.startswith(_LOCAL_OUTPUT):
             return items.USER_OUTPUT, text
         if entry.is_meta or head.startswith("<local-command-caveat>"):
@@ -301,7 +314,7 @@ class UnitBuilder:
             self.reduction.count(steps.STEP_LOG_DISCOVERY, len(text))
             return None
         name = self._waiting.answer(call_id)  # the call it answers: the one pairing rule
-        status, exit_code, error = result_outcome(result)
+        status, exit_code, error = result_outcome(result, tool=name, version=entry.version)
         agent_id = None
         if name in AGENT_TOOLS:
             agent_id = spawned_agent_of(result.extra, text)
@@ -344,7 +357,7 @@ class UnitBuilder:
             "time": _time(entry),
             "tool_use_id": call_id,
             "tool": name,
-            "status": "error" if status == STATUS_ERROR else None,
+            "status": status if status in (STATUS_ERROR, STATUS_DECLINED) else None,
             "exit_code": exit_code,
             "lines": lines,
             "agent_id": agent_id,

@@ -63,11 +63,17 @@ ROLES = {
 }
 
 # The `kind` of a user turn (None: what the person typed).
-USER_COMMAND = "command"  # a slash command, as `/name args`
+USER_COMMAND = "command"  # a slash command the person ran, as `/name args`
+USER_CLIENT_COMMAND = "client-command"  # a command the client runs itself, sending nothing to the model
+USER_MODEL_COMMAND = "model-command"  # a slash command the model launched (its SlashCommand or Skill tool)
 USER_META = "meta"  # text the client inserted (command documentation, caveats)
 USER_OUTPUT = "output"  # a local command's output
 USER_NOTIFICATION = "notification"  # a task notification
-USER_KINDS = (None, USER_COMMAND, USER_META, USER_OUTPUT, USER_NOTIFICATION)
+USER_KINDS = (
+    None, USER_COMMAND, USER_CLIENT_COMMAND, USER_MODEL_COMMAND, USER_META, USER_OUTPUT, USER_NOTIFICATION
+)  # fmt: skip
+# The kinds that are the person's request (`transcript.entries.request_text`).
+REQUEST_KINDS = (None, USER_COMMAND)
 
 
 def role(kind: str) -> str:

@@ -47,7 +47,6 @@ PARAM_LIMIT = 200  # characters of a tool parameter kept
 RESULT_HEAD_LINES = 30  # lines of a tool result always kept
 LINE_LIMIT = 500  # characters of one output line kept
 DOC_MIN_CHARS = 200  # user text blocks at least this long are deduplicated
-MIN_ENTRIES = 3  # fewer conversation entries than this: an empty session
 
 # Lower-case words that make a line of tool output an error line.
 ERROR_WORDS = (
@@ -159,8 +158,10 @@ class SessionCheck:
     def verdict(self, *, agent: bool = False) -> tuple[str, str | None]:
         """`(status, reason)`: `ok`, `empty` or `warmup`, with a reason for the last two.
 
-        An agent's log is short by nature (a prompt and a report): it is empty only when
-        nothing of it is left, and otherwise dropped only as a warmup.
+        A session is empty only when no conversation is left of it: neither a text the
+        person sent nor an answer (a one-shot `claude -p` run, one request and one answer, is
+        a session). An agent's log is empty only when nothing of it is left. Either is
+        otherwise dropped only as a warmup.
         """
         if agent:
             if not self.entries:
@@ -168,18 +169,16 @@ class SessionCheck:
             if self.first_prompt is not None and is_warmup(self.first_prompt):
                 return STATUS_WARMUP, "the prompt is a warmup"
             return STATUS_OK, None
-        if self.entries < MIN_ENTRIES:
-            return STATUS_EMPTY, f"only {self.entries} conversation entries"
-        if not self.has_user_text or not self.has_assistant_text:
-            missing = "user" if not self.has_user_text else "assistant"
-            return STATUS_EMPTY, f"no {missing} text"
+        if not self.entries or not (self.has_user_text or self.has_assistant_text):
+            return STATUS_EMPTY, "no conversation"
         if self.first_prompt is not None and is_warmup(self.first_prompt):
             return STATUS_WARMUP, "the first user text is a warmup"
         return STATUS_OK, None
 
 
 def is_warmup(first_prompt: str) -> bool:
-    return "warmup" in first_prompt.lower()
+    """The 2.0.x client's warmup prompt, `Warmup` alone (a prompt about a warmup is work)."""
+    return first_prompt.strip().lower() == "warmup"
 
 
 # --- log discovery ----------------------------------------------------------------------------

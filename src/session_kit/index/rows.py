@@ -217,9 +217,9 @@ class FileRows:
                 self.calls[call_id] = [name, summary, "pending", None, None, stamp, None, entry.line]
         statuses: dict[str, str] = {}
         for result in entry.tool_results:
-            status, exit_code, error = result_outcome(result)
-            statuses[result.tool_use_id] = status
             call = self.calls.get(result.tool_use_id)
+            status, exit_code, error = result_outcome(result, tool=call[0] if call else None, version=entry.version)
+            statuses[result.tool_use_id] = status
             if call is None:
                 self.results.append(
                     (

@@ -14,6 +14,7 @@ entry types and its raw-type reader (both standard library only). Does not: open
 from __future__ import annotations
 
 from session_kit.base import fastjson
+from session_kit.base.declines import is_declined
 from session_kit.base.rawtype import top_level_type
 from session_kit.base.vocabulary import (
     NOISE_TYPE_BYTES,
@@ -185,7 +186,7 @@ class Fold:
                     # redacted once, by `finish`: only the latest words are kept
                     self._next = (block["text"].strip(), self.line)
         elif kind == "tool_result":  # the seed docs' dialect
-            self._result(message.get("tool_use_id"), message, entry.get("toolUseResult"), at)
+            self._result(message.get("tool_use_id"), message, entry, at)
         elif kind == "system" and entry.get("subtype") == "compact_boundary":
             meta = entry.get("compactMetadata") if isinstance(entry.get("compactMetadata"), dict) else {}
             trigger = meta.get("trigger") if isinstance(meta.get("trigger"), str) else None
@@ -211,7 +212,7 @@ class Fold:
         content = message.get("content")
         results = [b for b in _blocks(content) if b.get("type") == "tool_result"]
         for block in results:
-            self._result(block.get("tool_use_id"), block, entry.get("toolUseResult"), at)
+            self._result(block.get("tool_use_id"), block, entry, at)
         if results:
             return
         if notified(content):
@@ -303,17 +304,21 @@ class Fold:
             for stale in list(pending)[: len(pending) - MAX_PENDING]:
                 del pending[stale]
 
-    def _result(self, call_id: object, block: dict, extra: object, at: str | None) -> None:
+    def _result(self, call_id: object, block: dict, entry: dict, at: str | None) -> None:
         if not isinstance(call_id, str):
             return
         call = self.memory["pending"].pop(call_id, None)
         if call is None:
             return
+        extra = entry.get("toolUseResult")
         failed = block.get("is_error") is True or (
             isinstance(extra, str) and extra.startswith("Error") and call["tool"] != "Read"
         )
         if failed:
-            self._failed(call, call_id, result_text(block.get("content")), at)
+            text = result_text(block.get("content"))
+            version = entry.get("version")
+            declined = is_declined(text, tool=call["tool"], version=version if isinstance(version, str) else None)
+            self._failed(call, call_id, text, at, declined=declined)
         else:
             self._succeeded(call, block, extra, call_id=call_id, at=at)
 
@@ -349,14 +354,16 @@ class Fold:
             if polled is not None:
                 self._agent_said(agent_ended(self.memory["agents"], polled), at)
 
-    def _failed(self, call: dict, call_id: str, text: str, at: str | None) -> None:
+    def _failed(self, call: dict, call_id: str, text: str, at: str | None, *, declined: bool = False) -> None:
+        """A call that did not go through: failed, or `declined` by the person (never an open
+        failure: their decision, `base.declines`)."""
         tool = call["tool"]
         if tool == "ExitPlanMode":
             self._plan_answered("refused", None, {"content": text})
             return
         if tool in AGENT_TOOLS:
             agent_answered(self.memory["agents"], call_id, None, {"content": text}, failed=True, at=at)
-        if self.keeps("failures"):
+        if self.keeps("failures") and not declined:
             open_failures.call_failed(self.memory["failures"], call, call_id, text, at, self.line)
 
     # --- files, plan, tasks, agents ------------------------------------------------------

@@ -141,6 +141,10 @@ class ReportCollector:
             text = " ".join(shown(text).split())  # redacted before the cut
             self.requests.append(UserRequest(entry.line, entry.timestamp, text[:REQUEST_PREVIEW]))
 
+    def add_sidechain(self, entry: Entry) -> None:
+        """An inline agent's line: part of the session's time span, nothing else of the report."""
+        self.span.add(entry)
+
     def report(self, session: Session, *, with_agents: bool = True, prices: PriceTable | None = None) -> SessionReport:
         agents = tuple(session.agents) if with_agents else ()
         summary = self.tokens.summary()

@@ -40,6 +40,7 @@ from session_kit.transcript.entries import (
     KIND_USER,
     Entry,
     count_value,
+    is_warmup_conversation,
     read_entries,
     time_order,
 )
@@ -243,11 +244,18 @@ def inline_threads(entries: Iterable[Entry]) -> dict[str, list[Entry]]:
 
 
 def inline_runs(session: SessionRef, entries: Iterable[Entry]) -> list[AgentRun]:
-    """The runs of the agents written inline in the session's file (`inline_threads`)."""
+    """The runs of the agents written inline in the session's file (`inline_threads`), each
+    named by the `agentId` its entries carry (2.0.x), else its root's uuid; a warmup thread is
+    no agent of the conversation."""
     return [
-        run_from_entries(AgentLogRef(root, session.path, LAYOUT_INLINE), thread)
+        run_from_entries(AgentLogRef(_thread_id(root, thread), session.path, LAYOUT_INLINE), thread)
         for root, thread in inline_threads(entries).items()
+        if not is_warmup_conversation(thread)
     ]
+
+
+def _thread_id(root: str, thread: Sequence[Entry]) -> str:
+    return next((entry.agent_id for entry in thread if entry.agent_id), root)
 
 
 def tie_by_prompt(runs: Sequence[AgentRun], calls: Sequence[ToolCall]) -> list[AgentRun]:

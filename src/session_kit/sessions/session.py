@@ -7,7 +7,8 @@ still read the file once; the agents are read from their logs and linked once, o
 by `sessions.agents` (not even loaded for a session with no agent: no log, no spawning call,
 no inline thread, as most sessions are). A 1.0.x file's inline agents (`isSidechain` entries) are the agents'
 own, not the main conversation's: they are kept apart for `sessions.agents` (unless the file
-holds nothing else: an agent log named as the session is read as its own conversation).
+is an agent log, `agent-*.jsonl`, named as the session: it is read as its own conversation; a
+session file holding nothing but a sidechain thread has an empty main conversation).
 Holds the calls and those inline entries, never the main conversation's entries.
 """
 
@@ -16,7 +17,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from session_kit.errors import cannot_read
-from session_kit.sessions.store import AgentLogRef, SessionRef, find_agent_logs
+from session_kit.sessions.store import AGENT_PREFIX, AgentLogRef, SessionRef, find_agent_logs
 from session_kit.transcript.agent_signals import AgentSignalScan
 from session_kit.transcript.calls import ToolCall, ToolCallPairer
 from session_kit.transcript.entries import Entry, read_entries, time_order
@@ -57,19 +58,25 @@ class Session:
         if self._calls is not None:
             raise RuntimeError(f"session {self.ref.id} was already read; give every observer to one scan")
         adders = [self._pairer.add, self._signals.add, *(o.add for o in observers)]
+        # Observers that also watch the agents' inline lines go by (a session's time span).
+        side_adders = [o.add_sidechain for o in observers if hasattr(o, "add_sidechain")]
         sidechains = self._sidechains
         main = False  # a main-conversation entry was seen
         try:
             for entry in read_entries(self.ref.path, self.read):
                 if entry.is_sidechain:
                     sidechains.append(entry)
+                    for add in side_adders:
+                        add(entry)
                     continue
                 main = main or entry.is_conversation
                 for add in adders:
                     add(entry)
         except OSError as exc:  # gone or unreadable since it was resolved
             raise cannot_read(f"the transcript {self.ref.path}", exc) from None
-        if sidechains and not main:
+        if sidechains and not main and self.ref.path.name.startswith(AGENT_PREFIX):
+            # An agent log named as the session is read as its own conversation; a session file
+            # holding only an agent's thread has an empty main conversation and that agent.
             for entry in sidechains:
                 for add in adders:
                     add(entry)

@@ -3,7 +3,7 @@
 Owns: pairing each tool use with its result (by id, across the several assistant lines one
 API response is written as, and across dialects; the one rule, `WaitingCalls`, which `view`
 pairs by too), and the outcome of a call (ok, failed with
-an exit code or error text, or still pending). What each tool's input means is `tools`;
+an exit code or error text, declined by the person: `base.declines`, or still pending). What each tool's input means is `tools`;
 compactions are `compactions`, tokens `tokens`. Reads no files.
 """
 
@@ -15,13 +15,15 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any, NamedTuple
 
+from session_kit.base.declines import is_declined
 from session_kit.transcript.entries import Entry, ToolResult, format_timestamp, seconds_between
 from session_kit.transcript.tools import spawns_agent, summarize_input
 
 STATUS_OK = "ok"
 STATUS_ERROR = "error"
 STATUS_PENDING = "pending"  # no result (yet): the session was cut off or is still running
-CALL_STATUSES = (STATUS_OK, STATUS_ERROR, STATUS_PENDING)
+STATUS_DECLINED = "declined"  # the person said no (`base.declines`): their decision, not a failure
+CALL_STATUSES = (STATUS_OK, STATUS_ERROR, STATUS_DECLINED, STATUS_PENDING)
 
 # Tool output is anyone's text: a code of more digits than any exit code is no exit code (and
 # int() refuses strings past 4,300 digits).
@@ -77,8 +79,11 @@ class ToolCall(NamedTuple):
         }
 
 
-def result_outcome(result: ToolResult) -> tuple[str, int | None, str | None]:
-    """`(status, exit_code, error_text)` of a tool result."""
+def result_outcome(
+    result: ToolResult, *, tool: str | None = None, version: str | None = None
+) -> tuple[str, int | None, str | None]:
+    """`(status, exit_code, error_text)` of a tool result (of a call of `tool`, written by
+    client `version`); a declined call's error text is what the person's answer said."""
     text = result.text
     extra = result.extra
     match = _EXIT_CODE.match(text)
@@ -88,6 +93,8 @@ def result_outcome(result: ToolResult) -> tuple[str, int | None, str | None]:
     failed = result.is_error or bool(wrapped) or (exit_code is not None and exit_code != 0) or interrupted
     if not failed:
         return STATUS_OK, exit_code, None
+    if is_declined(text, tool=tool, version=version):
+        return STATUS_DECLINED, None, text.strip() or None
     if wrapped:
         error = wrapped.group(1).strip()
     elif match:
@@ -187,7 +194,7 @@ class ToolCallPairer:
             at = self._waiting.answer(result.tool_use_id)
             if at is None:
                 continue  # its use is not in this stream, or every use of the id has its result
-            status, exit_code, error = result_outcome(result)
+            status, exit_code, error = result_outcome(result, tool=calls[at].name, version=entry.version)
             calls[at] = _with_result(calls[at], entry, result, status, exit_code, error, keep_output=self._keep_output)
 
     def calls(self) -> list[ToolCall]:

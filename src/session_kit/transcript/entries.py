@@ -19,7 +19,7 @@ from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
 from session_kit.base import vocabulary
-from session_kit.base.slash_commands import LOCAL_COMMANDS, is_kit_command
+from session_kit.base.slash_commands import is_kit_command, is_local_command
 
 # The vocabulary's sets, also named here for the callers that know them from here.
 from session_kit.base.vocabulary import KNOWN_ENTRY_TYPES as KNOWN_ENTRY_TYPES
@@ -338,6 +338,12 @@ class Entry(NamedTuple):
         return self.raw.get("promptSource") == "system"
 
     @property
+    def is_model_launched(self) -> bool:
+        """A slash command the model ran itself (through its SlashCommand or Skill tool): the
+        client writes its echo with the launching call's id, `sourceToolUseID`."""
+        return isinstance(self.raw.get("sourceToolUseID"), str)
+
+    @property
     def is_user_prompt(self) -> bool:
         """A request the person typed (see `is_person_request`)."""
         return is_person_request(self)
@@ -380,8 +386,10 @@ def request_text(entry: Entry) -> str | None:
     The one rule of what a request is, for every reader (reports, listings, memory): a
     user entry of the main conversation, not a tool result, meta entry, compaction summary,
     client notification, teammate message, local command caveat, `!` command or its output,
-    interruption marker, IDE context alone, the echo of a slash command the client runs
-    itself (`/clear`, `/compact`…, named with or without its slash), or one of the kit's own
+    interruption marker, IDE context alone, a slash command the model launched itself
+    (`sourceToolUseID`), the echo of a command the client runs itself, sending nothing to the
+    model (`slash_commands.is_local_command`: `/clear`, `/model`, `/plugin`…, named with or
+    without its slash), or one of the kit's own
     (`is_kit_command`: the kit talking to itself, never the person's work).
     """
     typed = typed_text(entry)
@@ -397,6 +405,7 @@ def typed_text(entry: Entry) -> str | None:
         or entry.is_compact_summary
         or entry.is_tool_result_carrier
         or entry.is_system_originated
+        or entry.is_model_launched
     ):
         return None
     text = entry.text.lstrip()
@@ -407,7 +416,7 @@ def typed_text(entry: Entry) -> str | None:
         if not text:
             return None
     shown = prompt_display(text)
-    if "<command-name>" in text and shown.split(" ", 1)[0] in LOCAL_COMMANDS:
+    if "<command-name>" in text and is_local_command(shown):
         return None
     return shown
 

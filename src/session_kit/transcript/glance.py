@@ -1,7 +1,9 @@
 """A transcript's head and tail, read cheaply: what a listing of many sessions needs.
 
 Owns: the start time, the first request, cwd, branch and title lines from the head of a
-file, and the last time and title lines from its tail (the start, end and title by the one
+file, the last time and title lines from its tail, a current client's title lines repeated
+through the file (`titles_within`: its first 128 KB, and read back from the end to the
+latest), (the start, end and title by the one
 rules of `span` and `titles`, applied to what the head and tail hold), locating lines with
 byte searches and parsing only the few that can matter (the client's noise, most of a file's
 bytes, is passed over unparsed); the first value of a top-level-looking string field of a
@@ -46,7 +48,8 @@ class Glance(NamedTuple):
 
 class Tail(NamedTuple):
     """What a transcript's tail says: its last time, and whether a title line may be in it
-    (a current client's `custom-title` / `ai-title`, appended as the session goes on)."""
+    (a current client's `custom-title` / `ai-title`, appended as the session goes on, or a
+    `summary` written at the end of a 2025 file)."""
 
     end: datetime | None
     titled: bool
@@ -55,7 +58,8 @@ class Tail(NamedTuple):
 def tail_facts(fd: int, size: int) -> Tail:
     """The open file's `Tail` (what ordering many sessions by their last time needs)."""
     end, tail = tail_end(fd, size)
-    return Tail(end, size > HEAD_STEP and b'-title"' in tail)  # the mark of each of _LATE_TITLES
+    # b'-title"' is the mark of each of _LATE_TITLES; a 2025 file's `summary` can end it too
+    return Tail(end, size > HEAD_STEP and (b'-title"' in tail or b'"summary"' in tail))
 
 
 def glance(path: str | os.PathLike[str], size: int, *, tail: Tail | None = None) -> Glance:
@@ -71,12 +75,15 @@ def glance(path: str | os.PathLike[str], size: int, *, tail: Tail | None = None)
         return Glance(None, None, None, None, None)
     try:
         start, prompt, cwd, branch, text = head_facts(FdReader(fd), titles)
+        late: list[TitleLine] = []
         if tail is not None and not tail.titled:
             end = tail.end
         else:
             end, data = tail_end(fd, size)
-            if size > HEAD_STEP:  # a small file's head was its tail: its titles are in already
-                titles.extend(title_lines(data, cut=size > len(data), types=_LATE_TITLES))
+            if size > HEAD_STEP:
+                late = title_lines(data, cut=size > len(data))
+        if size > HEAD_STEP:  # a small file's head was its tail: its titles are in already
+            titles.extend(late or titles_within(fd, size))
         title = choose_title(titles, lambda uuid: file_holds(fd, *uuid_marks(uuid))) if titles else None
     except OSError:
         title = None
@@ -86,10 +93,47 @@ def glance(path: str | os.PathLike[str], size: int, *, tail: Tail | None = None)
     return Glance(span.start, prompt, cwd, branch, span.end, title, text)
 
 
+# Current clients repeat `ai-title` / `custom-title` lines through a file: the first 60-72 KB
+# from its start, the latest 30 KB or more from its end. A file whose first TITLE_PROBE bytes
+# hold none has none (a file without titles costs one read); one that does is read back from
+# its end, in growing blocks, to the block holding the latest title line.
+TITLE_PROBE = 128 * 1024
+BACK_STEPS = (64 * 1024, 256 * 1024, 1024 * 1024)
+_LINE_REACH = 16 * 1024  # past a block's end: a title line cut by it is read whole
+
+
+def titles_within(fd: int, size: int) -> list[TitleLine]:
+    """The title lines of a current client's file beyond its tail, in file order: those of
+    its first `TITLE_PROBE` bytes (a `/rename` early on), then the latest block, read back
+    from the end, that holds one. Empty when the probe holds none."""
+    probe = os.pread(fd, TITLE_PROBE, 0)
+    if b'-title"' not in probe:  # the mark of each of _LATE_TITLES
+        return []
+    found = title_lines(probe, types=_LATE_TITLES)
+    hi = size
+    for step in _back_steps():
+        if hi <= len(probe):
+            break
+        lo = max(len(probe), hi - step)
+        block = os.pread(fd, hi - lo + _LINE_REACH, lo)
+        later = title_lines(block, cut=True, types=_LATE_TITLES)
+        if later:
+            return found + later
+        hi = lo
+    return found
+
+
+def _back_steps() -> Iterator[int]:
+    yield from BACK_STEPS
+    while True:
+        yield BACK_STEPS[-1]
+
+
 def uuid_marks(uuid: str) -> tuple[bytes, ...]:
     """The bytes of an entry's `uuid` field holding `uuid`, written with or without a space
     (a title line's own `leafUuid` field, or a `parentUuid`, does not match)."""
-    value = fastjson.dumps(uuid).encode("utf-8")
+    # A lone surrogate can only be in the file as its JSON escape, which backslashreplace writes.
+    value = fastjson.dumps(uuid).encode("utf-8", "backslashreplace")
     return (b'"uuid":' + value, b'"uuid": ' + value)
 
 
