@@ -69,7 +69,7 @@ class Command(NamedTuple):
 
 COMMANDS = {
     "agents": Command(
-        "agents:agents", "The session's subagents as they are now: running, stalled, finished or failed."
+        "agents:agents", "The session's subagents as they are now: running, stalled, finished, failed or stopped."
     ),
     "archive": Command(
         "archive:archive",

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from session_kit.errors import cannot_read
-from session_kit.sessions.store import AgentLogRef, SessionRef, find_agent_logs
+from session_kit.sessions.store import AGENT_PREFIX, AgentLogRef, SessionRef, find_agent_logs
 from session_kit.transcript.agent_signals import AgentSignalScan
 from session_kit.transcript.calls import ToolCall, ToolCallPairer
 from session_kit.transcript.entries import Entry, read_entries, time_order
@@ -69,11 +69,12 @@ class Session:
                     add(entry)
         except OSError as exc:  # gone or unreadable since it was resolved
             raise cannot_read(f"the transcript {self.ref.path}", exc) from None
-        if sidechains and not main:
+        if sidechains and not main:  # an agent's thread alone: read as the conversation
             for entry in sidechains:
                 for add in adders:
                     add(entry)
-            sidechains.clear()
+            if self.ref.path.name.startswith(AGENT_PREFIX):
+                sidechains.clear()  # an agent's own log; a thread in a session's file is its agent too
         self._calls = self._pairer.calls()
         return self
 
@@ -90,7 +91,8 @@ class Session:
         """The session's agent runs, linked to their spawning calls, in start order."""
         if self._agents is None:
             logs = None
-            if not self._sidechains and not any(spawns_agent(call.name) for call in self.calls):
+            calls = self.calls  # read first: the scan finds the inline threads too
+            if not self._sidechains and not any(spawns_agent(call.name) for call in calls):
                 logs = find_agent_logs(self.ref)
             if logs is not None and not logs:
                 # Nothing to read or link: the linker's module (~2-4 ms to import) stays unloaded.
