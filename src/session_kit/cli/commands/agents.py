@@ -51,7 +51,7 @@ CLEAR = "\x1b[H\x1b[2J"  # cursor home, clear the screen: the watch redrawn in p
 @shared_options
 @pass_kit
 def agents(kit: Kit, session: str, watch: bool, interval: float, stalled_after: str | None) -> None:
-    """The session's subagents as they are now: running, stalled, finished, failed or stopped.
+    """The session's subagents now: running, stalled, finished, failed or stopped.
 
     SESSION defaults to `current`; `--session` is the same. For each agent: its status
     (stalled: still running, and its log has not grown for --stalled-after), elapsed time,
