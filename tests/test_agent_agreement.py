@@ -6,6 +6,7 @@ client's compaction summariser's log)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,7 +55,7 @@ def log_present(t: Transcript, root: Path) -> Expected:
     t.tick(30)
     extra = {"status": "completed", "agentId": "a10g", "totalToolUseCount": 2, "totalDurationMs": 31000}
     t.tool_result(call, [{"type": "text", "text": ANSWER}], extra={**extra, "usage": USAGE})
-    return Expected("ok", 2, ANSWER, 31.0)
+    return Expected("finished", 2, ANSWER, 31.0)
 
 
 def log_gone_with_result(t: Transcript, root: Path) -> Expected:
@@ -62,7 +63,7 @@ def log_gone_with_result(t: Transcript, root: Path) -> Expected:
     t.tick(40)
     extra = {"status": "completed", "agentId": "g0ne", "totalToolUseCount": 7, "totalDurationMs": 42500}
     t.tool_result(call, [{"type": "text", "text": ANSWER}], extra={**extra, "usage": USAGE})
-    return Expected("ok", 7, ANSWER, 42.5)
+    return Expected("finished", 7, ANSWER, 42.5)
 
 
 def _launch(t: Transcript, agent_id: str) -> str:
@@ -86,7 +87,7 @@ def background_by_notification(t: Transcript, root: Path) -> Expected:
         "<usage>total_tokens: 5120\ntool_uses: 3\nduration_ms: 63000</usage>\n</task-notification>"
     )
     t.attachment("queued_command", prompt=note, commandMode="task-notification")
-    return Expected("ok", 3, "All 12 tests pass.", 63.0)
+    return Expected("finished", 3, "All 12 tests pass.", 63.0)
 
 
 def background_by_task_output(t: Transcript, root: Path) -> Expected:
@@ -105,13 +106,69 @@ def background_by_task_output(t: Transcript, root: Path) -> Expected:
     assert launch
     took = (t.clock - launched_at).total_seconds() + 1  # from the launching call's start
     assert result["timestamp"]
-    return Expected("ok", None, "Migration written.", took)
+    return Expected("finished", None, "Migration written.", took)
 
 
 def background_still_running(t: Transcript, root: Path) -> Expected:
     _launch(t, "bgr3")
     t.say("It runs in the background.")
     return Expected("running", None, None, None)
+
+
+def _stamp(t: Transcript) -> str:
+    return t.tick().isoformat().replace("+00:00", "Z")
+
+
+def background_by_an_enqueued_notification(t: Transcript, root: Path) -> Expected:
+    """2.1.6x enqueues the ending mid-turn as a `queue-operation` line and no user line repeats
+    it; 2.0.67 wrote `<agent-notification>` (seen in real erk sessions)."""
+    _launch(t, "bgq4")
+    launched_at = t.clock
+    t.say("It runs; I will wait.")
+    t.tick(50)
+    note = (
+        "<agent-notification>\n<agent-id>bgq4</agent-id>\n<output-file>/tmp/claude/tasks/bgq4.output</output-file>\n"
+        '<status>completed</status>\n<summary>Agent "Run the suite" completed.</summary>\n'
+        "Read the output file to retrieve the full result.\n</agent-notification>"
+    )
+    t.raw({"type": "queue-operation", "operation": "enqueue", "timestamp": _stamp(t), "content": note})
+    took = (t.clock - launched_at).total_seconds() + 1
+    t.raw({"type": "queue-operation", "operation": "remove", "timestamp": _stamp(t)})
+    return Expected("finished", None, 'Agent "Run the suite" completed.', took)
+
+
+def background_stopped_by_task_stop(t: Transcript, root: Path) -> Expected:
+    _launch(t, "bgs5")
+    launched_at = t.clock
+    t.tick(30)
+    stop = t.tool_use("TaskStop", {"task_id": "bgs5"})
+    said = "Successfully stopped task: bgs5 (Run the suite)"
+    t.tool_result(stop, json.dumps({"message": said}), extra={"message": said})
+    return Expected("stopped", None, None, (t.clock - launched_at).total_seconds() + 1)
+
+
+def log_ends_in_an_api_error(t: Transcript, root: Path) -> Expected:
+    """Its log's last line is a `<synthetic>` "API Error: …" message (no error flag), and its
+    call's result, marked completed, holds that error as its whole answer."""
+    call = _spawn(t, "Find the bug")
+    error = 'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}'
+    a = Transcript(t.session_id, agent_id="a5yn", start=t.clock)
+    a.user("Find the bug, please")
+    a.bash("grep -n token src/parser.py", "12: token")
+    [last] = a.say(error)
+    last["message"]["model"] = "<synthetic>"
+    a.write_subagent(root, t, meta={"agentType": "Explore", "description": "Find the bug"})
+    t.clock = a.clock
+    extra = {"status": "completed", "agentId": "a5yn", "totalToolUseCount": 1, "totalDurationMs": 9000}
+    t.tool_result(call, [{"type": "text", "text": error}], extra=extra)
+    return Expected("failed", 1, None, 9.0)
+
+
+def declined_call(t: Transcript, root: Path) -> None:
+    call = _spawn(t, "Find the bug")
+    t.tool_result(
+        call, "The user doesn't want to proceed with this tool use. The tool use was rejected.", is_error=True
+    )
 
 
 def rejected_call(t: Transcript, root: Path) -> None:
@@ -136,7 +193,7 @@ def inline_1_0(t: Transcript, root: Path) -> Expected:
     content = [{"type": "text", "text": ANSWER}]
     extra = {"content": content, "totalDurationMs": 5000, "totalToolUseCount": 1, "totalTokens": 49, "usage": USAGE}
     t.tool_result(call, content, extra=extra)
-    return Expected("ok", 1, ANSWER, 5.0)
+    return Expected("finished", 1, ANSWER, 5.0)
 
 
 def warmup_log(t: Transcript, root: Path) -> None:
@@ -166,7 +223,11 @@ CASES: dict[str, Callable[[Transcript, Path], Expected | None]] = {
     "background, ended by its notification": background_by_notification,
     "background, ended by a TaskOutput poll": background_by_task_output,
     "background, still running": background_still_running,
+    "background, ended by an enqueued notification": background_by_an_enqueued_notification,
+    "background, stopped by TaskStop": background_stopped_by_task_stop,
+    "its log ends in an API error": log_ends_in_an_api_error,
     "a call refused by input validation": rejected_call,
+    "a call the person declined": declined_call,
     "1.0.x inline thread": inline_1_0,
     "warmup log": warmup_log,
     "the compaction summariser's log": compaction_summariser_log,
@@ -243,7 +304,7 @@ def test_show_marks_a_floor_of_tokens_in_its_text(claude_root: Path):
     t, _ = _build(claude_root, "log gone, its result kept")
     out = invoke("show", t.session_id).stdout
     assert "  tokens:    ≥" in out and "agent g0ne: ≥49 tokens" in out
-    assert "7 calls (from its result), 42.5s (from its result), ok" in out
+    assert "7 calls (from its result), 42.5s (from its result), finished, log not found" in out
 
 
 def test_memory_and_the_session_model_agree_on_a_real_clients_agents():

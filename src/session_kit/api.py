@@ -33,9 +33,11 @@ _HOMES = {
     "resolve_session": "session_kit.sessions.resolve",
     "CURRENT": "session_kit.sessions.resolve",
     "latest_first": "session_kit.index.listing",
-    "AGENT_OK": "session_kit.sessions.agents",
-    "AGENT_FAILED": "session_kit.sessions.agents",
-    "AGENT_RUNNING": "session_kit.sessions.agents",
+    "AGENT_FAILED": "session_kit.base.agents:FAILED",
+    "AGENT_RUNNING": "session_kit.base.agents:RUNNING",
+    "AGENT_STALLED": "session_kit.base.agents:STALLED",
+    "AGENT_ENDED": "session_kit.base.agents:ENDED",
+    "LIVE_STATUSES": "session_kit.queries.live_agents",
     # transcripts
     "STATUS_OK": "session_kit.transcript.calls",
     "STATUS_ERROR": "session_kit.transcript.calls",
@@ -156,6 +158,10 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.archive.layout import archive_dir
+    from session_kit.base.agents import ENDED as AGENT_ENDED
+    from session_kit.base.agents import FAILED as AGENT_FAILED
+    from session_kit.base.agents import RUNNING as AGENT_RUNNING
+    from session_kit.base.agents import STALLED as AGENT_STALLED
     from session_kit.base.fileio import TEXT_ERRORS
     from session_kit.claude.paths import claude_root
     from session_kit.claude.settings import SCOPE_LOCAL, SCOPE_PROJECT, SCOPE_USER, SCOPES
@@ -171,7 +177,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.queries.drift import drift_report
     from session_kit.queries.history import archive_all, restore_session, session_cwd, verify_archive
     from session_kit.queries.indexed import export_history, search_history
-    from session_kit.queries.live_agents import live_agents
+    from session_kit.queries.live_agents import LIVE_STATUSES, live_agents
     from session_kit.queries.live_agents import parse_threshold as stall_threshold
     from session_kit.queries.memory import RESTORE_LIMIT as MEMORY_RESTORE_LIMIT
     from session_kit.queries.memory import compaction_losses, session_memory
@@ -185,7 +191,6 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.queries.secrets import scope_of as secrets_scope
     from session_kit.queries.timeline import session_timeline
     from session_kit.redact import is_secret_name, redaction_enabled, showing_secrets, shown, shown_many, shown_value
-    from session_kit.sessions.agents import AGENT_FAILED, AGENT_OK, AGENT_RUNNING
     from session_kit.sessions.lost import lost_sessions, search_lost
     from session_kit.sessions.resolve import CURRENT, resolve_session
     from session_kit.state.ids import InvalidSessionId

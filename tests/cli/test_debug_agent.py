@@ -15,12 +15,12 @@ def test_debug_agent_shows_the_failed_agents_nested_and_names_the_rest(planned):
     assert result.exit_code == 0, result.stderr
     out = result.stdout
     assert "4 agents, 3 failed" in out
-    assert f"\n{planned.outer_agent}  [general-purpose] Outer work  FAILED (1 failed call)" in out
-    assert f"\n  {planned.inner_agent}  [Explore] Inner look  FAILED" in out  # under its parent
+    assert f"\n{planned.outer_agent}  [general-purpose] Outer work  finished, 1 failed call" in out
+    assert f"\n  {planned.inner_agent}  [Explore] Inner look  finished, 1 failed call" in out  # under its parent
     assert f"spawned by agent {planned.outer_agent}" in out
     assert "FAIL exit 1  Bash" in out and "cat: /nonexistent-inner: No such file or directory" in out
-    assert "FAILED (ended in error)" in out and "API Error: 400 FAKE-BAD-REQUEST" in out
-    assert f"1 other agent (not failed): {planned.plan_agent} [Plan] Design it (ok)" in out
+    assert "Erroring one  failed\n" in out and "API Error: 400 FAKE-BAD-REQUEST" in out
+    assert f"1 other agent (not failed): {planned.plan_agent} [Plan] Design it (finished)" in out
     assert "ALPHA PLAN AGENT ANSWER" not in out  # the ok agent is only named
 
 
@@ -71,7 +71,7 @@ def test_debug_agent_json_shape(planned):
             "type": "Plan",
             "description": "Design it",
             "parent_agent_id": None,
-            "status": "ok",
+            "status": "finished",
         }
     ]
 

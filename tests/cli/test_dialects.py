@@ -63,8 +63,8 @@ def test_1_0_inline_threads_are_agents_linked_to_their_task_calls(one):
     sid = one.session.session_id
     agents = invoke_json("show", sid)["agents"]
     assert [(a["tool_use_id"], a["layout"], a["status"], a["failures"]) for a in agents] == [
-        (one.search_task, "inline", "ok", 0),
-        (one.failing_task, "inline", "ok", 1),  # it ended well; one of its calls failed
+        (one.search_task, "inline", "finished", 0),
+        (one.failing_task, "inline", "finished", 1),  # it ended well; one of its calls failed
     ]
     detail = invoke_json("debug-agent", sid, "--all")
     assert [a["prompt"] for a in detail["agents"]] == list(one.thread_prompts)
@@ -150,7 +150,7 @@ def test_2_1_agents_with_and_without_meta_workflows_and_missing_logs(three):
     agents = {a["agent_id"]: a for a in invoke_json("show", three.session.session_id)["agents"]}
     assert agents[three.with_meta]["layout"] == "subagents" and agents[three.with_meta]["type"] == "Explore"
     assert agents[three.without_meta]["tool_use_id"] and agents[three.without_meta]["failures"] == 1
-    assert agents[three.workflow]["layout"] == "workflow" and agents[three.workflow]["status"] == "ok"
+    assert agents[three.workflow]["layout"] == "workflow" and agents[three.workflow]["status"] == "finished"
     for gone in three.missing:
         assert agents[gone]["log_found"] is False and agents[gone]["path"] is None
         assert agents[gone]["duration_s"] and agents[gone]["description"]

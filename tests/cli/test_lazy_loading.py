@@ -230,6 +230,7 @@ EVERY_COMMAND = {
     "transcript.reader",
     "base.slash_commands",
     "base.vocabulary",
+    "base.agents",  # the agent status words; `transcript.entries` tells an API error by them
 }
 ONE_SESSION = EVERY_COMMAND | {
     "cli.session_arg",

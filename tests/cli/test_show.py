@@ -12,14 +12,14 @@ from tests.support.transcripts import Transcript
 def test_show_text_names_the_failed_call_and_the_failed_agent(built):
     text = invoke("show", built.current.session_id[:8])
     assert text.exit_code == 0, text.stderr
-    assert "ls /nonexistent-dir" in text.stdout and "FAILED" in text.stdout
+    assert "ls /nonexistent-dir" in text.stdout and "finished, 1 failed call" in text.stdout
 
 
 def test_show_json_counts_tools_compactions_agents_and_tokens(built):
     doc = invoke_json("show", built.current.session_id)
     assert doc["tools"]["Bash"] == 2 and len(doc["compactions"]) == 1
     # status: how each agent ended; a failed tool call inside one is counted apart
-    assert [(a["status"], a["failures"]) for a in doc["agents"]] == [("ok", 0), ("ok", 1)]
+    assert [(a["status"], a["failures"]) for a in doc["agents"]] == [("finished", 0), ("finished", 1)]
     assert doc["tokens"]["messages"] > 0
 
 

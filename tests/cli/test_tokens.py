@@ -31,7 +31,7 @@ def test_show_prints_the_sessions_total_its_own_and_each_agents_tokens(claude_ro
     assert "    agent ag1: 1200 tokens, $0.01 (input 1000, output 200," in out
     assert "no price for claude-test: left out of the cost" in out
     assert "    by model: claude-opus-5-5 1.2k, $0.01; claude-test 1.1k, ?" in out
-    assert "ag1  [Explore] look  0 calls, 1.0s (from its call), ok, 1.2k tokens, $0.01" in out
+    assert "ag1  [Explore] look  0 calls, 1.0s (from its call), finished, 1.2k tokens, $0.01" in out
 
 
 def test_show_json_keeps_tokens_and_adds_usage_with_the_price_tables_date(claude_root: Path):

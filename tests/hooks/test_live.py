@@ -90,6 +90,30 @@ def test_subagent_start_and_stop_keep_the_agent_in_the_sessions_live_record(sess
     assert oct((scratch_of(state_root) / live_agents.LIVE_FILE).stat().st_mode & 0o777) == "0o600"
 
 
+@pytest.mark.parametrize(
+    ("agent_id", "log"),
+    [("acompact-9f2e1d", None), ("acompact-9f2e1d", "/x/agent-acompact-9f2e1d.jsonl"), ("c0mpact10n", None)],
+    ids=["its id, no log", "its id, a log never written", "a stop with no start and no log"],
+)
+def test_the_compaction_summarisers_subagent_stop_keeps_no_agent(
+    session, state_root: Path, agent_id: str, log: str | None
+):
+    """2.1.332 fires SubagentStop for the compaction summariser, with no log file: it is no agent
+    of the conversation, and neither `agents` nor the status line may show it."""
+    from tests.support.cli import invoke_json
+
+    _, transcript = session
+    stop = {"session_id": SID, "transcript_path": str(transcript), "cwd": "/work/proj"}
+    stop |= {"hook_event_name": "SubagentStop", "agent_id": agent_id, "agent_type": "compact"}
+    stop |= {"last_assistant_message": "<summary>1. Fix the parser</summary>", "stop_hook_active": False}
+    if log is not None:
+        stop["agent_transcript_path"] = log
+    assert hook("subagent-stop", stop).returncode == 0
+    assert agent_id not in live_agents.read_live(str(scratch_of(state_root)))
+    shown = invoke_json("agents", SID)
+    assert agent_id not in [a["agent_id"] for a in shown["agents"]]
+
+
 def test_a_subagent_past_its_budget_has_its_tool_calls_denied_with_a_reason_naming_the_budget(
     session, claude_root: Path, state_root: Path
 ):
@@ -208,13 +232,19 @@ def test_a_resume_while_the_cache_is_warm_says_nothing_of_it(state_root):
 
 
 def test_a_running_agents_status_is_stalled_once_its_log_has_not_grown_for_the_threshold():
+    from session_kit.base.agents import FINISHED, RUNNING, STALLED, live_status
+
     record = {"started": "2026-11-26T10:00:00.000Z"}
     now = live_agents.parse_iso("2026-11-26T10:20:00.000Z")
-    assert live_agents.live_status(record, log_mtime=now - 30, now=now, stalled_after_s=600) == live_agents.RUNNING
-    assert live_agents.live_status(record, log_mtime=now - 900, now=now, stalled_after_s=600) == live_agents.STALLED
-    assert live_agents.live_status(record, log_mtime=None, now=now, stalled_after_s=600) == live_agents.STALLED
-    stopped = {**record, "stopped": "2026-11-26T10:01:00.000Z"}
-    assert live_agents.live_status(stopped, log_mtime=now - 900, now=now, stalled_after_s=600) == live_agents.FINISHED
+
+    def status(record: dict, log_mtime: float | None) -> str:
+        last = live_agents.last_activity(record, log_mtime)
+        return live_status(stopped=bool(record.get("stopped")), last_activity=last, now=now, stalled_after_s=600)
+
+    assert status(record, now - 30) == RUNNING
+    assert status(record, now - 900) == STALLED
+    assert status(record, None) == STALLED
+    assert status({**record, "stopped": "2026-11-26T10:01:00.000Z"}, now - 900) == FINISHED
 
 
 def test_the_kits_time_stamps_read_back_as_the_same_instant():

@@ -243,7 +243,7 @@ def test_subagents_sync_background_and_failed(tmp_path: Path):
     t.tool_result(failed, "Agent terminated early due to an API error", is_error=True)
     agents = captured(t.write(tmp_path / "a.jsonl"))["agents"]
     assert [(a["type"], a["status"], a["background"], a["answer"], a["error"]) for a in agents] == [
-        ("Plan", "ok", False, "Keep alpha.", None),
+        ("Plan", "finished", False, "Keep alpha.", None),
         ("general-purpose", "running", True, None, None),
         ("Explore", "failed", False, None, "Agent terminated early due to an API error"),
     ]
@@ -251,7 +251,7 @@ def test_subagents_sync_background_and_failed(tmp_path: Path):
         "<task-notification>\n<task-id>a2</task-id>\n<status>completed</status>\n<result>Found it.</result>\n</task-notification>"
     )
     agents = captured(t.write(tmp_path / "b.jsonl"))["agents"]
-    assert (agents[1]["status"], agents[1]["answer"]) == ("ok", "Found it.")
+    assert (agents[1]["status"], agents[1]["answer"]) == ("finished", "Found it.")
 
 
 def test_files_created_edited_and_removed(tmp_path: Path):
@@ -333,7 +333,7 @@ def test_a_2025_session_with_titles_task_agents_and_string_errors(tmp_path: Path
     memory = captured(t.write(tmp_path / "a.jsonl"))
     assert memory["compactions"] == []
     assert memory["requests"]["first"]["text"] == "Port the CLI to click"
-    assert memory["agents"][0]["status"] == "ok" and memory["agents"][0]["answer"] == "Found 3 entry points"
+    assert memory["agents"][0]["status"] == "finished" and memory["agents"][0]["answer"] == "Found 3 entry points"
     assert memory["failures"][0]["exit_code"] == 2 and "Error 1" in memory["failures"][0]["error"]
 
 
@@ -422,8 +422,8 @@ def test_background_agents_end_by_a_task_status_line_or_a_task_output_poll(tmp_p
         out.write(t.text())
     memory = captured(path, memory)
     assert [(a["id"], a["status"], a["answer"]) for a in memory["agents"]] == [
-        ("bg1", "ok", None),
-        ("bg2", "ok", "Done: 3 files."),
+        ("bg1", "finished", None),
+        ("bg2", "finished", "Done: 3 files."),
     ]
     assert all(a["duration_s"] and a["duration_s"] > 1 for a in memory["agents"])  # to its ending, not the launch
 

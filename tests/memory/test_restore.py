@@ -121,7 +121,7 @@ def test_subagents_are_restored_with_how_they_stand_and_what_they_did():
     memory = record.empty_memory("/t.jsonl")
     common = {"call": "c", "type": "Explore", "line": 1, "answer": None, "error": None}
     memory["agents"] = [
-        {**common, "id": "g0ne", "description": "done", "status": "ok", "background": False, "calls": 7}
+        {**common, "id": "g0ne", "description": "done", "status": "finished", "background": False, "calls": 7}
         | {"duration_s": 42.5, "answer": "The cache is stale."},
         {**common, "id": "bg1", "description": "waiting", "status": "running", "background": True, "calls": None}
         | {"duration_s": None},

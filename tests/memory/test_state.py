@@ -33,7 +33,7 @@ def test_a_background_agent_whose_log_says_finished_is_not_shown_running(tmp_pat
     subagents.mkdir(parents=True)
     (subagents / "agent-bg7.meta.json").write_text(json.dumps({"agentType": "general-purpose", "finished": True}))
     memory = captured(path)
-    assert [a["status"] for a in memory["agents"]] == ["ok"]
+    assert [a["status"] for a in memory["agents"]] == ["finished"]
     assert "still running" not in block(memory)
 
 

@@ -81,7 +81,7 @@ def test_agents_shows_finished_with_its_last_message_stalled_for_a_silent_one_an
     assert agents["busy3"]["status"] == "running"
     assert agents["busy3"]["doing"].startswith("Bash: grep -rn parser src/busy3")
     assert agents["busy3"]["tokens"] == 1115 and agents["busy3"]["type"] == "Explore"
-    assert report["counts"] == {"running": 1, "stalled": 1, "finished": 1, "failed": 0}
+    assert report["counts"] == {"running": 1, "stalled": 1, "finished": 1, "failed": 0, "stopped": 0, "unknown": 0}
 
 
 def test_the_stall_threshold_is_the_callers_to_choose(three_agents):

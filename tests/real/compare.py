@@ -29,14 +29,19 @@ def agent_key(agent: dict[str, Any], *, id_field: str = "agent_id") -> str | Non
 
 
 def match_agents(
-    truth: Truth, shown: list[dict[str, Any]], *, id_field: str = "agent_id", call_field: str | None = "tool_use_id"
+    truth: Truth,
+    shown: list[dict[str, Any]],
+    *,
+    id_field: str = "agent_id",
+    call_field: str | None = "tool_use_id",
+    agents: list[dict[str, Any]] | None = None,
 ) -> tuple[list[tuple[dict, dict]], list[dict], list[dict]]:
-    """Pairs (truth's agent, command's agent), the truth's agents the command left out, and
-    the command's agents the truth does not have. An agent is matched by the client's id, else
-    by its spawning call."""
+    """Pairs (truth's agent, command's agent), the truth's agents (or `agents`, some of them)
+    the command left out, and the command's agents the truth does not have. An agent is
+    matched by the client's id, else by its spawning call."""
     left = list(shown)
     pairs, missing = [], []
-    for agent in truth.agents:
+    for agent in truth.agents if agents is None else agents:
         found = None
         if agent.get("agent_id"):
             found = next((a for a in left if a.get(id_field) == agent["agent_id"]), None)

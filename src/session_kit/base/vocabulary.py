@@ -46,6 +46,8 @@ TYPE_AI_TITLE = "ai-title"
 TYPE_ATTACHMENT = "attachment"
 TYPE_PROGRESS = "progress"
 TYPE_PERMISSION_MODE = "permission-mode"
+# Bookkeeping, but a background agent's ending can arrive in one (an enqueued notification).
+TYPE_QUEUE_OPERATION = "queue-operation"
 
 SUBTYPE_COMPACT_BOUNDARY = "compact_boundary"  # a `system` entry: where a compaction happened
 
@@ -63,7 +65,7 @@ _CLASSES: dict[str, tuple[str, ...]] = {
         "api-request-shape",
         "api-request-blob",
         "api-request-resumed",
-        "queue-operation",
+        TYPE_QUEUE_OPERATION,
         "atis-latch",
         "isolation-latch",
         "last-prompt",

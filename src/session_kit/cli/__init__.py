@@ -68,9 +68,7 @@ class Command(NamedTuple):
 
 
 COMMANDS = {
-    "agents": Command(
-        "agents:agents", "The session's subagents as they are now: running, stalled, finished or failed."
-    ),
+    "agents": Command("agents:agents", "The session's subagents now: running, stalled, finished, failed or stopped."),
     "archive": Command(
         "archive:archive",
         "Copy every file of every session into the kit's archive.",

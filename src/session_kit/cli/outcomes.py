@@ -30,22 +30,18 @@ FROM = {"result": "from its result", "completion": "from its ending", "call": "f
 
 
 def agent_status(run: AgentRun, *, error_chars: int | None = None) -> str:
-    """`ok`, `running` (`in the background`), or `FAILED (N failed calls, ended in
-    error[: why])`; the why only with `error_chars`; `, log not found` after any for an agent
-    known only from its call."""
-    gone = ", log not found" if not run.log_found else ""
-    if not run.failed:
-        if run.status == api.AGENT_RUNNING:
-            return "running" + (" in the background" if run.background else "") + gone
-        return api.AGENT_OK + gone
-    why = []
+    """Its status, in the words of every output (`finished`, `failed`, `stopped`, `running`
+    (`in the background`), `unknown`), then what more there is to say: `finished, 1 failed
+    call`, `failed, API Error: …` (why, only with `error_chars`), `, log not found` for an
+    agent known only from its call."""
+    said = [run.status + (" in the background" if run.status == api.AGENT_RUNNING and run.background else "")]
     if run.failures:
-        why.append(plural(len(run.failures), "failed call"))
-    if run.ended_in_error:
-        why.append("ended in error" + (f": {clip(run.error, error_chars)}" if error_chars else ""))
-    elif run.status == api.AGENT_FAILED:
-        why.append("ended in error")
-    return f"FAILED ({', '.join(why)})" + gone
+        said.append(plural(len(run.failures), "failed call"))
+    if run.ended_in_error and error_chars:
+        said.append(clip(run.error, error_chars))
+    if not run.log_found:
+        said.append("log not found")
+    return ", ".join(said)
 
 
 def agent_calls(run: AgentRun) -> str:

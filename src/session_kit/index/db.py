@@ -19,7 +19,10 @@ Tables (documented for users in docs/reference/json.md, "export"):
               `text` where there is FTS5 (external content: the text is stored once)
     calls     one row per tool call: session, agent, tool_use_id, tool, summary, status,
               exit_code, error, started, duration_s, line
-    agents    one row per subagent log: session, agent_id, type, description, path
+    agents    one row per agent of a session, as `debug-agent` lists them (`index.agent_rows`):
+              session, agent_id (the call's id until a result or log names the agent), type
+              (the meta file's, else the spawning call's), description, path (its log; null
+              when none was kept), tool_use_id (the call that spawned it)
     messages  one row per API message of a file (`transcript.tokens`' key; the last line of
               a message wins, a later update replacing what an earlier one counted):
               file_id, key, session, agent, hour (UTC hours since the epoch, -1 without a
@@ -45,7 +48,7 @@ Tables (documented for users in docs/reference/json.md, "export"):
 
 The index is a cache of the transcripts: an index that cannot be used (another schema
 version, whose rows are never trusted: version 1 counted each message's first line, version 2
-had no `files.texts`, version 3 no `texts.kit`; a file cut short or garbled; another
+had no `files.texts`, version 3 no `texts.kit`, version 4 listed only agents with a log; a file cut short or garbled; another
 program's database; a folder or a symlink in its place; its full-text table dropped, or rows deleted under it) is moved aside
 to `<path>.damaged` (one kept) and made again, said once on stderr (`errors.Rebuilt`):
 `connect` finds what opening shows (`problem`: cheap checks, no page read twice), `use` what
@@ -69,7 +72,7 @@ from session_kit.state.root import ensure_dir, locked
 
 T = TypeVar("T")
 
-SCHEMA_VERSION = "4"
+SCHEMA_VERSION = "5"
 
 META = "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);"
 TOKEN_COLUMNS = "input, output, cache_read, cache_write_5m, cache_write_1h, web_search, web_fetch"
@@ -105,8 +108,9 @@ CREATE TABLE IF NOT EXISTS calls(
 CREATE INDEX IF NOT EXISTS calls_file ON calls(file_id);
 CREATE INDEX IF NOT EXISTS calls_use ON calls(tool_use_id);
 CREATE TABLE IF NOT EXISTS agents(
-    session TEXT NOT NULL, agent_id TEXT NOT NULL, type TEXT, description TEXT, path TEXT,
-    PRIMARY KEY(session, agent_id));
+    session TEXT NOT NULL, agent_id TEXT NOT NULL, type TEXT, description TEXT, path TEXT, tool_use_id TEXT,
+    PRIMARY KEY(session, agent_id)) WITHOUT ROWID;  -- read in key order: an export's rows in one order
+CREATE INDEX IF NOT EXISTS agents_call ON agents(session, tool_use_id);
 """
 LISTING_SCHEMA = """
 CREATE TABLE IF NOT EXISTS listing(

@@ -18,6 +18,7 @@ from __future__ import annotations
 import sqlite3
 
 from session_kit.base.fileio import TEXT_ERRORS
+from session_kit.index.agent_rows import SpawnRows
 from session_kit.index.db import TOKEN_COLUMNS
 from session_kit.index.files import IndexFile
 from session_kit.redact import head_to_redact, redact, redact_many
@@ -141,7 +142,7 @@ class FileRows:
 
     __slots__ = (
         "conn", "state", "item", "file_id", "last_message", "texts", "calls", "results", "messages", "agent_results",
-        "warmup", "searchable", "counted", "echoes",
+        "warmup", "searchable", "counted", "echoes", "spawns",
     )  # fmt: skip
 
     def __init__(
@@ -170,6 +171,7 @@ class FileRows:
         self.results: list[tuple] = []  # (tool_use_id, status, exit_code, error, ended) of earlier uses
         self.messages: dict[str, tuple] = {}  # count key -> (hour, model, Usage): the last line wins
         self.agent_results: dict[str, tuple] = {}  # agent id -> (hour, model, Usage)
+        self.spawns = SpawnRows(item.session)  # the `agents` rows its spawning calls make
 
     def add(self, entry: Entry) -> None:
         if entry.line > self.counted:
@@ -188,7 +190,11 @@ class FileRows:
                 self.last_message = entry.message_id
         elif entry.kind == KIND_USER and (result := agent_result_usage(entry.raw)) is not None:
             self.agent_results[result[0]] = (_hour(entry), *result[1:])
-        if self.warmup or self.item.agent is not None:
+        if self.warmup:
+            return
+        if entry.kind == KIND_ASSISTANT or entry.kind == KIND_USER:
+            self.spawns.add(entry, redact)  # the agents its spawning calls started (`agents`)
+        if self.item.agent is not None:
             return
         fields = self.state.fields
         conversation = entry.kind in (KIND_USER, KIND_ASSISTANT)
@@ -255,6 +261,7 @@ class FileRows:
     def flush(self, fts: bool) -> None:
         conn, item = self.conn, self.item
         self._flush_usage()
+        self.spawns.flush(conn)
         if not self.searchable:
             return
         names = self._earlier_tools()

@@ -218,20 +218,10 @@ def _index_held(
     noise = NOISE_TYPE_BYTES - TITLE_TYPE_BYTES  # never parsed; title lines are (a session's title)
     warmup = bool(row[6]) if row is not None else item.warmup
     if item.agent is not None and not warmup:
+        from session_kit.index.agent_rows import log_row
+
         meta = _read_meta(Path(item.path[: -len(".jsonl")] + ".meta.json")) or {}
-        kind, description = meta.get("agentType"), meta.get("description")
-        conn.execute(
-            "INSERT OR REPLACE INTO agents VALUES(?,?,?,?,?)",
-            sql_row(
-                (
-                    item.session,
-                    item.agent,
-                    kind if isinstance(kind, str) else None,
-                    redact_text(description)[:500] if isinstance(description, str) else None,
-                    key,
-                )
-            ),
-        )
+        log_row(conn, sql_value(item.session), sql_value(item.agent), key, meta, redact_text)
     counted = 0  # lines whose usage and facts an earlier, usage-only read already counted
     whole = texts
     if row is not None:

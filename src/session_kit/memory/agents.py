@@ -1,24 +1,28 @@
 """The subagents in the working memory: what each spawning call, its result and a background
 agent's ending leave there.
 
-Owns: the memory's `agents` list (`record`'s shape): an item per spawning call, with the agent
-model's status (ok | failed | running), whether it ran in the background, its tool calls,
+Owns: the memory's `agents` list (`record`'s shape): an item per spawning call, with its
+status (`base.agents`' words and its one rule, `agent_status`, which the session model
+`sessions.agent_run` decides by too), whether it ran in the background, its tool calls,
 duration and answer, each read from the lines by the kit's one reading of them
-(`transcript.agent_signals`, loaded on first use) and decided by the same rules as the session
-model (`sessions.agent_run`): a call refused before it started is no agent; a background
-agent's duration comes from its ending, never from its launching call. Standard library only.
-Does not parse lines (`fold`) or word the restore (`restore`).
+(`transcript.agent_signals`, loaded on first use): a call refused or declined before it
+started is no agent; an "API Error: …" answer is a failure; a background agent's duration
+comes from its ending, never from its launching call. Standard library only. Does not parse
+lines (`fold`) or word the restore (`restore`).
 """
 
 from __future__ import annotations
 
 import os
 
+from session_kit.base.agents import RUNNING, STOPPED, agent_status
 from session_kit.memory.text import agent_signals, clip, redact, result_text, seconds_between_times
 
 MAX_AGENTS = 40
 MAX_ANSWER = 400
-RUNNING = "running"  # `agent_signals.AGENT_RUNNING`, without loading it for a call
+# How a background agent's ending starts (2.0.67 wrote `<agent-notification>`).
+NOTIFICATIONS = ("<task-notification>", "<agent-notification>")
+NOTIFICATION_MARKS = tuple(n.encode() for n in NOTIFICATIONS)
 
 
 def agent_started(agents: list[dict], call_id: str, tool_input: dict, line: int, at: str | None) -> None:
@@ -61,16 +65,21 @@ def agent_answered(
     if said.background:
         agent["background"] = True  # it runs on: its ending says how it went, and how long
         return None
-    agent["status"] = signals.AGENT_FAILED if failed else signals.AGENT_OK
-    if failed:
-        agent["error"] = _kept(text)
+    agent["status"] = agent_status(
+        spawned=True,
+        call_failed=failed and not said.interrupted,
+        interrupted=said.interrupted,
+        ended_in_error=said.api_error,
+    )
+    if failed or said.api_error:
+        agent["error"] = _kept(text if failed else said.answer)
     if said.tool_uses is not None:
         agent["calls"] = said.tool_uses
     if said.duration_ms is not None:
         agent["duration_s"] = said.duration_ms / 1000.0
     else:
         agent["duration_s"] = seconds_between_times(agent.get("at"), at)
-    if said.answer:
+    if said.answer and not said.api_error:
         agent["answer"] = _kept(said.answer)
     return agent
 
@@ -89,7 +98,7 @@ def agent_ended(agents: list[dict], ending: object) -> dict | None:
     if agent is None or ending.status == RUNNING:
         return None
     agent["id"] = agent["id"] or ending.agent_id
-    agent["status"] = ending.status
+    agent["status"] = agent_status(spawned=True, background=True, ending=ending.status)
     agent["background"] = True
     if ending.answer:
         agent["answer"] = _kept(ending.answer)
@@ -100,6 +109,12 @@ def agent_ended(agents: list[dict], ending: object) -> dict | None:
     elif agent.get("duration_s") is None and ending.at is not None:
         agent["duration_s"] = seconds_between_times(agent.get("at"), ending.at)
     return agent
+
+
+def agent_stopped(agents: list[dict], task_id: str, at: object) -> dict | None:
+    """A `TaskStop`/`KillShell` call that worked: the background agent it names was stopped."""
+    signals = agent_signals()
+    return agent_ended(agents, signals.Completion(task_id, STOPPED, signals.TASK_STOP, at))
 
 
 def ended_by_their_logs(agents: list[dict], transcript: str) -> None:
@@ -117,15 +132,15 @@ def ended_by_their_logs(agents: list[dict], transcript: str) -> None:
             meta = fastjson.loads(fileio.read_small(os.path.join(folder, f"agent-{safe}.meta.json"), 64 * 1024))
         except (OSError, ValueError, UnicodeDecodeError, RecursionError):
             continue
-        if isinstance(meta, dict) and meta.get("finished") is True:
-            agent["status"] = agent_signals().AGENT_OK
+        if isinstance(meta, dict):
+            agent["status"] = agent_status(spawned=True, background=True, meta_finished=meta.get("finished") is True)
 
 
 def notified(content: object) -> bool:
     """A user entry that is a background task's notification (its text, or its first block)."""
     if isinstance(content, list):
         content = next((b.get("text") for b in content if isinstance(b, dict) and b.get("type") == "text"), None)
-    return isinstance(content, str) and "<task-notification>" in content[:300]
+    return isinstance(content, str) and any(n in content[:300] for n in NOTIFICATIONS)
 
 
 def _kept(text: str) -> str:

@@ -15,15 +15,17 @@ from __future__ import annotations
 
 from session_kit.base import fastjson
 from session_kit.base.declines import is_declined
+from session_kit.base.agents import FAILED, RUNNING, STOPPING_TOOLS, stopped_task
 from session_kit.base.rawtype import top_level_type
 from session_kit.base.vocabulary import (
     NOISE_TYPE_BYTES,
     TITLE_TYPE_BYTES,
     TYPE_ATTACHMENT,
     TYPE_PERMISSION_MODE,
+    TYPE_QUEUE_OPERATION,
 )
+from session_kit.memory import agents
 from session_kit.memory import failures as open_failures
-from session_kit.memory.agents import agent_answered, agent_ended, agent_started, notified
 from session_kit.memory.documents import is_working_document, touched
 from session_kit.memory.record import read_plan_file
 from session_kit.memory.requests import MAX_REQUEST, keep_request
@@ -31,6 +33,8 @@ from session_kit.memory.text import (
     agent_signals,
     call_key,
     clip,
+    clip_tail,
+    content_blocks,
     excerpt,
     kit_command,
     parse_time,
@@ -60,12 +64,13 @@ FILE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 PATH_KEYED = frozenset({*FILE_TOOLS, "Read"})
 AGENT_TOOLS = frozenset({"Agent", "Task"})
 # Calls whose successful result says something the call did not: parsed even on success
-# (a TaskOutput poll may say a background agent ended).
-RESULT_MATTERS = frozenset({"Write", "ExitPlanMode", "TaskCreate", "TaskOutput", *AGENT_TOOLS})
-# Attachment lines worth parsing: plan mode, a background agent's ending (a queued task
-# notification, a task status), a hook's blocking feedback (and, while one is open, its
-# hook's later success).
-_ATTACHMENTS_KEPT = (b'"plan_mode', b"<task-notification>", b'"task_status"', b'"hook_blocking_error"')
+# (a TaskOutput poll may say a background agent ended; a TaskStop that worked stopped one).
+RESULT_MATTERS = frozenset({"Write", "ExitPlanMode", "TaskCreate", "TaskOutput", *AGENT_TOOLS, *STOPPING_TOOLS})
+# Attachment lines worth parsing: plan mode, a background agent's ending (a notification, a
+# task status), a hook's blocking feedback (and, while one is open, its hook's later success).
+# Queue lines: only a notification enqueued mid-turn, which no user line repeats (2.1.6x).
+_ATTACHMENTS_KEPT = (b'"plan_mode', *agents.NOTIFICATION_MARKS, b'"task_status"', b'"hook_blocking_error"')
+_QUEUE_OPERATION = TYPE_QUEUE_OPERATION.encode()
 _HOOK_SUCCESS = b'"hook_success"'
 _PERMISSION_MODE = TYPE_PERMISSION_MODE.encode()
 _ERROR_MARKS = (b'"is_error":true', b'"is_error": true')
@@ -87,7 +92,7 @@ class Fold:
         """What is kept of the lines fed, completed: call once they are all in."""
         if self._next is not None:
             text, line = self._next
-            self.memory["next"] = {"text": _clip_tail(redact(text), MAX_NEXT), "line": line}
+            self.memory["next"] = {"text": clip_tail(redact(text), MAX_NEXT), "line": line}
             self._next = None
 
     def current(self) -> dict:
@@ -96,7 +101,7 @@ class Fold:
         if self._next is None:
             return self.memory
         text, line = self._next
-        return {**self.memory, "next": {"text": _clip_tail(redact(text), MAX_NEXT), "line": line}}
+        return {**self.memory, "next": {"text": clip_tail(redact(text), MAX_NEXT), "line": line}}
 
     # --- lines ---------------------------------------------------------------------------
     def feed(self, raw: bytes) -> None:
@@ -107,7 +112,7 @@ class Fold:
         if kind == _PERMISSION_MODE:
             self._permission_mode(raw)
             return
-        if kind is not None and kind in NOISE and not (kind == _ATTACHMENT and self._kept_attachment(raw)):
+        if kind is not None and kind in NOISE and not self._kept_noise(kind, raw):
             return
         if self._known_result(raw):
             return
@@ -122,7 +127,11 @@ class Fold:
             except (TypeError, AttributeError, KeyError, ValueError):  # a field of an odd shape
                 self.memory["skipped"]["malformed"] += 1
 
-    def _kept_attachment(self, raw: bytes) -> bool:
+    def _kept_noise(self, kind: bytes, raw: bytes) -> bool:
+        if kind == _QUEUE_OPERATION:
+            return self.keeps("agents") and any(mark in raw for mark in agents.NOTIFICATION_MARKS)
+        if kind != _ATTACHMENT:
+            return False
         if any(mark in raw for mark in _ATTACHMENTS_KEPT):
             return True
         return _HOOK_SUCCESS in raw and any(f["tool"] == "hook" for f in self.memory["failures"])
@@ -174,7 +183,7 @@ class Fold:
         elif kind == "assistant":
             if entry.get("isApiErrorMessage"):
                 return
-            for block in _blocks(message.get("content")):
+            for block in content_blocks(message.get("content")):
                 if block.get("type") == "tool_use":
                     self._call(block, at)
                 elif (
@@ -195,30 +204,30 @@ class Fold:
                 compactions[-1].update(line=self.line, trigger=compactions[-1].get("trigger") or trigger)
             else:  # (a compaction the PostCompact hook told of first is the same one)
                 compactions.append({"at": at, "trigger": trigger, "summary": None, "line": self.line})
-        elif kind == "attachment":
+        elif kind in ("attachment", TYPE_QUEUE_OPERATION):
             self._attachment(entry.get("attachment"), at)
             if self.keeps("agents"):
                 for ending in agent_signals().completions(entry):
-                    self._agent_said(agent_ended(self.memory["agents"], ending), at)
+                    self._agent_said(agents.agent_ended(self.memory["agents"], ending), at)
 
     def _user(self, entry: dict, message: dict, at: str | None) -> None:
         if entry.get("isCompactSummary"):
             summaries = self.memory["compactions"]
             text = message.get("content")
-            text = text if isinstance(text, str) else "\n".join(b.get("text", "") for b in _blocks(text))
+            text = text if isinstance(text, str) else "\n".join(b.get("text", "") for b in content_blocks(text))
             if summaries and summaries[-1].get("summary") is None:
                 summaries[-1]["summary"] = clip(redact(text), 8000)
             return
         content = message.get("content")
-        results = [b for b in _blocks(content) if b.get("type") == "tool_result"]
+        results = [b for b in content_blocks(content) if b.get("type") == "tool_result"]
         for block in results:
             self._result(block.get("tool_use_id"), block, entry, at)
         if results:
             return
-        if notified(content):
+        if agents.notified(content):
             note = agent_signals().notification(result_text(content), parse_time(at))
             if note is not None and self.keeps("agents"):
-                self._agent_said(agent_ended(self.memory["agents"], note), at)
+                self._agent_said(agents.agent_ended(self.memory["agents"], note), at)
             return
         text = person_request(entry, self.line)
         if text is not None and self.keeps("requests") and not kit_command(text):
@@ -226,8 +235,8 @@ class Fold:
 
     def _agent_said(self, agent: dict | None, at: str | None) -> None:
         """An agent's answer: a failure it reports is open until fixed (`failures`)."""
-        if agent is not None and agent.get("status") != "running" and self.keeps("failures"):
-            said = agent.get("answer") if agent.get("status") != "failed" else None
+        if agent is not None and agent.get("status") != RUNNING and self.keeps("failures"):
+            said = agent.get("answer") if agent.get("status") != FAILED else None
             self.memory["failures"] = open_failures.agent_reported(self.memory["failures"], agent, said, self.line, at)
 
     def _attachment(self, attachment: object, at: str | None) -> None:
@@ -297,7 +306,9 @@ class Fold:
             if isinstance(tool_input.get("subject"), str):
                 call["update"]["subject"] = clip(redact(tool_input["subject"]), 300)
         elif name in AGENT_TOOLS and self.keeps("agents"):
-            agent_started(self.memory["agents"], call_id, tool_input, self.line, at)
+            agents.agent_started(self.memory["agents"], call_id, tool_input, self.line, at)
+        elif name in STOPPING_TOOLS:
+            call["stops"] = stopped_task(name, tool_input)
         pending = self.memory["pending"]
         pending[call_id] = call
         if len(pending) > MAX_PENDING:  # calls that never got a result: forget the oldest
@@ -348,11 +359,15 @@ class Fold:
         elif tool == "TaskUpdate":
             self._task_update(call.get("update") or {})
         elif tool in AGENT_TOOLS:
-            self._agent_said(agent_answered(self.memory["agents"], call_id, extra, block, failed=False, at=at), at)
+            self._agent_said(
+                agents.agent_answered(self.memory["agents"], call_id, extra, block, failed=False, at=at), at
+            )
+        elif tool in STOPPING_TOOLS and call.get("stops") and self.keeps("agents"):
+            self._agent_said(agents.agent_stopped(self.memory["agents"], call["stops"], parse_time(at)), at)
         elif tool == "TaskOutput" and block is not None and self.keeps("agents"):
             polled = agent_signals().task_output(extra, result_text(block.get("content")), parse_time(at))
             if polled is not None:
-                self._agent_said(agent_ended(self.memory["agents"], polled), at)
+                self._agent_said(agents.agent_ended(self.memory["agents"], polled), at)
 
     def _failed(self, call: dict, call_id: str, text: str, at: str | None, *, declined: bool = False) -> None:
         """A call that did not go through: failed, or `declined` by the person (never an open
@@ -362,7 +377,7 @@ class Fold:
             self._plan_answered("refused", None, {"content": text})
             return
         if tool in AGENT_TOOLS:
-            agent_answered(self.memory["agents"], call_id, None, {"content": text}, failed=True, at=at)
+            agents.agent_answered(self.memory["agents"], call_id, None, {"content": text}, failed=True, at=at)
         if self.keeps("failures") and not declined:
             open_failures.call_failed(self.memory["failures"], call, call_id, text, at, self.line)
 
@@ -486,15 +501,5 @@ class Fold:
 # --- small helpers -------------------------------------------------------------------------
 
 
-def _blocks(content: object) -> list[dict]:
-    if isinstance(content, list):
-        return [b for b in content if isinstance(b, dict)]
-    return []
-
-
 def _str(value: object) -> str | None:
     return value if isinstance(value, str) else None
-
-
-def _clip_tail(text: str, limit: int) -> str:
-    return text if len(text) <= limit else f"[cut: {len(text)} chars] …" + text[-limit:]

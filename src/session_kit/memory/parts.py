@@ -11,6 +11,7 @@ library only. Does not fit the parts into the limit or put them together (`resto
 
 from __future__ import annotations
 
+from session_kit.base.agents import RUNNING
 from session_kit.memory.text import excerpt
 
 TYPE_CHECKING = False
@@ -153,9 +154,9 @@ def agents(memory: Mapping) -> Part:
 def _agent_state(agent: Mapping) -> str:
     """`finished (3 calls, 12s)`, `failed`, `still running in the background`."""
     status = agent.get("status")
-    if status == "running":
+    if status == RUNNING:
         return "still running in the background" if agent.get("background") else "still running"
-    word = {"ok": "finished", "finished": "finished"}.get(str(status), one_line(status, 40))
+    word = one_line(status, 40)
     facts = []
     if isinstance(agent.get("calls"), int):
         facts.append(f"{agent['calls']} call" + ("" if agent["calls"] == 1 else "s"))

@@ -23,7 +23,7 @@ Shape (`version` 1; every text already redacted):
                "total", "excerpt"}}  working documents, read from disk at capture (`documents`)
     failures  [{"key", "call", "tool", "command", "exit_code", "error", "line", "at", "family"}]
                                     open at the last capture (`failures`: what fixes one)
-    agents    [{"id", "call", "type", "description", "status" (ok | failed | running), "background",
+    agents    [{"id", "call", "type", "description", "status" (`base.agents`' words), "background",
                "calls", "duration_s", "answer", "error", "line", "at"}]   (`memory.agents`)
     next      {"text", "line"} | null    the assistant's latest words
     compactions [{"at", "trigger", "summary", "client_summary", "line"}]   `summary` from the
@@ -37,6 +37,7 @@ from __future__ import annotations
 import os
 
 from session_kit.base import fileio
+from session_kit.base.agents import FINISHED
 from session_kit.state import root as state
 
 MEMORY_FILE = "memory.json"
@@ -97,6 +98,9 @@ def load(path: str) -> dict | None:
     for key, default in base.items():  # a field of the wrong type reads as empty, not as a crash
         if not isinstance(value.get(key), type(default)) and default is not None:
             value[key] = default
+    for agent in value["agents"]:  # saved before the one status vocabulary: `ok` was `finished`
+        if isinstance(agent, dict) and agent.get("status") == "ok":
+            agent["status"] = FINISHED
     return value
 
 

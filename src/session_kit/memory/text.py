@@ -193,3 +193,15 @@ def call_key(name: str, tool_input: dict) -> str:
         if isinstance(tool_input.get(field), str):
             return f"{name}: {tool_input[field][:300]}"
     return name
+
+
+def content_blocks(content: object) -> list[dict]:
+    """A message content's blocks (none for a string content)."""
+    if isinstance(content, list):
+        return [b for b in content if isinstance(b, dict)]
+    return []
+
+
+def clip_tail(text: str, limit: int) -> str:
+    """The end of `text`, at most `limit` characters, saying how long it was when cut."""
+    return text if len(text) <= limit else f"[cut: {len(text)} chars] …" + text[-limit:]

@@ -4,8 +4,9 @@ Owns: putting the two sources together, one agent each: the agent model
 (`sessions.agent_run.AgentRun`, read from the transcript and the agent logs: type, prompt,
 calls, answer, tokens, how it ended) and the hooks' live record (`state.live_agents`: when
 SubagentStart and SubagentStop fired, the last message SubagentStop gave, budget denials);
-each agent's live status (finished, failed, running, or stalled: running with a log that has
-not grown for the threshold, `state.live_agents.live_status`), its elapsed time, what it is
+each agent's live status (`base.agents`' words: what the transcript says of how it ended,
+else the hooks' word: running, or stalled: running with a log that has not grown for the
+threshold, `base.agents.live_status`), its elapsed time, what it is
 doing (its latest tool call) and its budget; and reading a threshold given as `10`, `0.5`
 (minutes), `30s`, `2m` or `1h`. An agent the hooks saw start before its log was written is
 shown from the record alone. Does not print.
@@ -19,15 +20,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from session_kit.base.agents import ENDED, FAILED, FINISHED, RUNNING, STALLED, STOPPED, UNKNOWN, live_status
 from session_kit.errors import KitError
 from session_kit.sessions.agent_run import AgentRun
 from session_kit.sessions.session import Session
 from session_kit.sessions.store import SessionRef
 from session_kit.state import live_agents as live
 from session_kit.state.scratch import SessionScratch
-from session_kit.transcript.agent_signals import AGENT_FAILED, AGENT_RUNNING, SOURCE_LOG, SOURCE_RESULT
+from session_kit.transcript.agent_signals import SOURCE_LOG, SOURCE_RESULT
 
 SOURCE_HOOKS = "hooks"  # a figure from the hooks' live record
+# The words of the live view, in the order its counts are given.
+LIVE_STATUSES = (RUNNING, STALLED, FINISHED, FAILED, STOPPED, UNKNOWN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +39,7 @@ class LiveAgent:
     agent_id: str
     agent_type: str | None
     description: str | None
-    status: str  # running, stalled, finished, failed
+    status: str  # `base.agents`' words: finished, failed, stopped, running, stalled, unknown
     background: bool
     started: float | None  # seconds since the epoch
     ended: float | None
@@ -50,6 +54,7 @@ class LiveAgent:
     budget: int | None
     denied_calls: int
     sources: tuple[str, ...]  # where it is known from: `log`, `result`, `hooks`
+    tool_use_id: str | None = None  # the call that spawned it
 
     @property
     def over_budget(self) -> bool:
@@ -61,6 +66,7 @@ class LiveAgent:
     def as_dict(self) -> dict[str, Any]:
         return {
             "agent_id": self.agent_id,
+            "tool_use_id": self.tool_use_id,
             "type": self.agent_type,
             "description": self.description,
             "status": self.status,
@@ -94,7 +100,7 @@ class LiveAgents:
         return sum(1 for a in self.agents if a.status == status)
 
     def as_dict(self) -> dict[str, Any]:
-        counts = {s: self.count(s) for s in (live.RUNNING, live.STALLED, live.FINISHED, live.FAILED)}
+        counts = {s: self.count(s) for s in LIVE_STATUSES}
         return {
             "session_id": self.ref.id,
             "path": str(self.ref.path),
@@ -168,18 +174,25 @@ def _one(
     stopped = live.parse_iso(record.get("stopped"))
     if run is not None:
         started = started if started is not None else _timestamp(run.start or run.call_started)
-    status = live.live_status(record, log_mtime=log_mtime, now=now, stalled_after_s=stalled_after_s)
+    status = live_status(
+        stopped=bool(record.get("stopped")),
+        last_activity=live.last_activity(record, log_mtime),
+        now=now,
+        stalled_after_s=stalled_after_s,
+    )
     if run is not None:
-        if run.status == AGENT_FAILED:
-            status = live.FAILED
-        elif run.status != AGENT_RUNNING:
-            status = live.FINISHED  # the transcript says how it ended, with or without the hooks
+        if run.status in ENDED:
+            status = run.status  # the transcript says how it ended, with or without the hooks
+        elif run.status == UNKNOWN and not record:
+            status = UNKNOWN  # nothing started it and nothing ended it: no hooks to ask either
         elif not record:  # no hooks: the log alone says whether it still moves
-            status = live.live_status({}, log_mtime=log_mtime or started, now=now, stalled_after_s=stalled_after_s)
+            status = live_status(
+                stopped=False, last_activity=log_mtime or started, now=now, stalled_after_s=stalled_after_s
+            )
     ended = stopped
-    if ended is None and run is not None and status in (live.FINISHED, live.FAILED):
+    if ended is None and run is not None and status in ENDED:
         ended = _timestamp(run.end) if run.end is not None else log_mtime
-    running = status in (live.RUNNING, live.STALLED)
+    running = status in (RUNNING, STALLED)
     elapsed = None
     if started is not None:
         elapsed = max(0.0, (now if running else (ended or now)) - started)
@@ -221,6 +234,7 @@ def _one(
         budget=budget_of(agent_type if isinstance(agent_type, str) else None),
         denied_calls=int(denied.get("calls") or 0),
         sources=tuple(sources),
+        tool_use_id=run.tool_use_id if run is not None else None,
     )
 
 

@@ -67,7 +67,7 @@ class Plan(NamedTuple):
     agent_id: str | None = None  # the agent that made it; None: the main conversation
     line: int | None = None
     tool_use_id: str | None = None  # the ExitPlanMode call, or the Plan agent's spawning call
-    # exit_plan_mode: a call status (ok | error: refused | pending); plan_agent: AGENT_OK | AGENT_FAILED
+    # exit_plan_mode: a call status (ok | error: refused | pending); plan_agent: the agent's status (`base.agents`)
     status: str | None = None
     linked_by: str | None = None  # plan_file: how it is known to be this session's
     file_found: bool | None = None  # plan_file: False when the file its call named is gone
@@ -192,9 +192,6 @@ def plans_of(session: Session, scan: PlanScan, *, root: Path) -> list[Plan]:
             if text and text.strip():
                 found.append(_exit_plan(call, text, run.log.path, agent_id=run.agent_id))
         if (run.agent_type or "").lower() == PLAN_AGENT_TYPE and run.final_answer and run.final_answer.strip():
-            # Here: a session with no agent never loads the linker's module.
-            from session_kit.sessions.agents import AGENT_FAILED, AGENT_OK
-
             found.append(
                 Plan(
                     SOURCE_PLAN_AGENT,
@@ -203,7 +200,7 @@ def plans_of(session: Session, scan: PlanScan, *, root: Path) -> list[Plan]:
                     run.log.path,
                     agent_id=run.agent_id,
                     tool_use_id=run.tool_use_id,
-                    status=AGENT_FAILED if run.failed else AGENT_OK,
+                    status=run.status,
                 )
             )
     written = {

@@ -15,11 +15,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from session_kit.sessions.store import LAYOUT_MISSING, AgentLogRef
+from session_kit.base.agents import FAILED, RUNNING, agent_status
+from session_kit.sessions.store import LAYOUT_MISSING, LAYOUT_WORKFLOW, AgentLogRef
 from session_kit.transcript.agent_signals import (
-    AGENT_FAILED,
-    AGENT_OK,
-    AGENT_RUNNING,
     SOURCE_CALL,
     SOURCE_COMPLETION,
     SOURCE_LOG,
@@ -89,6 +87,11 @@ class AgentRun(NamedTuple):
     spawn: SpawnResult | None = None
     ending: Completion | None = None
     signals: AgentSignalScan | None = None  # what its own log says of the agents it started
+    call_seen: bool = False  # a spawning call of the conversation (or of an agent) is linked
+    call_failed: bool = False  # that call's result is an error (not the person interrupting it)
+    interrupted: bool = False  # the person stopped it: its log's last turn, or its call's result
+    answered: bool = False  # its log ends in a finished answer (`end_turn`)
+    log_api_error: bool = False  # its log's last message is the client's API error
 
     @property
     def agent_id(self) -> str:
@@ -110,24 +113,34 @@ class AgentRun(NamedTuple):
     @property
     def failed(self) -> bool:
         """It failed, or one of its tool calls did (what `debug-agent` picks by default)."""
-        return bool(self.failures) or self.ended_in_error or self.status == AGENT_FAILED
+        return bool(self.failures) or self.status == FAILED
 
     @property
     def background(self) -> bool:
-        """Launched in the background: its spawning call returned at once."""
+        """Launched in the background: its spawning call returned at once (a workflow's
+        agents all are: its run was launched so)."""
+        if self.log.layout == LAYOUT_WORKFLOW and not self.call_seen:
+            return True
         return self.spawn is not None and self.spawn.background
 
     @property
     def status(self) -> str:
-        """ok, failed or running: how the agent itself ended (its calls' failures aside)."""
-        if self.error is not None:
-            return AGENT_FAILED
-        if self.ending is not None:
-            return self.ending.status
-        if self.background:
-            finished = (self.log.meta or {}).get("finished")
-            return AGENT_OK if finished is True else AGENT_RUNNING
-        return AGENT_RUNNING if self.call_pending else AGENT_OK
+        """How the agent itself ended (its calls' failures aside), in `base.agents`' words, by
+        its one rule (`agent_status`)."""
+        spawn = self.spawn
+        # A workflow's agent is started by its run, not by a call: it ends with its answer.
+        workflow = self.log.layout == LAYOUT_WORKFLOW and not self.call_seen
+        return agent_status(
+            spawned=self.call_seen or spawn is not None or workflow,
+            background=self.background and not workflow,
+            call_failed=self.call_failed or (spawn is not None and spawn.failed and not spawn.interrupted),
+            call_pending=self.call_pending or workflow,
+            ending=self.ending.status if self.ending is not None else None,
+            ended_in_error=self.log_api_error or (spawn is not None and spawn.api_error),
+            interrupted=self.interrupted or (spawn is not None and spawn.interrupted),
+            answered=self.answered,
+            meta_finished=(self.log.meta or {}).get("finished") is True,
+        )
 
     @property
     def tool_call_count(self) -> tuple[int | None, str | None]:
@@ -145,9 +158,9 @@ class AgentRun(NamedTuple):
         """Its final answer, and where it comes from: its log, its ending, its call's result."""
         if self.log_found and self.final_answer:
             return self.final_answer, SOURCE_LOG
-        if self.ending is not None and self.ending.status != AGENT_RUNNING and self.ending.answer:
+        if self.ending is not None and self.ending.status != RUNNING and self.ending.answer:
             return self.ending.answer, SOURCE_COMPLETION
-        if self.spawn is not None and self.spawn.answer:
+        if self.spawn is not None and self.spawn.answer and not self.spawn.api_error:
             return self.spawn.answer, SOURCE_RESULT
         return None, None
 
@@ -156,7 +169,7 @@ class AgentRun(NamedTuple):
         """How long it ran, and where that comes from. A background agent's comes from its
         ending (or its log), never from its launching call, which returns at once; a
         running agent's is unknown."""
-        if self.status == AGENT_RUNNING:
+        if self.status == RUNNING:
             return None, None
         if self.background:
             ending = self.ending

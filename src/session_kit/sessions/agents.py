@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from session_kit.base.agents import FAILED, FINISHED, RUNNING
 from session_kit.base.fileio import reason, skipped
 from session_kit.sessions.agent_run import AgentRun
 from session_kit.sessions.store import (
@@ -33,7 +34,7 @@ from session_kit.sessions.store import (
     SessionRef,
     find_agent_logs,
 )
-from session_kit.transcript.agent_signals import AGENT_FAILED, AGENT_OK, AGENT_RUNNING, AgentSignalScan, is_rejected
+from session_kit.transcript.agent_signals import AgentSignalScan, is_interrupted, is_rejected
 from session_kit.transcript.calls import STATUS_PENDING, ToolCall, ToolCallPairer
 from session_kit.transcript.entries import (
     KIND_ASSISTANT,
@@ -48,11 +49,9 @@ from session_kit.transcript.reader import ReadStats
 from session_kit.transcript.tokens import TokenTally
 from session_kit.transcript.tools import agent_spawn, spawns_agent
 
-__all__ = ["AGENT_FAILED", "AGENT_OK", "AGENT_RUNNING", "AgentLinker", "AgentRun", "session_agents"]
+__all__ = ["FAILED", "FINISHED", "RUNNING", "AgentLinker", "AgentRun", "session_agents"]
 # A 2025 agent log starts within this long after the call that spawned it.
 LEGACY_LINK_WINDOW = timedelta(seconds=60)
-# The client writes this as the user's turn when a person stops a running agent.
-_INTERRUPTED = "[Request interrupted by user"
 
 
 def read_agent_run(log: AgentLogRef) -> AgentRun:
@@ -72,6 +71,7 @@ def run_from_entries(log: AgentLogRef, entries: Iterable[Entry], *, stats: ReadS
     last: Entry | None = None  # the last conversation entry: did the agent end in error?
     tally = TokenTally()
     signals = AgentSignalScan()
+    agent_id = None  # the client's id, when the entries name it (`agentId`)
     for entry in entries:
         pairer.add(entry)
         tally.add(entry)
@@ -88,7 +88,10 @@ def run_from_entries(log: AgentLogRef, entries: Iterable[Entry], *, stats: ReadS
                 final = entry.text
         if entry.is_conversation and not entry.is_meta:
             last = entry
-    calls = [c._replace(agent_id=log.agent_id) for c in pairer.calls()]
+            agent_id = agent_id or _str(entry.raw.get("agentId"))
+    calls = [c._replace(agent_id=agent_id or log.agent_id) for c in pairer.calls()]
+    if log.layout == LAYOUT_INLINE and agent_id and agent_id != log.agent_id:
+        log = log._replace(agent_id=agent_id)  # a sidechain thread that names its agent
     meta = log.meta or {}
     depth = meta.get("spawnDepth")
     model_meta = meta.get("model")
@@ -109,18 +112,30 @@ def run_from_entries(log: AgentLogRef, entries: Iterable[Entry], *, stats: ReadS
         error=_ending_error(last),
         tokens=tally.summary(),
         signals=signals if signals.spawns or signals.endings else None,
+        interrupted=last is not None and last.kind == KIND_USER and is_interrupted(last.text),
+        answered=_answered(last),
+        log_api_error=last is not None and last.kind == KIND_ASSISTANT and last.is_api_error,
     )
 
 
 def _ending_error(last: Entry | None) -> str | None:
-    """Why the agent's conversation ended in error, judged by its last conversation entry."""
+    """Why the agent's conversation ended as it did, judged by its last conversation entry:
+    an API error, or the person interrupting it."""
     if last is None:
         return None
     if last.kind == KIND_ASSISTANT and last.is_api_error:
         return last.text.strip() or "API error"
-    if last.kind == KIND_USER and last.text.lstrip().startswith(_INTERRUPTED):
+    if last.kind == KIND_USER and is_interrupted(last.text):
         return "interrupted by the user"
     return None
+
+
+def _answered(last: Entry | None) -> bool:
+    """Its conversation ends in a finished answer: text, no call, `end_turn` (or no stop
+    reason at all; a line still streaming has `null`)."""
+    if last is None or last.kind != KIND_ASSISTANT or last.is_api_error or last.tool_uses:
+        return False
+    return last.message.get("stop_reason", "end_turn") == "end_turn" and bool(last.text.strip())
 
 
 class AgentLinker:
@@ -192,12 +207,14 @@ def spawned_nothing(call: ToolCall) -> bool:
 
 
 def with_signals(run: AgentRun, signals: AgentSignalScan) -> AgentRun:
-    """`run` with what the transcripts say of it: its call's result and its ending."""
+    """`run` with what the transcripts say of it: its call's result and its ending (an
+    "API Error: …" answer is why it failed)."""
     spawn = signals.spawns.get(run.tool_use_id or "")
     ending = signals.endings.get(run.agent_id)
     if spawn is None and ending is None:
         return run
-    return run._replace(spawn=spawn or run.spawn, ending=ending or run.ending)
+    error = run.error or (spawn.answer if spawn is not None and spawn.api_error else None)
+    return run._replace(spawn=spawn or run.spawn, ending=ending or run.ending, error=error)
 
 
 def missing_run(call: ToolCall) -> AgentRun:
@@ -222,21 +239,29 @@ def missing_run(call: ToolCall) -> AgentRun:
         call_started=call.started,
         call_ended=call.ended,
         call_pending=call.status == STATUS_PENDING,
+        **_call_facts(call),
     )
 
 
 def inline_threads(entries: Iterable[Entry]) -> dict[str, list[Entry]]:
     """The 1.0.x agents written inline in a session's file, from its `isSidechain` entries:
-    each thread from its root (`parentUuid` null, or a parent outside the sidechains) along
-    `parentUuid`, keyed by its root's uuid (the agent's id: 1.0.x wrote none)."""
+    each thread from its root (`parentUuid` null, or the main conversation's entry that
+    started it) along `parentUuid`, keyed by its root's uuid (the agent's id where its entries
+    name none). An entry whose parent is in no thread goes on with the latest thread (a line
+    the file lacks between them). A thread that is a lone greeting (a warmup's: no prompt, no
+    call) is no agent."""
     owner: dict[str, str] = {}  # entry uuid -> its thread's root uuid
     threads: dict[str, list[Entry]] = {}
+    latest: str | None = None
     for entry in entries:
         parent = entry.parent_uuid
         root = owner.get(parent) if parent else None
+        if root is None and parent and latest is not None:
+            root = latest
         if root is None:
             root = entry.uuid or f"line-{entry.line}"
             threads.setdefault(root, [])
+        latest = root
         if entry.uuid:
             owner[entry.uuid] = root
         threads[root].append(entry)
@@ -291,7 +316,14 @@ def linked_run(run: AgentRun, call: ToolCall | None) -> AgentRun:
         call_started=call.started,
         call_ended=call.ended,
         call_pending=call.status == STATUS_PENDING,
+        **_call_facts(call, interrupted=run.interrupted),
     )
+
+
+def _call_facts(call: ToolCall, *, interrupted: bool = False) -> dict[str, bool]:
+    """What a spawning call's result says of how its agent ended: failed, or interrupted."""
+    stopped = call.failed and is_interrupted(call.error or "")
+    return {"call_seen": True, "call_failed": call.failed and not stopped, "interrupted": interrupted or stopped}
 
 
 def _nearest_earlier(start: datetime, calls: Sequence[ToolCall]) -> ToolCall | None:

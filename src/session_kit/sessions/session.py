@@ -80,7 +80,8 @@ class Session:
             for entry in sidechains:
                 for add in adders:
                     add(entry)
-            sidechains.clear()
+            if self.ref.path.name.startswith(AGENT_PREFIX):
+                sidechains.clear()  # an agent's own log; a thread in a session's file is its agent too
         self._calls = self._pairer.calls()
         return self
 
@@ -97,7 +98,8 @@ class Session:
         """The session's agent runs, linked to their spawning calls, in start order."""
         if self._agents is None:
             logs = None
-            if not self._sidechains and not any(spawns_agent(call.name) for call in self.calls):
+            calls = self.calls  # read first: the scan finds the inline threads too
+            if not self._sidechains and not any(spawns_agent(call.name) for call in calls):
                 logs = find_agent_logs(self.ref)
             if logs is not None and not logs:
                 # Nothing to read or link: the linker's module (~2-4 ms to import) stays unloaded.

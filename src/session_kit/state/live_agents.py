@@ -3,12 +3,14 @@ Standard library only: the hooks and the status line import it.
 
 Owns: the live record in the session's scratch dir (`agents-live.json`: per agent id its type,
 when SubagentStart and SubagentStop fired, its log and last message as SubagentStop gave them,
-and the budget denials of PreToolUse), written under the scratch dir's lock; the one rule of a
-running agent's live status (`stalled`: its log has not grown for the threshold); the `agents`
-section of the kit's config file and its variables (the token budget per subagent type, the
-stall threshold). Does not read transcripts or count tokens (the status line's counting,
-`usage.filecount.count_file`, does), and does not decide an agent's figures (the agent model,
-`sessions.agent_run`, does; `queries.live_agents` puts the two together).
+and the budget denials of PreToolUse), written under the scratch dir's lock, never for the
+client's compaction summariser (its id, or a SubagentStop with no log on disk: 2.1.332 fires
+one for it), and read back without any it recorded before; when a record last moved (its
+log, else its start); the `agents` section of the kit's config file and its variables (the
+token budget per subagent type, the stall threshold). Does not read transcripts or count
+tokens (the status line's counting, `usage.filecount.count_file`, does), and does not word or
+decide an agent's status (`base.agents`, whose `live_status` the readers ask) or its figures
+(the agent model, `sessions.agent_run`; `queries.live_agents` puts the two together).
 
     {"agents": {"budget": 500000, "budget_by_type": {"Explore": 200000}, "stalled_after_minutes": 10}}
 
@@ -34,11 +36,7 @@ MAX_CONFIG_BYTES = 256 * 1024
 MAX_MESSAGE_CHARS = 20_000  # of a last message kept: the head is what a reader needs
 BUDGET_ENV = "SESSION_KIT_AGENT_BUDGET"
 STALLED_AFTER_S = 600.0  # the default: ten minutes without a line in the agent's log
-
-RUNNING = "running"
-STALLED = "stalled"
-FINISHED = "finished"
-FAILED = "failed"
+COMPACTION_PREFIX = "acompact-"  # `base.agents.COMPACTION_PREFIX`, without loading it in a hook
 
 
 def live_path(scratch_path: str) -> str:
@@ -46,13 +44,28 @@ def live_path(scratch_path: str) -> str:
 
 
 def read_live(scratch_path: str) -> dict:
-    """The live record's agents by id; empty when there is none or it cannot be read."""
+    """The live record's agents by id (never the compaction summariser: `not_an_agent`);
+    empty when there is none or it cannot be read."""
     try:
         value = fileio.read_json(live_path(scratch_path), MAX_LIVE_BYTES)
     except (OSError, ValueError):
         return {}
     agents = value.get("agents") if isinstance(value, dict) else None
-    return {k: v for k, v in agents.items() if isinstance(v, dict)} if isinstance(agents, dict) else {}
+    if not isinstance(agents, dict):
+        return {}
+    return {k: v for k, v in agents.items() if isinstance(v, dict) and not not_an_agent(k, v)}
+
+
+def not_an_agent(agent_id: str, record: Mapping) -> bool:
+    """The client's compaction summariser, which the hooks see as a subagent: its id
+    (`acompact-…`), or a stop with no start and no log on disk (2.1.332 fires SubagentStop for
+    it with no `agent_transcript_path`, or one that was never written)."""
+    if agent_id.startswith(COMPACTION_PREFIX):
+        return True
+    if not record.get("stopped") or record.get("started"):
+        return False
+    log = record.get("log")
+    return not (isinstance(log, str) and log and os.path.isfile(log))
 
 
 def _change(scratch_path: str, agent_id: str, change: Mapping) -> dict:
@@ -67,19 +80,27 @@ def _change(scratch_path: str, agent_id: str, change: Mapping) -> dict:
     return record
 
 
-def record_start(scratch_path: str, agent_id: str, *, agent_type: str | None) -> dict:
+def record_start(scratch_path: str, agent_id: str, *, agent_type: str | None) -> dict | None:
+    if agent_id.startswith(COMPACTION_PREFIX):
+        return None
     return _change(scratch_path, agent_id, {"type": agent_type, "started": state.now_iso()})
 
 
 def record_stop(
     scratch_path: str, agent_id: str, *, agent_type: str | None, log: str | None, last_message: str | None
-) -> dict:
+) -> dict | None:
+    """SubagentStop's facts; None (nothing kept) for the compaction summariser (`not_an_agent`)."""
     message = last_message[:MAX_MESSAGE_CHARS] if isinstance(last_message, str) else None
-    return _change(
-        scratch_path,
-        agent_id,
-        {"type": agent_type, "stopped": state.now_iso(), "log": log, "last_message": message},
-    )
+    change = {"type": agent_type, "stopped": state.now_iso(), "log": log, "last_message": message}
+    path = live_path(scratch_path)
+    with state.locked(path):
+        agents = read_live(scratch_path)
+        record = {**agents.get(agent_id, {}), **{k: v for k, v in change.items() if v is not None}}
+        if not_an_agent(agent_id, record):
+            return None
+        agents[agent_id] = record
+        fileio.write_json(path, {"agents": agents}, sync=False)
+    return record
 
 
 def record_denied(scratch_path: str, agent_id: str, *, agent_type: str | None, budget: int, tokens: int) -> dict:
@@ -118,16 +139,9 @@ def find_agent_log(transcript: str, session_id: str, agent_id: str) -> str | Non
     return None
 
 
-def live_status(record: Mapping, *, log_mtime: float | None, now: float, stalled_after_s: float) -> str:
-    """running, stalled or finished, from the hooks' record alone: stopped is finished; a
-    running agent whose log (or, before it has one, whose start) is older than the
-    threshold is stalled."""
-    if record.get("stopped"):
-        return FINISHED
-    last = log_mtime if log_mtime is not None else parse_iso(record.get("started"))
-    if last is not None and now - last >= stalled_after_s:
-        return STALLED
-    return RUNNING
+def last_activity(record: Mapping, log_mtime: float | None) -> float | None:
+    """When the agent last moved, as far as the hooks know: its log's mtime, else its start."""
+    return log_mtime if log_mtime is not None else parse_iso(record.get("started"))
 
 
 def parse_iso(value: object) -> float | None:

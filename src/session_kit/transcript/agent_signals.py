@@ -1,17 +1,21 @@
 """What the lines of a transcript say about its agents: one reading for every reader.
 
-Owns: the agent status words (`AGENT_OK`, `AGENT_FAILED`, `AGENT_RUNNING`) and the sources a
-figure can come from; reading a spawning call's result (`spawn_result`: the agent it names,
-whether it was launched in the background, whether it was rejected before anything started
-(`InputValidationError`), and the client's own figures: `totalToolUseCount`,
-`totalDurationMs`, the answer, the `usage` of the agent's LAST request only); and reading the
-lines that end a background agent (`completions`): a `queued_command` attachment (or, in
-older files, a user entry) carrying a `<task-notification>`, a `task_status` attachment, and
-a `TaskOutput` result (`<status>…</status>`; its first poll often says "running").
+Owns: the sources a figure can come from; reading a spawning call's result (`spawn_result`:
+the agent it names, whether it was launched in the background, whether it started nothing (a
+call refused by `InputValidationError`, or declined by the person), and the client's own
+figures: `totalToolUseCount`, `totalDurationMs`, the answer (an "API Error: …" answer is the
+agent's failure, not its answer), the `usage` of the agent's LAST request only); and reading
+the lines that end a background agent (`completions`): a `<task-notification>` (2.0.67's
+`<agent-notification>`) in a `queued_command` attachment, a `queue-operation` line (enqueued
+mid-turn, with no user line) or, in older files, a user entry; a `task_status` attachment; a
+`TaskOutput` result (`<status>…</status>`; its first poll often says "running"); and a
+`TaskStop`/`KillShell` call that stopped it.
 
-Works on raw JSON objects (standard library and `entries`' value rules only), so the memory's capture (beside the
-client) and the session model (`sessions.agents`) read the same lines the same way. Does not
-link agents to logs or calls, read files, or decide which figure wins (`sessions.agents`).
+The status words and the rule that decides an agent's status are `base.agents`'. Works on raw
+JSON objects (standard library and `entries`' value rules only), so the memory's capture
+(beside the client) and the session model (`sessions.agents`) read the same lines the same
+way. Does not link agents to logs or calls, read files, or decide which figure wins
+(`sessions.agent_run`).
 """
 
 from __future__ import annotations
@@ -20,10 +24,12 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, NamedTuple
 
+from session_kit.base.agents import RUNNING, STOPPED, client_word, is_api_error, stopped_task
 from session_kit.base.vocabulary import (
     ATTACHMENT_QUEUED_COMMAND,
     ATTACHMENT_TASK_STATUS,
     TYPE_ATTACHMENT,
+    TYPE_QUEUE_OPERATION,
     TYPE_TOOL_RESULT,
     TYPE_USER,
 )
@@ -33,11 +39,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from session_kit.transcript.entries import Entry
 
-AGENT_OK = "ok"  # it finished
-AGENT_FAILED = "failed"  # it ended in error (its spawn failed, an API error, killed, interrupted)
-AGENT_RUNNING = "running"  # no line says it ended (yet)
-AGENT_STATUSES = (AGENT_OK, AGENT_FAILED, AGENT_RUNNING)
-
 SOURCE_LOG = "log"  # counted from the agent's own log (exact)
 SOURCE_RESULT = "result"  # the client's figure in the spawning call's result
 SOURCE_COMPLETION = "completion"  # a background agent's ending line (notification, TaskOutput)
@@ -46,11 +47,15 @@ SOURCE_CALL = "call"  # the spawning call's own start and end
 NOTIFICATION = "task-notification"
 TASK_STATUS = ATTACHMENT_TASK_STATUS  # a figure source too
 TASK_OUTPUT = "TaskOutput"
+TASK_STOP = "TaskStop"  # a TaskStop or KillShell call that stopped it
 
-# A completion's status word, as the client writes it, to ours.
-_ENDED = {"completed": AGENT_OK, "success": AGENT_OK, "done": AGENT_OK}
-_FAILED_WORDS = frozenset({"failed", "error", "killed", "stopped", "cancelled", "canceled", "timeout"})
+# 2.0.67 wrote `<agent-notification>` (its id in `<agent-id>`) where later clients write
+# `<task-notification>` (`<task-id>`): the same ending.
+_NOTIFICATIONS = ("<task-notification>", "<agent-notification>")
 _REJECTED = "InputValidationError"
+# The person declining a call (and the sibling calls cancelled with it): nothing started.
+_DECLINED = ("The user doesn't want to proceed with this tool use", "The user doesn't want to take this action")
+_INTERRUPTED = "[Request interrupted by user"
 # A spawning call's result (`toolUseResult`) has one of these; no other tool's does.
 _SPAWN_KEYS = frozenset({"agentId", "totalToolUseCount", "totalDurationMs"})
 
@@ -67,14 +72,16 @@ class SpawnResult(NamedTuple):
     answer: str | None = None  # the result's text (a sync agent's answer)
     usage: Mapping[str, Any] | None = None  # of the agent's LAST request only: a floor
     model: str | None = None
+    api_error: bool = False  # its whole answer is the client's "API Error: …": it failed
+    interrupted: bool = False  # the person stopped it (the result is the interruption marker)
 
 
 class Completion(NamedTuple):
     """A line that tells how a background agent (or task) stands."""
 
     agent_id: str
-    status: str  # one of AGENT_STATUSES
-    kind: str  # NOTIFICATION, TASK_STATUS or TASK_OUTPUT
+    status: str  # `base.agents`' words: finished, failed, stopped or running
+    kind: str  # NOTIFICATION, TASK_STATUS, TASK_OUTPUT or TASK_STOP
     at: datetime | None = None
     answer: str | None = None
     tool_uses: int | None = None
@@ -82,23 +89,18 @@ class Completion(NamedTuple):
     tool_use_id: str | None = None  # the spawning call, when the line names it
 
 
-def status_word(word: str | None) -> str | None:
-    """Our status for the client's word in a completion (None: not a word we know)."""
-    if not word:
-        return None
-    word = word.strip().lower()
-    if word in _ENDED:
-        return _ENDED[word]
-    if word in _FAILED_WORDS:
-        return AGENT_FAILED
-    if word in ("running", "pending", "in_progress", "started"):
-        return AGENT_RUNNING
-    return None
-
-
 def is_rejected(text: str, *, is_error: bool) -> bool:
-    """A spawning call refused before it started anything (its input did not validate)."""
-    return is_error and _REJECTED in text[:300]
+    """A spawning call that started nothing: refused (its input did not validate), or
+    declined by the person."""
+    if not is_error:
+        return False
+    head = text[:300]
+    return _REJECTED in head or head.lstrip().startswith(_DECLINED)
+
+
+def is_interrupted(text: str) -> bool:
+    """A result (or a user line) that is the person interrupting the work."""
+    return text.lstrip().startswith(_INTERRUPTED)
 
 
 def spawn_result(extra: Any, text: str, *, is_error: bool) -> SpawnResult:
@@ -121,7 +123,11 @@ def spawn_result(extra: Any, text: str, *, is_error: bool) -> SpawnResult:
     if agent_id is None:
         agent_id = agent_id_in_text(text)
     answer = None if background or is_error else (answer_text(text) or None)
-    return SpawnResult(agent_id, background, False, is_error, tool_uses, duration, answer, usage, model)
+    api_error = answer is not None and is_api_error(answer)
+    interrupted = is_error and is_interrupted(text)
+    return SpawnResult(
+        agent_id, background, False, is_error, tool_uses, duration, answer, usage, model, api_error, interrupted
+    )
 
 
 def agent_id_in_text(text: str) -> str | None:
@@ -153,6 +159,10 @@ def completions(entry: Mapping[str, Any]) -> list[Completion]:
     """The background endings one raw transcript entry holds (most hold none)."""
     kind = entry.get("type")
     at = entry_time(entry)
+    if kind == TYPE_QUEUE_OPERATION:  # an ending enqueued mid-turn (2.1.6x): no user line follows
+        content = entry.get("content")
+        note = notification(content, at) if entry.get("operation") == "enqueue" and isinstance(content, str) else None
+        return [note] if note else []
     if kind == TYPE_ATTACHMENT:
         attachment = entry.get("attachment")
         if not isinstance(attachment, Mapping):
@@ -162,7 +172,7 @@ def completions(entry: Mapping[str, Any]) -> list[Completion]:
             return [note] if note else []
         if attachment.get("type") == TASK_STATUS:
             agent_id = _str(attachment.get("taskId"))
-            status = status_word(_str(attachment.get("status")))
+            status = client_word(attachment.get("status"))
             if agent_id and status:
                 answer = _str(attachment.get("deltaSummary")) or _str(attachment.get("summary"))
                 return [Completion(agent_id, status, TASK_STATUS, at, answer)]
@@ -177,7 +187,7 @@ def completions(entry: Mapping[str, Any]) -> list[Completion]:
     else:
         blocks = content if isinstance(content, list) else []
         if isinstance(content, str) or not any(isinstance(b, dict) and b.get("type") == "tool_result" for b in blocks):
-            if "<task-notification>" not in _head(content):
+            if not _is_notification(_head(content)):
                 return []
             note = notification(content_text(content), at)
             return [note] if note else []
@@ -194,11 +204,11 @@ def completions(entry: Mapping[str, Any]) -> list[Completion]:
 
 
 def notification(text: str, at: datetime | None = None) -> Completion | None:
-    """A `<task-notification>` text's ending of a background task."""
-    if "<task-notification>" not in text[:300]:
+    """A `<task-notification>` (or `<agent-notification>`) text's ending of a background task."""
+    if not _is_notification(text):
         return None
-    agent_id = (tagged(text, "task-id") or "").strip()
-    status = status_word(tagged(text, "status")) or AGENT_OK
+    agent_id = (tagged(text, "task-id") or tagged(text, "agent-id") or "").strip()
+    status = client_word(tagged(text, "status")) or client_word("completed")
     if not agent_id:
         return None
     answer = tagged(text, "result")
@@ -221,7 +231,7 @@ def task_output(extra: Any, text: str, at: datetime | None = None) -> Completion
     """A `TaskOutput` result's word on a background task (its `task`, or its text)."""
     task = extra.get("task") if isinstance(extra, Mapping) else None
     if isinstance(task, Mapping) and _str(task.get("task_id")):
-        status = status_word(_str(task.get("status")))
+        status = client_word(task.get("status"))
         if status is None:
             return None
         output = _str(task.get("output")) or _str(task.get("result"))
@@ -229,7 +239,7 @@ def task_output(extra: Any, text: str, at: datetime | None = None) -> Completion
     if "<retrieval_status>" not in text[:300]:
         return None
     agent_id = (tagged(text, "task_id") or "").strip()
-    status = status_word(tagged(text, "status"))
+    status = client_word(tagged(text, "status"))
     if not agent_id or status is None:
         return None
     output = tagged(text, "output")
@@ -239,19 +249,27 @@ def task_output(extra: Any, text: str, at: datetime | None = None) -> Completion
 class AgentSignalScan:
     """Watches entries go by (a `Session` observer) for what they say about agents: each
     spawning call's result (`spawns`, by call id) and each background task's latest word
-    (`endings`, by its id; a "still running" poll never undoes an ending). Cheap on the
-    entries that say nothing of agents (nearly all): told by a key or a text's head."""
+    (`endings`, by its id; a "still running" poll never undoes an ending; a `TaskStop` that
+    worked stops it). Cheap on the entries that say nothing of agents (nearly all): told by
+    a key or a text's head."""
 
     def __init__(self) -> None:
         self.spawns: dict[str, SpawnResult] = {}
         self.endings: dict[str, Completion] = {}
+        self._stopping: dict[str, str] = {}  # a TaskStop/KillShell call's id -> the task it stops
 
     def add(self, entry: Entry) -> None:
         raw = entry.raw
         kind = raw.get("type")
-        if kind == TYPE_ATTACHMENT:
+        if kind in (TYPE_ATTACHMENT, TYPE_QUEUE_OPERATION):
             for ending in completions(raw):
                 self.ended(ending)
+            return
+        if kind == "assistant":
+            for use in entry.tool_uses:
+                task = stopped_task(use.get("name"), use.get("input"))
+                if task is not None and isinstance(use.get("id"), str):
+                    self._stopping[use["id"]] = task
             return
         if kind != TYPE_USER and kind != TYPE_TOOL_RESULT:
             return
@@ -260,14 +278,21 @@ class AgentSignalScan:
             for result in entry.tool_results:
                 self.spawns[result.tool_use_id] = spawn_result(result.extra, result.text, is_error=result.is_error)
             return
+        if self._stopping:
+            for result in entry.tool_results:
+                task = self._stopping.pop(result.tool_use_id, None)
+                if task is not None and not result.is_error:
+                    self.ended(Completion(task, STOPPED, TASK_STOP, entry.timestamp))
         for ending in completions(raw):
             self.ended(ending)
 
     def ended(self, ending: Completion) -> None:
         known = self.endings.get(ending.agent_id)
-        if known is not None and known.status != AGENT_RUNNING and ending.status == AGENT_RUNNING:
+        if known is not None and known.status != RUNNING and ending.status == RUNNING:
             return
-        if known is not None and known.status != AGENT_RUNNING:
+        if known is not None and known.status == STOPPED and ending.status != STOPPED:
+            return  # stopped on purpose: the notification that follows says `killed` or nothing new
+        if known is not None and known.status != RUNNING:
             # a second word on an ended task (a TaskOutput after the notification): keep
             # the figures and time of the first ending where the later one has none
             ending = Completion(
@@ -287,6 +312,11 @@ class AgentSignalScan:
         self.spawns.update(other.spawns)
         for ending in other.endings.values():
             self.ended(ending)
+
+
+def _is_notification(text: str) -> bool:
+    head = text[:300]
+    return any(tag in head for tag in _NOTIFICATIONS)
 
 
 def _has_task(extra: Any) -> bool:

@@ -19,6 +19,7 @@ from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
 from session_kit.base import vocabulary
+from session_kit.base.agents import is_api_error
 from session_kit.base.slash_commands import is_kit_command, is_local_command
 
 # The vocabulary's sets, also named here for the callers that know them from here.
@@ -230,8 +231,11 @@ class Entry(NamedTuple):
 
     @property
     def is_api_error(self) -> bool:
-        """An assistant entry the client wrote for a failed API call (`API Error: …`)."""
-        return self.raw.get("isApiErrorMessage") is True
+        """An assistant entry the client wrote for a failed API call (`API Error: …`): flagged,
+        or a `<synthetic>` message saying so (`base.agents.is_api_error`)."""
+        if self.raw.get("isApiErrorMessage") is True:
+            return True
+        return self.kind == KIND_ASSISTANT and self.model == "<synthetic>" and is_api_error(self.text)
 
     @property
     def is_conversation(self) -> bool:

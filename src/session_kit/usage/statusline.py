@@ -32,6 +32,7 @@ import os
 import sys
 
 from session_kit.base import fastjson, fileio
+from session_kit.base.agents import STALLED, live_status
 from session_kit.state import live_agents
 from session_kit.state import root as state
 from session_kit.state.ids import check_session_id
@@ -187,7 +188,7 @@ def status_line(event: dict, *, root: str | None = None) -> str:
 
 def _live_parts(records: dict, transcript: str, session_id: str, root: str) -> list:
     """`2 agents`, `1 stalled 12m` (the longest silence), `1 over budget`: from the hooks'
-    live record, the stall rule of `state.live_agents`."""
+    live record, the stall rule of `base.agents`."""
     import time
 
     now = time.time()
@@ -204,9 +205,9 @@ def _live_parts(records: dict, transcript: str, session_id: str, root: str) -> l
         except OSError:
             mtime = None
         running += 1
-        if live_agents.live_status(record, log_mtime=mtime, now=now, stalled_after_s=threshold) == live_agents.STALLED:
+        since = live_agents.last_activity(record, mtime)
+        if live_status(stopped=False, last_activity=since, now=now, stalled_after_s=threshold) == STALLED:
             stalled += 1
-            since = mtime if mtime is not None else live_agents.parse_iso(record.get("started"))
             longest = max(longest, now - since) if since is not None else longest
     parts = []
     if running:

@@ -1,4 +1,5 @@
-"""`session-kit agents`: a session's subagents as they are now (running, stalled, finished, failed).
+"""`session-kit agents`: a session's subagents as they are now (running, stalled, finished, failed,
+stopped).
 
 Owns: its options, the `--watch` loop (redrawn in place on a terminal, one report after the
 other into a pipe) and its text output. Each agent's status and figures are
@@ -23,7 +24,6 @@ from session_kit.cli.style import FAILURE, paint
 from session_kit.cli.text import clip, human_duration, plural
 from session_kit.cli.tokens import FLOOR, human_tokens
 
-STATUSES = ("running", "stalled", "finished", "failed")
 TEXT_LIMIT = 200  # characters of a last message or a tool call in the list
 CLEAR = "\x1b[H\x1b[2J"  # cursor home, clear the screen: the watch redrawn in place
 
@@ -53,7 +53,7 @@ CLEAR = "\x1b[H\x1b[2J"  # cursor home, clear the screen: the watch redrawn in p
 @shared_options
 @pass_kit
 def agents(kit: Kit, session: str, watch: bool, interval: float, stalled_after: str | None) -> None:
-    """The session's subagents as they are now: running, stalled, finished or failed.
+    """The session's subagents now: running, stalled, finished, failed or stopped.
 
     SESSION defaults to `current`; `--session` is the same. For each agent: its status
     (stalled: still running, and its log has not grown for --stalled-after), elapsed time,
@@ -85,7 +85,7 @@ def agents(kit: Kit, session: str, watch: bool, interval: float, stalled_after: 
 
 
 def _print(report: Any) -> None:
-    counts = [f"{n} {status}" for status in STATUSES if (n := report.count(status))]
+    counts = [f"{n} {status}" for status in api.LIVE_STATUSES if (n := report.count(status))]
     head = f"Session {report.ref.id}: {plural(len(report.agents), 'agent')}"
     say(head + (" · " + " · ".join(counts) if counts else ""))
     if not report.agents:
@@ -95,9 +95,9 @@ def _print(report: Any) -> None:
         say("(the kit's SubagentStart/SubagentStop hooks saw none of them: statuses from the logs alone)")
     for agent in report.agents:
         status = agent.status
-        if status == "stalled":
-            status = paint(f"stalled {human_duration(agent.idle_s)}", FAILURE)
-        elif status == "failed":
+        if status == api.AGENT_STALLED:
+            status = paint(f"{status} {human_duration(agent.idle_s)}", FAILURE)
+        elif status == api.AGENT_FAILED:
             status = paint(status, FAILURE)
         tokens = "-" if agent.tokens is None else (FLOOR if agent.tokens_floor else "") + human_tokens(agent.tokens)
         if agent.budget is not None:
@@ -114,5 +114,5 @@ def _print(report: Any) -> None:
             say(f"      {clip(agent.description, TEXT_LIMIT)}")
         if agent.doing:
             say(f"      now: {clip(agent.doing, TEXT_LIMIT)}")
-        elif agent.last_message and agent.status in ("finished", "failed"):
+        elif agent.last_message and agent.status in api.AGENT_ENDED:
             say(f"      last: {clip(agent.last_message, TEXT_LIMIT)}")

@@ -134,7 +134,7 @@ def _print_agents(report: AgentReport, *, agent: str | None, all_agents: bool, n
         _print_agent(report, node, detail=agent is not None, every_call=agent is not None or all_agents, full=full)
     if picked.others:
         named = ", ".join(
-            f"{n.run.agent_id} [{n.run.agent_type or '?'}] {clip(n.run.description, 40)} ({'FAILED' if n.run.failed else n.run.status})"
+            f"{n.run.agent_id} [{n.run.agent_type or '?'}] {clip(n.run.description, 40)} ({agent_status(n.run)})"
             for n in picked.others[:OTHERS_NAMED]
         )
         more = f" and {len(picked.others) - OTHERS_NAMED} more" if len(picked.others) > OTHERS_NAMED else ""
