@@ -14,8 +14,8 @@ entry types and its raw-type reader (both standard library only). Does not: open
 from __future__ import annotations
 
 from session_kit.base import fastjson
-from session_kit.base.declines import is_declined
 from session_kit.base.agents import FAILED, RUNNING, STOPPING_TOOLS, stopped_task
+from session_kit.base.declines import is_declined
 from session_kit.base.rawtype import top_level_type
 from session_kit.base.vocabulary import (
     NOISE_TYPE_BYTES,
