@@ -214,6 +214,7 @@ EVERY_COMMAND = {
     "base.words",
     "claude",
     "base.encoding",
+    "base.layout",  # where the client's files are: the root's one walk
     "claude.paths",
     "state",
     "base.fastjson",
@@ -242,6 +243,7 @@ AGENTS = {
     "transcript.tokens",
     "transcript.tools",
     "transcript.usagefields",
+    "base.tools",  # which calls spawn an agent
 }
 REPORT = (
     ONE_SESSION
@@ -279,6 +281,7 @@ MAY_LOAD = {
         "state.scratch",
         "transcript.agent_signals",
         "base.rawtype",
+        "base.tools",  # the tool roles the memory folds by
     },
     "sessions": EVERY_COMMAND
     | GLANCE

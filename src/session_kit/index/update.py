@@ -207,6 +207,7 @@ def _index_held(
     conn: sqlite3.Connection, item: IndexFile, key: str, row: tuple | None, f: Follow, fts: bool, texts: bool
 ) -> tuple[int, bool]:
     # The parsers load only here: an update that finds nothing new never pays for them.
+    from session_kit.base.layout import meta_path
     from session_kit.base.rawtype import top_level_type
     from session_kit.base.vocabulary import NOISE_TYPE_BYTES, TITLE_TYPE_BYTES
     from session_kit.index.rows import FileRows, SessionState, sql_row, sql_value
@@ -218,7 +219,7 @@ def _index_held(
     noise = NOISE_TYPE_BYTES - TITLE_TYPE_BYTES  # never parsed; title lines are (a session's title)
     warmup = bool(row[6]) if row is not None else item.warmup
     if item.agent is not None and not warmup:
-        meta = _read_meta(Path(item.path[: -len(".jsonl")] + ".meta.json")) or {}
+        meta = _read_meta(Path(meta_path(item.path))) or {}
         kind, description = meta.get("agentType"), meta.get("description")
         conn.execute(
             "INSERT OR REPLACE INTO agents VALUES(?,?,?,?,?)",

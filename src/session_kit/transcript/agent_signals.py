@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, NamedTuple
 
+from session_kit.base.tools import TASK_OUTPUT  # a completion read off a TaskOutput poll: the tool names it
 from session_kit.base.vocabulary import (
     ATTACHMENT_QUEUED_COMMAND,
     ATTACHMENT_TASK_STATUS,
@@ -45,7 +46,6 @@ SOURCE_CALL = "call"  # the spawning call's own start and end
 
 NOTIFICATION = "task-notification"
 TASK_STATUS = ATTACHMENT_TASK_STATUS  # a figure source too
-TASK_OUTPUT = "TaskOutput"
 
 # A completion's status word, as the client writes it, to ours.
 _ENDED = {"completed": AGENT_OK, "success": AGENT_OK, "done": AGENT_OK}
