@@ -698,12 +698,12 @@ def test_one_module_tells_where_a_path_sits_in_the_layout():
 
 
 def test_one_module_reads_a_field_in_a_files_head():
-    """`base.layout.head_field` (and `field_in`, `field_needles`) alone know how the client
+    """`base.headfield` (`head_field`, `field_in`, `field_needles`) alone knows how the client
     writes `"key":"value"`: no other module spells a field's joint or a field it looks for."""
     fields = ("sessionId", "cwd", "slug", "version")
     offenders = set()
     for name in MODULES:
-        if name == "session_kit.base.layout":
+        if name == "session_kit.base.headfield":
             continue
         for c in _strings(name, fstrings=True):
             text = c.value.decode("latin-1") if isinstance(c.value, bytes) else c.value

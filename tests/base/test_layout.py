@@ -1,5 +1,5 @@
-"""The one walk of a Claude root, the one reading of a path, the one head-field reader
-(`base.layout`), on roots built with every layout the client wrote."""
+"""The one walk of a Claude root and the one reading of a path (`base.layout`), and the one
+head-field reader (`base.headfield`), on roots built with every layout the client wrote."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from session_kit.base import layout
+from session_kit.base import headfield, layout
 from session_kit.errors import Skipped
 from tests.support.transcripts import Transcript
 
@@ -147,18 +147,18 @@ def test_head_field_reads_the_first_value_written_as_the_client_writes_it(tmp_pa
     path = tmp_path / "t.jsonl"
     path.write_bytes(head)
     key = b"cwd" if b'"cwd"' in head else b"sessionId"
-    assert layout.head_field(str(path), key) == value
+    assert headfield.head_field(str(path), key) == value
 
 
 def test_head_field_reads_only_the_head_and_never_a_value_it_cut(tmp_path: Path):
     path = tmp_path / "t.jsonl"
     path.write_bytes(b'{"x":"' + b"y" * 100 + b'"}\n{"sessionId":"' + b"z" * 50 + b'"}\n')
-    assert layout.head_field(str(path), b"sessionId", limit=110) is None  # not there within the head
-    assert layout.head_field(str(path), b"sessionId", limit=140) is None  # the value is cut
-    assert layout.head_field(str(path), b"sessionId") == "z" * 50
+    assert headfield.head_field(str(path), b"sessionId", limit=110) is None  # not there within the head
+    assert headfield.head_field(str(path), b"sessionId", limit=140) is None  # the value is cut
+    assert headfield.head_field(str(path), b"sessionId") == "z" * 50
 
 
 def test_head_field_never_waits_on_a_fifo(tmp_path: Path):
     fifo = tmp_path / "agent-x.jsonl"
     os.mkfifo(fifo)
-    assert layout.head_field(str(fifo), b"sessionId") is None
+    assert headfield.head_field(str(fifo), b"sessionId") is None

@@ -215,6 +215,7 @@ EVERY_COMMAND = {
     "claude",
     "base.encoding",
     "base.layout",  # where the client's files are: the root's one walk
+    "base.headfield",  # a session's cwd, a 2025 agent log's session: read from the head
     "claude.paths",
     "state",
     "base.fastjson",

@@ -37,7 +37,8 @@ from session_kit.archive.layout import GZ, MANIFEST, Archived
 from session_kit.base import fileio
 from session_kit.base import layout as client
 from session_kit.base.follow import Checkpoint, checkpoint, resume, unchanged
-from session_kit.base.layout import SESSION_SUFFIX, field_in, head_field
+from session_kit.base.headfield import field_in, head_field
+from session_kit.base.layout import SESSION_SUFFIX
 from session_kit.state.root import check_no_symlink, ensure_dir
 
 CHUNK = 1 << 20

@@ -15,7 +15,8 @@ here once; neither side keeps a lighter copy.
 - `encoding`        the project-folder name the client gives a path.
 - `layout`          where the client's files sit under a Claude root: the one walk of
                     `projects/` and of a session's folder, a path read as (root, project,
-                    session, agent), a field read from a file's head.
+                    session, agent).
+- `headfield`       a field read from a file's head (`sessionId`, `cwd`, `slug`), unparsed.
 - `tools`           the tools the client offers the model, by the role each plays.
 - `vocabulary`      every entry type a client wrote and its class, attachment kinds, hook events.
 - `rawtype`         an entry's top-level type from raw bytes, so noise is never parsed.

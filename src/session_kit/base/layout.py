@@ -1,5 +1,5 @@
-"""Where the client's files sit under a Claude root: the one walk of `projects/`, the one
-reading of a path, the one reader of a field in a file's head. Standard library only, on
+"""Where the client's files sit under a Claude root: the one walk of `projects/` and the one
+reading of a path. Standard library only, on
 plain strings (no `pathlib`): the hooks, the status line and the commands all load it.
 
 Owns: the names of the layout (`<root>/projects/<project>/<id>.jsonl`; `<id>/subagents/
@@ -10,8 +10,8 @@ copies `<id>.jsonl.superseded-<ms>`, whole earlier transcripts to archive and sc
 secrets, never a second live session; `<root>/plans/`); listing them (`project_folders`,
 `session_entries`, the listing's hot loop, `project_files`, `agent_logs`), going into a
 folder only when `fileio.walkable` says so (a symlink loop or a link back up is skipped with
-a note); `where`: a path → its root, project, session and agent; `head_field`: the first
-non-empty `"key":"value"` string in a file's first bytes, never parsing a line.
+a note); `where`: a path → its root, project, session and agent. A field read from a file's
+head (a 2025 agent log's `sessionId`) is `base.headfield`'s.
 Does not: read transcripts; decide what a feature takes of the walk (the listing, the index,
 the archive, secrets, the status line, the memory do); know the kit's own state folders
 (`state.root`) or the archive's (`archive.layout`).
@@ -32,8 +32,6 @@ SET_ASIDE_MARK = SESSION_SUFFIX + ".superseded-"  # <id>.jsonl.superseded-<ms>, 
 # The client's compaction summariser (2.1.x) writes its request as `agent-acompact-<id>.jsonl`
 # in `subagents/`: billed, but not an agent of the conversation (no call spawned it).
 COMPACTION_AGENT_PREFIX = "acompact-"
-HEAD_FIELD_BYTES = 256 * 1024  # how far into a file its session id or cwd is looked for
-_HEAD_STEP = 8 * 1024
 
 # What a file is, by where it sits (`Found.kind`, `Place.kind`).
 TRANSCRIPT = "transcript"  # <project>/<id>.jsonl
@@ -218,10 +216,23 @@ def listing(folder: str, *, note: bool = False) -> list[os.DirEntry]:
         return []
 
 
+def _goes_into(entry: os.DirEntry, within: str) -> bool:
+    """`fileio.walkable` for a listed entry: a real folder is one (its type came with the
+    listing, no stat), a link is asked about (a loop, or a link back up, is skipped with a note)."""
+    try:
+        if entry.is_dir(follow_symlinks=False):
+            return True
+        if not entry.is_symlink():
+            return False
+    except OSError:
+        return False
+    return _io().walkable(entry.path, within=within)
+
+
 def project_folders(root: str, *, note: bool = False) -> list[str]:
     """The project folders under `root`'s `projects/`, in name order."""
     base = projects_dir(root)
-    return [e.path for e in listing(base, note=note) if _io().walkable(e.path, within=base)]
+    return [e.path for e in listing(base, note=note) if _goes_into(e, base)]
 
 
 def project_mtimes(root: str) -> dict[str, int]:
@@ -318,7 +329,7 @@ class Found:
 def project_files(folder: str, *, folders=None, contents: bool = False, note: bool = False):
     """The files of one project folder (`projects/<project>/`), in name order: its
     transcripts (TRANSCRIPT), set-aside copies (SET_ASIDE), 2025 agent logs (LEGACY_AGENT,
-    whose session is None: `head_field` reads it) and its other files (PROJECT_FILE); and
+    whose session is None: `headfield.head_field` reads it) and its other files (PROJECT_FILE); and
     for each folder in it (a session's `<id>/`, also when its transcript is gone) for which
     `folders(name)` holds (None: every one; False: none), its agent logs, with `contents`
     every file in it (`session_folder_files`)."""
@@ -335,7 +346,7 @@ def project_files(folder: str, *, folders=None, contents: bool = False, note: bo
         set_aside = set_aside_of_name(name)
         if set_aside is not None:
             yield Found(entry.path, SET_ASIDE, project, set_aside, None, entry)
-        elif folders is not False and (folders is None or folders(name)) and _io().walkable(entry.path, within=folder):
+        elif folders is not False and (folders is None or folders(name)) and _goes_into(entry, folder):
             yield from session_folder_files(entry.path, name, project, contents=contents, note=note)
         elif contents and not _is_dir(entry):
             yield Found(entry.path, PROJECT_FILE, project, None, None, entry)
@@ -374,11 +385,11 @@ def agent_logs(folder: str, session: str, project: str, *, note: bool = False) -
         agent = agent_of_name(entry.name)
         if agent is not None:
             found.append(Found(entry.path, AGENT, project, session, agent, entry))
-        elif entry.name == WORKFLOWS:
+        elif entry.name == WORKFLOWS and _goes_into(entry, subagents):
             workflows = entry.path
-    if workflows is not None and _io().walkable(workflows, within=subagents):
+    if workflows is not None:
         for run in listing(workflows, note=note):
-            if _io().walkable(run.path, within=workflows):
+            if _goes_into(run, workflows):
                 for entry in listing(run.path, note=note):
                     agent = agent_of_name(entry.name)
                     if agent is not None:
@@ -387,8 +398,22 @@ def agent_logs(folder: str, session: str, project: str, *, note: bool = False) -
 
 
 def legacy_agent_logs(project_dir: str, *, note: bool = False) -> list[Found]:
-    """A project's 2025 agent logs beside its sessions, in name order (their session: `head_field`)."""
-    return [f for f in project_files(project_dir, folders=False, note=note) if f.kind == LEGACY_AGENT]
+    """A project's 2025 agent logs beside its sessions, in name order (their session: `headfield.head_field`)."""
+    project = os.path.basename(project_dir)
+    try:  # names alone: a project of thousands of sessions holds a few of these, if any
+        names = [n for n in os.listdir(project_dir) if n.startswith(AGENT_PREFIX) and n.endswith(SESSION_SUFFIX)]
+    except (FileNotFoundError, NotADirectoryError, ValueError):
+        return []
+    except OSError as exc:
+        if note:
+            _io().skipped(project_dir, _io().reason(exc))
+        return []
+    path = os.path.join
+    return [
+        Found(path(project_dir, n), LEGACY_AGENT, project, None, agent, None)
+        for n in sorted(names)
+        if (agent := agent_of_name(n)) is not None
+    ]
 
 
 def find_agent_log(project: str, session: str, agent: str) -> str | None:
@@ -416,79 +441,3 @@ def files_under(folder: str):
             found = os.path.join(path, name)
             if os.path.isfile(found) and not os.path.islink(found):
                 yield found
-
-
-# --- a field in a file's head -----------------------------------------------------------------
-
-
-def field_needles(key: bytes, value: bytes) -> tuple[bytes, bytes]:
-    """`"key":"value"` as the client writes it, with and without a space."""
-    return b'"' + key + b'":"' + value + b'"', b'"' + key + b'": "' + value + b'"'
-
-
-def field_in(data: bytes, key: bytes) -> str | None:
-    """The first non-empty top-level-looking string `"key": "value"` in `data`, decoded; a
-    value cut by the end of `data` is not one."""
-    needle = b'"' + key + b'"'
-    at = data.find(needle)
-    while at >= 0:
-        start = at + len(needle)
-        while data[start : start + 1] in (b" ", b"\t"):
-            start += 1
-        if data[start : start + 1] == b":":
-            start += 1
-            while data[start : start + 1] in (b" ", b"\t"):
-                start += 1
-            if data[start : start + 1] == b'"':
-                value = _string_at(data, start + 1)
-                if value:
-                    return value
-        at = data.find(needle, at + 1)
-    return None
-
-
-def _string_at(data: bytes, start: int) -> str | None:
-    from session_kit.base import fastjson
-
-    end = start
-    while True:
-        end = data.find(b'"', end)
-        if end < 0 or data[start:end].find(b"\n") >= 0:
-            return None
-        backslashes = 0
-        while data[end - 1 - backslashes : end - backslashes] == b"\\":
-            backslashes += 1
-        if not backslashes % 2:
-            break
-        end += 1
-    raw = data[start:end]
-    if b"\\" not in raw:
-        return raw.decode("utf-8", "replace")
-    try:
-        value = fastjson.loads(b'"' + raw + b'"')
-    except ValueError:
-        return None
-    return value if isinstance(value, str) else None
-
-
-def head_field(path: str, key: bytes, *, limit: int = HEAD_FIELD_BYTES) -> str | None:
-    """The first non-empty `"key":"value"` string among a file's first `limit` bytes, read
-    in growing steps and never parsed (a session id, a cwd, a slug, a version); None for a
-    file that cannot be read or is not a regular one (a FIFO is never waited on)."""
-    try:
-        f = _io().open_regular(path)
-    except (OSError, ValueError):
-        return None
-    with f:
-        data = b""
-        step = _HEAD_STEP
-        while len(data) < limit:
-            chunk = f.read(min(step, limit - len(data)))
-            if not chunk:
-                break
-            data += chunk
-            value = field_in(data, key)
-            if value is not None:
-                return value
-            step *= 2
-    return None

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from session_kit.base import layout
 from session_kit.base.fileio import open_fd
+from session_kit.base.headfield import field_needles
 from session_kit.conversation import steps
 from session_kit.conversation.elements import ConvertOptions, LogFacts, UnitBuilder
 from session_kit.conversation.items import REPLACEMENT, Unit, clean, replace_texts
@@ -98,7 +99,7 @@ def holds_session(path: Path, session_id: str) -> bool:
         return True  # the conversion reports the error
     try:
         sid = session_id.encode()
-        return file_holds(fd, *layout.field_needles(b"sessionId", sid))
+        return file_holds(fd, *field_needles(b"sessionId", sid))
     finally:
         os.close(fd)
 

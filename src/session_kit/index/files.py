@@ -21,7 +21,8 @@ from pathlib import Path
 
 from session_kit.base import layout
 from session_kit.base.fileio import walkable
-from session_kit.base.layout import Found, agent_of_name, head_field, is_compaction_agent
+from session_kit.base.headfield import head_field
+from session_kit.base.layout import Found, agent_of_name, is_compaction_agent
 from session_kit.sessions.store import is_warmup_log
 from session_kit.state.ids import is_plain_id
 

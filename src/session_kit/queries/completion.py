@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from session_kit.base.layout import head_field
+from session_kit.base.headfield import head_field
 from session_kit.sessions.resolve import CURRENT
 from session_kit.sessions.store import find_project, list_project_dirs, list_sessions
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from session_kit.base import layout
+from session_kit.base.headfield import head_field
 from session_kit.base.vocabulary import ATTACHMENT_KINDS, KNOWN_ENTRY_TYPES, TYPE_ATTACHMENT
 from session_kit.errors import NotFound
 from session_kit.transcript.entries import KNOWN_BLOCK_TYPES
@@ -95,7 +96,7 @@ def drift_report(root: Path) -> DriftReport:
 
 def _scan_file(path: Path, report: DriftReport) -> None:
     # Lines before the first that names a version (titles, snapshots) are its client's too.
-    version = layout.head_field(str(path), b"version") or UNKNOWN_VERSION
+    version = head_field(str(path), b"version") or UNKNOWN_VERSION
     for line, raw in iter_records(path, report.read):
         report.entries += 1
         written = raw.get("version")

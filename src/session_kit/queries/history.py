@@ -167,6 +167,6 @@ def archive_status(claude_root: Path, state_root: str, project: Path) -> dict[st
 
 def session_cwd(transcript: str | os.PathLike[str]) -> str | None:
     """The folder a session ran in (its entries' `cwd`): where `claude --resume` finds it."""
-    from session_kit.base.layout import head_field
+    from session_kit.base.headfield import head_field
 
     return head_field(os.fspath(transcript), b"cwd")

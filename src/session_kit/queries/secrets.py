@@ -24,6 +24,7 @@ from session_kit.archive import layout as archived
 from session_kit.archive import store
 from session_kit.base import layout
 from session_kit.base.encoding import encode_project_dir
+from session_kit.base.headfield import head_field
 from session_kit.claude.paths import history_file, plans_dir, shell_snapshots_dir
 from session_kit.errors import KitError, NotFound
 from session_kit.queries.secret_spots import JSONL, form_of, spots
@@ -187,7 +188,7 @@ def _project_sources(project: Path, scope: Scope) -> Iterator[Source]:
             continue
         session = found.session
         if found.kind == layout.LEGACY_AGENT:  # 2025: beside the sessions, named by its head
-            session = layout.head_field(found.path, b"sessionId")
+            session = head_field(found.path, b"sessionId")
         if (scope.session is None or session == scope.session) and os.path.isfile(found.path):
             yield Source(CLIENT, found.path, session, JSONL)
 

@@ -23,11 +23,10 @@ from typing import Any, NamedTuple
 
 from session_kit.base import fastjson, fileio, layout
 from session_kit.base.fileio import open_regular, read_small, reason, skipped
+from session_kit.base.headfield import HEAD_FIELD_BYTES, head_field
 from session_kit.base.layout import (
     AGENT_PREFIX,
-    HEAD_FIELD_BYTES,
     SESSION_SUFFIX,
-    head_field,
     is_compaction_agent,
 )
 from session_kit.claude import paths
@@ -176,7 +175,9 @@ def session_ref_from_path(path: Path) -> SessionRef:
         raise KitError(f"not a transcript file: {path}")
     if st.st_size and not looks_like_transcript(path):
         raise NotFound(f"not a transcript (no JSON entries in its first lines): {path}")
-    return SessionRef(path.stem, path, path.parent, st.st_mtime, st.st_size)
+    # a set-aside copy (`<id>.jsonl.superseded-<ms>`) is an earlier transcript of its session
+    sid = layout.set_aside_of_name(path.name) or path.stem
+    return SessionRef(sid, path, path.parent, st.st_mtime, st.st_size)
 
 
 def looks_like_transcript(path: Path) -> bool:
