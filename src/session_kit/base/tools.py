@@ -52,14 +52,6 @@ def spawns_agent(name: object) -> bool:
     return name in SPAWNS_AGENT
 
 
-def writes_file(name: object) -> bool:
-    return name in WRITES_FILE
-
-
 def written_file_key(name: object) -> str | None:
     """The input key naming the file a call of `name` writes (None: it writes none)."""
     return WRITES_FILE.get(name) if isinstance(name, str) else None
-
-
-def reads_file(name: object) -> bool:
-    return name in READS_FILE

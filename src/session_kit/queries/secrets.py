@@ -1,9 +1,9 @@
 """Secrets held in the client's files and in the kit's archive: where they are, never what.
 
 Owns: which files `secrets` reads for a scope (one session, one project, or everything) on
-the client's side (transcripts, agent logs and meta files, everything in a session's `<id>/`
-folder: `tool-results/`, `custom-title.json`, `precompact.json`, workflow journals; the
-lines of `history.jsonl`; with everything, also the shell snapshots and plan files) and in
+the client's side (transcripts and the client's set-aside copies of them, agent logs and
+meta files, everything in a session's `<id>/` folder: `tool-results/`, `custom-title.json`,
+`precompact.json`, workflow journals; the lines of `history.jsonl`; with everything, also the shell snapshots and plan files) and in
 the kit's archive (every archived file of the scope); reading each (JSON Lines a line at a
 time, other files whole) and naming each secret the redactor's rules find
 (`queries.secret_spots`: the redactor's own rules, on the text as the kit shows it) by its

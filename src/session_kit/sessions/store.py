@@ -1,7 +1,8 @@
 """A session on disk: projects, sessions and agent logs under the Claude root, cheaply.
 
-Owns: listing the project directories under the Claude root, the sessions of a project
-(newest first) apart from agent logs, the agent logs of a session in every layout (current:
+Owns, on the one walk of the root (`base.layout`): the project directories under the Claude
+root, the sessions of a project (newest first) apart from agent logs and the client's
+set-aside copies, the agent logs of a session in every layout (current:
 `<sid>/subagents/agent-*.jsonl` with `.meta.json`, and a workflow run's agents under
 `<sid>/subagents/workflows/<run>/`; 2025: `agent-*.jsonl` beside the sessions, linked by
 `sessionId`), telling 2.0.x warmup logs apart, the agent logs whose session file is gone
