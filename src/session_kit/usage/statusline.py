@@ -32,7 +32,6 @@ import os
 import sys
 
 from session_kit.base import fastjson, fileio, layout
-from session_kit.base.headfield import head_field
 from session_kit.state import live_agents
 from session_kit.state import root as state
 from session_kit.state.ids import check_session_id
@@ -76,6 +75,8 @@ def _agent_logs(transcript: str, session_id: str, checked: dict | None = None) -
         if name not in checked:
             if not fileio.is_regular(log.path):
                 continue
+            from session_kit.base.headfield import head_field  # here: only a 2.0.x log beside the sessions needs it
+
             checked[name] = head_field(log.path, b"sessionId", limit=HEAD_BYTES) == session_id
         if checked[name]:
             found.append(log.path)
