@@ -460,6 +460,7 @@ INDEX_FRESH = {
     "session_kit.archive",
     "session_kit.archive.background",
     "session_kit.base.detach",
+    "session_kit.base.layout",  # where the transcript is: its Claude root
 }
 # What `run.py` loads before the event's own module.
 STARTER = {"session_kit", "session_kit.hooks", "session_kit.hooks.start"}
@@ -477,6 +478,8 @@ HOOK_LOADS = {
         "session_kit.transcript",
         "session_kit.base.follow",
         "session_kit.transcript.usagefields",
+        "session_kit.base.tools",  # which calls spawn an agent
+        "session_kit.base.layout",  # where the agent's log is
     },
     "subagent-start": HOOK_CORE | LIVE_RECORD,
     "subagent-stop": HOOK_CORE | LIVE_RECORD,
@@ -796,3 +799,139 @@ def test_importing_every_module_of_the_kit_loads_no_psycopg():
     assert {m for m in modules if within(m, "psycopg")} == set()
     hooks = loaded_after("import session_kit.hooks.handlers, session_kit.hooks.guard", isolated=True)
     assert {m for m in hooks if within(m, "psycopg", "session_kit.team")} == set()
+
+
+# --- (k) one walk of the Claude root, one reading of a path, one head reader, one tool table ----
+
+# Who lists a folder (`os.scandir`, `os.listdir`, `os.walk`, `Path.iterdir`/`glob`), and why:
+# the Claude root's `projects/` and a session's folder are listed by `base.layout` alone.
+LISTERS = {
+    "session_kit.base.layout": "the one walk of the Claude root: projects, sessions, agents, plans",
+    "session_kit.base.fileio": "the temp files a killed write left beside a file of the kit's",
+    "session_kit.state.root": "the kit's own state folders",
+    "session_kit.state.current": "the kit's own state folders",
+    "session_kit.state.scratch": "the kit's own state folders",
+    "session_kit.archive.layout": "the archive's own folders and manifests",
+    "session_kit.claude.live": "the client's registry of running processes (`<root>/sessions/`)",
+    "session_kit.install.installer": "the kit's install backups and slash commands",
+    "session_kit.install.kit_files": "the kit's slash commands",
+}
+_LISTING_CALLS = {"scandir", "listdir", "walk", "fwalk"}
+
+
+def _lists_folders(name: str) -> bool:
+    for node in _code_nodes(name):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            attr, owner = node.func.attr, getattr(node.func.value, "id", None)
+            if (attr in _LISTING_CALLS and owner == "os") or attr in ("iterdir", "glob", "rglob"):
+                return True
+        if isinstance(node, ast.ImportFrom) and node.module == "os" and {a.name for a in node.names} & _LISTING_CALLS:
+            return True
+    return False
+
+
+def _strings(name: str, *, fstrings: bool = False) -> list[ast.Constant]:
+    """The module's str and bytes constants in code (not docstrings, keys of a dict or of a
+    JSON value, `__slots__`, nor the text of an f-string unless asked)."""
+    nodes = _code_nodes(name)
+    keys = {id(k) for n in nodes if isinstance(n, ast.Dict) for k in n.keys if k is not None}
+    keys |= {id(n.slice) for n in nodes if isinstance(n, ast.Subscript)}
+    if not fstrings:
+        keys |= {id(v) for n in nodes if isinstance(n, ast.JoinedStr) for v in n.values}
+    slots = {
+        id(c)
+        for n in nodes
+        if isinstance(n, ast.Assign) and any(getattr(t, "id", None) == "__slots__" for t in n.targets)
+        for c in ast.walk(n.value)
+    }
+    return [
+        n
+        for n in nodes
+        if isinstance(n, ast.Constant) and isinstance(n.value, (str, bytes)) and id(n) not in keys | slots
+    ]
+
+
+def test_one_module_lists_the_claude_roots_folders():
+    assert {n for n in MODULES if _lists_folders(n)} == set(LISTERS)
+
+
+# The client's folder and file names: spelled where the layout is, once.
+LAYOUT_NAMES = {"projects", "subagents", "workflows", "agent-", ".meta.json"}
+
+
+def test_the_names_of_the_clients_layout_are_spelled_in_one_module():
+    spelled = {
+        (n, c.value)
+        for n in MODULES
+        for c in _strings(n)
+        if c.value in LAYOUT_NAMES or (isinstance(c.value, str) and ".superseded-" in c.value)
+    }
+    # the kit's own state root has a `projects/` folder of its own (one per project key)
+    assert {s for s in spelled if s[0] != "session_kit.base.layout"} == {("session_kit.state.root", "projects")}
+
+
+def test_one_module_tells_where_a_path_sits_in_the_layout():
+    """A path is read as (root, project, session, agent) by `base.layout.where` alone: no other
+    module compares a part of a path with the projects folder's name."""
+    offenders = set()
+    for name in MODULES:
+        if name == "session_kit.base.layout":
+            continue
+        for node in _code_nodes(name):
+            if isinstance(node, ast.Compare):
+                operands = [node.left, *node.comparators]
+                if any(
+                    getattr(o, "value", None) == "projects" or getattr(o, "attr", getattr(o, "id", None)) == "PROJECTS"
+                    for o in operands
+                ):
+                    offenders.add(name)
+    assert offenders == set()
+
+
+def test_one_module_reads_a_field_in_a_files_head():
+    """`base.headfield` (`head_field`, `field_in`, `field_needles`) alone knows how the client
+    writes `"key":"value"`: no other module spells a field's joint or a field it looks for."""
+    fields = ("sessionId", "cwd", "slug", "version")
+    offenders = set()
+    for name in MODULES:
+        if name == "session_kit.base.headfield":
+            continue
+        for c in _strings(name, fstrings=True):
+            text = c.value.decode("latin-1") if isinstance(c.value, bytes) else c.value
+            if text in ('":"', '": "', '":') or any(f'"{f}"' in text or f'"{f}":' in text for f in fields):
+                offenders.add(name)
+        offenders |= {
+            name
+            for node in _code_nodes(name)
+            if isinstance(node, ast.FunctionDef) and node.name in ("first_field", "head_field", "field_in")
+        }
+    assert offenders == set()
+
+
+def _tool_names() -> set[str]:
+    from session_kit.base import tools
+
+    return {v for k, v in vars(tools).items() if k.isupper() and isinstance(v, str)}
+
+
+def test_one_table_says_each_tools_role():
+    """No module but `base.tools` spells a tool's name as a constant of its own, or a set,
+    tuple or list of two or more tool names."""
+    names = _tool_names()
+    offenders = set()
+    for name in MODULES:
+        if name == "session_kit.base.tools":
+            continue
+        for node in _code_nodes(name):
+            if isinstance(node, (ast.Set, ast.Tuple, ast.List)):
+                spelled = [e.value for e in node.elts if isinstance(e, ast.Constant)]
+                if sum(value in names for value in spelled) >= 2:
+                    offenders.add((name, node.lineno))
+            if (
+                isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Constant)
+                and node.value.value in names
+                and any(isinstance(t, ast.Name) and t.id.isupper() for t in node.targets)
+            ):
+                offenders.add((name, node.lineno))
+    assert offenders == set()

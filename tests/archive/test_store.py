@@ -202,3 +202,24 @@ def test_a_copy_made_before_checksums_were_kept_goes_on_and_verifies(claude_root
     entry = layout.archived(state, "projects/p/s1.jsonl")
     assert [g.size for g in entry.generations] == [16, 8]
     assert verify.verify(state, str(claude_root)).problems == ()
+
+
+def test_the_clients_set_aside_copies_are_archived_with_their_session_never_as_one(claude_root: Path, tmp_path: Path):
+    """Since 2.1.328 the client keeps earlier transcripts as `<id>.jsonl.superseded-<ms>`:
+    whole transcripts, archived with the session (by the full run and by the hooks' copy of
+    one session), never a second session of the archive."""
+    built = build(claude_root)
+    sid = built.current.session_id
+    project = claude_root / "projects" / "-work-proj"
+    aside = project / f"{sid}.jsonl.superseded-1764000000000"
+    aside.write_bytes((project / f"{sid}.jsonl").read_bytes()[:200])
+    assert (str(aside), sid) in _files(claude_root)
+    assert (str(aside), sid) in store.session_files(str(claude_root), str(project / f"{sid}.jsonl"))
+    state = _base(claude_root, tmp_path)
+    store.archive_paths(state, str(claude_root), _files(claude_root))
+    rel = f"projects/-work-proj/{sid}.jsonl.superseded-1764000000000"
+    assert generations.read_original(state, rel) == aside.read_bytes()
+    assert rel in {e.rel for e in store.archived_sessions(state)[sid]}
+    from session_kit.archive import view
+
+    assert sid in view.archived_ids(state, "") and not [i for i in view.archived_ids(state, "") if "superseded" in i]

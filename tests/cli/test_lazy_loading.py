@@ -217,6 +217,8 @@ EVERY_COMMAND = {
     "base.words",
     "claude",
     "base.encoding",
+    "base.layout",  # where the client's files are: the root's one walk
+    "base.headfield",  # a session's cwd, a 2025 agent log's session: read from the head
     "claude.paths",
     "state",
     "base.fastjson",
@@ -247,6 +249,7 @@ AGENTS = {
     "transcript.tokens",
     "transcript.tools",
     "transcript.usagefields",
+    "base.tools",  # which calls spawn an agent
 }
 REPORT = (
     ONE_SESSION
@@ -285,6 +288,7 @@ MAY_LOAD = {
         "state.scratch",
         "transcript.agent_signals",
         "base.rawtype",
+        "base.tools",  # the tool roles the memory folds by
     },
     "sessions": EVERY_COMMAND
     | GLANCE

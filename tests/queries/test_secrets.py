@@ -38,3 +38,18 @@ def test_the_clients_memory_folder_and_other_projects_are_not_a_sessions(claude_
         (claude_root / "projects" / project / f"{SID}.jsonl").write_text(json.dumps({"text": KEY}) + "\n")
     report = find_in(claude_root, None, scope_of(claude_root, project_path="/work/proj"))
     assert [Path(h.path).parent.name for h in report.hits] == ["-work-proj"]
+
+
+def test_a_secret_kept_only_in_a_set_aside_copy_is_found_with_its_session_and_line(claude_root: Path):
+    """`<id>.jsonl.superseded-<ms>` (2.1.328 and later) is a whole earlier transcript: read as
+    JSON Lines, its secrets named by session and line, as the live file's are."""
+    project = claude_root / "projects" / "-work-proj"
+    project.mkdir()
+    (project / f"{SID}.jsonl").write_text(json.dumps({"sessionId": SID, "text": "nothing here"}) + "\n")
+    aside = project / f"{SID}.jsonl.superseded-1764000000000"
+    aside.write_text(json.dumps({"text": "before"}) + "\n" + json.dumps({"text": f"key {KEY}"}) + "\n")
+    for scope in (scope_of(claude_root, all_projects=True), scope_of(claude_root, session=SID)):
+        report = find_in(claude_root, None, scope)
+        assert [(Path(h.path).name, h.line, h.kind, h.session) for h in report.hits] == [
+            (aside.name, 2, "anthropic-api-key", SID)
+        ]

@@ -213,3 +213,12 @@ def test_a_project_and_every_project_at_once_is_refused_by_every_way_of_listing(
         with pytest.raises(KitError, match="^--project and --all exclude each other$") as raised:
             listing(claude_root, project_path="/work/proj", all_projects=True)
         assert raised.value.exit_code == EXIT_USAGE
+
+
+def test_a_set_aside_copy_named_by_its_path_is_read_as_its_sessions(claude_root: Path):
+    """The client keeps earlier transcripts as `<id>.jsonl.superseded-<ms>` (2.1.328 and later)."""
+    path = claude_root / "projects" / "-p" / "abc.jsonl.superseded-1764000000000"
+    path.parent.mkdir(parents=True)
+    path.write_text('{"type":"user","sessionId":"abc"}\n')
+    assert session_ref_from_path(path).id == "abc"
+    assert [s.id for s in list_sessions(path.parent)] == []  # never a second live session

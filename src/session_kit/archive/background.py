@@ -8,9 +8,8 @@ Standard library only, and light: the hook's own process imports nothing but `os
 
 from __future__ import annotations
 
-import os
-
 from session_kit.base.detach import in_child
+from session_kit.base.layout import in_project_folder, where
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -30,18 +29,15 @@ def archive_session_now(state_root: str, claude_root: str, transcript: str) -> t
 
 def claude_root_of(transcript: str) -> str | None:
     """The Claude root a transcript lives under: the folder above `projects/<project>/`."""
-    project = os.path.dirname(os.path.abspath(transcript))
-    projects = os.path.dirname(project)
-    if os.path.basename(projects) != "projects":
-        return None
-    return os.path.dirname(projects)
+    place = where(transcript)
+    return place.root if place is not None and in_project_folder(place) else None
 
 
 def archive_in_background(state_root: str, transcript: str, *, log: Callable[[str], object]) -> bool:
     """Archive the session of `transcript` in a child; False when it ran here (no fork)."""
     claude_root = claude_root_of(transcript)
     if claude_root is None:
-        log(f"archive skipped: {transcript} is not under a Claude root's projects/")
+        log(f"archive skipped: {transcript} is not in a project folder of a Claude root")
         return False
     # Behind the client and the hook still exiting: nobody waits for the copy, and on 2 busy
     # cores a child at the hook's priority kept SessionEnd ~10 ms longer (1.33-1.43x python -c

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from session_kit.base import fileio
 from session_kit.base.follow import Checkpoint
+from session_kit.base.layout import PROJECTS, where_rel
 from session_kit.state.root import archive_root, ensure_dir
 
 ROOTS = "roots"
@@ -63,8 +64,8 @@ class Archived:
 
     @property
     def project(self) -> str | None:
-        parts = self.rel.split("/")
-        return parts[1] if len(parts) > 2 and parts[0] == "projects" else None
+        place = where_rel(self.rel)
+        return place.project if place is not None else None
 
     @property
     def rewritten(self) -> bool:
@@ -217,3 +218,28 @@ def entries_under(base: str, folder: str) -> list[Archived]:
                 if entry is not None:
                     found.append(entry)
     return found
+
+
+def project_listings(base: str):
+    """(folder, the names in it) of each archived project folder (`files/projects/<project>/`)."""
+    projects = os.path.join(files_dir(base), PROJECTS)
+    try:
+        names = os.listdir(projects)
+    except OSError:
+        return
+    for project in names:
+        folder = os.path.join(projects, project)
+        try:
+            yield folder, os.listdir(folder)
+        except OSError:
+            continue
+
+
+def earlier_parts(base: str):
+    """(rel, path) of each rewritten file's earlier part (`earlier/`), in a stable order."""
+    earlier = os.path.join(base, EARLIER)
+    for folder, dirs, names in os.walk(earlier):
+        dirs.sort()
+        for name in sorted(names):
+            path = os.path.join(folder, name)
+            yield os.path.relpath(path, earlier).replace(os.sep, "/"), path

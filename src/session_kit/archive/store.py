@@ -7,10 +7,11 @@ archived, cut shorter) starts a new generation: its bytes go to a new member fil
 earlier generation is kept as it was (the client rewrites transcripts in place: dropping the
 history before a compaction, "self-healing" a damaged file); rewriting every generation of
 a copy in place at the same length (`rewrite`: secrets scrubbed); which files belong to a session
-(its transcript, everything in its `<id>/` folder: agent logs and meta files, spilled tool
-outputs `tool-results/`, `custom-title.json`, `precompact.json`, a workflow's
-`journal.jsonl`; its 2025-layout agent logs; its plan file) and walking everything under a
-Claude root (plans with the session whose slug names them).
+(its transcript, the client's set-aside copies of it `<id>.jsonl.superseded-<ms>`, everything
+in its `<id>/` folder: agent logs and meta files, spilled tool outputs `tool-results/`,
+`custom-title.json`, `precompact.json`, a workflow's `journal.jsonl`; its 2025-layout agent
+logs; its plan file) and which of the files under a Claude root to archive (plans with the
+session whose slug names them), from the one walk of the root (`base.layout`).
 Does not: parse transcripts (a session id or slug is looked up in the raw bytes), decide when
 to run (hooks, `background`, the CLI), know the folders and manifests (`layout`), read
 members (`members`) or copies back (`generations`: it asks that module for a rewritten file's
@@ -36,7 +37,10 @@ from session_kit.archive import generations, layout
 from session_kit.archive.layout import GZ, MANIFEST, Archived
 from session_kit.archive.members import member_chunks
 from session_kit.base import fileio
+from session_kit.base import layout as client
 from session_kit.base.follow import checkpoint, resume, unchanged
+from session_kit.base.headfield import field_in, head_field
+from session_kit.base.layout import SESSION_SUFFIX
 from session_kit.state.root import check_no_symlink, ensure_dir
 
 CHUNK = 1 << 20
@@ -45,7 +49,7 @@ CHUNK = 1 << 20
 LEVEL = 1
 HEAD_BYTES = 256 * 1024  # how far into a file its session id is looked for
 SLUG_BYTES = 64 * 1024  # and its slug (on every entry of a session that has one)
-PLANS = "plans"
+PLANS = client.PLANS
 
 
 def archive_file(
@@ -261,19 +265,9 @@ def archived_session_files(base: str, session_id: str) -> list[Archived]:
     """The archived files of one session, found through the project folders' listings: its
     transcript, its `<id>/` folder, (from the manifests of the project's agent logs) its
     2025-layout agents, and its plan (recorded with it, or named by its transcript's slug)."""
-    projects = os.path.join(layout.files_dir(base), "projects")
     found: list[Archived] = []
-    try:
-        names = os.listdir(projects)
-    except OSError:
-        return []
-    for project in names:
-        folder = os.path.join(projects, project)
-        try:
-            listing = os.listdir(folder)
-        except OSError:
-            continue
-        if f"{session_id}.jsonl{GZ}{MANIFEST}" not in listing and session_id not in listing:
+    for folder, listing in layout.project_listings(base):
+        if f"{session_id}{SESSION_SUFFIX}{GZ}{MANIFEST}" not in listing and session_id not in listing:
             continue
         found.extend(e for e in layout.entries_under(base, folder) if e.session == session_id)
     if not found:
@@ -290,7 +284,8 @@ def archived_session_files(base: str, session_id: str) -> list[Archived]:
 
 def _archived_slug(base: str, entries: list[Archived], session_id: str) -> str | None:
     for entry in entries:
-        if entry.rel.endswith(f"/{session_id}.jsonl") and entry.rel.count("/") == 2:
+        place = client.where_rel(entry.rel)
+        if place is not None and place.kind == client.TRANSCRIPT and place.session == session_id:
             newest = entry.generations[-1]
             head = b""
             for chunk in member_chunks(newest.member, newest.gz_size):
@@ -304,69 +299,39 @@ def _archived_slug(base: str, entries: list[Archived], session_id: str) -> str |
 # --- what to archive ----------------------------------------------------------------------
 
 
-def _read_head(path: str, limit: int = HEAD_BYTES) -> bytes | None:
-    """A regular file's first bytes; None for anything else (a FIFO would block a plain open)."""
-    try:
-        return fileio.read_small(path, limit)
-    except OSError:
-        return None
-
-
-def _field_in(head: bytes, key: bytes) -> str | None:
-    for pattern in (b'"' + key + b'":"', b'"' + key + b'": "'):
-        at = head.find(pattern)
-        if at >= 0:
-            start = at + len(pattern)
-            end = head.find(b'"', start)
-            if end > start:
-                return head[start:end].decode("utf-8", "replace")
-    return None
-
-
-def _slug_in(head: bytes) -> str | None:
-    slug = _field_in(head, b"slug")
+def _plan_name(slug: str | None) -> str | None:
+    """A slug that can name a plan file (no path in it)."""
     return slug if slug and "/" not in slug and "\\" not in slug and not slug.startswith(".") else None
 
 
-def head_field(path: str, key: bytes, limit: int = HEAD_BYTES) -> str | None:
-    """The first `"key":"value"` string in a file's head, unparsed (ids and slugs hold no escapes)."""
-    head = _read_head(path, limit)
-    return None if head is None else _field_in(head, key)
+def _slug_in(head: bytes) -> str | None:
+    return _plan_name(field_in(head, b"slug"))
 
 
-def _folder_files(folder: str) -> Iterator[str]:
-    """Every regular file under `folder` (symlinks left alone), in a stable order."""
-    for path, dirs, names in os.walk(folder):
-        dirs.sort()
-        for name in sorted(names):
-            full = os.path.join(path, name)
-            if not os.path.islink(full):
-                yield full
+def _plan_of(claude_root: str, transcript: str) -> str | None:
+    slug = _plan_name(head_field(transcript, b"slug", limit=SLUG_BYTES))
+    plan = os.path.join(client.plans_dir(claude_root), slug + ".md") if slug else None
+    return plan if plan and os.path.isfile(plan) else None
 
 
 def session_files(claude_root: str, transcript: str) -> list[tuple[str, str]]:
     """(path, session id) of the files that make up the session of `transcript`: the file,
-    everything in its `<id>/` folder, the project's 2025-layout agent logs that name it, and
-    its plan file (`plans/<slug>.md`)."""
-    session = os.path.basename(transcript)[: -len(".jsonl")] if transcript.endswith(".jsonl") else None
-    session = session or head_field(transcript, b"sessionId") or ""
+    the client's set-aside copies of it (`<id>.jsonl.superseded-<ms>`), everything in its
+    `<id>/` folder, the project's 2025-layout agent logs that name it, and its plan file
+    (`plans/<slug>.md`)."""
+    session = client.session_of_name(os.path.basename(transcript))
+    session = session or head_field(transcript, b"sessionId", limit=HEAD_BYTES) or ""
     project = os.path.dirname(transcript)
     found = [(transcript, session)] if os.path.isfile(transcript) else []
-    found.extend((path, session) for path in _folder_files(os.path.join(project, session)))
-    try:
-        legacy = [n for n in os.listdir(project) if n.startswith("agent-") and n.endswith(".jsonl")]
-    except OSError:
-        legacy = []
-    for name in sorted(legacy):
-        path = os.path.join(project, name)
-        if head_field(path, b"sessionId") == session:
-            found.append((path, session))
-    head = _read_head(transcript, SLUG_BYTES)
-    slug = _slug_in(head) if head else None
-    if slug:
-        plan = os.path.join(claude_root, PLANS, slug + ".md")
-        if os.path.isfile(plan):
-            found.append((plan, session))
+    for item in client.project_files(project, folders=session.__eq__, contents=True):
+        if item.kind == client.LEGACY_AGENT:
+            if head_field(item.path, b"sessionId", limit=HEAD_BYTES) == session:
+                found.append((item.path, session))
+        elif item.kind != client.TRANSCRIPT and item.session == session:  # set aside, or in its folder
+            found.append((item.path, session))
+    plan = _plan_of(claude_root, transcript)
+    if plan:
+        found.append((plan, session))
     return found
 
 
@@ -374,46 +339,35 @@ def everything(
     claude_root: str, base: str | None = None, known: Callable[[str], str | None] | None = None
 ) -> Iterator[tuple[str, str | None]]:
     """(path, session id) of every file worth archiving under a Claude root, project by
-    project: transcripts and 2025-layout agent logs, everything in each session's folder;
-    then the plan files, each with the session whose slug names it (looked up only for a plan
-    `base`, the root's archive, does not know the session of yet). `known(path)`: the session
-    a file unchanged since it was archived is known by ("": none), None for any other file;
-    the heads of files it knows are not read again."""
-    projects = os.path.join(claude_root, "projects")
-    try:
-        folders = sorted(e.path for e in os.scandir(projects) if e.is_dir(follow_symlinks=False))
-    except OSError:
-        folders = []
+    project: transcripts, the client's set-aside copies of them, 2025-layout agent logs,
+    everything in each session's folder; then the plan files, each with the session whose
+    slug names it (looked up only for a plan `base`, the root's archive, does not know the
+    session of yet). `known(path)`: the session a file unchanged since it was archived is
+    known by ("": none), None for any other file; the heads of files it knows are not read
+    again."""
     transcripts: list[str] = []
-    for project in folders:
-        for folder, dirs, names in os.walk(project):
-            dirs.sort()
-            relative = os.path.relpath(folder, project)
-            owner = None if relative == os.curdir else relative.split(os.sep)[0]
-            for name in sorted(names):
-                path = os.path.join(folder, name)
-                if owner is not None:
-                    if not os.path.islink(path):
-                        yield path, owner
-                elif not name.endswith(".jsonl"):
-                    continue
-                elif name.startswith("agent-"):
-                    session = known(path) if known else None
-                    yield path, (session or None) if session is not None else head_field(path, b"sessionId")
-                else:
-                    transcripts.append(path)
-                    yield path, name[: -len(".jsonl")]
-    plans = os.path.join(claude_root, PLANS)
-    try:
-        names = sorted(n for n in os.listdir(plans) if n.endswith(".md"))
-    except OSError:
-        names = []
+    for project in client.project_folders(claude_root):
+        for item in client.project_files(project, contents=True):
+            if item.kind == client.PROJECT_FILE:
+                continue
+            if item.kind == client.LEGACY_AGENT:
+                session = known(item.path) if known else None
+                yield (
+                    item.path,
+                    (session or None) if session is not None else head_field(item.path, b"sessionId", limit=HEAD_BYTES),
+                )
+                continue
+            if item.kind == client.TRANSCRIPT:
+                transcripts.append(item.path)
+            yield item.path, item.session
+    plans = client.plan_files(claude_root)
     slugs: dict[str, str] | None = None
     settled = None  # every transcript is as when archived: none can name a plan of no session anew
-    for name in names:
-        session = known(os.path.join(plans, name)) if known else None
+    for path in plans:
+        name = os.path.basename(path)
+        session = known(path) if known else None
         if session is None and base:
-            archived = layout.archived(base, f"{PLANS}/{name}")
+            archived = layout.archived(base, f"{client.PLANS}/{name}")
             session = archived.session if archived else None
         if session == "" and settled is None:
             settled = all(known(path) for path in transcripts) if known else False
@@ -421,22 +375,21 @@ def everything(
             if slugs is None:
                 slugs = _slugs(transcripts)
             session = slugs.get(name[: -len(".md")])
-        yield os.path.join(plans, name), session or None
+        yield path, session or None
 
 
 def _slugs(transcripts: Iterable[str]) -> dict[str, str]:
     """The session each plan slug belongs to (the newest transcript naming it)."""
     found: dict[str, tuple[float, str]] = {}
     for path in transcripts:
-        head = _read_head(path, SLUG_BYTES)
-        slug = _slug_in(head) if head else None
+        slug = _plan_name(head_field(path, b"slug", limit=SLUG_BYTES))
         if slug:
             try:
                 mtime = os.stat(path).st_mtime
             except OSError:
                 continue
             if slug not in found or mtime > found[slug][0]:
-                found[slug] = (mtime, os.path.basename(path)[: -len(".jsonl")])
+                found[slug] = (mtime, client.session_of_name(os.path.basename(path)) or "")
     return {slug: session for slug, (_mtime, session) in found.items()}
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from session_kit.archive import generations, layout, store
 from session_kit.base import fileio
+from session_kit.base.layout import TRANSCRIPT, is_jsonl, session_of_name, where_rel
 from session_kit.state.root import ensure_dir
 
 
@@ -41,26 +42,20 @@ class Materialized:
 
 def archived_ids(base: str, prefix: str) -> list[str]:
     """Ids of archived sessions (those with an archived transcript) starting with `prefix`."""
-    projects = os.path.join(layout.files_dir(base), "projects")
-    suffix = ".jsonl" + layout.GZ + layout.MANIFEST
+    suffix = layout.GZ + layout.MANIFEST
     found = set()
-    try:
-        names = os.listdir(projects)
-    except OSError:
-        return []
-    for project in names:
-        try:
-            listing = os.listdir(os.path.join(projects, project))
-        except OSError:
-            continue
+    for _folder, listing in layout.project_listings(base):
         for name in listing:
-            if name.endswith(suffix) and name.startswith(prefix) and not name.startswith("agent-"):
-                found.add(name[: -len(suffix)])
+            if name.endswith(suffix) and name.startswith(prefix):
+                session = session_of_name(name[: -len(suffix)])
+                if session is not None:
+                    found.add(session)
     return sorted(found)
 
 
 def is_transcript(entry: layout.Archived, session_id: str) -> bool:
-    return entry.rel.endswith(f"/{session_id}.jsonl") and entry.rel.count("/") == 2
+    place = where_rel(entry.rel)
+    return place is not None and place.kind == TRANSCRIPT and place.session == session_id
 
 
 def _live(claude_root: str | None, entry: layout.Archived) -> str | None:
@@ -73,7 +68,7 @@ def _live(claude_root: str | None, entry: layout.Archived) -> str | None:
 def _pieces(base: str, entry: layout.Archived, live: str | None) -> tuple[list[str], int]:
     """What a file reads as: (the earlier part, if any, then the file now), and the earlier
     part's line count."""
-    earlier = generations.earlier_part(base, entry) if entry.rel.endswith(".jsonl") else None
+    earlier = generations.earlier_part(base, entry) if is_jsonl(entry.rel) else None
     lines = 0
     if earlier:
         with fileio.open_regular(earlier) as f:

@@ -13,6 +13,11 @@ here once; neither side keeps a lighter copy.
 - `detach`          a hook's child that outlives it (long work the client must not wait on).
 - `words`           the distinct words of a text (the redactor and the secret guard's screen).
 - `encoding`        the project-folder name the client gives a path.
+- `layout`          where the client's files sit under a Claude root: the one walk of
+                    `projects/` and of a session's folder, a path read as (root, project,
+                    session, agent).
+- `headfield`       a field read from a file's head (`sessionId`, `cwd`, `slug`), unparsed.
+- `tools`           the tools the client offers the model, by the role each plays.
 - `vocabulary`      every entry type a client wrote and its class, attachment kinds, hook progress.
 - `rawtype`         an entry's top-level type from raw bytes, so noise is never parsed.
 - `slash_commands`  whose a slash command is: the client's own, the kit's, the person's.

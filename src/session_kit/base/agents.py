@@ -14,6 +14,8 @@ Does not read lines (`transcript.agent_signals` does) or files.
 
 from __future__ import annotations
 
+from session_kit.base.tools import STOPS_TASK as STOPPING_TOOLS
+
 FINISHED = "finished"  # it gave its answer
 FAILED = "failed"  # its spawning call failed, a notification says so, or it ended on an API error
 STOPPED = "stopped"  # stopped on purpose: TaskStop or KillShell, a `killed` notification, interrupted
@@ -43,7 +45,6 @@ _CLIENT_WORDS = {
 }
 
 # The tools that stop a background task, and the input naming it.
-STOPPING_TOOLS = {"TaskStop": "task_id", "KillShell": "shell_id"}
 
 API_ERROR = "API Error"  # how the client's `<synthetic>` error message (and an agent's answer then) starts
 COMPACTION_PREFIX = "acompact-"  # the compaction summariser's agent id (`agent-acompact-*.jsonl`)

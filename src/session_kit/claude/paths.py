@@ -3,8 +3,8 @@
 Owns: the Claude root (`CLAUDE_CONFIG_DIR` or `~/.claude`), the project directory of a path
 under `projects/` (the encoding itself is in `encoding`), and the fixed places of sessions,
 subagent logs, plans, the prompt history and shell snapshots inside the root (plans: or where the `plansDirectory` setting puts
-them). Does not touch the file system beyond reading the environment; listing what exists is
-`sessions.store`'s job.
+them), as `pathlib` paths for the commands (the names are `base.layout`'s). Does not touch the
+file system beyond reading the environment; listing what exists is `base.layout`'s job.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from session_kit.base import layout
 from session_kit.base.encoding import MAX_ENCODED_LENGTH, encode_project_dir
 
 __all__ = ["MAX_ENCODED_LENGTH", "encode_project_dir"]  # re-exported: paths is where people look
@@ -28,7 +29,7 @@ def claude_root(override: str | os.PathLike[str] | None = None) -> Path:
 
 
 def projects_dir(root: Path) -> Path:
-    return root / "projects"
+    return root / layout.PROJECTS
 
 
 def project_dir(root: Path, project_path: str | os.PathLike[str]) -> Path:
@@ -36,12 +37,7 @@ def project_dir(root: Path, project_path: str | os.PathLike[str]) -> Path:
 
 
 def session_file(project: Path, session_id: str) -> Path:
-    return project / f"{session_id}.jsonl"
-
-
-def subagents_dir(project: Path, session_id: str) -> Path:
-    """Current layout: `<project>/<session-id>/subagents/`."""
-    return project / session_id / "subagents"
+    return project / (session_id + layout.SESSION_SUFFIX)
 
 
 def history_file(root: Path) -> Path:
@@ -67,4 +63,4 @@ def plans_dir(root: Path, plans_directory: str | None = None, *, project: str | 
         if p.is_absolute():
             return p
         return Path(project) / p if project else root / p
-    return root / "plans"
+    return root / layout.PLANS

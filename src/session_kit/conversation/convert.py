@@ -21,7 +21,9 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from session_kit.base import layout
 from session_kit.base.fileio import open_fd
+from session_kit.base.headfield import field_needles
 from session_kit.conversation import steps
 from session_kit.conversation.elements import ConvertOptions, LogFacts, UnitBuilder
 from session_kit.conversation.items import REPLACEMENT, Unit, clean, replace_texts
@@ -84,10 +86,8 @@ class SessionReading:
 
 def claude_roots_of(ref: SessionRef) -> tuple[str, ...]:
     """The Claude root a session lives in, and its `projects` folder, as path strings."""
-    projects = ref.project.parent
-    if projects.name == "projects":
-        return (str(projects.parent), str(projects))
-    return ()
+    root = layout.root_of(str(ref.path))
+    return (root, layout.projects_dir(root)) if root is not None else ()
 
 
 def holds_session(path: Path, session_id: str) -> bool:
@@ -99,7 +99,7 @@ def holds_session(path: Path, session_id: str) -> bool:
         return True  # the conversion reports the error
     try:
         sid = session_id.encode()
-        return file_holds(fd, b'"sessionId":"' + sid + b'"', b'"sessionId": "' + sid + b'"')
+        return file_holds(fd, *field_needles(b"sessionId", sid))
     finally:
         os.close(fd)
 

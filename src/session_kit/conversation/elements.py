@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from session_kit.base.slash_commands import is_local_command
+from session_kit.base.tools import SPAWNS_AGENT
 from session_kit.conversation import items, steps
 from session_kit.conversation.items import Child, Element, Omitted
 from session_kit.redact import Redactor, is_secret_name, marker
@@ -42,7 +43,7 @@ from session_kit.transcript.entries import (
     request_text,
 )
 from session_kit.transcript.tokens import TokenTally
-from session_kit.transcript.tools import AGENT_TOOLS, summarize_input
+from session_kit.transcript.tools import summarize_input
 
 _LOCAL_OUTPUT = ("<local-command-stdout>", "<local-command-stderr>")
 _IMAGE = Element(items.IMAGE)  # no attributes, no content: shared by every unit
@@ -151,7 +152,7 @@ class UnitBuilder:
             self.reduction.count(steps.STEP_LOG_DISCOVERY, len(steps.param_text(dict(tool_input))))
             return None
         self._waiting.use(call_id, name)
-        if name in AGENT_TOOLS and call_id:
+        if name in SPAWNS_AGENT and call_id:
             self.facts.spawn_calls[call_id] = ToolCall(
                 id=call_id,
                 name=name,
@@ -316,7 +317,7 @@ class UnitBuilder:
         name = self._waiting.answer(call_id)  # the call it answers: the one pairing rule
         status, exit_code, error = result_outcome(result, tool=name, version=entry.version)
         agent_id = None
-        if name in AGENT_TOOLS:
+        if name in SPAWNS_AGENT:
             agent_id = spawned_agent_of(result.extra, text)
             call = self.facts.spawn_calls.get(call_id)
             if call is not None and call.result_line is None:

@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from session_kit.base.tools import BASH
 from session_kit.redact import head_to_redact
-from session_kit.transcript.tools import BASH
 
 # The steps, in the order the pipeline applies them (what `Reduction` reports).
 STEP_SESSION_FILTER = "session_filter"

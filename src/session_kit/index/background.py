@@ -33,7 +33,7 @@ def index_session_now(state_root: str, claude_root: str, transcript: str) -> int
     from session_kit.index.fresh import session_of_path
     from session_kit.index.update import update
 
-    where = session_of_path(os.path.join(os.path.abspath(claude_root), "projects"), transcript)
+    where = session_of_path(os.path.abspath(claude_root), transcript)
     if where is None:
         return 0
     files = list(session_files(*where))

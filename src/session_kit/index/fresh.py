@@ -21,14 +21,15 @@ import sqlite3
 import time
 from dataclasses import dataclass
 
+from session_kit.base import layout
 from session_kit.index.files import IndexFile, files_in_project, session_files
 from session_kit.index.journal import journal_path, read_since, start_over
-from session_kit.sessions.store import AGENT_PREFIX, SESSION_SUFFIX
 from session_kit.state.ids import is_plain_id
 
 FULL_CHECK_S = 3600.0  # every file is looked at again at least this often
 ACTIVE_S = 600.0  # a file written to this recently is looked at by every update
 KEY = "fresh"
+ROOT_KEY = "projects_dir"  # the record's: the projects folder it is of
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,20 +49,21 @@ def plan(conn: sqlite3.Connection, claude_root: str | os.PathLike[str]) -> Plan:
     if not database:
         return Plan(None, None)
     journal = journal_path(database)
-    projects = os.path.join(os.path.abspath(claude_root), "projects")
-    dirs = project_mtimes(projects)  # before anything is listed: what is made meanwhile is seen next time
+    root = os.path.abspath(claude_root)
+    projects = layout.projects_dir(root)
+    dirs = layout.project_mtimes(root)  # before anything is listed: what is made meanwhile is seen next time
     now = time.time()
     saved = _load(conn)
-    if saved is not None and saved.get("projects") == projects and 0 <= now - saved.get("checked", 0) < FULL_CHECK_S:
+    if saved is not None and saved.get(ROOT_KEY) == projects and 0 <= now - saved.get("checked", 0) < FULL_CHECK_S:
         since = read_since(journal, saved["journal"])
-        files = None if since is None else _changed(conn, projects, dirs, saved["dirs"], since[0], now)
+        files = None if since is None else _changed(conn, root, dirs, saved["dirs"], since[0], now)
         if since is not None and files is not None:
             record = {**saved, "journal": since[1], "dirs": dirs}
             return Plan(files, None if record == saved else json.dumps(record))
     where = start_over(journal)
     if where is None:
         return Plan(None, None)
-    return Plan(None, json.dumps({"projects": projects, "journal": where, "dirs": dirs, "checked": now}))
+    return Plan(None, json.dumps({ROOT_KEY: projects, "journal": where, "dirs": dirs, "checked": now}))
 
 
 def save(conn: sqlite3.Connection, found: Plan) -> None:
@@ -86,23 +88,8 @@ def _load(conn: sqlite3.Connection) -> dict | None:
     return saved
 
 
-def project_mtimes(projects: str) -> dict[str, int]:
-    """Each project folder's mtime (ns), by name."""
-    found = {}
-    try:
-        with os.scandir(projects) as it:
-            for entry in it:
-                try:
-                    found[entry.name] = entry.stat().st_mtime_ns
-                except OSError:
-                    pass
-    except OSError:
-        pass
-    return found
-
-
 def _changed(
-    conn: sqlite3.Connection, projects: str, dirs: dict[str, int], seen: dict[str, int], paths: list[str], now: float
+    conn: sqlite3.Connection, root: str, dirs: dict[str, int], seen: dict[str, int], paths: list[str], now: float
 ) -> list[IndexFile] | None:
     """The files of the sessions journaled, of the project folders changed or new, and those
     written to lately; None when a journaled path is not in the projects folder's layout."""
@@ -114,11 +101,11 @@ def _changed(
 
     for name, mtime in dirs.items():
         if seen.get(name) != mtime:
-            folder = os.path.join(projects, name)
+            folder = os.path.join(layout.projects_dir(root), name)
             if os.path.isdir(folder):
                 found.update((f.path, f) for f in files_in_project(folder, session_of))
     for path in paths:
-        where = session_of_path(projects, path)
+        where = session_of_path(root, path)
         if where is None:
             return None
         folder, session = where
@@ -128,7 +115,7 @@ def _changed(
         ):
             if os.path.dirname(row[0]) == folder:  # a 2025-layout agent log beside the sessions
                 found.setdefault(row[0], IndexFile(*row))
-    inside = projects + os.sep
+    inside = layout.projects_dir(root) + os.sep
     for row in conn.execute(
         "SELECT path, session, agent, project FROM files WHERE modified > ?", (int((now - ACTIVE_S) * 1e9),)
     ):
@@ -137,15 +124,13 @@ def _changed(
     return list(found.values())
 
 
-def session_of_path(projects: str, path: str) -> tuple[str, str] | None:
-    """(project folder, session id) of a transcript or agent log under `projects`."""
-    rel = os.path.relpath(os.path.abspath(path), projects)
-    parts = rel.split(os.sep)
-    if len(parts) < 2 or parts[0] in ("", ".", "..") or not parts[-1].endswith(SESSION_SUFFIX):
+def session_of_path(claude_root: str, path: str) -> tuple[str, str] | None:
+    """(project folder, session id) of a transcript, or of a file in a session's folder,
+    under `claude_root` (`base.layout.where`); None for anything else (a 2025 agent log
+    names its session only in its head)."""
+    place = layout.where(path, claude_root)
+    if place is None or place.session is None or not path.endswith(layout.SESSION_SUFFIX):
         return None
-    folder = os.path.join(projects, parts[0])
-    if len(parts) == 2 and not parts[1].startswith(AGENT_PREFIX):
-        return folder, parts[1][: -len(SESSION_SUFFIX)]
-    if len(parts) >= 3 and is_plain_id(parts[1]):
-        return folder, parts[1]
-    return None
+    if place.kind != layout.TRANSCRIPT and not is_plain_id(place.session):
+        return None
+    return place.project_dir, place.session

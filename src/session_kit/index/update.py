@@ -207,6 +207,7 @@ def _index_held(
     conn: sqlite3.Connection, item: IndexFile, key: str, row: tuple | None, f: Follow, fts: bool, texts: bool
 ) -> tuple[int, bool]:
     # The parsers load only here: an update that finds nothing new never pays for them.
+    from session_kit.base.layout import meta_path
     from session_kit.base.rawtype import top_level_type
     from session_kit.base.vocabulary import NOISE_TYPE_BYTES, TITLE_TYPE_BYTES
     from session_kit.index.rows import FileRows, SessionState, sql_row, sql_value
@@ -220,7 +221,7 @@ def _index_held(
     if item.agent is not None and not warmup:
         from session_kit.index.agent_rows import log_row
 
-        meta = _read_meta(Path(item.path[: -len(".jsonl")] + ".meta.json")) or {}
+        meta = _read_meta(Path(meta_path(item.path))) or {}
         log_row(conn, sql_value(item.session), sql_value(item.agent), key, meta, redact_text)
     counted = 0  # lines whose usage and facts an earlier, usage-only read already counted
     whole = texts

@@ -121,15 +121,16 @@ def ended_by_their_logs(agents: list[dict], transcript: str) -> None:
     """Background agents no line has ended yet, whose own log's meta file says `finished`:
     the agent model's rule (`sessions.agent_run.AgentRun.status`), read from
     `<session>/subagents/agent-<id>.meta.json` beside the transcript (bounded)."""
-    from session_kit.base import fastjson, fileio
+    from session_kit.base import fastjson, fileio, layout
 
-    folder = os.path.join(os.path.splitext(transcript)[0], "subagents")
+    project, session = os.path.split(os.path.splitext(transcript)[0])
     for agent in agents:
         if agent["status"] != RUNNING or not agent.get("background") or not agent.get("id"):
             continue
         safe = "".join(c for c in agent["id"] if c.isalnum() or c in "-_")
         try:
-            meta = fastjson.loads(fileio.read_small(os.path.join(folder, f"agent-{safe}.meta.json"), 64 * 1024))
+            log = layout.agent_log_path(project, session, safe)
+            meta = fastjson.loads(fileio.read_small(layout.meta_path(log), 64 * 1024))
         except (OSError, ValueError, UnicodeDecodeError, RecursionError):
             continue
         if isinstance(meta, dict):

@@ -17,6 +17,7 @@ from session_kit.base import fastjson
 from session_kit.base.agents import FAILED, RUNNING, STOPPING_TOOLS, stopped_task
 from session_kit.base.declines import is_declined
 from session_kit.base.rawtype import top_level_type
+from session_kit.base.tools import KEYED_BY_PATH, RESULT_MATTERS, SPAWNS_AGENT, WRITES_FILE
 from session_kit.base.vocabulary import (
     NOISE_TYPE_BYTES,
     TITLE_TYPE_BYTES,
@@ -60,12 +61,6 @@ MAX_FILES = 400
 # vocabulary's), told from the raw bytes. Attachments of the plan mode are read.
 NOISE = NOISE_TYPE_BYTES | TITLE_TYPE_BYTES
 _ATTACHMENT = TYPE_ATTACHMENT.encode()
-FILE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
-PATH_KEYED = frozenset({*FILE_TOOLS, "Read"})
-AGENT_TOOLS = frozenset({"Agent", "Task"})
-# Calls whose successful result says something the call did not: parsed even on success
-# (a TaskOutput poll may say a background agent ended; a TaskStop that worked stopped one).
-RESULT_MATTERS = frozenset({"Write", "ExitPlanMode", "TaskCreate", "TaskOutput", *AGENT_TOOLS, *STOPPING_TOOLS})
 # Attachment lines worth parsing: plan mode, a background agent's ending (a notification, a
 # task status), a hook's blocking feedback (and, while one is open, its hook's later success).
 # Queue lines: only a notification enqueued mid-turn, which no user line repeats (2.1.6x).
@@ -280,8 +275,8 @@ class Fold:
         else:
             key = call_key(name, tool_input)
             # a file tool's key is its path: no secret's shape, and there are many of them
-            call = {"tool": name, "key": key if name in PATH_KEYED else redact(key), "line": self.line, "at": at}
-        if name in PATH_KEYED:
+            call = {"tool": name, "key": key if name in KEYED_BY_PATH else redact(key), "line": self.line, "at": at}
+        if name in KEYED_BY_PATH:
             path = tool_input.get("file_path") or tool_input.get("notebook_path")
             call["path"] = path if isinstance(path, str) else None
             written = tool_input.get("content") if name == "Write" else tool_input.get("new_string")
@@ -305,7 +300,7 @@ class Fold:
             call["update"] = {k: tool_input.get(k) for k in ("taskId", "id", "status")}
             if isinstance(tool_input.get("subject"), str):
                 call["update"]["subject"] = clip(redact(tool_input["subject"]), 300)
-        elif name in AGENT_TOOLS and self.keeps("agents"):
+        elif name in SPAWNS_AGENT and self.keeps("agents"):
             agents.agent_started(self.memory["agents"], call_id, tool_input, self.line, at)
         elif name in STOPPING_TOOLS:
             call["stops"] = stopped_task(name, tool_input)
@@ -340,7 +335,7 @@ class Fold:
         self.memory["failures"] = open_failures.call_succeeded(self.memory["failures"], call)
         if call.get("document") and self.keeps("plan"):
             touched(self.memory["documents"], call["path"], "read" if tool == "Read" else "wrote", call["line"], at)
-        if tool in FILE_TOOLS and call.get("path"):
+        if tool in WRITES_FILE and call.get("path"):
             created = tool == "Write" and isinstance(extra, dict) and extra.get("type") == "create"
             self._file_changed(call["path"], "created" if created else "edited", call)
         elif tool == "Read" and call.get("path") and self.keeps("reads"):
@@ -358,7 +353,7 @@ class Fold:
             self._todos(call.get("todos"))
         elif tool == "TaskUpdate":
             self._task_update(call.get("update") or {})
-        elif tool in AGENT_TOOLS:
+        elif tool in SPAWNS_AGENT:
             self._agent_said(
                 agents.agent_answered(self.memory["agents"], call_id, extra, block, failed=False, at=at), at
             )
@@ -376,7 +371,7 @@ class Fold:
         if tool == "ExitPlanMode":
             self._plan_answered("refused", None, {"content": text})
             return
-        if tool in AGENT_TOOLS:
+        if tool in SPAWNS_AGENT:
             agents.agent_answered(self.memory["agents"], call_id, None, {"content": text}, failed=True, at=at)
         if self.keeps("failures") and not declined:
             open_failures.call_failed(self.memory["failures"], call, call_id, text, at, self.line)

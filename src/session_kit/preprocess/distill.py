@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from session_kit.base import fileio
-from session_kit.base.encoding import encode_project_dir
+from session_kit.claude.paths import project_dir
 from session_kit.errors import KitError, NotFound
 from session_kit.preprocess.result import DEFAULT_MODEL, Distilled
 
@@ -133,7 +133,7 @@ def _remove_child_traces(workdir: str, env: Mapping[str, str]) -> None:
     root = Path(configured).expanduser() if configured else (Path(home) / ".claude" if home else None)
     if root is not None:
         for cwd in {workdir, os.path.realpath(workdir)}:
-            shutil.rmtree(root / "projects" / encode_project_dir(cwd), ignore_errors=True)
+            shutil.rmtree(project_dir(root, cwd), ignore_errors=True)
     shutil.rmtree(workdir, ignore_errors=True)
 
 

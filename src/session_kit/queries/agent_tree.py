@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from session_kit.base.layout import AGENT_PREFIX
 from session_kit.errors import Ambiguous, NotFound
 from session_kit.sessions.agents import AgentRun
 from session_kit.sessions.session import Session
@@ -20,8 +21,6 @@ from session_kit.transcript.reader import ReadStats
 from session_kit.transcript.tokens import TokenUsage
 from session_kit.usage.breakdown import AgentResultUsage, SessionUsage, session_usage
 from session_kit.usage.prices import load_prices
-
-AGENT_FILE_PREFIX = "agent-"  # an agent id may be given as its log's name
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,8 +68,8 @@ def agent_tree(runs: Sequence[AgentRun]) -> list[AgentNode]:
 def find_agent(runs: Iterable[AgentRun], prefix: str) -> AgentRun:
     """The one run whose id starts with `prefix` (an `agent-` prefix is allowed)."""
     wanted = prefix.strip()
-    if wanted.startswith(AGENT_FILE_PREFIX):
-        wanted = wanted[len(AGENT_FILE_PREFIX) :]
+    if wanted.startswith(AGENT_PREFIX):  # an agent id may be given as its log's name
+        wanted = wanted[len(AGENT_PREFIX) :]
     if not wanted:
         raise NotFound("an empty agent id")
     runs = list(runs)

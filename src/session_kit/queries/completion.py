@@ -13,8 +13,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from session_kit.base.headfield import head_field
 from session_kit.sessions.resolve import CURRENT
-from session_kit.sessions.store import find_project, first_field, list_project_dirs, list_sessions
+from session_kit.sessions.store import find_project, list_project_dirs, list_sessions
 
 LIMIT = 200  # candidates offered at most: a shell lists them all
 
@@ -28,7 +29,7 @@ class Candidate:
 def _project_cwd(project: Path) -> str | None:
     """The folder a project's sessions ran in, as the newest one recorded it."""
     for session in list_sessions(project)[:3]:
-        cwd = first_field(session.path, b"cwd")
+        cwd = head_field(str(session.path), b"cwd")
         if cwd:
             return cwd
     return None

@@ -1,7 +1,7 @@
 """Format drift: what in the transcripts under a Claude root the kit does not know yet.
 
-Owns: walking every transcript under `<root>/projects/` (sessions and agent logs, every
-layout), the client versions that wrote them, and the entry types and content-block types
+Owns: reading every transcript under `<root>/projects/` (sessions and agent logs, every
+layout: the walk is `base.layout`'s), the client versions that wrote them, and the entry types and content-block types
 the kit does not know, by version, each with a count and one example location (path and
 line); also the attachment kinds it does not know (listed, but not drift: an attachment is
 never shown, whatever its kind). The client's format is internal and changes often: this is
@@ -12,17 +12,16 @@ Does not print.
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from session_kit.base import layout
+from session_kit.base.headfield import head_field
 from session_kit.base.vocabulary import ATTACHMENT_KINDS, KNOWN_ENTRY_TYPES, TYPE_ATTACHMENT
-from session_kit.claude import paths
 from session_kit.errors import NotFound
-from session_kit.sessions.store import first_field
 from session_kit.transcript.entries import KNOWN_BLOCK_TYPES
 from session_kit.transcript.reader import ReadStats, iter_records
 
@@ -71,13 +70,13 @@ class DriftReport:
 
 
 def transcript_files(root: Path) -> Iterable[Path]:
-    """Every `.jsonl` under the root's projects folder, in a stable order."""
-    base = paths.projects_dir(root)
-    for folder, dirs, files in os.walk(base):
-        dirs.sort()
-        for name in sorted(files):
-            if name.endswith(".jsonl"):
-                yield Path(folder) / name
+    """Every `.jsonl` under the root's projects folder (transcripts, agent logs of every
+    layout, a workflow's journal; not the client's set-aside copies of transcripts, read
+    once already as the live file), in a stable order."""
+    for project in layout.project_folders(str(root)):
+        for found in layout.project_files(project, contents=True):
+            if found.path.endswith(layout.SESSION_SUFFIX):
+                yield Path(found.path)
 
 
 def drift_report(root: Path) -> DriftReport:
@@ -97,7 +96,7 @@ def drift_report(root: Path) -> DriftReport:
 
 def _scan_file(path: Path, report: DriftReport) -> None:
     # Lines before the first that names a version (titles, snapshots) are its client's too.
-    version = first_field(path, b"version") or UNKNOWN_VERSION
+    version = head_field(str(path), b"version") or UNKNOWN_VERSION
     for line, raw in iter_records(path, report.read):
         report.entries += 1
         written = raw.get("version")

@@ -18,6 +18,7 @@ from typing import Any
 
 from session_kit.archive import catalogue, layout, store, verify, view
 from session_kit.archive.settings import archive_settings
+from session_kit.claude.paths import projects_dir
 from session_kit.claude.settings import SCOPE_LOCAL, SCOPE_PROJECT, SCOPE_USER, read_setting, settings_path
 from session_kit.errors import KitError, NotFound
 from session_kit.sessions.store import require_claude_root
@@ -54,7 +55,7 @@ def verify_archive(claude_root: Path, state_root: str) -> verify.Verified:
     """Every generation archived from this Claude root read back against its manifest's size
     and checksum, and every file of the root archived. Run after `archive_all`."""
     base = layout.base_dir(state_root, str(claude_root))
-    root = str(claude_root) if (claude_root / "projects").is_dir() else None
+    root = str(claude_root) if projects_dir(claude_root).is_dir() else None
     return verify.verify(base, root)
 
 
@@ -166,6 +167,6 @@ def archive_status(claude_root: Path, state_root: str, project: Path) -> dict[st
 
 def session_cwd(transcript: str | os.PathLike[str]) -> str | None:
     """The folder a session ran in (its entries' `cwd`): where `claude --resume` finds it."""
-    from session_kit.sessions.store import first_field
+    from session_kit.base.headfield import head_field
 
-    return first_field(Path(transcript), b"cwd")
+    return head_field(os.fspath(transcript), b"cwd")

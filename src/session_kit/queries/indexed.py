@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from session_kit.base.layout import transcript_path, where
+from session_kit.claude.paths import projects_dir
 from session_kit.errors import KitError
 
 INDEX_NOW_BYTES = 16 << 20  # what a search indexes before it answers (~0.5 s); more is indexed in the background
@@ -65,7 +67,7 @@ def search_history(
     filters = filters or Filters()
 
     def work(conn: Any) -> HistoryHits:
-        if refresh and (claude_root / "projects").is_dir():
+        if refresh and projects_dir(claude_root).is_dir():
             result = update(conn, claude_root, state_root=state_root, within=INDEX_NOW_BYTES)
         else:  # files read for their usage alone get their texts: a search never misses them
             result = update(conn, claude_root, files=usage_only(conn), within=INDEX_NOW_BYTES)
@@ -155,12 +157,10 @@ def _transcript_of(item: Any) -> str:
     folder (`<id>/subagents/…`), or beside a 2025-layout agent log."""
     if item.agent is None:
         return item.original or item.path
-    folder = os.path.dirname(item.path)
-    while folder != os.path.dirname(folder):
-        if os.path.basename(folder) == item.session:
-            return folder + ".jsonl"
-        folder = os.path.dirname(folder)
-    return os.path.join(os.path.dirname(item.path), item.session + ".jsonl")
+    place = where(item.path)
+    if place is None:  # not under a projects folder: beside it
+        return transcript_path(os.path.dirname(item.path), item.session)
+    return transcript_path(place.project_dir, item.session)
 
 
 def export_history(
@@ -172,7 +172,7 @@ def export_history(
     from session_kit.index.update import update
 
     def work(conn: Any) -> dict[str, int]:
-        if (claude_root / "projects").is_dir():
+        if projects_dir(claude_root).is_dir():
             update(conn, claude_root, state_root=state_root)
         try:
             return export_tables(conn, folder, source=source, fmt=fmt)

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from session_kit.base.fileio import open_regular
+from session_kit.base.tools import EXIT_PLAN_MODE
 from session_kit.base.vocabulary import TYPE_ATTACHMENT
 from session_kit.claude.settings import plan_dirs
 from session_kit.sessions.session import Session
@@ -41,7 +42,7 @@ from session_kit.sessions.store import SessionRef
 from session_kit.state.ids import is_plain_id
 from session_kit.transcript.calls import ToolCall, ToolCallPairer
 from session_kit.transcript.entries import Entry, format_timestamp
-from session_kit.transcript.tools import EXIT_PLAN_MODE, written_file
+from session_kit.transcript.tools import written_file
 
 SOURCE_EXIT_PLAN_MODE = "exit_plan_mode"
 SOURCE_PLAN_AGENT = "plan_agent"

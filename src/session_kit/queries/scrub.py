@@ -15,6 +15,7 @@ from typing import Any
 
 from session_kit.archive import layout, store, view
 from session_kit.base import fileio
+from session_kit.base import layout as client_layout
 from session_kit.claude.live import running_sessions, written_recently
 from session_kit.queries.secret_spots import JSONL, form_of, scrubbed
 from session_kit.queries.secrets import (
@@ -80,7 +81,7 @@ def scrub(root: Path, state_root: str, scope: Scope, *, client: bool = False) ->
 def _owner(root: Path, where: str, path: str, hits: list[SecretHit]) -> str | None:
     """The session a file is of; None for the client's files of no one session (history.jsonl,
     shell snapshots, plans), which any running session may write."""
-    if where == CLIENT and not path.startswith(os.path.join(str(root), "projects") + os.sep):
+    if where == CLIENT and client_layout.where(path, str(root)) is None:
         return None
     return hits[0].session
 

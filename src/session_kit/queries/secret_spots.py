@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any
 
+from session_kit.base.layout import is_jsonl
 from session_kit.redact import SEPARATOR, find_secrets, marker
 
 JSONL = "jsonl"
@@ -44,7 +45,7 @@ class Spot:
 
 def form_of(name: str) -> str:
     """How a file's text is read, by its name."""
-    if name.endswith(".jsonl"):
+    if is_jsonl(name):  # set-aside copies of transcripts too (`<id>.jsonl.superseded-<ms>`)
         return JSONL
     return JSON if name.endswith(".json") else TEXT
 

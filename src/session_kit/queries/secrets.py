@@ -1,9 +1,9 @@
 """Secrets held in the client's files and in the kit's archive: where they are, never what.
 
 Owns: which files `secrets` reads for a scope (one session, one project, or everything) on
-the client's side (transcripts, agent logs and meta files, everything in a session's `<id>/`
-folder: `tool-results/`, `custom-title.json`, `precompact.json`, workflow journals; the
-lines of `history.jsonl`; with everything, also the shell snapshots and plan files) and in
+the client's side (transcripts and the client's set-aside copies of them, agent logs and
+meta files, everything in a session's `<id>/` folder: `tool-results/`, `custom-title.json`,
+`precompact.json`, workflow journals; the lines of `history.jsonl`; with everything, also the shell snapshots and plan files) and in
 the kit's archive (every archived file of the scope); reading each (JSON Lines a line at a
 time, other files whole) and naming each secret the redactor's rules find
 (`queries.secret_spots`: the redactor's own rules, on the text as the kit shows it) by its
@@ -20,19 +20,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from session_kit.archive import layout, store
+from session_kit.archive import layout as archived
+from session_kit.archive import store
+from session_kit.base import layout
 from session_kit.base.encoding import encode_project_dir
+from session_kit.base.headfield import head_field
 from session_kit.claude.paths import history_file, plans_dir, shell_snapshots_dir
 from session_kit.errors import KitError, NotFound
 from session_kit.queries.secret_spots import JSONL, form_of, spots
-from session_kit.sessions.store import (
-    AGENT_PREFIX,
-    SESSION_SUFFIX,
-    check_scope,
-    first_field,
-    list_project_dirs,
-    projects_in_scope,
-)
+from session_kit.sessions.store import check_scope, list_project_dirs, projects_in_scope
 from session_kit.state.ids import is_plain_id
 
 CLIENT = "client"
@@ -40,6 +36,9 @@ ARCHIVE = "archive"
 BLOCK = 4 << 20  # JSON Lines are searched this many bytes of whole lines at a time
 MAX_WHOLE = 64 << 20  # a file that is not JSON Lines is searched whole up to this size
 FULL_ID = 36  # a session id as the client writes it (a UUID)
+MEMORY = "memory"  # a project's own folder beside its sessions', not a session's
+# What the walk finds in a session's folder: every file of it is searched, as its form is.
+FOLDER_KINDS = frozenset({layout.AGENT, layout.WORKFLOW_AGENT, layout.SESSION_FILE})
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,36 +167,30 @@ def client_sources(root: Path, scope: Scope) -> Iterator[Source]:
         yield Source(CLIENT, str(history), None, JSONL)
     if scope.everything:
         for folder in (shell_snapshots_dir(root), plans_dir(root)):
-            for path in _files_under(str(folder)):
+            for path in layout.files_under(str(folder)):
                 yield Source(CLIENT, path, None, form_of(path))
 
 
 def _project_sources(project: Path, scope: Scope) -> Iterator[Source]:
-    try:
-        names = sorted(os.listdir(project))
-    except OSError:
-        return
-    for name in names:
-        path = os.path.join(project, name)
-        if name.endswith(SESSION_SUFFIX):
-            if name.startswith(AGENT_PREFIX):  # 2025: beside the sessions, named by its head
-                session = first_field(Path(path), b"sessionId")
-            else:
-                session = name[: -len(SESSION_SUFFIX)]
-            if (scope.session is None or session == scope.session) and os.path.isfile(path):
-                yield Source(CLIENT, path, session, JSONL)
-        elif os.path.isdir(path) and (scope.session is None or name == scope.session) and name != "memory":
-            for found in _files_under(path):
-                yield Source(CLIENT, found, name, form_of(found))
+    """A project's transcripts, the client's set-aside copies of them, 2025 agent logs (their
+    session from their head) and every file in its sessions' folders (not its `memory/`)."""
 
+    def searched(name: str) -> bool:
+        return name != MEMORY and (scope.session is None or name == scope.session)
 
-def _files_under(folder: str) -> Iterator[str]:
-    for path, dirs, names in os.walk(folder):
-        dirs.sort()
-        for name in sorted(names):
-            found = os.path.join(path, name)
-            if os.path.isfile(found) and not os.path.islink(found):
-                yield found
+    for found in layout.project_files(str(project), folders=searched, contents=True):
+        if found.kind == layout.PROJECT_FILE:
+            continue
+        if found.kind in FOLDER_KINDS:
+            if not os.path.isfile(found.path):  # a FIFO or a device is never opened
+                continue
+            yield Source(CLIENT, found.path, found.session, form_of(found.path))
+            continue
+        session = found.session
+        if found.kind == layout.LEGACY_AGENT:  # 2025: beside the sessions, named by its head
+            session = head_field(found.path, b"sessionId")
+        if (scope.session is None or session == scope.session) and os.path.isfile(found.path):
+            yield Source(CLIENT, found.path, session, JSONL)
 
 
 def archive_sources(archive: str, scope: Scope) -> Iterator[Source]:
@@ -306,7 +299,7 @@ def find_in(root: Path, state_root: str | None, scope: Scope) -> SecretsReport:
     hits: list[SecretHit] = []
     errors: list[str] = []
     files = 0
-    archive = layout.base_dir(state_root, str(root)) if state_root is not None else None
+    archive = archived.base_dir(state_root, str(root)) if state_root is not None else None
     for source in sources(root, archive, scope):
         files += 1
         try:
@@ -330,5 +323,5 @@ def _counted(hits: Iterator[SecretHit]) -> list[SecretHit]:
 def sources(root: Path, archive: str | None, scope: Scope) -> Iterator[Source]:
     """The client's files of the scope, then those of the root's archive (`archive`)."""
     yield from client_sources(root, scope)
-    if archive is not None and os.path.isdir(layout.files_dir(archive)):
+    if archive is not None and os.path.isdir(archived.files_dir(archive)):
         yield from archive_sources(archive, scope)

@@ -25,6 +25,7 @@ from typing import Any
 
 from session_kit.base.agents import FAILED, FINISHED, RUNNING
 from session_kit.base.fileio import reason, skipped
+from session_kit.base.tools import spawns_agent
 from session_kit.sessions.agent_run import AgentRun
 from session_kit.sessions.store import (
     LAYOUT_INLINE,
@@ -47,7 +48,7 @@ from session_kit.transcript.entries import (
 )
 from session_kit.transcript.reader import ReadStats
 from session_kit.transcript.tokens import TokenTally
-from session_kit.transcript.tools import agent_spawn, spawns_agent
+from session_kit.transcript.tools import agent_spawn
 
 __all__ = ["FAILED", "FINISHED", "RUNNING", "AgentLinker", "AgentRun", "session_agents"]
 # A 2025 agent log starts within this long after the call that spawned it.

@@ -29,6 +29,7 @@ from typing import Protocol, TypeVar
 
 from session_kit.base.fileio import open_fd
 from session_kit.base.follow import stamp
+from session_kit.base.layout import count_named_as_sessions
 from session_kit.claude import paths
 from session_kit.errors import NoSessionsHere
 from session_kit.forked import ordered_map, spare_workers
@@ -41,7 +42,6 @@ from session_kit.sessions.overview import (
     shown_overviews,
 )
 from session_kit.sessions.store import (
-    SESSION_SUFFIX,
     AgentLogs,
     SessionRef,
     check_scope,
@@ -324,10 +324,7 @@ def latest_first(
 def _at_least(projects: list[Path], count: int) -> bool:
     """Whether the projects hold at least `count` files named as sessions are (names only)."""
     for project in projects:
-        try:
-            count -= sum(name.endswith(SESSION_SUFFIX) for name in os.listdir(project))
-        except OSError:
-            continue
+        count -= count_named_as_sessions(str(project))
         if count <= 0:
             return True
     return False

@@ -16,9 +16,9 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from session_kit.base.layout import SESSION_SUFFIX
 from session_kit.errors import Ambiguous, KitError, NotFound
 from session_kit.sessions.store import (
-    SESSION_SUFFIX,
     SessionRef,
     find_project,
     find_session_by_id,

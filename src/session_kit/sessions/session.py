@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from session_kit.base.tools import spawns_agent
 from session_kit.errors import cannot_read
 from session_kit.sessions.store import AGENT_PREFIX, AgentLogRef, SessionRef, find_agent_logs
 from session_kit.transcript.agent_signals import AgentSignalScan
 from session_kit.transcript.calls import ToolCall, ToolCallPairer
 from session_kit.transcript.entries import Entry, read_entries, time_order
 from session_kit.transcript.reader import ReadStats
-from session_kit.transcript.tools import spawns_agent
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -1,7 +1,8 @@
 """A session on disk: projects, sessions and agent logs under the Claude root, cheaply.
 
-Owns: listing the project directories under the Claude root, the sessions of a project
-(newest first) apart from agent logs, the agent logs of a session in every layout (current:
+Owns, on the one walk of the root (`base.layout`): the project directories under the Claude
+root, the sessions of a project (newest first) apart from agent logs and the client's
+set-aside copies, the agent logs of a session in every layout (current:
 `<sid>/subagents/agent-*.jsonl` with `.meta.json`, and a workflow run's agents under
 `<sid>/subagents/workflows/<run>/`; 2025: `agent-*.jsonl` beside the sessions, linked by
 `sessionId`), telling 2.0.x warmup logs apart, the agent logs whose session file is gone
@@ -21,28 +22,28 @@ from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from session_kit.base import fastjson, fileio
+from session_kit.base import fastjson, fileio, layout
 from session_kit.base.fileio import open_regular, read_small, reason, skipped
+from session_kit.base.headfield import HEAD_FIELD_BYTES, head_field
+from session_kit.base.layout import (
+    AGENT_PREFIX,
+    SESSION_SUFFIX,
+    is_compaction_agent,
+)
 from session_kit.claude import paths
 from session_kit.errors import KitError, NoSessionsHere, NotAClaudeRoot, NotFound
 from session_kit.state.ids import is_plain_id
 from session_kit.transcript.entries import Entry, is_warmup_conversation
 from session_kit.transcript.reader import read_head, skip_bom
 
-SESSION_SUFFIX = ".jsonl"
-AGENT_PREFIX = "agent-"
-LAYOUT_SUBAGENTS = "subagents"  # current: <session-id>/subagents/agent-<id>.jsonl (+ .meta.json)
-LAYOUT_LEGACY = "legacy"  # 2025: agent-<id>.jsonl beside the sessions
-LAYOUT_WORKFLOW = "workflow"  # <session-id>/subagents/workflows/<run>/agent-<id>.jsonl (+ .meta.json)
+# Where an agent's log is (`AgentLogRef.layout`): the walk's kinds (`base.layout`), and two more.
+LAYOUT_SUBAGENTS = layout.AGENT  # current: <session-id>/subagents/agent-<id>.jsonl (+ .meta.json)
+LAYOUT_LEGACY = layout.LEGACY_AGENT  # 2025: agent-<id>.jsonl beside the sessions
+LAYOUT_WORKFLOW = layout.WORKFLOW_AGENT  # <session-id>/subagents/workflows/<run>/agent-<id>.jsonl (+ .meta.json)
 LAYOUT_INLINE = "inline"  # 1.0.x: an isSidechain thread inside the session's own file
 LAYOUT_MISSING = "missing"  # known from its spawning call only: no log was kept
-WORKFLOWS = "workflows"
-# The client's compaction summariser (2.1.x) writes its request as `agent-acompact-<id>.jsonl`
-# in `subagents/`: billed, but not an agent of the conversation (no call spawned it).
-COMPACTION_AGENT_PREFIX = "acompact-"
 WARMUP_BYTES = 16 * 1024  # a warmup log is a prompt and a greeting: larger logs are never one
 MAX_META_BYTES = 1024 * 1024
-HEAD_FIELD_BYTES = 256 * 1024  # how far into a file its session id or cwd is looked for
 
 
 class SessionRef(NamedTuple):
@@ -96,22 +97,7 @@ class AgentLogRef(NamedTuple):
 
 
 def list_project_dirs(root: Path) -> list[Path]:
-    base = paths.projects_dir(root)
-    try:
-        with os.scandir(base) as it:
-            return sorted(Path(e.path) for e in it if fileio.walkable(e.path, within=base))
-    except (FileNotFoundError, NotADirectoryError):
-        return []
-    except OSError as exc:  # unreadable: there is nothing to list, say so
-        skipped(base, reason(exc))
-        return []
-
-
-def _is_dir(entry: os.DirEntry[str]) -> bool:
-    try:
-        return entry.is_dir()
-    except OSError:  # a symlink loop, or gone
-        return False
+    return [Path(p) for p in layout.project_folders(str(root), note=True)]
 
 
 def list_sessions(project: Path) -> list[SessionRef]:
@@ -124,31 +110,10 @@ def list_sessions(project: Path) -> list[SessionRef]:
 
 
 def session_files(project: Path, folders: set[str]) -> Iterator[tuple[str, str, os.stat_result]]:
-    """A project's main session files as (id, path, stat), in the order the folder
-    lists them, as it lists them; the names of its folders are added to `folders` on the way
-    (a session has a `<id>/` folder when its id is there once this is exhausted).
+    """A project's main session files as (id, path, stat), as the folder lists them
+    (`layout.session_entries`); the names of its folders are added to `folders` on the way.
     `list_sessions` without its values: a listing of thousands keeps only what it needs."""
-    try:
-        with os.scandir(project) as it:
-            for e in it:
-                name = e.name
-                if _is_dir(e):
-                    folders.add(name)
-                elif name.endswith(SESSION_SUFFIX) and not name.startswith(AGENT_PREFIX):
-                    try:
-                        st = e.stat()
-                    except OSError as exc:  # a symlink loop or a dangling link (or removed)
-                        if not isinstance(exc, FileNotFoundError) or e.is_symlink():
-                            skipped(e.path, reason(exc))
-                        continue
-                    if not stat.S_ISREG(st.st_mode):  # a FIFO or a device is no transcript
-                        skipped(e.path, "not a regular file")
-                        continue
-                    yield name[: -len(SESSION_SUFFIX)], e.path, st
-    except (FileNotFoundError, NotADirectoryError):
-        return
-    except OSError as exc:  # an unreadable project: the others are still listed
-        skipped(project, reason(exc))
+    return layout.session_entries(str(project), folders)
 
 
 def check_scope(project_path: str | os.PathLike[str] | None, all_projects: bool) -> None:
@@ -211,7 +176,9 @@ def session_ref_from_path(path: Path) -> SessionRef:
         raise KitError(f"not a transcript file: {path}")
     if st.st_size and not looks_like_transcript(path):
         raise NotFound(f"not a transcript (no JSON entries in its first lines): {path}")
-    return SessionRef(path.stem, path, path.parent, st.st_mtime, st.st_size)
+    # a set-aside copy (`<id>.jsonl.superseded-<ms>`) is an earlier transcript of its session
+    sid = layout.set_aside_of_name(path.name) or path.stem
+    return SessionRef(sid, path, path.parent, st.st_mtime, st.st_size)
 
 
 def looks_like_transcript(path: Path) -> bool:
@@ -250,45 +217,16 @@ def current_layout_agents(session: SessionRef, *, with_meta: bool = True) -> lis
     """The session's `subagents/` logs, then its workflow runs' (`subagents/workflows/<run>/`)."""
     if session.has_folder is False:
         return []
-    folder = paths.subagents_dir(session.project, session.id)
-    found = _agent_logs_in(folder, LAYOUT_SUBAGENTS, with_meta=with_meta)
-    workflows = folder / WORKFLOWS
-    if not fileio.walkable(workflows, within=folder):
-        return found
-    try:
-        runs = sorted(os.listdir(workflows))
-    except OSError as exc:
-        skipped(workflows, reason(exc))
-        return found
-    for run in runs:
-        if fileio.walkable(workflows / run, within=workflows):
-            found.extend(_agent_logs_in(workflows / run, LAYOUT_WORKFLOW, with_meta=with_meta))
-    return found
-
-
-def _agent_logs_in(folder: Path, layout: str, *, with_meta: bool) -> list[AgentLogRef]:
-    try:
-        names = os.listdir(folder)
-    except (FileNotFoundError, NotADirectoryError):
-        return []
-    except OSError as exc:  # unreadable: the session is still read, without these agents
-        skipped(folder, reason(exc))
-        return []
+    project = str(session.project)
     found = []
-    for name in sorted(names):
-        if name.startswith(AGENT_PREFIX) and name.endswith(SESSION_SUFFIX):
-            agent_id = name[len(AGENT_PREFIX) : -len(SESSION_SUFFIX)]
-            if not fileio.is_regular(folder / name):  # a folder, FIFO or loop named like a log
-                skipped(folder / name, "not a regular file")
-                continue
-            meta = _read_meta(folder / f"{AGENT_PREFIX}{agent_id}.meta.json") if with_meta else None
-            found.append(AgentLogRef(agent_id, folder / name, layout, meta))
+    # an unreadable folder is named: the session is still read, without these agents
+    for log in layout.agent_logs(layout.session_dir(project, session.id), session.id, project, note=True):
+        if not log.regular():  # a folder, FIFO or loop named like a log
+            skipped(log.path, "not a regular file")
+            continue
+        meta = _read_meta(Path(layout.meta_path(log.path))) if with_meta else None
+        found.append(AgentLogRef(log.agent, Path(log.path), log.kind, meta))
     return found
-
-
-def is_compaction_agent(agent_id: str) -> bool:
-    """Whether an agent log's id names the client's compaction summariser (`acompact-…`)."""
-    return agent_id.startswith(COMPACTION_AGENT_PREFIX)
 
 
 def is_warmup_log(path: Path) -> bool:
@@ -307,33 +245,14 @@ def legacy_agent_index(project: Path) -> dict[str, list[Path]]:
     """2025 layout: agent logs beside the sessions, grouped by the `sessionId` they record
     (warmup logs included: `find_agent_logs` tells them apart)."""
     index: dict[str, list[Path]] = {}
-    try:
-        names = sorted(n for n in os.listdir(project) if n.startswith(AGENT_PREFIX) and n.endswith(SESSION_SUFFIX))
-    except (FileNotFoundError, NotADirectoryError):
-        return index
-    except OSError as exc:
-        skipped(project, reason(exc))
-        return index
-    for name in names:
-        path = project / name
-        if not fileio.is_regular(path):  # a folder, FIFO or loop named like a log
-            skipped(path, "not a regular file")
+    for log in layout.legacy_agent_logs(str(project), note=True):
+        if not log.regular():  # a folder, FIFO or loop named like a log
+            skipped(log.path, "not a regular file")
             continue
-        sid = first_field(path, b"sessionId")
+        sid = head_field(log.path, b"sessionId")
         if sid:
-            index.setdefault(sid, []).append(path)
+            index.setdefault(sid, []).append(Path(log.path))
     return index
-
-
-def first_field(path: Path, key: bytes) -> str | None:
-    """The first non-empty top-level string `key` among a transcript's head lines (unparsed)."""
-    from session_kit.transcript.glance import head_lines, quick_field  # the listing's; a read needs it only here
-
-    for raw in head_lines(path, limit=HEAD_FIELD_BYTES):
-        value = quick_field(raw, key)
-        if value:
-            return value
-    return None
 
 
 def find_agent_logs(
@@ -384,14 +303,9 @@ def orphan_agent_logs(
         if not is_session(sid)
         for path in logs
     ]
-    try:
-        with os.scandir(project) as listing:
-            entries = list(listing)
-    except OSError as exc:  # gone, or cannot be listed: named once, the others go on
-        if not isinstance(exc, (FileNotFoundError, NotADirectoryError)):
-            skipped(project, reason(exc))
-        return found
-    folders = sorted(e.name for e in entries if _is_folder(e) and not is_session(e.name))
+    # gone, or cannot be listed: named once, the others go on
+    entries = layout.listing(str(project), note=True)
+    folders = [e.name for e in entries if _is_folder(e) and not is_session(e.name)]
     for name in folders:
         if is_plain_id(name):
             gone = SessionRef(name, project / f"{name}{SESSION_SUFFIX}", project, 0.0, 0, True)
@@ -468,7 +382,7 @@ def find_project(root: Path, path: str | os.PathLike[str]) -> Path | None:
         sessions = list_sessions(project)
         if not sessions:
             continue
-        cwd = first_field(sessions[0].path, b"cwd")
+        cwd = head_field(str(sessions[0].path), b"cwd")
         if cwd in wanted:
             depth = len(Path(cwd).parts)
             if best is None or depth > best[0]:

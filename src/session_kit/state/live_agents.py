@@ -122,21 +122,18 @@ def record_denied(scratch_path: str, agent_id: str, *, agent_type: str | None, b
 def agent_log_path(transcript: str, session_id: str, agent_id: str) -> str:
     """Where the current client writes an agent's log: `<session>/subagents/agent-<id>.jsonl`
     beside the session's transcript (a workflow's agents one folder deeper: `find_agent_log`)."""
-    return os.path.join(os.path.dirname(transcript), session_id, "subagents", f"agent-{agent_id}.jsonl")
+    from session_kit.base import layout  # here: a subagent's PreToolUse without a budget never needs it
+
+    return layout.agent_log_path(os.path.dirname(transcript), session_id, agent_id)
 
 
 def find_agent_log(transcript: str, session_id: str, agent_id: str) -> str | None:
     """The agent's log: `transcript` itself when it is the agent's, else under its session."""
-    if os.path.basename(transcript) == f"agent-{agent_id}.jsonl":
+    from session_kit.base import layout  # here: a subagent's PreToolUse without a budget never needs it
+
+    if layout.agent_of_name(os.path.basename(transcript)) == agent_id:
         return transcript if os.path.isfile(transcript) else None
-    direct = agent_log_path(transcript, session_id, agent_id)
-    if os.path.isfile(direct):
-        return direct
-    name = os.path.basename(direct)
-    for dirpath, _dirs, names in os.walk(os.path.dirname(direct)):
-        if name in names:
-            return os.path.join(dirpath, name)
-    return None
+    return layout.find_agent_log(os.path.dirname(transcript), session_id, agent_id)
 
 
 def last_activity(record: Mapping, log_mtime: float | None) -> float | None:

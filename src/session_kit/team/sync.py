@@ -20,6 +20,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from session_kit.base.layout import count_named_as_sessions
+from session_kit.claude.paths import projects_dir
 from session_kit.errors import InvalidOptions, NotFound
 from session_kit.team import connection
 from session_kit.team.connection import team_database
@@ -47,7 +49,7 @@ def push_history(
     with team_database(address, write=True) as team:
 
         def work(conn: Any) -> PushResult:
-            if (claude_root / "projects").is_dir():
+            if projects_dir(claude_root).is_dir():
                 update(conn, claude_root, state_root=state_root)
             known = dict(conn.execute("SELECT path, session FROM files"))
             listed = [f.path for f in files_to_index(claude_root, known.get)]
@@ -101,14 +103,15 @@ def push_folder(
 def _as_claude_root(folder: Path, scratch: Path) -> Path:
     """`folder` as a Claude root: itself when it is one; else one made in `scratch` whose
     `projects` is the folder (a folder of projects) or holds it (one project's transcripts)."""
-    if (folder / "projects").is_dir():
+    if projects_dir(folder).is_dir():
         return folder
     root = scratch / "root"
-    (root / "projects").parent.mkdir(parents=True)
+    projects = projects_dir(root)
+    projects.parent.mkdir(parents=True)
     here = folder.resolve()
-    if any(p.suffix == ".jsonl" for p in here.iterdir()):
-        (root / "projects").mkdir()
-        (root / "projects" / here.name).symlink_to(here, target_is_directory=True)
+    if count_named_as_sessions(str(here)):
+        projects.mkdir()
+        (projects / here.name).symlink_to(here, target_is_directory=True)
     else:
-        (root / "projects").symlink_to(here, target_is_directory=True)
+        projects.symlink_to(here, target_is_directory=True)
     return root

@@ -25,6 +25,7 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from session_kit.base.agents import RUNNING, STOPPED, client_word, is_api_error, stopped_task
+from session_kit.base.tools import TASK_OUTPUT, TASK_STOP  # the tools whose results end a background task
 from session_kit.base.vocabulary import (
     ATTACHMENT_QUEUED_COMMAND,
     ATTACHMENT_TASK_STATUS,
@@ -46,8 +47,6 @@ SOURCE_CALL = "call"  # the spawning call's own start and end
 
 NOTIFICATION = "task-notification"
 TASK_STATUS = ATTACHMENT_TASK_STATUS  # a figure source too
-TASK_OUTPUT = "TaskOutput"
-TASK_STOP = "TaskStop"  # a TaskStop or KillShell call that stopped it
 
 # 2.0.67 wrote `<agent-notification>` (its id in `<agent-id>`) where later clients write
 # `<task-notification>` (`<task-id>`): the same ending.

@@ -16,8 +16,9 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from session_kit.base.declines import is_declined
+from session_kit.base.tools import spawns_agent
 from session_kit.transcript.entries import Entry, ToolResult, format_timestamp, seconds_between
-from session_kit.transcript.tools import spawns_agent, summarize_input
+from session_kit.transcript.tools import summarize_input
 
 STATUS_OK = "ok"
 STATUS_ERROR = "error"

@@ -1,10 +1,10 @@
-"""What the kit knows about each tool the client offers the model: one registry.
+"""What a tool call's input says, as the kit shows it: a summary per tool, redacted.
 
-Owns: per tool name, a one-line summary of a call's input, whether the call spawns a subagent
-(`Agent`, formerly `Task`), which file it writes (Write, Edit, MultiEdit, NotebookEdit), and
-the names the kit treats specially (ExitPlanMode, TodoWrite). A new tool, or new knowledge of
-one, goes here; the hook side and a few readers still name tools of their own (listed under
-"Not yet one" in docs/architecture.md). Pure functions on a name and an input mapping.
+Owns: per tool name, a one-line summary of a call's input (through the redactor, before any
+cut), what a spawning call's input asks for, and the file a writing call names. The tools'
+roles (which spawn an agent, which write a file and under which input key, the plan and task
+tools) are `base.tools`', the one table the hooks read too; a new tool's role goes there, its
+summary here. Pure functions on a name and an input mapping.
 """
 
 from __future__ import annotations
@@ -12,16 +12,27 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
+from session_kit.base import tools as roles
+from session_kit.base.tools import (
+    AGENT,
+    BASH,
+    EDIT,
+    EXIT_PLAN_MODE,
+    GLOB,
+    GREP,
+    MULTI_EDIT,
+    NOTEBOOK_EDIT,
+    NOTEBOOK_READ,
+    READ,
+    TASK,
+    TODO_WRITE,
+    WEB_FETCH,
+    WEB_SEARCH,
+    WRITE,
+)
 from session_kit.redact import shown
 
 SUMMARY_LIMIT = 160
-
-AGENT = "Agent"
-TASK = "Task"  # the 2025 name of Agent
-BASH = "Bash"
-EXIT_PLAN_MODE = "ExitPlanMode"
-TODO_WRITE = "TodoWrite"
-AGENT_TOOLS = frozenset({AGENT, TASK})
 DEFAULT_AGENT_TYPE = "general-purpose"  # what the client runs when a spawning call names no type
 
 
@@ -33,15 +44,6 @@ def one_line(text: Any, limit: int = SUMMARY_LIMIT) -> str:
     except (ValueError, RecursionError):  # an int past 4,300 digits, or nesting past the stack
         text = f"({type(text).__name__} too large to show)"
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-class ToolInfo(NamedTuple):
-    """The kit's knowledge of one tool."""
-
-    summarize: Callable[[Mapping[str, Any]], str]
-    spawns_agent: bool = False
-    # The input key naming the file the call writes (None: the tool writes no file).
-    writes_file_key: str | None = None
 
 
 def _path(tool_input: Mapping[str, Any]) -> str:
@@ -77,36 +79,32 @@ def _key(name: str) -> Callable[[Mapping[str, Any]], str]:
     return lambda tool_input: one_line(tool_input.get(name, ""))
 
 
-TOOLS: dict[str, ToolInfo] = {
-    BASH: ToolInfo(_key("command")),
-    "Read": ToolInfo(_path),
-    "NotebookRead": ToolInfo(_path),
-    "Edit": ToolInfo(_path, writes_file_key="file_path"),
-    "MultiEdit": ToolInfo(_path, writes_file_key="file_path"),
-    "NotebookEdit": ToolInfo(_path, writes_file_key="notebook_path"),
-    "Write": ToolInfo(_write, writes_file_key="file_path"),
-    "Grep": ToolInfo(_search),
-    "Glob": ToolInfo(_search),
-    AGENT: ToolInfo(_agent, spawns_agent=True),
-    TASK: ToolInfo(_agent, spawns_agent=True),
-    EXIT_PLAN_MODE: ToolInfo(_plan),
-    "WebFetch": ToolInfo(_key("url")),
-    "WebSearch": ToolInfo(_key("query")),
-    TODO_WRITE: ToolInfo(_todos),
+SUMMARIES: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    BASH: _key("command"),
+    READ: _path,
+    NOTEBOOK_READ: _path,
+    EDIT: _path,
+    MULTI_EDIT: _path,
+    NOTEBOOK_EDIT: _path,
+    WRITE: _write,
+    GREP: _search,
+    GLOB: _search,
+    AGENT: _agent,
+    TASK: _agent,
+    EXIT_PLAN_MODE: _plan,
+    WEB_FETCH: _key("url"),
+    WEB_SEARCH: _key("query"),
+    TODO_WRITE: _todos,
 }
 
 
 def summarize_input(name: str, tool_input: Mapping[str, Any]) -> str:
     """A one-line description of a call's input, per tool."""
-    info = TOOLS.get(name)
-    if info is not None:
-        return info.summarize(tool_input)
+    summarize = SUMMARIES.get(name)
+    if summarize is not None:
+        return summarize(tool_input)
     keys = ", ".join(sorted(str(k) for k in tool_input))
     return one_line(f"keys: {keys}" if keys else "(no input)")
-
-
-def spawns_agent(name: str) -> bool:
-    return name in AGENT_TOOLS
 
 
 class AgentSpawn(NamedTuple):
@@ -129,8 +127,8 @@ def agent_spawn(tool_input: Mapping[str, Any]) -> AgentSpawn:
 
 def written_file(name: str, tool_input: Mapping[str, Any]) -> str | None:
     """The path a call of `name` writes, or None (not a writing tool, or no path given)."""
-    info = TOOLS.get(name)
-    if info is None or info.writes_file_key is None:
+    key = roles.written_file_key(name)
+    if key is None:
         return None
-    value = tool_input.get(info.writes_file_key)
+    value = tool_input.get(key)
     return value if isinstance(value, str) and value else None

@@ -16,9 +16,8 @@ import os
 
 from session_kit.base import fastjson
 from session_kit.base.follow import Checkpoint, Follow, unchanged
+from session_kit.base.tools import SPAWNS_AGENT
 from session_kit.transcript.usagefields import agent_result_fields, assistant_usage, count_key
-
-_SPAWNING = ("Agent", "Task")
 
 
 def count_file(path: str, seen: dict, main: bool) -> dict:
@@ -107,7 +106,7 @@ def _track_agents(raw: dict, pending: set, background: set) -> None:
     for block in content:
         if not isinstance(block, dict):
             continue
-        if block.get("type") == "tool_use" and block.get("name") in _SPAWNING and isinstance(block.get("id"), str):
+        if block.get("type") == "tool_use" and block.get("name") in SPAWNS_AGENT and isinstance(block.get("id"), str):
             pending.add(block["id"])
         elif block.get("type") == "tool_result" and block.get("tool_use_id") in pending:
             pending.discard(block["tool_use_id"])

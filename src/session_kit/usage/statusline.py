@@ -31,7 +31,7 @@ from __future__ import annotations
 import os
 import sys
 
-from session_kit.base import fastjson, fileio
+from session_kit.base import fastjson, fileio, layout
 from session_kit.base.agents import STALLED, live_status
 from session_kit.state import live_agents
 from session_kit.state import root as state
@@ -68,28 +68,19 @@ def _agent_logs(transcript: str, session_id: str, checked: dict | None = None) -
     beside the sessions whose head names this session (`checked`: the verdict per name, kept
     between runs, so each such log's head is read once)."""
     project = os.path.dirname(transcript)
-    folder = os.path.join(project, session_id, "subagents")
-    found = []
-    for dirpath, dirnames, names in os.walk(folder):
-        dirnames.sort()
-        found.extend(os.path.join(dirpath, n) for n in sorted(names) if n.startswith("agent-") and n.endswith(".jsonl"))
-    try:
-        beside = sorted(n for n in os.listdir(project) if n.startswith("agent-") and n.endswith(".jsonl"))
-    except OSError:
-        beside = []
-    needles = tuple(f'"sessionId":{sep}"{session_id}"'.encode() for sep in ("", " "))
+    name = os.path.basename(project)
+    found = [log.path for log in layout.agent_logs(layout.session_dir(project, session_id), session_id, name)]
     checked = {} if checked is None else checked
-    for name in beside:
-        path = os.path.join(project, name)
+    for log in layout.legacy_agent_logs(project):
+        name = os.path.basename(log.path)
         if name not in checked:
-            try:
-                with fileio.open_regular(path) as f:
-                    head = f.read(HEAD_BYTES)
-            except OSError:
+            if not fileio.is_regular(log.path):
                 continue
-            checked[name] = any(needle in head for needle in needles)
+            from session_kit.base.headfield import head_field  # here: only a 2.0.x log beside the sessions needs it
+
+            checked[name] = head_field(log.path, b"sessionId", limit=HEAD_BYTES) == session_id
         if checked[name]:
-            found.append(path)
+            found.append(log.path)
     return found
 
 
@@ -258,7 +249,7 @@ def session_tokens(files: dict, paths: list) -> dict:
             if key not in seen:
                 seen.add(key)
                 add(model, fields)
-    logged = {os.path.basename(p)[len("agent-") : -len(".jsonl")] for p in paths[1:]}
+    logged = {layout.agent_of_name(os.path.basename(p)) for p in paths[1:]}
     for agent_id, (model, *fields) in (files.get(paths[0], {}).get("results") or {}).items():
         if agent_id not in logged:
             add(model, fields)
@@ -269,11 +260,11 @@ def _background_running(agent_ids, transcript: str, session_id: str) -> int:
     import time
 
     now = time.time()
-    folder = os.path.join(os.path.dirname(transcript), session_id, "subagents")
+    project = os.path.dirname(transcript)
     count = 0
     for agent_id in agent_ids:
         try:
-            if now - os.stat(os.path.join(folder, f"agent-{agent_id}.jsonl")).st_mtime < RECENT_S:
+            if now - os.stat(layout.agent_log_path(project, session_id, agent_id)).st_mtime < RECENT_S:
                 count += 1
         except OSError:
             continue

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from session_kit.base.tools import SPAWNS_AGENT
 from session_kit.conversation import items
 from session_kit.conversation.agents import AgentsInStartOrder, InlineAgents, LinkedAgent
 from session_kit.conversation.convert import LogConverter, SessionReading
@@ -33,7 +34,7 @@ from session_kit.transcript.entries import parse_timestamp
 from session_kit.transcript.glance import glance
 from session_kit.transcript.reader import ReadStats
 from session_kit.transcript.tokens import TokenTally
-from session_kit.transcript.tools import AGENT_TOOLS, agent_spawn, summarize_input
+from session_kit.transcript.tools import agent_spawn, summarize_input
 from session_kit.view import model
 from session_kit.view.model import MAIN, Call, Compaction, Cut, Item, Message, Note, Thread, Tokens
 from session_kit.view.timeline import lay_out
@@ -253,7 +254,7 @@ class ThreadReader:
             status="error" if attrs.get("status") == "error" else "ok",
             exit_code=attrs.get("exit_code"),
             output=output,
-            spawned=attrs.get("agent_id") if call.name in AGENT_TOOLS else None,
+            spawned=attrs.get("agent_id") if call.name in SPAWNS_AGENT else None,
         )
 
 
@@ -357,7 +358,7 @@ def _assemble(
     missing: list[tuple[Call, str]] = []
     for reader in readers:
         for index, item in enumerate(reader.items):
-            if not isinstance(item, Call) or item.name not in AGENT_TOOLS:
+            if not isinstance(item, Call) or item.name not in SPAWNS_AGENT:
                 continue
             target = by_call.get(item.tool_use_id) or (item.spawned if item.spawned in known else None)
             if target is None:
