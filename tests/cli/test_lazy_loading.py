@@ -233,6 +233,7 @@ EVERY_COMMAND = {
     "base.slash_commands",
     "base.vocabulary",
     "base.agents",  # the agent status words; `transcript.entries` tells an API error by them
+    "base.tools",  # the one tool table (`base.agents` names the tools that stop a task from it)
 }
 ONE_SESSION = EVERY_COMMAND | {
     "cli.session_arg",

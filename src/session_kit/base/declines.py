@@ -20,11 +20,14 @@ What the clients write when the person declines:
 
 from __future__ import annotations
 
-DECLINES = (
+# The person said no before the call ran (the second: the sibling calls cancelled with it).
+REFUSED = (
     "The user doesn't want to proceed with this tool use",
     "The user doesn't want to take this action right now",
-    "[Request interrupted by user for tool use]",
 )
+# The person stopped the call while it ran.
+INTERRUPTED = "[Request interrupted by user for tool use]"
+DECLINES = (*REFUSED, INTERRUPTED)
 # A Bash failure of a 2.0.x client, or a refusal the client made by itself: not the person's words.
 _NOT_FEEDBACK = (
     "Exit code",

@@ -16,9 +16,11 @@ import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
+from session_kit.base.tools import spawns_agent
+from session_kit.index.db import sql_row
 from session_kit.transcript.agent_signals import spawn_result
 from session_kit.transcript.entries import Entry
-from session_kit.transcript.tools import agent_spawn, spawns_agent
+from session_kit.transcript.tools import agent_spawn
 
 # A spawning call's result (`toolUseResult`) has one of these, or names the agent in its text.
 _RESULT_KEYS = frozenset({"agentId", "totalToolUseCount", "totalDurationMs", "status"})
@@ -104,9 +106,7 @@ def _rename(conn: sqlite3.Connection, session: str, call_id: str, agent_id: str)
 
 
 def _row(values: tuple) -> tuple:
-    """`values` as SQLite stores them (`rows.sql_row`: loaded here, it loads this module)."""
-    from session_kit.index.rows import sql_row
-
+    """`values` as SQLite stores them."""
     return sql_row(values)
 
 

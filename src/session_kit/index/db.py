@@ -67,6 +67,7 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
+from session_kit.base.fileio import TEXT_ERRORS
 from session_kit.index.journal import index_path
 from session_kit.state.root import ensure_dir, locked
 
@@ -418,3 +419,27 @@ def health(state_root: str, claude_root: str | os.PathLike[str] | None = None) -
     finally:
         conn.close()
     return {**report, "state": "ok" if found is None else "damaged", "problem": found}
+
+
+_INT64 = (-(2**63), 2**63 - 1)
+
+
+def sql_value(value: object) -> object:
+    """A value SQLite can store: a lone surrogate (half an emoji a transcript escaped) becomes
+    U+FFFD, as in everything the kit writes (`fileio.TEXT_ERRORS`); an integer past 64 bits
+    (a hostile exit code or token count) becomes null."""
+    if isinstance(value, str):
+        if value.isascii():
+            return value
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-8", TEXT_ERRORS).decode("utf-8")
+        return value
+    if isinstance(value, int) and not isinstance(value, bool) and not _INT64[0] <= value <= _INT64[1]:
+        return None
+    return value
+
+
+def sql_row(values: tuple) -> tuple:
+    return tuple(map(sql_value, values))

@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from session_kit.base.fileio import TEXT_ERRORS
 from session_kit.index.agent_rows import SpawnRows
-from session_kit.index.db import TOKEN_COLUMNS
+from session_kit.index.db import TOKEN_COLUMNS, sql_row, sql_value
 from session_kit.index.files import IndexFile
 from session_kit.redact import head_to_redact, redact, redact_many
 from session_kit.transcript.agent_signals import SOURCE_RESULT
@@ -43,31 +42,9 @@ from session_kit.transcript.tools import summarize_input
 
 MAX_TEXT = 64 * 1024  # of one piece of text, what is indexed (its head): the rest is output noise
 MAX_ERROR = 2000  # of a call's error, what is kept
+
+
 # Each is cut after redaction (`head_to_redact` before it): a secret across the cut is found whole.
-_INT64 = (-(2**63), 2**63 - 1)
-
-
-def sql_value(value: object) -> object:
-    """A value SQLite can store: a lone surrogate (half an emoji a transcript escaped) becomes
-    U+FFFD, as in everything the kit writes (`fileio.TEXT_ERRORS`); an integer past 64 bits
-    (a hostile exit code or token count) becomes null."""
-    if isinstance(value, str):
-        if value.isascii():
-            return value
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return value.encode("utf-8", TEXT_ERRORS).decode("utf-8")
-        return value
-    if isinstance(value, int) and not isinstance(value, bool) and not _INT64[0] <= value <= _INT64[1]:
-        return None
-    return value
-
-
-def sql_row(values: tuple) -> tuple:
-    return tuple(map(sql_value, values))
-
-
 class SessionState:
     """The session's row, loaded once per file and saved at its end."""
 

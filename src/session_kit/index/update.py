@@ -187,7 +187,7 @@ def usage_only(conn: sqlite3.Connection) -> list[IndexFile]:
 
 
 def _index_file(conn: sqlite3.Connection, item: IndexFile, fts: bool, texts: bool) -> tuple[int, bool]:
-    from session_kit.index.rows import sql_value
+    from session_kit.index.db import sql_value
 
     key = sql_value(item.path)  # the file is read by its own name; the database holds valid UTF-8
     row = conn.execute(
@@ -210,7 +210,8 @@ def _index_held(
     from session_kit.base.layout import meta_path
     from session_kit.base.rawtype import top_level_type
     from session_kit.base.vocabulary import NOISE_TYPE_BYTES, TITLE_TYPE_BYTES
-    from session_kit.index.rows import FileRows, SessionState, sql_row, sql_value
+    from session_kit.index.db import sql_row, sql_value
+    from session_kit.index.rows import FileRows, SessionState
     from session_kit.redact import redact as redact_text
     from session_kit.sessions.store import _read_meta
     from session_kit.transcript.entries import Entry

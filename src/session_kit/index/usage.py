@@ -88,7 +88,7 @@ def _text(path: str) -> str:
     try:
         path.encode("utf-8")
     except UnicodeEncodeError:
-        from session_kit.index.rows import sql_value
+        from session_kit.index.db import sql_value
 
         return str(sql_value(path))
     return path

@@ -36,7 +36,7 @@ from session_kit.sessions.store import (
     find_agent_logs,
 )
 from session_kit.transcript.agent_signals import AgentSignalScan, is_interrupted, is_rejected
-from session_kit.transcript.calls import STATUS_PENDING, ToolCall, ToolCallPairer
+from session_kit.transcript.calls import STATUS_DECLINED, STATUS_PENDING, ToolCall, ToolCallPairer
 from session_kit.transcript.entries import (
     KIND_ASSISTANT,
     KIND_USER,
@@ -203,8 +203,9 @@ def link_agents(runs: Sequence[AgentRun], parent_calls: Sequence[ToolCall]) -> l
 
 
 def spawned_nothing(call: ToolCall) -> bool:
-    """A spawning call the client refused before starting anything (`InputValidationError`)."""
-    return is_rejected(call.error or "", is_error=call.failed)
+    """A spawning call that started nothing: the client refused it (`InputValidationError`),
+    or the person declined it before it ran (an interrupted one had started its agent)."""
+    return is_rejected(call.error or "", is_error=call.failed or call.status == STATUS_DECLINED)
 
 
 def with_signals(run: AgentRun, signals: AgentSignalScan) -> AgentRun:

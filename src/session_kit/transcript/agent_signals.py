@@ -25,6 +25,7 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from session_kit.base.agents import RUNNING, STOPPED, client_word, is_api_error, stopped_task
+from session_kit.base.declines import REFUSED
 from session_kit.base.tools import TASK_OUTPUT, TASK_STOP  # the tools whose results end a background task
 from session_kit.base.vocabulary import (
     ATTACHMENT_QUEUED_COMMAND,
@@ -53,7 +54,6 @@ TASK_STATUS = ATTACHMENT_TASK_STATUS  # a figure source too
 _NOTIFICATIONS = ("<task-notification>", "<agent-notification>")
 _REJECTED = "InputValidationError"
 # The person declining a call (and the sibling calls cancelled with it): nothing started.
-_DECLINED = ("The user doesn't want to proceed with this tool use", "The user doesn't want to take this action")
 _INTERRUPTED = "[Request interrupted by user"
 # A spawning call's result (`toolUseResult`) has one of these; no other tool's does.
 _SPAWN_KEYS = frozenset({"agentId", "totalToolUseCount", "totalDurationMs"})
@@ -94,7 +94,7 @@ def is_rejected(text: str, *, is_error: bool) -> bool:
     if not is_error:
         return False
     head = text[:300]
-    return _REJECTED in head or head.lstrip().startswith(_DECLINED)
+    return _REJECTED in head or head.lstrip().startswith(REFUSED)
 
 
 def is_interrupted(text: str) -> bool:
