@@ -222,3 +222,20 @@ def test_a_set_aside_copy_named_by_its_path_is_read_as_its_sessions(claude_root:
     path.write_text('{"type":"user","sessionId":"abc"}\n')
     assert session_ref_from_path(path).id == "abc"
     assert [s.id for s in list_sessions(path.parent)] == []  # never a second live session
+
+
+def test_a_renamed_session_file_keeps_its_2025_agent_logs(claude_root: Path):
+    """A file's name need not be its session's id (a copy, a renamed file): its 2025-layout
+    agent logs are found by the id it records."""
+    main = Transcript(version="2.0.30")
+    main.user("Find the parser")
+    main.say("Done.")
+    path = main.write_session(claude_root)
+    renamed = path.with_name(f"session-{path.name}")
+    path.rename(renamed)
+    agent = Transcript(main.session_id, agent_id="12345678", version="2.0.30")
+    agent.user("Look for the parser")
+    agent.say("It is in src/parse.py.")
+    agent.write_legacy_agent(claude_root, main)
+    logs = find_agent_logs(session_ref_from_path(renamed))
+    assert [log.agent_id for log in logs] == ["12345678"]

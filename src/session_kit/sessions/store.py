@@ -265,7 +265,12 @@ def find_agent_logs(
     """
     found = current_layout_agents(session, with_meta=with_meta)
     index = legacy_index if legacy_index is not None else legacy_agent_index(session.project)
-    for path in index.get(session.id, []):
+    paths = index.get(session.id, [])
+    if index and not paths and session.path.is_file():
+        # A file's name need not be its session's id (copied, renamed): the id it records.
+        recorded = head_field(session.path, b"sessionId")
+        paths = index.get(recorded, []) if recorded and recorded != session.id else []
+    for path in paths:
         agent_id = path.name[len(AGENT_PREFIX) : -len(SESSION_SUFFIX)]
         found.append(AgentLogRef(agent_id, path, LAYOUT_LEGACY, None, warmup=is_warmup_log(path)))
     return found
