@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from unittest.mock import patch
 
 import click
 import pytest
@@ -164,7 +165,9 @@ def test_every_environment_variable_the_docs_name_is_read_somewhere():
         if p.is_file() and p.suffix in {"", ".py", ".sh"}
     )
     code += (REPO / "install.sh").read_text() + (REPO / "tests" / "run.sh").read_text()
-    code += (REPO / "tests" / "support" / "browser.py").read_text()
+    code += (REPO / "tests" / "support" / "browser.py").read_text() + (
+        REPO / "tests" / "real" / "corpus.py"
+    ).read_text()
     assert sorted(n for n in named if n not in code) == []
 
 
@@ -195,3 +198,15 @@ def test_the_hooks_reference_names_every_event_the_kit_knows():
 
     page = (REPO / "docs" / "reference" / "hooks.md").read_text(encoding="utf-8")
     assert [e for e in [*ALL_HOOK_EVENTS, *UNREGISTERED_EVENTS] if not re.search(rf"\b{e}\b", page)] == []
+
+
+@pytest.mark.parametrize("at", ["-", "/"])
+def test_a_path_click_wrapped_at_a_hyphen_or_a_slash_is_still_the_same_everywhere(at: str):
+    from session_kit.cli.context import JSON_DOC
+    from session_kit.cli.reference import JSON_DOC_SHOWN, same_everywhere
+
+    path = "/tmp/cc/claude-session-kit" + str(JSON_DOC)
+    cut = path.rindex(at) + 1
+    wrapped = f"its shapes:\n  {path[:cut]}\n                          {path[cut:]}\n  -h"
+    with patch("session_kit.cli.reference.JSON_DOC", path):
+        assert same_everywhere(wrapped) == f"its shapes:\n  {JSON_DOC_SHOWN}\n  -h"

@@ -52,8 +52,14 @@ JSON_DOC_SHOWN = "<the kit's package>/docs/reference/json.md"
 
 
 def same_everywhere(text: str) -> str:
-    """Help text with the machine's own paths in it replaced by what they stand for."""
-    return text.replace(str(JSON_DOC), JSON_DOC_SHOWN)
+    """Help text with the machine's own paths in it replaced by what they stand for, also
+    where click wrapped a path at one of its hyphens or slashes (a checkout named
+    `claude-session-kit` is wrapped at its hyphen)."""
+    import re  # here: only the reference page and its test need it
+
+    path = str(JSON_DOC)
+    wrapped = "".join(re.escape(c) + (r"(?:\n *)?" if c in "-/" else "") for c in path)
+    return re.sub(wrapped, lambda _: JSON_DOC_SHOWN, text)
 
 
 def help_text(ctx: click.Context) -> str:
