@@ -122,7 +122,7 @@ def test_events_errors_include_the_failing_call_inside_the_general_purpose_agent
     plan = next(a for a in show["agents"] if a["type"] == "Plan")
     gp = next(a for a in show["agents"] if a["agent_id"] == gp_agent)
     # it ended well; the failing call inside it is counted apart
-    assert plan["status"] == "ok" and (gp["status"], gp["failures"]) == ("ok", 1)
+    assert plan["status"] == "finished" and (gp["status"], gp["failures"]) == ("finished", 1)
 
 
 def test_show_requests_are_what_the_person_sent_not_client_notifications(run: ScenarioRun) -> None:
