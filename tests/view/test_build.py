@@ -310,3 +310,26 @@ def test_a_lone_sidechain_line_hanging_from_the_main_conversation_is_no_lane(tmp
     stray.say("sidechain")
     t.write_session(tmp_path)
     assert lanes_and_agents(tmp_path, "s-stray") == ([], [])
+
+
+def test_every_call_of_the_file_is_drawn_as_show_counts_it_another_sessions_too(tmp_path: Path):
+    t = Transcript("s-two-ids")
+    t.user("hello")
+    t.tool_use("Read", {"file_path": "/work/proj/a.py"})
+    other = Transcript("someone-else", start=t.clock)
+    other.tool_use("TodoWrite", {"todos": []})
+    t.lines += other.lines
+    t.write_session(tmp_path)
+    page = page_of(tmp_path, "s-two-ids")
+    assert [c.name for c in calls_of(page, MAIN)] == ["Read", "TodoWrite"]
+    assert page.card.calls == len(Session(resolve_session("s-two-ids", tmp_path)).calls) == 2
+
+
+def test_a_workflow_agents_calls_are_drawn_though_its_entries_name_the_session_with_a_suffix(tmp_path: Path):
+    d = subagents_2_1(tmp_path)
+    log = next(tmp_path.rglob(f"agent-{d.workflow}.jsonl"))
+    sid = d.session.session_id
+    log.write_text(log.read_text().replace(f'"sessionId":"{sid}"', f'"sessionId":"{sid}#agent-{d.workflow}"'))
+    assert f"#agent-{d.workflow}" in log.read_text()
+    page = page_of(tmp_path, sid)
+    assert [c.name for c in calls_of(page, d.workflow)] == ["Bash"]
