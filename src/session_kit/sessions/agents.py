@@ -285,6 +285,12 @@ def inline_runs(session: SessionRef, entries: Iterable[Entry]) -> list[AgentRun]
     ]
 
 
+def inline_agent_ids(entries: Iterable[Entry]) -> list[str]:
+    """The ids `inline_runs` gives the agents written inline (the index's rows of a file that
+    holds only an agent's thread)."""
+    return [_thread_id(root, t) for root, t in inline_threads(entries).items() if not is_warmup_conversation(t)]
+
+
 def _thread_id(root: str, thread: Sequence[Entry]) -> str:
     return next((entry.agent_id for entry in thread if entry.agent_id), root)
 
