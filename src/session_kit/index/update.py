@@ -256,7 +256,7 @@ def _index_held(
     )
     start = f.offset
     stats = ReadStats()
-    for block in f.blocks(chunk=CHUNK):
+    for block in f.blocks(chunk=CHUNK, complete_tail=True):  # a last line never ended is read too
         for raw in block:
             lines += 1
             kind = top_level_type(raw) if raw else None
