@@ -46,6 +46,33 @@ def test_a_half_written_last_line_is_left_for_next_time(tmp_path: Path):
     assert read(path, cp)[0] == [b'{"type":"user"}']
 
 
+def test_a_whole_object_on_a_last_line_never_ended_is_a_line_and_its_newline_later_no_second(tmp_path: Path):
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(lines_of(2) + b'{"type":"summary","summary":"T"}')
+    got, cp, _ = read(path, None, complete_tail=True)
+    assert got[-1] == b'{"type":"summary","summary":"T"}' and len(got) == 3 and cp.offset == path.stat().st_size
+    with path.open("ab") as f:
+        f.write(b'\n{"type":"user"}\n')
+    got, cp, restarted = read(path, cp, complete_tail=True)
+    assert got == [b'{"type":"user"}'] and not restarted and cp.offset == path.stat().st_size
+
+
+def test_a_half_written_last_line_is_left_even_for_a_reader_that_takes_whole_ones(tmp_path: Path):
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(lines_of(2) + b'{"type":"user","message":{"content":"a"}')  # a nested object closed
+    got, cp, _ = read(path, None, complete_tail=True)
+    assert len(got) == 2 and cp.offset == len(lines_of(2))
+    with path.open("ab") as f:
+        f.write(b',"uuid":"u"}\n')
+    assert read(path, cp, complete_tail=True)[0] == [b'{"type":"user","message":{"content":"a"},"uuid":"u"}']
+
+
+def test_without_asking_a_last_line_never_ended_is_left(tmp_path: Path):
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b'{"type":"summary","summary":"T"}')
+    assert read(path, None)[0] == []
+
+
 def test_a_bom_at_the_start_of_a_file_is_not_part_of_its_first_line(tmp_path: Path):
     path = tmp_path / "s.jsonl"
     path.write_bytes(b"\xef\xbb\xbf" + lines_of(2))

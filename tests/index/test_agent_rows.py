@@ -47,3 +47,39 @@ def test_export_lists_the_agents_debug_agent_lists_logs_gone_included(claude_roo
     assert {(a["agent_id"], a["type"]) for a in debugged} == {(r[0], r[1]) for r in exported}
     [session] = [json.loads(line) for line in (out / "sessions.jsonl").read_text().splitlines()]
     assert session["agents"] == 2
+
+
+def _exported(root: Path, out: Path) -> set[tuple[str, str]]:
+    invoke_json("export", "--output-dir", str(out))
+    return {(r["session"], r["agent_id"]) for r in map(json.loads, (out / "agents.jsonl").read_text().splitlines())}
+
+
+def test_a_session_file_holding_only_an_agents_thread_has_that_agent_as_show_lists_it(
+    claude_root: Path, tmp_path: Path
+):
+    agent = Transcript("s-only-thread", agent_id="e1c84ba5", version="2.0.46")
+    agent.user("Find the parser")
+    agent.tool_use("Grep", {"pattern": "def parse"})
+    agent.say("It is in parser.py.")
+    agent.write_session(claude_root)
+    shown = invoke_json("show", "s-only-thread")["agents"]
+    assert [a["agent_id"] for a in shown] == ["e1c84ba5"]
+    assert _exported(claude_root, tmp_path / "export") == {("s-only-thread", "e1c84ba5")}
+
+
+def test_an_inline_thread_written_after_the_main_conversation_adds_no_agent_of_its_own(
+    claude_root: Path, tmp_path: Path
+):
+    # 1.0.x: the thread's row is its Task call's; an update that starts mid-thread adds none.
+    t = Transcript("s-inline", version="1.0.98")
+    t.user("Look into the parser")
+    task = t.tool_use("Task", {"description": "Find it", "prompt": "Find it"})
+    path = t.write_session(claude_root)
+    assert _exported(claude_root, tmp_path / "first") == {("s-inline", task)}
+    thread = t.inline_agent()
+    thread.user("Find it")
+    thread.say("In parser.py.")
+    t.clock = thread.clock
+    t.tool_result(task, "In parser.py.")
+    t.write(path)
+    assert _exported(claude_root, tmp_path / "second") == {("s-inline", task)}

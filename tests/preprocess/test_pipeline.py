@@ -119,6 +119,35 @@ def test_entries_of_another_session_are_dropped_and_entries_without_one_kept(tmp
     assert result.reduction.steps["session_filter"].entries == 1
 
 
+def test_a_workflow_agents_entries_are_the_sessions_own(tmp_path: Path, claude_root: Path):
+    # 2.1.x workflow agents' logs write the session's id followed by `#agent-<id>`.
+    t = conversation(Transcript())
+    ref = write(t, claude_root)
+    wf = Transcript(f"{t.session_id}#agent-a0f10w01", cwd=t.cwd, agent_id="a0f10w01", start=t.clock)
+    wf.user("WORKFLOW: step one")
+    wf.bash("make lint", "LINT-IS-CLEAN")
+    wf.say("Lint is clean.")
+    wf.write(
+        claude_root
+        / "projects"
+        / ref.project.name
+        / t.session_id
+        / "subagents"
+        / "workflows"
+        / "run-1"
+        / "agent-a0f10w01.jsonl"
+    )
+    result = run(ref, tmp_path)
+    assert "LINT-IS-CLEAN" in everything(result)
+    assert result.reduction.steps["session_filter"].entries == 0
+
+
+def test_without_filtering_entries_of_another_session_are_kept_as_show_counts_them(tmp_path: Path, claude_root: Path):
+    t = conversation(Transcript())
+    t.raw({"type": "user", "sessionId": "someone-else", "message": {"role": "user", "content": "FOREIGN"}})
+    assert "FOREIGN" in everything(run(write(t, claude_root), tmp_path, filtering=False))
+
+
 def test_noise_is_dropped_whatever_its_key_order(tmp_path: Path, claude_root: Path):
     t = conversation(Transcript())
     t.noise("attachment", size=5000)

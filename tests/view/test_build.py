@@ -3,6 +3,7 @@ their result, failures, compactions, missing agent logs, every dialect, and the 
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from pathlib import Path
 
@@ -170,11 +171,13 @@ def test_past_the_page_budget_every_text_keeps_only_a_little():
 
 
 def test_a_warmup_agent_log_is_not_an_agent_of_the_conversation(tmp_path: Path):
+    # 2.0.28-2.0.44 wrote them beside the sessions: the agent model leaves them out, as `show` does.
     built = build(tmp_path)
-    warm = Transcript(built.current.session_id, agent_id="a0a0warm", start=built.current.clock + timedelta(hours=1))
+    start = built.current.clock + timedelta(hours=1)
+    warm = Transcript(built.current.session_id, agent_id="a0a0warm", start=start, version="2.0.30")
     warm.user("Warmup")
     warm.say("Hi! I'm ready.")
-    warm.write_subagent(tmp_path, built.current)
+    warm.write_legacy_agent(tmp_path, built.current)
     page = page_of(tmp_path, built.current.session_id)
     assert "a0a0warm" not in [lane.key for lane in page.lanes]
 
@@ -257,3 +260,76 @@ def test_a_lane_with_too_many_bars_draws_close_ones_of_one_status_together(
     bars = page.lanes[0].bars
     assert len(bars) <= 60 and sum(bar.count for bar in bars) == 300
     assert sum(bar.count for bar in bars if bar.call.failed) == 3  # failures are never merged with successes
+
+
+# --- the lanes are the agents `show` lists (the agent model) ---------------------------------
+
+
+def lanes_and_agents(root: Path, session_id: str) -> tuple[list[str], list[str]]:
+    ref = resolve_session(session_id, root)
+    page, _, _ = build_page(ref, ViewOptions())
+    return [lane.key for lane in page.lanes if lane.key != MAIN], [run.agent_id for run in Session(ref).agents]
+
+
+def test_a_session_file_holding_only_an_agents_thread_draws_that_agent_in_its_own_lane(tmp_path: Path):
+    # An agent log's content under a session's name (hand-written fixtures of other tools do it).
+    agent = Transcript("s-only-thread", agent_id="e1c84ba5", version="2.0.46")
+    agent.user("Find the parser")
+    agent.tool_use("Grep", {"pattern": "def parse"})
+    agent.say("It is in parser.py.")
+    agent.write_session(tmp_path)
+    lanes, agents = lanes_and_agents(tmp_path, "s-only-thread")
+    assert lanes == agents == ["e1c84ba5"]
+    page = page_of(tmp_path, "s-only-thread")
+    assert calls_of(page, MAIN) == [] and [c.name for c in calls_of(page, "e1c84ba5")] == ["Grep"]
+
+
+def test_an_inline_thread_written_with_spaces_after_the_colons_is_an_agent(tmp_path: Path):
+    t = Transcript("s-spaced", version="1.0.0")
+    t.user("Delegate a task.")
+    t.tool_use("Task", {"description": "do work", "prompt": "do work", "subagent_type": "general-purpose"})
+    thread = t.inline_agent()
+    thread._last_uuid = t._last_uuid  # the thread hangs from the Task call, as some fixtures write it
+    thread.tool_use("Read", {"file_path": "/work/proj/MEMORY.md"})
+    thread.say("Read the memory.")
+    t.clock = thread.clock
+    t.say("Subagent done.")
+    path = tmp_path / "projects" / "-work-proj" / "s-spaced.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_text("".join(json.dumps(line) + "\n" for line in t.lines))  # `"isSidechain": true`
+    lanes, agents = lanes_and_agents(tmp_path, "s-spaced")
+    assert len(agents) == 1 and lanes == agents
+
+
+def test_a_lone_sidechain_line_hanging_from_the_main_conversation_is_no_lane(tmp_path: Path):
+    t = Transcript("s-stray")
+    t.user("hello")
+    t.say("hi")
+    stray = t.inline_agent()
+    stray._last_uuid = t.lines[0]["uuid"]
+    stray.say("sidechain")
+    t.write_session(tmp_path)
+    assert lanes_and_agents(tmp_path, "s-stray") == ([], [])
+
+
+def test_every_call_of_the_file_is_drawn_as_show_counts_it_another_sessions_too(tmp_path: Path):
+    t = Transcript("s-two-ids")
+    t.user("hello")
+    t.tool_use("Read", {"file_path": "/work/proj/a.py"})
+    other = Transcript("someone-else", start=t.clock)
+    other.tool_use("TodoWrite", {"todos": []})
+    t.lines += other.lines
+    t.write_session(tmp_path)
+    page = page_of(tmp_path, "s-two-ids")
+    assert [c.name for c in calls_of(page, MAIN)] == ["Read", "TodoWrite"]
+    assert page.card.calls == len(Session(resolve_session("s-two-ids", tmp_path)).calls) == 2
+
+
+def test_a_workflow_agents_calls_are_drawn_though_its_entries_name_the_session_with_a_suffix(tmp_path: Path):
+    d = subagents_2_1(tmp_path)
+    log = next(tmp_path.rglob(f"agent-{d.workflow}.jsonl"))
+    sid = d.session.session_id
+    log.write_text(log.read_text().replace(f'"sessionId":"{sid}"', f'"sessionId":"{sid}#agent-{d.workflow}"'))
+    assert f"#agent-{d.workflow}" in log.read_text()
+    page = page_of(tmp_path, sid)
+    assert [c.name for c in calls_of(page, d.workflow)] == ["Bash"]

@@ -20,8 +20,9 @@ Owns:
   offset, or rewritten in place: the client rewrites transcripts, e.g. dropping the history
   before a compaction from large files): the caller drops what it had from that file.
 - `whole_lines`: the lines between two offsets, a block at a time, whole lines only (a
-  half-written last line is left for next time), a line longer than `max_line` skipped
-  (`None`), never held.
+  half-written last line is left for next time; for a reader that asks, a last line with no
+  newline that is a whole JSON object is a line, and a newline arriving after it later is
+  not a second one), a line longer than `max_line` skipped (`None`), never held.
 - `skip_bom`: the one BOM rule of the kit: a UTF-8 BOM at the start of a file is not part of
   its first line (and is data anywhere else).
 Does not: parse lines, or keep checkpoints (each reader saves its own where it keeps its state).
@@ -173,12 +174,22 @@ def _tail(fd: int, offset: int) -> str:
     return _digest(os.pread(fd, back, offset - back))
 
 
-def whole_lines(fd: int, start: int, stop: int, *, chunk: int = CHUNK, max_line: int | None = None):
+def whole_lines(
+    fd: int, start: int, stop: int, *, chunk: int = CHUNK, max_line: int | None = None, complete_tail: bool = False
+):
     """The whole lines of the file open as `fd` between `start` and `stop`, as
     `(lines, end)` blocks: `lines` without their newline, `end` the offset just past the
     block's last newline (where the next read starts). A half-written last line is left
     (the last `end` stops before it). A line longer than `max_line` (spanning chunks) is
-    `None`: skipped, never held whole. At offset 0, a UTF-8 BOM is not part of the first line."""
+    `None`: skipped, never held whole. At offset 0, a UTF-8 BOM is not part of the first line.
+
+    `complete_tail` (`stop` is the file's end): a last line with no newline that is a whole
+    JSON object is a line all the same (a file whose writer never ends it, as hand-written
+    ones do), its `end` just past it; one that is not (the client still writing it) is left.
+    A newline arriving there later ends that line: a read starting just past a line with no
+    newline skips it, so it is never a second, empty line."""
+    if start and os.pread(fd, 1, start - 1) != b"\n" and os.pread(fd, 1, start) == b"\n":
+        start += 1  # the newline of the line a `complete_tail` read took whole
     offset = start
     pieces: list[bytes] = []  # the start of a line that runs past the chunks read so far
     held = 0
@@ -210,6 +221,23 @@ def whole_lines(fd: int, start: int, stop: int, *, chunk: int = CHUNK, max_line:
             if lines[0] is not None:
                 lines[0] = skip_bom(lines[0])
         yield lines, at + last + 1
+    if complete_tail and pieces and not skipping and offset >= stop:
+        tail = b"".join(pieces)
+        tail = skip_bom(tail) if bom else tail
+        if _whole_object(tail):
+            yield [tail], offset
+
+
+def _whole_object(line: bytes) -> bool:
+    """Whether an unterminated last line is a whole JSON object (not one still being written)."""
+    if not line.rstrip().endswith(b"}"):
+        return False  # the common case decided without `json` (outside the hooks' import budget)
+    import json  # only for a last line without a newline that may be whole
+
+    try:
+        return isinstance(json.loads(line), dict)
+    except ValueError:  # half-written (or not UTF-8)
+        return False
 
 
 class Follow:
@@ -239,10 +267,14 @@ class Follow:
     def __exit__(self, *exc: object) -> None:
         os.close(self.fd)
 
-    def blocks(self, *, chunk: int = CHUNK, max_line: int | None = None):
-        """The new whole lines, a block at a time (`whole_lines`); `offset` moves past a
-        block once the caller asks for the next (a block it did not finish is read again)."""
-        for lines, end in whole_lines(self.fd, self.offset, self.stat.st_size, chunk=chunk, max_line=max_line):
+    def blocks(self, *, chunk: int = CHUNK, max_line: int | None = None, complete_tail: bool = False):
+        """The new whole lines, a block at a time (`whole_lines`; `complete_tail`: a last line
+        with no newline that is a whole JSON object is one too); `offset` moves past a block
+        once the caller asks for the next (a block it did not finish is read again)."""
+        stop = self.stat.st_size
+        for lines, end in whole_lines(
+            self.fd, self.offset, stop, chunk=chunk, max_line=max_line, complete_tail=complete_tail
+        ):
             yield lines
             self.offset = end
 

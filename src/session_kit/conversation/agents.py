@@ -1,5 +1,6 @@
-"""A session's agent logs to read, for `preprocess` and `view`, in start order, each tied to
-its spawning call.
+"""A session's agent logs to read, in start order, each tied to its spawning call: for
+`view`, the agents the agent model lists (`AgentModel`: `Session.agents`, what `show` lists);
+for `preprocess`, the logs linked as they are converted (`AgentsInStartOrder`).
 
 Owns: finding the agent logs (every layout, `sessions.store`) and the 1.0.x agents written
 inline in the session's own file (each an `isSidechain` thread, `sessions.agents`), their
@@ -12,10 +13,10 @@ started by an agent is tied to the right call. Does not convert or write anythin
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from session_kit.base.fileio import open_fd
 from session_kit.sessions.agents import AgentLinker, inline_threads, run_from_entries, tie_by_prompt
@@ -25,6 +26,10 @@ from session_kit.transcript.entries import Entry, read_entries, time_order
 from session_kit.transcript.glance import file_holds
 from session_kit.transcript.reader import read_head
 from session_kit.transcript.tools import agent_spawn
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from session_kit.sessions.agent_run import AgentRun
 
 AGENT_HEAD_BYTES = 256 * 1024  # how far into an agent log its start time is looked for
 
@@ -41,6 +46,11 @@ class LinkedAgent(NamedTuple):
     @property
     def agent_id(self) -> str:
         return self.log.agent_id
+
+    @classmethod
+    def of(cls, run: AgentRun) -> LinkedAgent:
+        """An agent as the agent model lists it."""
+        return cls(run.log, run.agent_type, run.description, run.tool_use_id, run.thread)
 
 
 def first_timestamp(path: Path) -> datetime | None:
@@ -140,3 +150,29 @@ class AgentsInStartOrder:
     def add_calls(self, calls: Iterable[ToolCall]) -> None:
         """The spawning calls of a log just converted, for linking the logs after it."""
         self._linker.add_calls(calls)
+
+
+class AgentModel:
+    """The session's agents as the agent model lists them (`Session.agents`), read once, on
+    first need: at the main conversion's first sidechain entry, or after it when it met a
+    spawning call or the session has agent logs."""
+
+    def __init__(self, ref: SessionRef) -> None:
+        self.ref = ref
+        self._runs: list[AgentRun] | None = None
+
+    def inline(self) -> bool:
+        """Does the model make agents of the file's inline (`isSidechain`) threads?"""
+        return any(run.log.layout == LAYOUT_INLINE for run in self._read())
+
+    def runs(self, spawn_calls: Mapping[str, Any]) -> list[AgentRun]:
+        if self._runs is None and not spawn_calls and not find_agent_logs(self.ref, with_meta=False):
+            return []
+        return self._read()
+
+    def _read(self) -> list[AgentRun]:
+        if self._runs is None:
+            from session_kit.sessions.session import Session  # `view`'s path only, not `preprocess`'s
+
+            self._runs = Session(self.ref).agents
+        return self._runs

@@ -57,8 +57,9 @@ class SessionReading:
         self.read = ReadStats()
         # A file holds what it holds: entries of other sessions are dropped only from a file
         # that has entries of its own id (a renamed copy, or an agent log named as the session,
-        # has none).
-        self.own = ref.id if holds_session(ref.path, ref.id) else None
+        # has none), and only by the content steps (`view` and `--no-filtering` read every
+        # entry, as `show` counts them).
+        self.own = ref.id if filtering and holds_session(ref.path, ref.id) else None
         self.roots = claude_roots_of(ref)
 
     def converter(
@@ -88,6 +89,12 @@ def claude_roots_of(ref: SessionRef) -> tuple[str, ...]:
     """The Claude root a session lives in, and its `projects` folder, as path strings."""
     root = layout.root_of(str(ref.path))
     return (root, layout.projects_dir(root)) if root is not None else ()
+
+
+def of_session(session_id: str, own: str) -> bool:
+    """An entry's `sessionId` is the session's own: its id, or (a workflow agent's log, 2.1.x)
+    its id followed by `#agent-<id>`."""
+    return session_id == own or session_id.startswith(f"{own}#")
 
 
 def holds_session(path: Path, session_id: str) -> bool:
@@ -179,7 +186,7 @@ class LogConverter:
                     noise.chars += size
                     continue
                 session_id = entry.session_id
-                if target is not None and session_id is not None and session_id != target:
+                if target is not None and session_id is not None and not of_session(session_id, target):
                     reduction.count(steps.STEP_SESSION_FILTER, size)
                     continue
                 if facts.cwd is None and entry.cwd:

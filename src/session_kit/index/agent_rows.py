@@ -3,8 +3,9 @@ them, whether its log was kept or not.
 
 Owns: what a file's lines add to the table (`SpawnRows`: each `Agent`/`Task` call, a row keyed
 by the call until its result names the agent; a call refused or declined before it started
-removes its row: `transcript.agent_signals`) and what an agent log adds (`log_row`: its path,
-and the type and description of its meta file, which win over the call's). The same links the
+removes its row: `transcript.agent_signals`), what an agent log adds (`log_row`: its path,
+and the type and description of its meta file, which win over the call's), and the agent of a
+session file that holds only a sidechain thread (`SpawnRows.threads`, as `show` lists it). The same links the
 session model's linker (`sessions.agents.AgentLinker`) makes first: the meta file's
 `toolUseId`, then the agent the call's result names. Does not read files or link by time (a
 2025 log no result names keeps its own row, typed by its meta file).
@@ -30,14 +31,23 @@ class SpawnRows:
     """The spawning calls and their results one update of one file sees, in order, written to
     the `agents` table by `flush` (a call's result may come in a later update)."""
 
-    __slots__ = ("session", "calls", "steps")
+    __slots__ = ("session", "calls", "steps", "sidechains", "main")
 
-    def __init__(self, session: str) -> None:
+    def __init__(self, session: str, *, from_start: bool = False) -> None:
         self.session = session
         self.calls: set[str] = set()  # the spawning calls seen in this update
         self.steps: list[tuple] = []  # ("call", id, type, description) | ("result", id, agent id, rejected)
+        # A session file read from its start: its sidechain entries until a main-conversation
+        # entry is met (a file holding only an agent's thread has that agent: `threads`).
+        self.sidechains: list[Entry] | None = [] if from_start else None
+        self.main = False  # a main-conversation entry was met in this update
 
     def add(self, entry: Entry, redact: Any) -> None:
+        if entry.is_sidechain:
+            if self.sidechains is not None:
+                self.sidechains.append(entry)
+        elif not self.main and entry.is_conversation:
+            self.main, self.sidechains = True, None
         for block in entry.tool_uses:
             call_id, tool_input = block.get("id"), block.get("input")
             if isinstance(call_id, str) and spawns_agent(str(block.get("name"))):
@@ -81,6 +91,26 @@ class SpawnRows:
                 elif agent_id != call_id:
                     _rename(conn, self.session, call_id, agent_id)
         self.steps = []
+
+    def threads(self, conn: sqlite3.Connection) -> None:
+        """At the end of an update of a session file: the agents of a file that holds only
+        sidechain threads, named as `show` names them (`sessions.agents.inline_agent_ids`:
+        the `agentId` its entries carry, else its root's uuid); a main-conversation entry
+        makes them the inline agents of a 1.0.x session instead, whose rows their `Task`
+        calls make. Only an update that read the file from its start adds them."""
+        if self.main:
+            conn.execute(
+                "DELETE FROM agents WHERE session = ? AND path IS NULL AND tool_use_id IS NULL", _row((self.session,))
+            )
+        elif self.sidechains:
+            from session_kit.sessions.agents import inline_agent_ids  # only for such a file
+
+            conn.executemany(
+                "INSERT OR IGNORE INTO agents(session, agent_id, type, description, path, tool_use_id)"
+                " VALUES(?,?,NULL,NULL,NULL,NULL)",
+                [_row((self.session, agent_id)) for agent_id in inline_agent_ids(self.sidechains)],
+            )
+        self.sidechains = None
 
 
 def _rename(conn: sqlite3.Connection, session: str, call_id: str, agent_id: str) -> None:

@@ -133,6 +133,7 @@ class FileRows:
         warmup: bool = False,
         searchable: bool = True,
         counted: int = 0,
+        from_start: bool = False,
     ):
         self.conn = conn
         self.searchable = searchable
@@ -148,7 +149,8 @@ class FileRows:
         self.results: list[tuple] = []  # (tool_use_id, status, exit_code, error, ended) of earlier uses
         self.messages: dict[str, tuple] = {}  # count key -> (hour, model, Usage): the last line wins
         self.agent_results: dict[str, tuple] = {}  # agent id -> (hour, model, Usage)
-        self.spawns = SpawnRows(item.session)  # the `agents` rows its spawning calls make
+        # the `agents` rows its spawning calls make (and its sidechain threads, read from its start)
+        self.spawns = SpawnRows(item.session, from_start=from_start and item.agent is None)
 
     def add(self, entry: Entry) -> None:
         if entry.line > self.counted:
@@ -234,6 +236,10 @@ class FileRows:
                         kit,
                     ]
                 )
+
+    def finish(self) -> None:
+        """At the end of the update, once every chunk is flushed."""
+        self.spawns.threads(self.conn)
 
     def flush(self, fts: bool) -> None:
         conn, item = self.conn, self.item

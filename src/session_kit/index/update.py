@@ -243,10 +243,20 @@ def _index_held(
         ).lastrowid
         lines, last_message = 0, None
     state = SessionState.load(conn, item)
-    rows = FileRows(conn, state, item, file_id, last_message, warmup=warmup, searchable=whole, counted=counted)
+    rows = FileRows(
+        conn,
+        state,
+        item,
+        file_id,
+        last_message,
+        warmup=warmup,
+        searchable=whole,
+        counted=counted,
+        from_start=f.offset == 0,
+    )
     start = f.offset
     stats = ReadStats()
-    for block in f.blocks(chunk=CHUNK):
+    for block in f.blocks(chunk=CHUNK, complete_tail=True):  # a last line never ended is read too
         for raw in block:
             lines += 1
             kind = top_level_type(raw) if raw else None
@@ -256,6 +266,7 @@ def _index_held(
             if value is not None:
                 rows.add(Entry.from_raw(lines, value))
         rows.flush(fts)  # a chunk's rows at a time: memory stays bounded on a large file
+    rows.finish()
     if counted and lines <= counted:
         pass  # nothing new since the usage-only read: the session's row is already right
     elif not warmup or conn.execute("SELECT 1 FROM sessions WHERE id=?", (sql_value(item.session),)).fetchone():

@@ -92,6 +92,7 @@ class AgentRun(NamedTuple):
     interrupted: bool = False  # the person stopped it: its log's last turn, or its call's result
     answered: bool = False  # its log ends in a finished answer (`end_turn`)
     log_api_error: bool = False  # its log's last message is the client's API error
+    thread: frozenset[str] | None = None  # an inline agent: the uuids of its entries in the session's file
 
     @property
     def agent_id(self) -> str:

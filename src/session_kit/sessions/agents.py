@@ -73,7 +73,10 @@ def run_from_entries(log: AgentLogRef, entries: Iterable[Entry], *, stats: ReadS
     tally = TokenTally()
     signals = AgentSignalScan()
     agent_id = None  # the client's id, when the entries name it (`agentId`)
+    thread: set[str] | None = set() if log.layout == LAYOUT_INLINE else None
     for entry in entries:
+        if thread is not None and entry.uuid:
+            thread.add(entry.uuid)
         pairer.add(entry)
         tally.add(entry)
         signals.add(entry)
@@ -116,6 +119,7 @@ def run_from_entries(log: AgentLogRef, entries: Iterable[Entry], *, stats: ReadS
         interrupted=last is not None and last.kind == KIND_USER and is_interrupted(last.text),
         answered=_answered(last),
         log_api_error=last is not None and last.kind == KIND_ASSISTANT and last.is_api_error,
+        thread=frozenset(thread) if thread is not None else None,
     )
 
 
@@ -279,6 +283,12 @@ def inline_runs(session: SessionRef, entries: Iterable[Entry]) -> list[AgentRun]
         for root, thread in inline_threads(entries).items()
         if not is_warmup_conversation(thread)
     ]
+
+
+def inline_agent_ids(entries: Iterable[Entry]) -> list[str]:
+    """The ids `inline_runs` gives the agents written inline (the index's rows of a file that
+    holds only an agent's thread)."""
+    return [_thread_id(root, t) for root, t in inline_threads(entries).items() if not is_warmup_conversation(t)]
 
 
 def _thread_id(root: str, thread: Sequence[Entry]) -> str:

@@ -21,13 +21,11 @@ from typing import Any
 
 from session_kit.base.tools import SPAWNS_AGENT
 from session_kit.conversation import items
-from session_kit.conversation.agents import AgentsInStartOrder, InlineAgents, LinkedAgent
+from session_kit.conversation.agents import AgentModel, LinkedAgent
 from session_kit.conversation.convert import LogConverter, SessionReading
 from session_kit.conversation.items import Element, Omitted, Unit
-from session_kit.conversation.steps import STATUS_WARMUP
 from session_kit.redact import Redactor, showing_secrets
 from session_kit.sessions.agent_run import AgentFigures
-from session_kit.sessions.session import Session
 from session_kit.sessions.store import SessionRef
 from session_kit.transcript.calls import WaitingCalls
 from session_kit.transcript.entries import parse_timestamp
@@ -299,38 +297,35 @@ def build_page(ref: SessionRef, options: ViewOptions | None = None) -> tuple[mod
     # No content steps: every call stays.
     reading = SessionReading(ref, filtering=False, thinking=options.thinking, redactor=redactor)
     read, cut, anchors = reading.read, Cutter(), _Anchors()
-    inline = InlineAgents(ref.path) if options.agents else None
+    model_of = AgentModel(ref)
 
-    main_conv = reading.converter(ref.path, skip_sidechains=inline.apart if inline else None)
+    # A 1.0.x file's inline threads go apart when the agent model makes agents of them.
+    main_conv = reading.converter(ref.path, skip_sidechains=model_of.inline if options.agents else None)
     main = ThreadReader(MAIN, cut=cut, anchors=anchors)
     for unit in main_conv.units():
         main.add(unit)
     owner = {c.tool_use_id: MAIN for c in main.calls()}
     agents: list[_AgentRead] = []
-    if options.agents:
-        logs = AgentsInStartOrder(ref, main_conv.facts.spawn_calls.values(), inline=inline.threads() if inline else {})
-        for agent in logs:
-            if agent.log.path is None:
-                continue  # no log: the lane comes from its spawning call (`_assemble`)
-            conv = reading.converter(agent.log.path, agent.agent_id, thread=agent.thread)
-            reader = ThreadReader(agent.agent_id, cut=cut, anchors=anchors)
-            try:
-                for unit in conv.units():
-                    reader.add(unit)
-            except OSError as exc:  # removed or unreadable since it was listed
-                reader.items.append(Note("unreadable", Cut(str(exc.strerror or exc), 0, 0), None))
-            logs.add_calls(conv.facts.spawn_calls.values())
-            if conv.facts.check.verdict(agent=True)[0] == STATUS_WARMUP:
-                continue  # a warmup log (2.0.28–2.0.44) is not an agent of the conversation
-            meta_parent = (agent.log.meta or {}).get("parentAgentId")
-            parent = owner.get(agent.tool_use_id or "") or (meta_parent if isinstance(meta_parent, str) else MAIN)
-            for call in reader.calls():
-                owner.setdefault(call.tool_use_id, agent.agent_id)
-            agents.append(_AgentRead(agent, reader, _tokens(conv.facts.tokens), parent))
-    # Status, calls, answer and duration as the agent model decides them (what `show`,
-    # `debug-agent` and the memory say), the answer redacted like the page.
-    # (read again only where there is an agent: a session without one is not scanned twice)
-    runs = Session(ref).agents if options.agents and (agents or main_conv.facts.spawn_calls) else []
+    # The lanes are the agents the agent model lists (what `show` lists), with its status,
+    # calls, answer and duration (what `show`, `debug-agent` and the memory say), the answer
+    # redacted like the page; read only where there may be an agent: a session without one
+    # is not scanned twice.
+    runs = model_of.runs(main_conv.facts.spawn_calls) if options.agents else []
+    for run in runs:
+        if run.log.path is None:
+            continue  # no log: the lane comes from its spawning call (`_assemble`)
+        agent = LinkedAgent.of(run)
+        conv = reading.converter(run.log.path, agent.agent_id, thread=agent.thread)
+        reader = ThreadReader(agent.agent_id, cut=cut, anchors=anchors)
+        try:
+            for unit in conv.units():
+                reader.add(unit)
+        except OSError as exc:  # removed or unreadable since it was listed
+            reader.items.append(Note("unreadable", Cut(str(exc.strerror or exc), 0, 0), None))
+        parent = owner.get(agent.tool_use_id or "") or run.parent_agent_id or MAIN
+        for call in reader.calls():
+            owner.setdefault(call.tool_use_id, agent.agent_id)
+        agents.append(_AgentRead(agent, reader, _tokens(conv.facts.tokens), parent))
     figures = {r.agent_id: _shown(r.figures, redactor) for r in runs} if options.agents else None
     return (
         _assemble(ref, options, main, main_conv, agents, redactor, cut, figures),
