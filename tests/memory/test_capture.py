@@ -459,3 +459,20 @@ def test_a_call_the_person_declined_is_no_open_failure(tmp_path: Path):
     t.tool_result(third, "Exit code 2\nFAILED tests/test_a.py", is_error=True)
     memory = captured(t.write(tmp_path / "s.jsonl"))
     assert [f["command"] for f in memory["failures"]] == ["make test"]
+
+
+def test_an_inline_threads_answer_ends_its_agent_before_the_call_has_its_result(tmp_path: Path):
+    """A 1.0.x subagent writes its thread into the session's file; its last answer (a turn
+    that ends in text) is the agent finished, even where its Task call's result is not
+    written yet (a file copied mid-call)."""
+    t = Transcript(version="1.0.98")
+    t.user("Fix the parser")
+    t.tool_use("Task", {"subagent_type": "general-purpose", "description": "Find it", "prompt": "SEARCH it"})
+    thread = t.inline_agent()
+    thread.user("SEARCH it")
+    grep = thread.tool_use("Grep", {"pattern": "def parse"})
+    thread.tool_result(grep, "src/parser.py:10:def parse(text):")
+    (answer,) = thread.say("It is in src/parser.py.")
+    answer["message"]["stop_reason"] = "end_turn"
+    memory = captured(t.write(tmp_path / "s.jsonl"))
+    assert [(a["status"], a["answer"]) for a in memory["agents"]] == [("finished", "It is in src/parser.py.")]

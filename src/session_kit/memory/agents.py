@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 
-from session_kit.base.agents import RUNNING, STOPPED, agent_status
+from session_kit.base.agents import FINISHED, RUNNING, STOPPED, agent_status
 from session_kit.memory.text import agent_signals, clip, redact, result_text, seconds_between_times
 
 MAX_AGENTS = 40
@@ -81,6 +81,28 @@ def agent_answered(
         agent["duration_s"] = seconds_between_times(agent.get("at"), at)
     if said.answer and not said.api_error:
         agent["answer"] = _kept(said.answer)
+    return agent
+
+
+def thread_answered(agents: list[dict], entry: dict) -> dict | None:
+    """A 1.0.x inline thread's last answer (a sidechain assistant line that ends its turn with
+    text and no call): it ends the agent its spawning call started, when that call is the one
+    still waiting (its result, which would say the same, may not be written yet). Returns
+    the agent it ended."""
+    message = entry.get("message")
+    if entry.get("type") != "assistant" or not isinstance(message, dict) or message.get("stop_reason") != "end_turn":
+        return None
+    blocks = message.get("content")
+    blocks = blocks if isinstance(blocks, list) else []
+    text = " ".join(b.get("text", "") for b in blocks if isinstance(b, dict) and b.get("type") == "text")
+    if not text.strip() or any(isinstance(b, dict) and b.get("type") == "tool_use" for b in blocks):
+        return None
+    waiting = [a for a in agents if a["status"] == RUNNING and not a.get("background")]
+    if len(waiting) != 1:
+        return None  # several at once: which thread is whose is the session model's to link
+    agent = waiting[0]
+    agent["status"] = FINISHED
+    agent["answer"] = _kept(text)
     return agent
 
 

@@ -57,8 +57,7 @@ MAX_READS = 12
 MAX_TASKS = 100
 MAX_FILES = 400
 
-# Entry types whose lines are never parsed: the client's bookkeeping and title lines (the
-# vocabulary's), told from the raw bytes. Attachments of the plan mode are read.
+# Entry types never parsed (the vocabulary's bookkeeping and titles), told from the raw bytes.
 NOISE = NOISE_TYPE_BYTES | TITLE_TYPE_BYTES
 _ATTACHMENT = TYPE_ATTACHMENT.encode()
 # Attachment lines worth parsing: plan mode, a background agent's ending (a notification, a
@@ -164,8 +163,9 @@ class Fold:
 
     # --- entries -------------------------------------------------------------------------
     def entry(self, entry: dict) -> None:
-        if entry.get("isSidechain") is True:
-            return  # an inline (1.0.x) subagent's thread: not the session's own memory
+        if entry.get("isSidechain") is True:  # an inline (1.0.x) thread: only its answer ends its agent
+            self.keeps("agents") and agents.thread_answered(self.memory["agents"], entry)
+            return
         kind = entry.get("type")
         at = entry.get("timestamp")
         at = at if isinstance(at, str) else None

@@ -266,8 +266,9 @@ def find_agent_logs(
     found = current_layout_agents(session, with_meta=with_meta)
     index = legacy_index if legacy_index is not None else legacy_agent_index(session.project)
     paths = index.get(session.id, [])
-    if index and not paths and session.path.is_file():
-        # A file's name need not be its session's id (copied, renamed): the id it records.
+    if index and not paths and not session.path.name.startswith(AGENT_PREFIX) and session.path.is_file():
+        # A file's name need not be its session's id (copied, renamed): the id it records. An
+        # agent log read as a session records its parent's id: it is no parent of their logs.
         recorded = head_field(session.path, b"sessionId")
         paths = index.get(recorded, []) if recorded and recorded != session.id else []
     for path in paths:
