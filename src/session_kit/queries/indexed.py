@@ -65,6 +65,7 @@ def search_history(
     from session_kit.index.update import update, usage_only
 
     filters = filters or Filters()
+    build = []  # whether the index is to be brought up to date in the background
 
     def work(conn: Any) -> HistoryHits:
         if refresh and projects_dir(claude_root).is_dir():
@@ -72,10 +73,7 @@ def search_history(
         else:  # files read for their usage alone get their texts: a search never misses them
             result = update(conn, claude_root, files=usage_only(conn), within=INDEX_NOW_BYTES)
         if result.pending and not result.running:
-            from session_kit.index.background import build_in_background
-            from session_kit.state.root import log
-
-            build_in_background(state_root, str(claude_root), log=lambda line: log(state_root, line))
+            build.append(True)
         try:
             from session_kit.archive import layout
 
@@ -91,7 +89,16 @@ def search_history(
             hits = (hits + found)[:limit] if limit is not None else hits + found
         return HistoryHits(tuple(hits), total, result.files, db.has_fts(conn), echoes, len(result.pending))
 
-    return db.use(state_root, work, fts=fts, claude_root=claude_root)
+    found = db.use(state_root, work, fts=fts, claude_root=claude_root)
+    if build:
+        # Forked only once the index is closed here: a child forked while this process holds an
+        # SQLite connection to the same file shares its locks' bookkeeping, and what the child
+        # writes can be lost (SQLite: never carry an open connection across a fork).
+        from session_kit.index.background import build_in_background
+        from session_kit.state.root import log
+
+        build_in_background(state_root, str(claude_root), log=lambda line: log(state_root, line))
+    return found
 
 
 def _scanned(pending: tuple, text: str, filters: Any) -> tuple[list[Any], list[Any]]:
