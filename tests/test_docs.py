@@ -209,4 +209,5 @@ def test_a_path_click_wrapped_at_a_hyphen_or_a_slash_is_still_the_same_everywher
     cut = path.rindex(at) + 1
     wrapped = f"its shapes:\n  {path[:cut]}\n                          {path[cut:]}\n  -h"
     with patch("session_kit.cli.reference.JSON_DOC", path):
-        assert same_everywhere(wrapped) == f"its shapes:\n  {JSON_DOC_SHOWN}\n  -h"
+        assert same_everywhere(wrapped) == f"its shapes: {JSON_DOC_SHOWN}\n  -h"
+        assert same_everywhere(f"its shapes: {path}\n  -h") == f"its shapes: {JSON_DOC_SHOWN}\n  -h"

@@ -59,7 +59,8 @@ def same_everywhere(text: str) -> str:
 
     path = str(JSON_DOC)
     wrapped = "".join(re.escape(c) + (r"(?:\n *)?" if c in "-/" else "") for c in path)
-    return re.sub(wrapped, lambda _: JSON_DOC_SHOWN, text)
+    # A long path is put on a line of its own: the words before it keep it, as a short one has.
+    return re.sub(r"(?: |\n *)" + wrapped, lambda _: " " + JSON_DOC_SHOWN, text)
 
 
 def help_text(ctx: click.Context) -> str:
