@@ -3,18 +3,18 @@
 Owns: the words every command, the memory, the live view, the status line and the JSON use for
 an agent (`FINISHED`, `FAILED`, `STOPPED`, `RUNNING`, `UNKNOWN`, and the live view's `STALLED`:
 a running agent whose log went silent); the client's own words for a background task's state,
-read as ours (`client_word`); the tools that stop a background task (`TaskStop`, `KillShell`)
-and the task they name; an answer that is the client's API error; the compaction summariser's
+read as ours (`client_word`); the task a stopping call names (`TaskStop`, `KillShell`: the
+tools are `base.tools.STOPS_TASK`); an answer that is the client's API error; the compaction summariser's
 id (no agent of the conversation); and the decision itself (`agent_status`, `live_status`),
 on plain values, so the session model (`sessions.agent_run`), the memory (`memory.agents`) and
 the live view (`queries.live_agents`, the status line) cannot word or decide it apart.
-Standard library only, and nothing imported: the hooks and the status line load it.
+Standard library only (and the tool table, `base.tools`): the hooks and the status line load it.
 Does not read lines (`transcript.agent_signals` does) or files.
 """
 
 from __future__ import annotations
 
-from session_kit.base.tools import STOPS_TASK as STOPPING_TOOLS
+from session_kit.base.tools import STOPS_TASK
 
 FINISHED = "finished"  # it gave its answer
 FAILED = "failed"  # its spawning call failed, a notification says so, or it ended on an API error
@@ -44,8 +44,6 @@ _CLIENT_WORDS = {
     "started": RUNNING,
 }
 
-# The tools that stop a background task, and the input naming it.
-
 API_ERROR = "API Error"  # how the client's `<synthetic>` error message (and an agent's answer then) starts
 COMPACTION_PREFIX = "acompact-"  # the compaction summariser's agent id (`agent-acompact-*.jsonl`)
 
@@ -57,7 +55,7 @@ def client_word(word: object) -> str | None:
 
 def stopped_task(tool: object, tool_input: object) -> str | None:
     """The task a `TaskStop`/`KillShell` call stops (None: not such a call)."""
-    key = STOPPING_TOOLS.get(tool) if isinstance(tool, str) else None
+    key = STOPS_TASK.get(tool) if isinstance(tool, str) else None
     value = tool_input.get(key) if key is not None and isinstance(tool_input, dict) else None
     return value.strip() or None if isinstance(value, str) else None
 

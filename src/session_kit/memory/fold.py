@@ -14,10 +14,10 @@ entry types and its raw-type reader (both standard library only). Does not: open
 from __future__ import annotations
 
 from session_kit.base import fastjson
-from session_kit.base.agents import FAILED, RUNNING, STOPPING_TOOLS, stopped_task
+from session_kit.base.agents import FAILED, RUNNING, stopped_task
 from session_kit.base.declines import is_declined
 from session_kit.base.rawtype import top_level_type
-from session_kit.base.tools import KEYED_BY_PATH, RESULT_MATTERS, SPAWNS_AGENT, WRITES_FILE
+from session_kit.base.tools import KEYED_BY_PATH, RESULT_MATTERS, SPAWNS_AGENT, STOPS_TASK, WRITES_FILE
 from session_kit.base.vocabulary import (
     NOISE_TYPE_BYTES,
     TITLE_TYPE_BYTES,
@@ -302,7 +302,7 @@ class Fold:
                 call["update"]["subject"] = clip(redact(tool_input["subject"]), 300)
         elif name in SPAWNS_AGENT and self.keeps("agents"):
             agents.agent_started(self.memory["agents"], call_id, tool_input, self.line, at)
-        elif name in STOPPING_TOOLS:
+        elif name in STOPS_TASK:
             call["stops"] = stopped_task(name, tool_input)
         pending = self.memory["pending"]
         pending[call_id] = call
@@ -357,7 +357,7 @@ class Fold:
             self._agent_said(
                 agents.agent_answered(self.memory["agents"], call_id, extra, block, failed=False, at=at), at
             )
-        elif tool in STOPPING_TOOLS and call.get("stops") and self.keeps("agents"):
+        elif tool in STOPS_TASK and call.get("stops") and self.keeps("agents"):
             self._agent_said(agents.agent_stopped(self.memory["agents"], call["stops"], parse_time(at)), at)
         elif tool == "TaskOutput" and block is not None and self.keeps("agents"):
             polled = agent_signals().task_output(extra, result_text(block.get("content")), parse_time(at))
