@@ -77,7 +77,7 @@ if [ ! -x "$venv/bin/python" ]; then
     "$python" -m venv "$venv"
 fi
 say "installing the kit into $venv"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade "$here"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade "$here[mcp]"
 
 mkdir -p "$bindir"
 if [ -e "$launcher" ] && ! { [ -L "$launcher" ] && [ "$(readlink "$launcher")" = "$venv/bin/session-kit" ]; }; then

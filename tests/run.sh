@@ -32,7 +32,7 @@ fi
 # Quiet, but not silent on failure; skip the network round-trip when nothing changed.
 stamp="$venv/.installed-$(cat pyproject.toml | cksum | cut -d' ' -f1)"
 if [ ! -f "$stamp" ]; then
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e ".[test,team]"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e ".[test,team,mcp]"
     touch "$stamp"
 fi
 # The view's browser tests drive the distribution's Chromium through Playwright (no browser is

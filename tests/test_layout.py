@@ -121,6 +121,9 @@ CLI_ENTRY = {"session_kit.__main__"}
 CORE = sorted(n for n in MODULES if not within(n, "session_kit.cli") and n not in CLI_ENTRY)
 # Importable without side effects: `hooks/run.py` is a script that runs a hook when loaded.
 CORE_IMPORTABLE = [n for n in CORE if n != "session_kit.hooks.run"]
+# The MCP server's face loads the SDK, which loads click (and much else) itself: guarded apart.
+MCP_FACE = "session_kit.mcp_server.server"
+CORE_WITHOUT_MCP = [n for n in CORE_IMPORTABLE if n != MCP_FACE]
 
 
 # --- (a) only the CLI imports the CLI -------------------------------------------------------
@@ -252,7 +255,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "leaves",
         (
             *("claude", "state", "redact", "secret_formats", "secret_contexts", "secret_access", "secret_keys"),
-            *("secret_generic", "secret_placeholders", "terminal", "errors", "forked"),
+            *("secret_generic", "secret_placeholders", "terminal", "errors", "forked", "documents"),
         ),
     ),
     ("one file's bytes", ("transcript",)),
@@ -260,7 +263,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("a session on disk", ("sessions",)),
     ("the conversation model", ("conversation",)),
     ("features", ("queries", "usage", "index", "team", "memory", "preprocess", "view", "install")),
-    ("faces", ("cli", "api", "hooks", "__main__")),
+    ("faces", ("cli", "api", "hooks", "mcp_server", "__main__")),
 ]
 # The lazy imports that point up by design, each with why; nothing else may.
 UPWARD_BY_DESIGN = {
@@ -551,7 +554,7 @@ def test_no_core_module_imports_click():
 
 
 def test_importing_every_core_module_loads_neither_click_nor_the_cli():
-    modules = loaded_after("\n".join(f"import {m}" for m in CORE_IMPORTABLE))
+    modules = loaded_after("\n".join(f"import {m}" for m in CORE_WITHOUT_MCP))
     assert "click" not in modules
     assert "session_kit.cli" not in modules
 
@@ -799,6 +802,23 @@ def test_importing_every_module_of_the_kit_loads_no_psycopg():
     assert {m for m in modules if within(m, "psycopg")} == set()
     hooks = loaded_after("import session_kit.hooks.handlers, session_kit.hooks.guard", isolated=True)
     assert {m for m in hooks if within(m, "psycopg", "session_kit.team")} == set()
+
+
+# --- (j2) the MCP SDK: one module imports it; no hook, command or core module loads it ----------
+
+
+def test_only_the_mcp_servers_face_imports_the_mcp_sdk():
+    importers = {n for n in MODULES for i in imports_of(n) if within(i.module, "mcp", "mcp_types")}
+    assert importers == {MCP_FACE}
+
+
+def test_importing_every_module_of_the_kit_but_the_mcp_face_loads_no_mcp_sdk():
+    # every command module too (`mcp` included: its module loads the server only when it runs)
+    commands = [n for n in MODULES if within(n, "session_kit.cli")]
+    modules = loaded_after("\n".join(f"import {m}" for m in [*CORE_WITHOUT_MCP, *commands]))
+    assert {m for m in modules if within(m, "mcp", "mcp_types", "pydantic", "anyio")} == set()
+    hooks = loaded_after("import session_kit.hooks.handlers, session_kit.hooks.guard", isolated=True)
+    assert {m for m in hooks if within(m, "mcp", "mcp_types", "session_kit.mcp_server")} == set()
 
 
 # --- (k) one walk of the Claude root, one reading of a path, one head reader, one tool table ----

@@ -54,11 +54,11 @@ _HOMES = {
     "SOURCE_PLAN_AGENT": "session_kit.queries.plans",
     "SOURCE_PLAN_FILE": "session_kit.queries.plans",
     "session_card": "session_kit.queries.card",
-    "Query": "session_kit.queries.search",
-    "search": "session_kit.queries.search",
     "search_engine": "session_kit.queries.search_engine",
     "SEARCH_SCAN": "session_kit.queries.search_engine:SCAN",
     "scan_targets": "session_kit.queries.search_engine",
+    "scan_hits": "session_kit.queries.search_engine",
+    "iso_moment": "session_kit.queries.search_engine",
     "index_project": "session_kit.queries.search_engine",
     "session_memory": "session_kit.queries.memory",
     "compaction_losses": "session_kit.queries.memory",
@@ -135,6 +135,11 @@ _HOMES = {
     # text made safe for a terminal
     "safe_text": "session_kit.terminal:safe",
     "SafeStream": "session_kit.terminal",
+    # the --json documents
+    "json_document": "session_kit.documents",
+    "json_text": "session_kit.documents",
+    # the MCP server
+    "serve_mcp": "session_kit.mcp_server.server:serve",
     # reading and writing files
     "TEXT_ERRORS": "session_kit.base.fileio",
 }
@@ -165,9 +170,11 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.base.fileio import TEXT_ERRORS
     from session_kit.claude.paths import claude_root
     from session_kit.claude.settings import SCOPE_LOCAL, SCOPE_PROJECT, SCOPE_USER, SCOPES
+    from session_kit.documents import json_document, json_text
     from session_kit.index.listing import latest_first
     from session_kit.index.query import Filters as SearchFilters
     from session_kit.install.installer import install, uninstall
+    from session_kit.mcp_server.server import serve as serve_mcp
     from session_kit.preprocess import PreprocessOptions, preprocess_session
     from session_kit.preprocess.render.base import DEFAULT_FORMAT, FORMATS
     from session_kit.queries.agent_tree import debug_agents
@@ -184,9 +191,8 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.queries.plans import SOURCE_EXIT_PLAN_MODE, SOURCE_PLAN_AGENT, SOURCE_PLAN_FILE, session_plans
     from session_kit.queries.report import session_report
     from session_kit.queries.scrub import scrub as scrub_secrets
-    from session_kit.queries.search import Query, search
     from session_kit.queries.search_engine import SCAN as SEARCH_SCAN
-    from session_kit.queries.search_engine import index_project, scan_targets, search_engine
+    from session_kit.queries.search_engine import index_project, iso_moment, scan_hits, scan_targets, search_engine
     from session_kit.queries.secrets import find_in as find_secrets
     from session_kit.queries.secrets import scope_of as secrets_scope
     from session_kit.queries.timeline import session_timeline

@@ -91,6 +91,7 @@ COMMANDS = {
         "A session's card: id, transcript, project, scratch dir, time, compactions (with the client's summary), agents (with failures), plans and the keys of its work state.",
     ),
     "install": Command("install:install", "Install the kit's hooks and slash commands into Claude Code."),
+    "mcp": Command("mcp:mcp", "Serve the kit's read-only questions as MCP tools on stdin and stdout, for the model."),
     "memory": Command(
         "memory:memory",
         "The session's working memory: what the hooks would put back after a compaction (values saved by hand, the person's requests and every standing instruction in them, failures not yet fixed, subagents as they stand, the plan and working documents, tasks, changed files, the assistant's last words).",

@@ -1,10 +1,9 @@
 """The `--json` documents: one envelope, its strings redacted.
 
-Owns: the envelope (`version`, `kind`: the command's name; see docs/reference/json.md),
-indented on a terminal and compact into a pipe, a long list written as its items come (a
-batch redacted at a time, byte for byte what one document would be), and values JSON cannot
-hold made null or cut (`json_safe`). Redaction goes through `api.shown_value`, before
-anything is written.
+Owns: printing the envelope (its fields, and values JSON cannot hold: `documents.py`,
+which the MCP server shares), indented on a terminal and compact into a pipe, a long list
+written as its items come (a batch redacted at a time, byte for byte what one document would
+be). Redaction goes through `api.shown_value`, before anything is written.
 Does not: decide a document's fields (each command's `as_dict`, documented in
 docs/reference/json.md) or print text (`text`, `tables`).
 """
@@ -19,13 +18,11 @@ from typing import Any
 from session_kit import api
 from session_kit.cli import style
 
-JSON_VERSION = 2  # 2: kinds are the command names (see docs/reference/json.md)
-
 
 def emit_json(kind: str, payload: dict[str, Any], *, redact: bool = True) -> None:
     """One JSON document on stdout: `{"version": 2, "kind": kind, **payload}`, its strings
     redacted (`redact=False`: for documents that carry no transcript text)."""
-    document = {"version": JSON_VERSION, "kind": kind, **(api.shown_value(payload) if redact else payload)}
+    document = api.json_document(kind, payload, redact=redact)
     # Compact for programs on purpose: with `indent`, json falls back to its slow pure-Python
     # encoder; a person at a terminal gets it indented (as `gh` and `uv` do).
     indent = 2 if style.isatty(sys.stdout) else None
@@ -66,7 +63,7 @@ def json_items(batch: list[dict[str, Any]], shown: list[bool] | None = None) -> 
 def emit_json_parts(kind: str, payload: dict[str, Any], key: str, parts: Iterable[list[str]]) -> None:
     """`emit_json_list`, its items already made by `json_items`, a part at a time."""
     indent = 2 if style.isatty(sys.stdout) else None
-    head = _dumps({"version": JSON_VERSION, "kind": kind, **api.shown_value(payload)}, indent)
+    head = _dumps(api.json_document(kind, payload), indent)
     name = json.dumps(key, ensure_ascii=False)
     # The document without its closing brace, then the list as json.dumps lays one out.
     if indent:
@@ -111,26 +108,4 @@ def _batched(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
 
 def _dumps(value: Any, indent: int | None, depth: int = 0) -> str:
     """One value as `emit_json` writes it; `depth`: where it sits in the document."""
-    try:
-        return json.dumps(value, ensure_ascii=False, allow_nan=False, indent=indent)
-    except (ValueError, RecursionError):  # a value JSON cannot hold, copied from a transcript
-        return json.dumps(json_safe(value, depth), ensure_ascii=False, allow_nan=False, indent=indent)
-
-
-JSON_DEPTH = 100  # deeper values (a transcript's tool input nested for spite) are cut
-
-
-def json_safe(value: Any, depth: int = 0) -> Any:
-    """`value` with what valid JSON cannot hold made null (1e400, integers past 4,300 digits)
-    and anything nested deeper than JSON_DEPTH replaced by "…"."""
-    if isinstance(value, float):
-        return value if value - value == 0 else None  # inf - inf and nan - nan are nan
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value if abs(value) < 10**4000 else None
-    if isinstance(value, (dict, list, tuple)):
-        if depth >= JSON_DEPTH:
-            return "…"
-        if isinstance(value, dict):
-            return {str(k): json_safe(v, depth + 1) for k, v in value.items()}
-        return [json_safe(v, depth + 1) for v in value]
-    return value
+    return api.json_text(value, indent, depth)

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 CHUNK = 1 << 20
 MAX_LINE = 64 * 1024 * 1024  # a longer line is skipped whole (counted), never held
 
-__all__ = ["capture_file", "capture_in_background", "capture_session", "read_plan_file"]
+__all__ = ["capture_file", "capture_in_background", "capture_session", "capture_unsaved", "read_plan_file"]
 
 
 def capture_file(path: str, memory: dict, *, keeps: Callable[[str], bool], session_id: str | None = None) -> dict:
@@ -152,6 +152,25 @@ def capture_in_background(
         lock.__exit__(None, None, None)
 
 
+def capture_unsaved(
+    path: str, transcript_path: str, settings: MemorySettings, *, session_id: str | None = None
+) -> dict:
+    """The memory saved at `path` brought up to date from the transcript in memory only:
+    what `capture_session` would save, nothing written (the MCP server's read-only tools)."""
+    memory = _loaded(path, transcript_path)
+    capture_file(transcript_path, memory, keeps=settings.keeps, session_id=session_id)
+    return memory
+
+
+def _loaded(path: str, transcript_path: str) -> dict:
+    """The memory saved at `path`, or an empty one; one of another file set to read it whole."""
+    memory = record.load(path) or record.empty_memory(transcript_path)
+    if memory.get("transcript") not in (None, transcript_path):
+        memory["offset"], memory["lines"], memory["checkpoint"] = 0, 0, None  # another file: read it whole
+        memory["pending"] = {}
+    return memory
+
+
 def _capture_held(
     path: str,
     transcript_path: str,
@@ -163,10 +182,7 @@ def _capture_held(
     log: Callable[[str], object] | None = None,
 ) -> dict:
     """The capture, with the memory's lock already held."""
-    memory = record.load(path) or record.empty_memory(transcript_path)
-    if memory.get("transcript") not in (None, transcript_path):
-        memory["offset"], memory["lines"], memory["checkpoint"] = 0, 0, None  # another file: read it whole
-        memory["pending"] = {}
+    memory = _loaded(path, transcript_path)
     try:
         capture_file(transcript_path, memory, keeps=settings.keeps, session_id=session_id)
     except OSError as exc:  # gone, unreadable, not a file: nothing to add this time

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from session_kit.memory import record, restore
-from session_kit.memory.capture import capture_session, read_plan_file
+from session_kit.memory.capture import capture_session, capture_unsaved, read_plan_file
 from session_kit.memory.settings import memory_settings
 from session_kit.sessions.store import SessionRef
 from session_kit.state import root as state
@@ -49,19 +49,27 @@ class MemoryView(NamedTuple):
 
 
 def session_memory(
-    ref: SessionRef, *, state_root: str | None = None, update: bool = True, env: Mapping[str, str] | None = None
+    ref: SessionRef,
+    *,
+    state_root: str | None = None,
+    update: bool = True,
+    save: bool = True,
+    env: Mapping[str, str] | None = None,
 ) -> MemoryView:
     """The session's memory, brought up to date from its transcript when `update` is true
-    and capture is on (the same capture the PreCompact hook runs, saved the same way)."""
+    and capture is on (the same capture the PreCompact hook runs, saved the same way; with
+    `save` false, in memory only: nothing is written)."""
     root = state_root or state.state_root(env)
     settings = memory_settings(root, env)
     scratch = SessionScratch.for_session(ref.id, project_key=ref.project.name, root=root)
     path = record.memory_path(scratch.path)
     memory = None
     if settings.capture:
-        if update:
+        if update and save:
             scratch.create()
             memory = capture_session(scratch.path, os.fspath(ref.path), settings, session_id=ref.id)
+        elif update:
+            memory = capture_unsaved(path, os.fspath(ref.path), settings, session_id=ref.id)
         else:
             memory = record.load(path)
     work_state = scratch.read_state() if scratch.exists() else {"values": {}, "notes": []}

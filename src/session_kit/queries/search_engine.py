@@ -19,7 +19,9 @@ from session_kit.redact import redaction_enabled
 from session_kit.sessions.store import check_scope, projects_in_scope, require_claude_root, sessions_in_scope
 
 if TYPE_CHECKING:
-    from session_kit.queries.search import SearchTarget
+    from collections.abc import Callable
+
+    from session_kit.queries.search import SearchHit, SearchTarget
 
 INDEX = "index"
 SCAN = "scan"
@@ -75,3 +77,33 @@ def index_project(
     if not projects:
         sessions_in_scope(root, project_path=project_path)  # raises, saying why as the listing does
     return projects[0].name if projects else None
+
+
+def iso_moment(value: str | None) -> str | None:
+    """A search's since or until (a date or an ISO time) as the index compares it: ISO text,
+    naive times as written; ValueError for anything else."""
+    if value is None:
+        return None
+    parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    return parsed.strftime("%Y-%m-%dT%H:%M:%S") if parsed.tzinfo is None else parsed.isoformat()
+
+
+def scan_hits(
+    targets: list[SearchTarget],
+    text: str,
+    *,
+    tool: str | None = None,
+    limit: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[list[SearchHit], list[SearchHit]]:
+    """The scan's hits, and apart from them the kit's own echoes (`transcript.kit_echoes`),
+    up to `limit` hits (the echoes found by then come too)."""
+    from session_kit.queries.search import Query, search  # the scan's reader: only the scan loads it
+
+    hits: list[SearchHit] = []
+    echoes: list[SearchHit] = []
+    for hit in search(targets, Query(text), tool=tool, progress=progress, limit=limit):
+        (echoes if hit.kit else hits).append(hit)
+        if limit is not None and len(hits) >= limit:
+            break
+    return hits, echoes

@@ -11,7 +11,6 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
@@ -25,23 +24,15 @@ from session_kit.cli.team import only_local, print_hits, team_option
 from session_kit.cli.text import clip, local_time, plural
 from session_kit.errors import TEAM_CODES
 
-if TYPE_CHECKING:  # types for annotations alone: nothing at run time loads their modules
-    from session_kit.queries.search import SearchHit
-
 PROGRESS_AFTER_S = 1.0  # a scan that ends sooner shows no progress line
 
 
 def _iso_day(value: str | None, name: str) -> str | None:
     """`--since`/`--until`: a date or ISO time, kept as text (the index compares ISO text)."""
-    if value is None:
-        return None
-    from datetime import datetime
-
     try:
-        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        return api.iso_moment(value)
     except ValueError:
         raise click.BadParameter(f"{value!r} is not a date (YYYY-MM-DD) or ISO time", param_hint=name) from None
-    return parsed.strftime("%Y-%m-%dT%H:%M:%S") if parsed.tzinfo is None else parsed.isoformat()
 
 
 @click.command(
@@ -248,12 +239,7 @@ def _scan(
     too), QUERY found as a substring; the kit's own echoes after the rest, with --kit."""
     targets = api.scan_targets(kit.root, project_path=project_path, all_projects=all_projects)
     progress = _progress_printer() if sys.stderr.isatty() and not kit.as_json else None
-    hits: list[SearchHit] = []
-    echoes: list[SearchHit] = []
-    for hit in api.search(targets, api.Query(query), tool=tool_name, progress=progress, limit=limit):
-        (echoes if hit.kit else hits).append(hit)
-        if limit is not None and len(hits) >= limit:
-            break
+    hits, echoes = api.scan_hits(targets, query, tool=tool_name, limit=limit, progress=progress)
     if progress is not None:
         progress(-1, -1)
     shown_echoes = echoes[: max(0, limit - len(hits))] if limit is not None else echoes
