@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from session_kit import api
+from session_kit.errors import KitError
 from session_kit.mcp_server.tools import BadArguments
 
 PAGE_CHARS = 20_000  # a page of an answer's JSON text: well under the client's limit for a tool's output
@@ -139,7 +140,7 @@ def live_agents(root: Path, args: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     if args.get("stalled_after") is not None:
         try:
             threshold = api.stall_threshold(args["stalled_after"])
-        except ValueError:
+        except (ValueError, KitError):
             raise BadArguments(
                 f"`stalled_after` must be minutes (10, 0.5) or 30s, 2m, 1h, not {args['stalled_after']!r}"
             ) from None
