@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite, on a fresh machine: makes its own virtual environment, installs the
-# kit with its test extras (and the `team` extra: psycopg 3), checks the code with ruff (lint
+# kit with its test extras (and the `team` extra: psycopg 3; the `mcp` extra: the MCP SDK), checks the code with ruff (lint
 # and format, as configured in pyproject.toml), installs the distribution's Chromium for the
 # browser tests and its PostgreSQL server for the team tests when it can, and runs pytest. The
 # end-to-end tests fetch the pinned Claude Code client from the npm registry the first time

@@ -85,9 +85,9 @@ def test_git_ignores_the_environment_link_in_the_checkout():
     assert done.returncode == 0 and done.stdout.strip() == ".venv"
 
 
-def test_the_test_environment_gets_the_team_extra_for_the_postgresql_tests(tmp_path: Path):
+def test_the_test_environment_gets_the_team_and_mcp_extras_for_the_postgresql_and_mcp_tests(tmp_path: Path):
     checkout = _checkout(tmp_path)
     assert _run(checkout, tmp_path).returncode == 0
     (venv,) = (tmp_path / "cache" / "claude-session-kit" / "dev").glob("claude-session-kit-*/venv")
     installs = [c for c in (venv / "calls").read_text().splitlines() if " pip install " in f" {c} "]
-    assert installs and installs[0].endswith("-e .[test,team]")
+    assert installs and installs[0].endswith("-e .[test,team,mcp]")

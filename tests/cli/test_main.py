@@ -142,7 +142,11 @@ def test_the_program_leaves_without_the_interpreters_teardown_with_its_output_an
 # Commands whose tests live beside the package they drive, not in `tests/cli/test_<module>.py`:
 # the status line runs inside the client (its tests time and feed it as the client does), and
 # `sync` needs a real PostgreSQL server (the team tests start one).
-TESTED_ELSEWHERE = {"statusline": "tests/usage/test_statusline.py", "sync": "tests/team/test_sync.py"}
+TESTED_ELSEWHERE = {
+    "statusline": "tests/usage/test_statusline.py",
+    "sync": "tests/team/test_sync.py",
+    "mcp": "tests/mcp/test_server.py",
+}
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))

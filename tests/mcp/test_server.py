@@ -171,3 +171,15 @@ def test_a_long_answer_comes_in_pages_that_join_into_the_document(claude_root: P
     assert len(texts) > 1 and all(len(text) <= 20_000 for text in texts)
     assert "call again with the same arguments and cursor" in notes[0] and notes[-1].startswith("The last page")
     assert json.loads("".join(texts)) == invoke_json("show", "facade00")
+
+
+def test_without_the_sdk_the_command_says_which_extra_to_install(monkeypatch: pytest.MonkeyPatch):
+    import importlib.util
+
+    from tests.support.cli import invoke
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "mcp" else real(name, *a))
+    result = invoke("mcp")
+    assert result.exit_code != 0 and "pip install 'claude-session-kit[mcp]'" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -18,8 +18,8 @@ TOOL_NAMES = "search_history, show_session, debug_agents, session_memory, plan, 
 
 @click.command(
     epilog=epilog(
-        "session-kit mcp                          # started by Claude Code, not by hand",
-        "claude mcp add session-kit -- session-kit mcp   # register it by hand (install does it)",
+        "session-kit mcp               # started by Claude Code (install and the plugin register it)",
+        "session-kit mcp --no-redact   # its answers with secrets as written",
     )
 )
 @no_redact_option
@@ -35,8 +35,8 @@ def mcp(kit: Kit) -> None:
     the current session (CLAUDE_CODE_SESSION_ID, which the client sets for stdio servers).
     Nothing is written but the kit's index, the cache `search` and `usage` keep.
 
-    `session-kit install` registers it for Claude Code (user scope, in ~/.claude.json) and the
-    plugin declares it; `session-kit uninstall` removes it. Needs the `mcp` extra
+    The plugin declares it; by hand: `claude mcp add --scope user session-kit -- session-kit
+    mcp`. Needs the `mcp` extra
     (`pip install 'claude-session-kit[mcp]'`; ./install.sh and the plugin include it).
     See docs/how-to/model-reads-history.md and docs/reference/mcp.md.
     """
