@@ -64,3 +64,14 @@ def test_the_first_use_says_up_front_that_it_builds_an_environment_and_how_long_
     first = proc.stderr.splitlines()[0]
     assert first.startswith("session-kit: first use of the plugin: building") and "about 40 s" in first
     assert "once" in first and str(tmp_path / "plugin-data" / "venv") in first
+
+
+def test_an_editable_install_of_the_same_version_is_used(tmp_path: Path):
+    """`pip install -e` leaves no package folder in site-packages, only its dist-info."""
+    python = fake_kit(tmp_path / "venv", __version__)
+    site = python.parents[1] / "lib" / "python3.11" / "site-packages"
+    (site / "session_kit" / "__init__.py").unlink()
+    (site / "session_kit").rmdir()
+    (site / f"claude_session_kit-{__version__}.dist-info").mkdir()
+    proc = plugin_command(tmp_path, SESSION_KIT_VENV=str(tmp_path / "venv"))
+    assert proc.stdout == f"REUSED {python} -m session_kit --version\n" and "first use" not in proc.stderr
