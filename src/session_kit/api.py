@@ -106,6 +106,8 @@ _HOMES = {
     # installing into Claude Code
     "install": "session_kit.install.installer",
     "uninstall": "session_kit.install.installer",
+    "register_mcp_server": "session_kit.install.mcp_servers:install",
+    "unregister_mcp_server": "session_kit.install.mcp_servers:uninstall",
     # the kit's own state: scratch dirs and work state
     "state_root": "session_kit.state.root",
     "StateRootUnknown": "session_kit.state.root",
@@ -174,6 +176,8 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.index.listing import latest_first
     from session_kit.index.query import Filters as SearchFilters
     from session_kit.install.installer import install, uninstall
+    from session_kit.install.mcp_servers import install as register_mcp_server
+    from session_kit.install.mcp_servers import uninstall as unregister_mcp_server
     from session_kit.mcp_server.server import serve as serve_mcp
     from session_kit.preprocess import PreprocessOptions, preprocess_session
     from session_kit.preprocess.render.base import DEFAULT_FORMAT, FORMATS

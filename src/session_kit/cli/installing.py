@@ -7,6 +7,7 @@ is installed, where and how is `install/`'s.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import click
@@ -16,10 +17,11 @@ from session_kit.cli.context import Kit
 from session_kit.cli.envelope import emit_json
 from session_kit.cli.style import terminal_width
 from session_kit.cli.text import plural
-from session_kit.errors import EXIT_BAD_FILE
+from session_kit.errors import EXIT_BAD_FILE, KitError
 
 if TYPE_CHECKING:  # types for annotations alone: nothing at run time loads their modules
     from session_kit.install.installer import InstallResult
+    from session_kit.install.mcp_servers import McpResult
 
 SCOPE_CHOICE = click.Choice(api.SCOPES)
 DRY_RUN_HELP = "Say what would change; change nothing."
@@ -31,12 +33,45 @@ SCOPE_HELP = (
 SETUP_CODES = (EXIT_BAD_FILE,)
 
 
-def report_change(kit: Kit, result: InstallResult, *, verb: str) -> None:
+def report_change(kit: Kit, result: InstallResult, *, verb: str, mcp: Callable[[], McpResult] | None = None) -> None:
     """What `verb` (install or uninstall) changed, or would change with --dry-run: one line
-    per file or folder, saying what happens to it and where it is."""
+    per file or folder, saying what happens to it and where it is. `mcp` does the same for
+    the kit's MCP server entry, with the user scope alone (its file is the user's)."""
+    server, failure = None, None
+    if mcp is not None and result.scope == api.SCOPE_USER:
+        try:
+            server = mcp()
+        except KitError as exc:  # the hooks' change stands: say it, then the failure
+            failure = exc
     if kit.as_json:
-        emit_json(verb, result.as_dict(), redact=False)
+        if failure is not None:
+            raise failure
+        emit_json(verb, {**result.as_dict(), "mcp_server": server.as_dict() if server else None}, redact=False)
         return
+    _report_text(result, verb)
+    if server is not None:
+        _report_server(server, verb)
+    if failure is not None:
+        raise failure
+
+
+def _report_server(server: McpResult, verb: str) -> None:
+    lead = "  " if server.dry_run else ""
+    if server.skipped:
+        click.echo(f"{lead}MCP server: not registered: {server.skipped}")
+    elif server.changed:
+        done = (
+            ("register" if server.dry_run else "Registered")
+            if verb == "install"
+            else ("remove" if server.dry_run else "Removed")
+        )
+        where = "in" if verb == "install" else "from"
+        click.echo(f"{lead}{done} the kit's MCP server (session-kit mcp) {where} {server.path}")
+    elif verb == "install":
+        click.echo(f"{lead}MCP server: registered in {server.path} (current)")
+
+
+def _report_text(result: InstallResult, verb: str) -> None:
     installing = verb == "install"
     dry = result.dry_run
     lead = "  " if dry else ""

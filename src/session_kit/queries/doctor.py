@@ -23,7 +23,7 @@ from session_kit import __version__
 from session_kit.base.fileio import open_regular, read_small
 from session_kit.claude.settings import SCOPES
 from session_kit.errors import KitError
-from session_kit.install import installer, kit_files
+from session_kit.install import installer, kit_files, mcp_servers
 from session_kit.queries.history import archive_status
 from session_kit.sessions.store import list_project_dirs, list_sessions
 from session_kit.state import root as state
@@ -137,6 +137,7 @@ def doctor_report(
         "archive": archive_status(claude_root, state_root, project),
         "index": index_health(claude_root, state_root),
         "plugin": plugin,
+        "mcp_server": mcp_servers.status(claude_root=claude_root, root=state_root),
         "guard_secrets": guard,
         "routes": routes,
         "warnings": warnings,

@@ -153,12 +153,27 @@ def _print_routes(report: dict) -> None:
             click.echo(f"  dangling: {what} (run {fix})")
     for where in report["plugin"]:
         click.echo(f"Plugin:      {where}")
+    _print_mcp_server(report["mcp_server"], plugin=plugin)
     guard = report["guard_secrets"]
     if guard:
         click.echo(f"Secret guard: on ({'; '.join(guard)})")
     elif report["installed"] or plugin:
         how = "the plugin's guard_secrets option" if plugin else "`session-kit install --guard-secrets`"
         click.echo(f"Secret guard: off (turn it on with {how})")
+
+
+def _print_mcp_server(server: dict, *, plugin: bool) -> None:
+    """The kit's MCP server in the client's user config (the plugin declares its own)."""
+    where = server["config_path"]
+    if server["error"]:
+        click.echo(f"MCP server:  {server['error']}")
+    elif server["registered"]:
+        how = "current" if server["current"] else "not this installation's (run `session-kit install`)"
+        click.echo(f"MCP server:  registered in {where} ({'by the kit; ' if server['by_kit'] else ''}{how})")
+    elif not plugin:
+        click.echo(f"MCP server:  not registered in {where} (`session-kit install` registers it)")
+    if not server["sdk"] and (server["registered"] or plugin):
+        click.echo("  the MCP SDK is missing here: pip install 'claude-session-kit[mcp]'")
 
 
 def _print_archive(archive: dict) -> None:

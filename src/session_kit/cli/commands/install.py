@@ -43,9 +43,13 @@ def install(kit: Kit, scope: str, guard_secrets: bool | None, dry_run: bool) -> 
     Only the kit's own hook entries (marked `# claude-session-kit`) are added or replaced;
     installing twice is the same as once. The settings file is backed up, locked and
     replaced atomically; an invalid one is left as it was (exit 5). A slash-command file of
-    yours with the same name is never overwritten.
+    yours with the same name is never overwritten. With the user scope the kit's MCP server
+    (`session-kit mcp`) is registered too, in the client's ~/.claude.json (or
+    $CLAUDE_CONFIG_DIR's): only its own `mcpServers` entry is touched.
     """
     result = api.install(
         scope=scope, claude_root=kit.root, project=Path.cwd(), dry_run=dry_run, guard_secrets=guard_secrets
     )
-    report_change(kit, result, verb="install")
+    report_change(
+        kit, result, verb="install", mcp=lambda: api.register_mcp_server(claude_root=kit.root, dry_run=dry_run)
+    )

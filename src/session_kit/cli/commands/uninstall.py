@@ -34,6 +34,12 @@ from session_kit.cli.installing import DRY_RUN_HELP, SCOPE_CHOICE, SCOPE_HELP, S
 @shared_options
 @pass_kit
 def uninstall(kit: Kit, scope: str, dry_run: bool) -> None:
-    """Remove the kit's hooks and slash commands: the settings become what they were."""
+    """Remove the kit's hooks and slash commands: the settings become what they were.
+
+    With the user scope the kit's MCP server entry goes too: ~/.claude.json becomes what it
+    was when the client has not changed it since, else only the kit's entry is taken out.
+    """
     result = api.uninstall(scope=scope, claude_root=kit.root, project=Path.cwd(), dry_run=dry_run)
-    report_change(kit, result, verb="uninstall")
+    report_change(
+        kit, result, verb="uninstall", mcp=lambda: api.unregister_mcp_server(claude_root=kit.root, dry_run=dry_run)
+    )
