@@ -1,4 +1,5 @@
-"""The kit inside the real client by its two routes: `./install.sh`, and `--plugin-dir <repo>`.
+"""The kit inside the real client by its routes: `./install.sh`, `--plugin-dir <repo>`, and a
+marketplace install of a copy of the checkout.
 
 Owns: an isolated home for a route (with a project folder and, optionally, the person's own
 command files), running `install.sh` into it, and `Route`: one client with its home, project
@@ -17,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from .client import Claude, ClaudeHome, ClaudeRun
+from .client import Claude, ClaudeHome, ClaudeRun, client_env
 from .fake_api import FakeMessagesAPI, Script
 
 REPO = Path(__file__).resolve().parents[2]
@@ -94,3 +95,49 @@ def plugin_route(
     home, project = make_home(tmp, commands=commands)
     with FakeMessagesAPI(script) as fake:
         yield Route("plugin", Claude(binary, home, fake, cwd=project), home, project, (REPO,))
+
+
+def _tracked_copy(dest: Path) -> Path:
+    """The repository's tracked and new files (what a git clone would hold, plus work in
+    progress), without caches: `marketplace add` of a folder copies all of it."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO, capture_output=True, check=True
+    ).stdout.split(b"\0")
+    for name in filter(None, (n.decode() for n in listed)):
+        source, target = REPO / name, dest / name
+        if source.is_symlink():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.symlink_to(os.readlink(source))
+        elif source.is_file():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(source.read_bytes())
+            target.chmod(source.stat().st_mode)
+    return dest
+
+
+@contextmanager
+def marketplace_route(
+    binary: Path, tmp: Path, script: Script, *, commands: Mapping[str, str] | None = None
+) -> Iterator[Route]:
+    """A copy of the checkout added as a marketplace and the plugin installed from it
+    (`claude plugin marketplace add` + `claude plugin install`), as a person installs it."""
+    home, project = make_home(tmp, commands=commands)
+    source = _tracked_copy(tmp / "checkout")
+    # as `bash tests/run.sh` leaves a checkout: `.venv` a link to the environment in the user cache
+    (tmp / "user-cache-venv" / "bin").mkdir(parents=True)
+    (tmp / "user-cache-venv" / "bin" / "python").write_bytes(b"\0" * (1 << 20))
+    (source / ".venv").symlink_to(tmp / "user-cache-venv")
+    with FakeMessagesAPI(script) as fake:
+        env = client_env(home, fake.base_url)
+        for args in (["plugin", "marketplace", "add", str(source)], ["plugin", "install", "session-kit@session-kit"]):
+            done = subprocess.run(
+                [str(binary), *args],
+                capture_output=True,
+                text=True,
+                env=env,
+                timeout=120,
+                cwd=project,
+                stdin=subprocess.DEVNULL,
+            )
+            assert done.returncode == 0, done.stdout + done.stderr
+        yield Route("marketplace", Claude(binary, home, fake, cwd=project), home, project, ())

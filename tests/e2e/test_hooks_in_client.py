@@ -11,17 +11,14 @@ the settings file as it was.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from session_kit.base.encoding import encode_project_dir
 
-from .client import Claude, client_env
-from .fake_api import FakeMessagesAPI, Script, agent, bash
-from .routes import REPO, Route, install_sh, installed_route, make_home, plugin_route
+from .fake_api import Script, agent, bash
+from .routes import Route, install_sh, installed_route, marketplace_route, plugin_route
 
 USER_SETTINGS = b'{\n  "model": "keep-me",\n  "env": {"SOME_USER_VAR": "1"}\n}\n'
 # The value is built by the shell, so the command text the model wrote does not contain it:
@@ -65,47 +62,12 @@ def plugin(claude_binary: Path, tmp_path_factory: pytest.TempPathFactory):
         yield route
 
 
-def _tracked_copy(dest: Path) -> Path:
-    """The repository's tracked and new files (what a git clone would hold, plus work in
-    progress), without caches: `marketplace add` of a folder copies all of it."""
-    listed = subprocess.run(
-        ["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO, capture_output=True, check=True
-    ).stdout.split(b"\0")
-    for name in filter(None, (n.decode() for n in listed)):
-        source, target = REPO / name, dest / name
-        if source.is_symlink():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.symlink_to(os.readlink(source))
-        elif source.is_file():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(source.read_bytes())
-            target.chmod(source.stat().st_mode)
-    return dest
-
-
 @pytest.fixture(scope="module")
 def marketplace(claude_binary: Path, tmp_path_factory: pytest.TempPathFactory):
-    tmp = tmp_path_factory.mktemp("marketplace-route")
-    home, project = make_home(tmp, commands={"ctx": CTX_COMMAND})
-    source = _tracked_copy(tmp / "checkout")
-    # as `bash tests/run.sh` leaves a checkout: `.venv` a link to the environment in the user cache
-    (tmp / "user-cache-venv" / "bin").mkdir(parents=True)
-    (tmp / "user-cache-venv" / "bin" / "python").write_bytes(b"\0" * (1 << 20))
-    (source / ".venv").symlink_to(tmp / "user-cache-venv")
-    with FakeMessagesAPI(script()) as fake:
-        env = client_env(home, fake.base_url)
-        for args in (["plugin", "marketplace", "add", str(source)], ["plugin", "install", "session-kit@session-kit"]):
-            done = subprocess.run(
-                [str(claude_binary), *args],
-                capture_output=True,
-                text=True,
-                env=env,
-                timeout=120,
-                cwd=project,
-                stdin=subprocess.DEVNULL,
-            )
-            assert done.returncode == 0, done.stdout + done.stderr
-        yield Route("marketplace", Claude(claude_binary, home, fake, cwd=project), home, project, ())
+    with marketplace_route(
+        claude_binary, tmp_path_factory.mktemp("marketplace-route"), script(), commands={"ctx": CTX_COMMAND}
+    ) as route:
+        yield route
 
 
 @pytest.fixture(params=["installed", "plugin", "marketplace"], scope="module")
