@@ -18,6 +18,7 @@ AREAS = (
     "hooks",
     "guard",
     "startup",
+    "mcp",
     "usage",
     "compaction",
     "preprocess",
