@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from .fake_api import Exchange, Reply, Script, agent, bash, tool_use
-from .routes import Route, installed_route, marketplace_route, plugin_route
+from .routes import Route, install_sh, installed_route, marketplace_route, plugin_route
 
 NEEDLE = "MCPNEEDLE4217"
 MISSING = "/nonexistent-mcp-e2e-file"
@@ -178,3 +178,20 @@ def test_headless_mode_needs_the_server_allowed(route: Route):
     )
     allowed = tool_results(route.fake.exchanges[before:])[f"{server}__search_history"][-1]
     assert document(allowed)["kind"] == "search"
+
+
+def test_uninstall_takes_the_server_out_of_the_config_the_client_rewrote(route: Route):
+    """Installed: `install.sh --uninstall` takes out the kit's entry and nothing else. A plugin
+    route registers nothing there (its plugin.json declares the server)."""
+    config = route.home.config_dir / ".claude.json"
+    before = json.loads(config.read_bytes())
+    if route.name != "installed":
+        assert "session-kit" not in before.get("mcpServers", {})
+        return
+    assert before["mcpServers"]["session-kit"]["args"] == ["-m", "session_kit", "mcp"]
+    assert "userID" in before  # the client has rewritten the file since the install
+    done = install_sh(route.home, "--uninstall")
+    assert done.returncode == 0, done.stdout + done.stderr
+    after = json.loads(config.read_bytes())
+    assert "session-kit" not in after.get("mcpServers", {})
+    assert {k: v for k, v in before.items() if k != "mcpServers"} == after

@@ -13,6 +13,7 @@ other command does). Secrets are redacted in every answer unless the server was 
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -77,8 +78,11 @@ def make_server(root: Path) -> Server[Any]:
 
 
 def serve(claude_dir: Path | None = None) -> None:
-    """Serve the tools on stdin and stdout until the client closes them."""
+    """Serve the tools on stdin and stdout until the client closes them, or until SIGINT or
+    SIGTERM: Claude Code ends its servers with SIGINT, and a server reading stdin in a worker
+    thread would otherwise wait for that read (nothing is written, so nothing is left half)."""
     server = make_server(api.claude_root(claude_dir))
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
     async def run() -> None:
         async with stdio_server() as (read_stream, write_stream):
