@@ -168,6 +168,7 @@ def test_the_runner_finds_every_area_and_keeps_the_reports_order():
         "hooks",
         "guard",
         "startup",
+        "mcp",
         "usage",
         "statusline",
         "compaction",

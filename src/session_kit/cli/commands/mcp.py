@@ -35,8 +35,10 @@ def mcp(kit: Kit) -> None:
     the current session (CLAUDE_CODE_SESSION_ID, which the client sets for stdio servers).
     Nothing is written but the kit's index, the cache `search` and `usage` keep.
 
-    The plugin declares it; by hand: `claude mcp add --scope user session-kit -- session-kit
-    mcp`. Needs the `mcp` extra
+    The plugin declares it; `session-kit install` registers it for the user (in the client's
+    ~/.claude.json). In the client its tools are mcp__session-kit__<tool> (installed) or
+    mcp__plugin_session-kit_session-kit__<tool> (plugin); `claude -p` needs them allowed
+    (--allowedTools with that prefix). Needs the `mcp` extra
     (`pip install 'claude-session-kit[mcp]'`; ./install.sh and the plugin include it).
     See docs/how-to/model-reads-history.md and docs/reference/mcp.md.
     """
