@@ -12,6 +12,7 @@ library only. Does not fit the parts into the limit or put them together (`resto
 from __future__ import annotations
 
 from session_kit.base.agents import RUNNING
+from session_kit.base.tools import KEYED_BY_PATH
 from session_kit.memory.text import excerpt
 
 TYPE_CHECKING = False
@@ -167,15 +168,51 @@ def _agent_state(agent: Mapping) -> str:
     return word + (f" ({', '.join(facts)})" if facts else "")
 
 
+def doing(memory: Mapping, path: Paths) -> Part:
+    """What the session was doing at the compaction: the task or tracker item in progress,
+    the latest call (running when no result came), the assistant's last stated intent."""
+    items = []
+    for task in (memory.get("tasks") or {}).get("items") or []:
+        if task.get("status") == "in_progress":
+            items.append(Item(f"- the task in progress: {one_line(task.get('subject'))}"))
+    tracker = memory.get("tracker") or {}
+    if tracker.get("current"):
+        items.append(
+            Item(
+                f"- the {one_line(tracker.get('program'), 20)} item in progress: {one_line(tracker['current'], 80)}"
+                f" (claimed at transcript line {tracker.get('claimed_line')})"
+            )
+        )
+    now = memory.get("doing") or {}
+    call = now.get("call")
+    if call:
+        running = call.get("id") in (memory.get("pending") or {})
+        what = path(call.get("what")) if call.get("tool") in KEYED_BY_PATH else call.get("what")
+        said = f" ({one_line(call['description'], 200)})" if call.get("description") else ""
+        when = "running at the compaction" if running else "its result came"
+        items.append(Item(f"- the latest call, line {call.get('line')}, {when}: {one_line(what)}{said}"))
+    intent = now.get("intent")
+    said_last = (memory.get("next") or {}).get("line")
+    if intent and intent.get("text") and intent.get("line") != said_last:
+        items.append(Item(f"- the assistant's last stated intent (line {intent.get('line')}):", intent["text"]))
+    return Part("doing", "What the session was doing at the compaction:", items)
+
+
 def plan(memory: Mapping, read_plan: Callable[[str], str | None], path: Paths) -> Part:
     items = []
+    tracker = memory.get("tracker") or {}
+    planned = memory.get("plan")
+    tracked = _tracked(tracker)
+    # a plan-mode plan made before the tracker's latest item was claimed is spent: not the plan now
+    spent = bool(tracked and planned and (tracker.get("claimed_line") or 0) > (planned.get("line") or 0))
+    if tracked:
+        items.append(tracked)
     mode = memory.get("plan_mode")
     if mode and mode.get("active"):
         where = f"; the plan file is {path(mode['path'])}" if mode.get("path") else ""
         items.append(Item(f"- Plan mode is on{where}."))
     documents = ranked_documents(memory)
-    shown = [_document(doc, path, n == 0) for n, doc in enumerate(documents)]
-    planned = memory.get("plan")
+    shown = [_document(doc, path, n == 0 and not tracked) for n, doc in enumerate(documents)]
     if planned:
         status = {
             "approved": "approved",
@@ -184,8 +221,11 @@ def plan(memory: Mapping, read_plan: Callable[[str], str | None], path: Paths) -
             "writing": "being written in plan mode",
         }.get(planned.get("status"), one_line(planned.get("status"), 40))
         where = f", file {path(planned['path'])}" if planned.get("path") else ""
-        older = bool(documents) and (documents[0].get("line") or 0) > (planned.get("line") or 0)
-        label = f"- the plan ({status}{where}" + ("; older than the working document above" if older else "") + "):"
+        older = spent or bool(documents) and (documents[0].get("line") or 0) > (planned.get("line") or 0)
+        if spent:
+            label = f"- an earlier plan, for an item before the one in progress ({status}{where}, line {planned.get('line')}):"
+        else:
+            label = f"- the plan ({status}{where}" + ("; older than the working document above" if older else "") + "):"
         text = planned.get("text")
         if not text and planned.get("path"):
             text = read_plan(planned["path"]) or "(the plan file was not found)"
@@ -197,11 +237,30 @@ def plan(memory: Mapping, read_plan: Callable[[str], str | None], path: Paths) -
     return Part("plan", "The plan:", items)
 
 
+def _tracked(tracker: Mapping) -> Item | None:
+    """The issue tracker's plan: the item it was shown first, the one in progress, the closed."""
+    shown = list(tracker.get("shown") or [])
+    if not shown and not tracker.get("current"):
+        return None
+    program = one_line(tracker.get("program"), 20)
+    root = shown[0] if shown else tracker["current"]
+    facts = [f"in progress: {one_line(tracker['current'], 80)}"] if tracker.get("current") else []
+    if tracker.get("closed"):
+        facts.append("closed: " + ", ".join(one_line(c, 80) for c in tracker["closed"]))
+    facts.append(f"`{program} show {one_line(root, 80)}` shows it")
+    return Item(f"- the plan followed: the {program} issue tracker's {one_line(root, 80)} ({'; '.join(facts)})")
+
+
 def ranked_documents(memory: Mapping) -> list[Mapping]:
     """The working documents, the plan followed first: those with a checklist before those
     without (notes), the latest touched first within each."""
     documents = (memory.get("documents") or {}).values()
-    return sorted(documents, key=lambda d: (bool(d.get("items")), d.get("line") or 0), reverse=True)
+    return sorted(documents, key=lambda d: (bool(d.get("items")), _named_plan(d), d.get("line") or 0), reverse=True)
+
+
+def _named_plan(doc: Mapping) -> bool:
+    """A document named as a plan (`plan.md`, `task_plan.md`), before notes and todo lists."""
+    return "plan" in str(doc.get("path", "")).rsplit("/", 1)[-1].lower()
 
 
 def _document(doc: Mapping, path: Paths, latest: bool) -> Item:

@@ -1,8 +1,8 @@
 """Restore: the working memory as the one block the SessionStart hook puts back.
 
 Owns: the order of value (values saved by hand first; then the person's requests, their
-standing instructions, failures not yet fixed and subagents, which the client's own summary
-loses; then the plan and working documents, the task list, changed files, the assistant's last
+standing instructions, what the session was doing at the compaction, failures not yet fixed
+and subagents, which the client's own summary loses; then the plan and working documents, the task list, changed files, the assistant's last
 words, and files read before the five the client re-attaches itself), fitting that into the
 client's context limit (every part gets a share; what a part leaves unused goes to the next,
 most valuable first, so the whole budget is used; within a part every item gets its start
@@ -34,18 +34,19 @@ LIMIT = 8400
 # of what they leave, before what the parts before it left unused comes to it.
 SCRATCH_SHARE = 0.5
 SHARES = {
-    "requests": 0.24,
-    "constraints": 0.10,
+    "requests": 0.20,
+    "constraints": 0.08,
+    "doing": 0.06,
     "failures": 0.16,
     "agents": 0.12,
     "plan": 0.14,
-    "tasks": 0.08,
+    "tasks": 0.10,
     "files": 0.08,
-    "next": 0.05,
+    "next": 0.03,
     "reads": 0.03,
 }
 # Which setting (`settings.PARTS`) leaves each part out.
-_SETTING = {"constraints": "requests"}
+_SETTING = {"constraints": "requests", "doing": "next"}
 
 
 def new_nonce() -> str:
@@ -102,6 +103,7 @@ def _parts(memory: Mapping, state: Mapping, read_plan: Callable[[str], str | Non
         "scratch": lambda shown: parts.scratch(state),
         "requests": lambda shown: parts.requests(memory),
         "constraints": lambda shown: parts.constraints(memory, shown),
+        "doing": lambda shown: parts.doing(memory, path),
         "failures": lambda shown: parts.failures(memory),
         "agents": lambda shown: parts.agents(memory),
         "plan": lambda shown: parts.plan(memory, read_plan, path),
@@ -110,7 +112,7 @@ def _parts(memory: Mapping, state: Mapping, read_plan: Callable[[str], str | Non
         "next": lambda shown: parts.last_words(memory),
         "reads": lambda shown: parts.reads(memory, path),
     }
-    for name in ("scratch", "requests", "constraints", *(p for p in PARTS if p != "requests")):
+    for name in ("scratch", "requests", "constraints", "doing", *(p for p in PARTS if p != "requests")):
         if name == "scratch" or keep(_SETTING.get(name, name)):
             yield name, builders[name]
 
