@@ -125,6 +125,9 @@ def score(compaction: Compaction, kit: KitRun, tmp: Path) -> dict[str, Any]:
     opens = truth["open_failures"]
     shown_open = [f["what"] for f in opens if _any(failures, f["shows"])]
     wrong_open = [f["what"] for f in truth["not_open"] + truth["declined"] if _any(failures, f["shows"])]
+    for item in [line for line in failures.splitlines()[1:] if line.startswith("- ")]:
+        if not any(_any(item, f["shows"]) for f in opens):  # every failure shown must be one the truth has open
+            wrong_open.append(item)
     failures_right = len(shown_open) == len(opens) and not wrong_open
     constraints = [line for line in parts.get("constraints", "").splitlines()[1:] if line.startswith("- ")]
     false_instructions = [c for c in constraints if not _any(c, truth["instructions"])] if True else []

@@ -2,7 +2,9 @@
 the truth written by reading each transcript up to its boundary (`compactions/README.md`).
 
 Files, first requests and tasks must be exact and no fact wrong at every compaction; the plan,
-what the session was doing and open failures right at six of seven; `--dropped` right at 90%."""
+what the session was doing and open failures right at six of seven. (`--dropped`'s claims are
+counted by `python -m tests.real.compaction_scores`; the truth's `summary_lacks` is not judged
+yet, so no test holds them.)"""
 
 from __future__ import annotations
 
@@ -47,13 +49,6 @@ def test_six_of_seven_right(scores: dict, fact: str) -> None:
 def test_failures_right_where_there_are_any(scores: dict) -> None:
     with_failures = [s for s in scores.values() if s["has_failures"]]
     assert with_failures and all(s["failures"] for s in with_failures)
-
-
-def test_dropped_claims_are_right(scores: dict) -> None:
-    claims = sum(s["dropped"]["claims"] for s in scores.values())
-    right = sum(s["dropped"]["right"] for s in scores.values())
-    wrong = [w for s in scores.values() for w in s["dropped"]["wrong"]]
-    assert right >= 0.9 * claims, wrong
 
 
 def test_cut_transcripts_end_before_the_boundary(tmp_path: Path) -> None:

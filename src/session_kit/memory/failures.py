@@ -36,7 +36,9 @@ _FAILURE_WORDS = ("fail", "error", "traceback", "exception", "panic")
 # A test's id in an agent's report (`test_x`, `Class::test_x`), never a test file's name.
 _TEST_ID = re.compile(r"(?<![\w/.-])((?:\w+::)*test_\w+)(?![\w-]|\.[A-Za-z])")
 _PATH = re.compile(r"(?<![\w])((?:/|\.{0,2}/|\w[\w.-]*/)[\w./-]*\w\.\w+)")
-_TALLY = re.compile(r"\b\d+ (?:tests?|failures?|failed|errors?)\b", re.IGNORECASE)
+_NAMES_AND_QUOTES = re.compile(r"`[^`]*`|\"[^\"]*\"|\S*(?:_|::)\S*")
+# Agents that only read and search: what their answers say of errors describes code, not a run.
+READ_ONLY_AGENTS = frozenset({"Explore", "Plan", "claude-code-guide", "statusline-setup"})
 _SUBWORD = re.compile(r"^[a-z][a-z0-9-]*$")
 
 
@@ -197,7 +199,9 @@ def reported_failure(text: str) -> str | None:
     when it reports none ("5 passed, 0 failed" is no failure)."""
     lines = []
     for line in text.splitlines():
-        low = line.lower()
+        if line.lstrip().startswith("[Tool:"):  # a call the agent made, as a poll's output lists it
+            continue
+        low = _NAMES_AND_QUOTES.sub(" ", line).lower()  # `test_x_fails` and "an error case" say nothing
         if any(word in low for word in _FAILURE_WORDS) and not any(neg in low for neg in _NEGATIONS):
             lines.append(line.strip())
     return clip("\n".join(lines[:12]), 1600) if lines else None
@@ -208,7 +212,7 @@ def agent_reported(failures: list, agent: dict, text: str | None, line: int, at:
     failure lines name, else one for the rest), or a clean answer that fixes what the same kind
     of agent reported before."""
     source = f"agent: {agent.get('type')}"
-    said = reported_failure(text) if text else None
+    said = reported_failure(text) if text and agent.get("type") not in READ_ONLY_AGENTS else None
     if said is None:  # a clean answer: what this kind of agent reported before is fixed
         return [f for f in failures if f.get("source", f["key"]) != source]
     kept = [f for f in failures if f["key"] != source]  # the rest of an earlier report is replaced
@@ -229,8 +233,7 @@ def agent_reported(failures: list, agent: dict, text: str | None, line: int, at:
                 found.setdefault(key, []).append(said_line)
         if not tests and not paths:
             rest.append(said_line)
-    covered = {w for key in found for w in key.split(": ", 1)[1:]}
-    if rest and not found or any(not any(c in r for c in covered) for r in rest if _counts(r)):
+    if rest and not found:  # the lines of a report that names no test or file: one failure
         found[source] = rest
     for key, lines in found.items():
         words = sorted({w.strip(".,:;()`'\"*|").lower() for w in " ".join(lines).split() if len(w) > 2})
@@ -253,12 +256,6 @@ def agent_reported(failures: list, agent: dict, text: str | None, line: int, at:
 
 def _paths_in(lines: list[str]) -> list[str]:
     return sorted({p.split("::", 1)[0] for line in lines for p in _PATH.findall(line)})
-
-
-def _counts(line: str) -> bool:
-    """A failure line that says more than a heading or a tally ("### Test Failure", "pytest
-    failed: 1 test failure")."""
-    return len(line.strip("#*|- ").split()) > 3 and not _TALLY.search(line)
 
 
 def hook_blocked(failures: list, attachment: dict, line: int, at: str | None) -> None:

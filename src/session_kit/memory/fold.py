@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 
 
 MAX_NEXT = 1500
+MAX_SUMMARY = 64000  # real summaries run to 16,000 characters: `--dropped` reads all of it
 MAX_PLAN = 12000
 MAX_PENDING = 2000
 MAX_READS = 12
@@ -220,7 +221,7 @@ class Fold:
             text = message.get("content")
             text = text if isinstance(text, str) else "\n".join(b.get("text", "") for b in content_blocks(text))
             if summaries and summaries[-1].get("summary") is None:
-                summaries[-1]["summary"] = clip(redact(text), 8000)
+                summaries[-1]["summary"] = clip(redact(text), MAX_SUMMARY)
             return
         content = message.get("content")
         results = [b for b in content_blocks(content) if b.get("type") == "tool_result"]
