@@ -179,10 +179,9 @@ def main() -> None:  # pragma: no cover - a report for people
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
-        kit = KitRun(Path(tmp) / "home")
         rows = []
         for n, compaction in enumerate(compactions()):
-            rows.append((compaction.name, score(compaction, kit, Path(tmp) / str(n))))
+            rows.append((compaction.name, score(compaction, KitRun(Path(tmp) / str(n) / "home"), Path(tmp) / str(n))))
     for name, s in rows:
         wrong = sum(len(v) for v in s["wrong"].values())
         print(
