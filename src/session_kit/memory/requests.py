@@ -2,11 +2,14 @@
 instruction of every request.
 
 Owns: the memory's `requests` (`record`'s shape): the first request, the latest
-`RECENT_REQUESTS`, and `constraints`: each sentence of any request that reads as a standing
-instruction (never / always / don't / do not / must / only / avoid …), kept across all
-requests, so "never edit anything under migrations/" said an hour ago survives however many
-requests follow. The kit's own slash commands are not requests (`text.kit_command`, the one
-rule). Pasted text (code fences, indented or long lines) gives no constraints. Standard
+`RECENT_REQUESTS`, and `constraints`: each sentence of any request that reads as a lasting
+direction (a clause opening with never / always / don't / avoid / only / must, "I don't want",
+"we don't need", "make sure", "keep it …", "use X, not Y", or the same in Chinese or
+Japanese), kept across all requests, so "never edit anything under migrations/" said an hour
+ago survives however many requests follow. A question (unless a polite request), a
+description ("there's only …"), "never mind" and pasted text (code fences, indented lines,
+the IDE's selection, everything after the first paragraph of a long request) give none. The
+kit's own slash commands are not requests (`text.kit_command`, the one rule). Standard
 library only. Does not decide what a request is (`transcript.entries.request_text`) or word
 the restore (`restore`).
 """
@@ -19,26 +22,73 @@ MAX_REQUEST = 6000
 RECENT_REQUESTS = 5
 MAX_CONSTRAINTS = 40
 MAX_CONSTRAINT = 300
-# Words that make a sentence a standing instruction (lower case, apostrophes straightened).
-_WORDS = frozenset(
-    {
-        "never",
-        "always",
-        "must",
-        "mustn't",
-        "only",
-        "avoid",
-        "don't",
-        "dont",
-        "shouldn't",
-        "cannot",
-        "can't",
-        "forbidden",
-        "prohibited",
-    }
+# A request longer than this is mostly pasted (a log, a HAR file, a page of documentation):
+# only its first paragraph, the person's own words before the paste, gives constraints.
+LONG_REQUEST = 1200
+# Words that open a standing instruction (its clause's first word, after "please", "and" …).
+_OPENERS = frozenset({"never", "always", "avoid", "don't", "dont", "only", "must", "mustn't"})
+_FILLERS = frozenset({"please", "and", "but", "also", "so", "just", "ok", "okay", "then", "clear", "note", "remember"})
+# Word runs that make a sentence one, wherever they are (lower case, apostrophes straightened).
+_RUNS = (
+    ("do", "not"),
+    ("make", "sure"),
+    ("i", "don't", "want"),
+    ("i", "do", "not", "want"),
+    ("we", "don't", "need"),
+    ("we", "don't", "want"),
+    ("we", "do", "not", "need"),
+    ("we", "do", "not", "want"),
+    ("we", "shouldn't"),
+    ("you", "shouldn't"),
+    ("should", "not"),
+    ("must", "not"),
+    ("we", "must"),
+    ("you", "must"),
+    ("we", "never"),
+    ("we", "always"),
+    ("we", "no", "longer"),
+    ("we're", "not", "doing"),
+    ("we", "are", "not", "doing"),
+    ("we", "won't"),
+    ("we", "will", "not"),
+    ("keep", "it"),
+    ("keeping", "it"),
+    ("i", "prefer"),
+    ("i'd", "prefer"),
+    ("not", "allowed"),
 )
-_PAIRS = frozenset({("do", "not"), ("must", "not"), ("should", "not"), ("make", "sure"), ("no", "longer")})
-_ENDS = ".!?;\n"
+_WORDS = frozenset({"forbidden", "prohibited", "mustn't"})
+# A decision between two ways: "use a token bucket, not a sliding window".
+_CHOOSING = frozenset({"use", "using", "prefer", "pick", "choose"})
+_AGAINST = (", not ", " instead of ", " rather than ")
+# The same in Chinese and Japanese (no spaces between words: found as substrings).
+_CJK = (
+    "不要",
+    "别",
+    "必须",
+    "务必",
+    "总是",
+    "始终",
+    "永远",
+    "绝不",
+    "禁止",
+    "不能",
+    "不许",
+    "只用",
+    "只能",
+    "不得",
+    "しないで",
+    "ないでください",
+    "必ず",
+    "絶対",
+    "常に",
+    "だけを使",
+    "禁止",
+)
+_CJK_QUESTION = ("要不要", "吗", "么？", "か？")
+_POLITE = (("can", "you"), ("could", "you"), ("would", "you"), ("will", "you"), ("please",))
+_ENDS = ".!?;\n。！？；"
+_PASTE_TAGS = ("ide_selection", "ide_opened_file", "ide_diagnostics", "system-reminder")
 
 
 def keep_request(requests: dict, text: str, line: int, at: str | None) -> None:
@@ -62,25 +112,51 @@ def keep_request(requests: dict, text: str, line: int, at: str | None) -> None:
 
 def constraints_in(text: str) -> list[str]:
     """The sentences of `text` that read as standing instructions, outside pasted text."""
+    text = _without_tags(text)
+    if len(text) > LONG_REQUEST:
+        text = _first_paragraph(text)
+        if len(text) > LONG_REQUEST:
+            return []
     found = []
     fenced = False
     for raw in text.splitlines():
         if raw.lstrip().startswith("```"):
             fenced = not fenced
             continue
-        if fenced or (raw[:1] in (" ", "\t") and raw.lstrip()[:2] not in ("- ", "* ")) or len(raw) > 2000:
-            continue  # pasted code, logs, or a wall of text
-        for sentence in _sentences(raw.strip().lstrip("-*> ").strip()):
+        if fenced or (raw[:1] in (" ", "\t") and raw.lstrip()[:2] not in ("- ", "* ")):
+            continue  # pasted code or logs
+        for sentence in _sentences(raw.strip().rstrip("\\").strip().lstrip("-*> ").strip()):
             if _is_constraint(sentence):
                 found.append(clip(" ".join(sentence.split()), MAX_CONSTRAINT))
     return found
+
+
+def _without_tags(text: str) -> str:
+    """The request without what the client pasted around it (the IDE's selection, a reminder)."""
+    for tag in _PASTE_TAGS:
+        while f"<{tag}" in text:
+            start = text.index(f"<{tag}")
+            end = text.find(f"</{tag}>", start)
+            if end < 0:
+                break
+            text = text[:start] + text[end + len(tag) + 3 :]
+    return text.strip()
+
+
+def _first_paragraph(text: str) -> str:
+    lines = []
+    for raw in text.strip().splitlines():
+        if not raw.strip().rstrip("\\").strip():
+            break
+        lines.append(raw)
+    return "\n".join(lines)
 
 
 def _sentences(line: str) -> list[str]:
     out, start = [], 0
     for i, char in enumerate(line):
         # a dot inside a word (a path, a version, "e.g.") does not end a sentence
-        if char in _ENDS and (i + 1 == len(line) or line[i + 1] == " "):
+        if char in _ENDS and (i + 1 == len(line) or line[i + 1] == " " or char in "。！？；"):
             out.append(line[start : i + 1].strip())
             start = i + 1
     out.append(line[start:].strip())
@@ -88,10 +164,40 @@ def _sentences(line: str) -> list[str]:
 
 
 def _is_constraint(sentence: str) -> bool:
-    words = [w.strip("\"'`()[]{},:") for w in sentence.lower().replace("\u2019", "'").split()]
+    """A lasting direction: a clause that opens with never / always / don't / avoid / only /
+    must, "we don't need", "I don't want", "make sure", "keep it …", "use X, not Y", or the
+    same in Chinese or Japanese; never a question (unless a polite request), never "never
+    mind", never a description ("there's only…", "they don't look…")."""
+    low = sentence.lower().replace("\u2019", "'").replace("never mind", "")
+    if any(mark in low for mark in _CJK):
+        return not any(mark in low for mark in _CJK_QUESTION) and not low.rstrip().endswith(("?", "？"))
+    words = [w.strip("\"'`()[]{},:—") for w in low.split()]
+    words = [w for w in words if w]
+    if low.rstrip(" \"')").endswith("?") and not any(tuple(words[: len(p)]) == p for p in _POLITE):
+        return False
     if any(w in _WORDS for w in words):
         return True
-    return any(pair in _PAIRS for pair in zip(words, words[1:]))
+    for clause in _clauses(low):
+        lead = [w for w in clause if w not in _FILLERS][:1] if clause and clause[0] in _FILLERS else clause[:1]
+        if lead and lead[0] in _OPENERS:
+            return True
+    if any(_has_run(words, run) for run in _RUNS):
+        return True
+    return any(w in _CHOOSING for w in words) and any(mark in low for mark in _AGAINST)
+
+
+def _clauses(low: str) -> list[list[str]]:
+    out = []
+    for part in low.replace(";", ",").replace(":", ",").replace(" — ", ",").replace(" - ", ",").split(","):
+        words = [w.strip("\"'`()[]{}") for w in part.split()]
+        if words:
+            out.append([w for w in words if w])
+    return out
+
+
+def _has_run(words: list[str], run: tuple[str, ...]) -> bool:
+    n = len(run)
+    return any(tuple(words[i : i + n]) == run for i in range(len(words) - n + 1))
 
 
 def _norm(text: str) -> str:
