@@ -2,9 +2,8 @@
 the truth written by reading each transcript up to its boundary (`compactions/README.md`).
 
 Files, first requests and tasks must be exact and no fact wrong at every compaction; the plan,
-what the session was doing and open failures right at six of seven. (`--dropped`'s claims are
-counted by `python -m tests.real.compaction_scores`; the truth's `summary_lacks` is not judged
-yet, so no test holds them.)"""
+what the session was doing and open failures right at six of seven; at least nine in ten of the
+facts `--dropped` says the client's summary lost are ones it did lose (`summary_lacks`)."""
 
 from __future__ import annotations
 
@@ -59,3 +58,17 @@ def test_cut_transcripts_end_before_the_boundary(tmp_path: Path) -> None:
         root = cut(c, tmp_path / c.name, with_summary=False)
         lines = (root / c["file"]).read_text("utf-8").splitlines()
         assert len(lines) == c["boundary"] - 1 and "compact_boundary" not in lines[-1]
+
+
+def test_dropped_is_right_nine_times_in_ten(scores: dict) -> None:
+    claims = sum(s["dropped"]["claims"] for s in scores.values())
+    right = sum(s["dropped"]["right"] for s in scores.values())
+    wrong = [w for s in scores.values() for w in s["dropped"]["wrong"]]
+    assert claims and right >= 0.9 * claims, wrong
+
+
+def test_dropped_names_what_the_summary_lost(scores: dict) -> None:
+    """Most facts the summaries lack are named (a claim is not right by saying nothing)."""
+    lacks = sum(len(c["summary_lacks"]) for c in compactions())
+    right = sum(s["dropped"]["right"] for s in scores.values())
+    assert right >= 0.9 * lacks

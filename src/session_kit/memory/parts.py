@@ -203,8 +203,7 @@ def plan(memory: Mapping, read_plan: Callable[[str], str | None], path: Paths) -
     tracker = memory.get("tracker") or {}
     planned = memory.get("plan")
     tracked = _tracked(tracker)
-    # a plan-mode plan made before the tracker's latest item was claimed is spent: not the plan now
-    spent = bool(tracked and planned and (tracker.get("claimed_line") or 0) > (planned.get("line") or 0))
+    spent = plan_spent(memory)
     if tracked:
         items.append(tracked)
     mode = memory.get("plan_mode")
@@ -235,6 +234,15 @@ def plan(memory: Mapping, read_plan: Callable[[str], str | None], path: Paths) -
         shown = [*shown, item] if older else [item, *shown]
     items.extend(shown)
     return Part("plan", "The plan:", items)
+
+
+def plan_spent(memory: Mapping) -> bool:
+    """A plan-mode plan made before the issue tracker's latest item was claimed is spent: not
+    the plan now."""
+    tracker = memory.get("tracker") or {}
+    planned = memory.get("plan")
+    tracked = bool(tracker.get("shown") or tracker.get("current"))
+    return bool(tracked and planned and (tracker.get("claimed_line") or 0) > (planned.get("line") or 0))
 
 
 def _tracked(tracker: Mapping) -> Item | None:
