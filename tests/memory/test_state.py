@@ -342,3 +342,21 @@ def test_a_task_update_running_at_the_compaction_is_in_the_list(tmp_path: Path):
     t.tool_use("TaskUpdate", {"taskId": "1", "status": "in_progress"})  # the compaction came before its result
     memory = captured(t.write(tmp_path / "s.jsonl"))
     assert [(i["subject"], i["status"]) for i in memory["tasks"]["items"]] == [("Run CI", "in_progress")]
+
+
+def test_a_call_the_person_declined_is_their_decision_not_a_failure(tmp_path: Path):
+    t = Transcript()
+    t.user("Clean up the build")
+    call = t.tool_use("Bash", {"command": "rm -rf build/ dist/"})
+    said = (
+        "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a "
+        "file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\n"
+        "keep dist/, only clear build/"
+    )
+    t.tool_result(call, said, is_error=True, extra=f"Error: {said}")
+    memory = captured(t.write(tmp_path / "s.jsonl"))
+    text = block(memory)
+    assert memory["failures"] == []
+    assert "Failed and not fixed since" not in text
+    assert "- declined: Bash: rm -rf build/ dist/ (transcript line 2) — the person said:" in text
+    assert "keep dist/, only clear build/" in text

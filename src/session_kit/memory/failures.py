@@ -184,6 +184,33 @@ def call_failed(failures: list, call: dict, call_id: str, text: str, at: str | N
     _keep(failures, failure)
 
 
+MAX_DECLINED = 10
+_SAID = "the user said:"
+
+
+def call_declined(declined: list, call: dict, text: str, line: int) -> None:
+    """A call the person declined: their decision (`base.declines`), kept with what they said
+    (newer clients' "the user said: …", or 2.0.x's typed feedback); replaces an earlier decline
+    of the same call."""
+    low = text.lower()
+    if _SAID in low:
+        said: str | None = text[low.index(_SAID) + len(_SAID) :].strip()
+    elif text.startswith(("The user doesn't want", "[Request interrupted")):
+        said = None
+    else:
+        said = text.strip()
+    item = {
+        "key": call["key"],
+        "tool": call["tool"],
+        "command": call.get("command") or call["key"],
+        "said": clip(redact(said), 600) if said else None,
+        "line": call["line"],
+        "result_line": line,
+    }
+    declined[:] = [d for d in declined if d["key"] != item["key"]] + [item]
+    del declined[:-MAX_DECLINED]
+
+
 def call_succeeded(failures: list, call: dict) -> list:
     """The failures still open after `call` succeeded."""
     if not failures:

@@ -388,7 +388,9 @@ class Fold:
             return
         if tool in SPAWNS_AGENT:
             agents.agent_answered(self.memory["agents"], call_id, None, {"content": text}, failed=True, at=at)
-        if self.keeps("failures") and not declined:
+        if self.keeps("failures") and declined:
+            open_failures.call_declined(self.memory.setdefault("declined", []), call, text, self.line)
+        elif self.keeps("failures"):
             open_failures.call_failed(self.memory["failures"], call, call_id, text, at, self.line)
 
     # --- files, plan, tasks, agents ------------------------------------------------------

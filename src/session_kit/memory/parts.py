@@ -141,6 +141,17 @@ def failures(memory: Mapping) -> Part:
     return Part("failures", heading, items)
 
 
+def declined(memory: Mapping) -> Part:
+    """The calls the person declined, the latest first: decisions, not failures to retry."""
+    items = []
+    for item in list(memory.get("declined") or [])[::-1]:
+        what = one_line(item.get("command") or item.get("key"))
+        label = f"- declined: {item.get('tool')}: {what} (transcript line {item.get('line')})"
+        items.append(Item(label + (" — the person said:" if item.get("said") else ""), item.get("said") or None))
+    heading = "Declined by the person (their decision: not a failure; do not retry it unasked):"
+    return Part("declined", heading, items)
+
+
 def agents(memory: Mapping) -> Part:
     listed = list(memory.get("agents") or [])[::-1]  # the latest first, the running ones before them
     listed.sort(key=lambda a: not str(a.get("status")).startswith("running"))

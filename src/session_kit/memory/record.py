@@ -69,6 +69,7 @@ def empty_memory(transcript: str | None = None) -> dict:
         "reads": [],
         "documents": {},
         "failures": [],
+        "declined": [],
         "agents": [],
         "next": None,
         "doing": {},

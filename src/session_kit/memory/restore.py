@@ -38,15 +38,16 @@ SHARES = {
     "constraints": 0.08,
     "doing": 0.06,
     "failures": 0.16,
+    "declined": 0.02,
     "agents": 0.12,
     "plan": 0.14,
     "tasks": 0.10,
     "files": 0.08,
     "next": 0.03,
-    "reads": 0.03,
+    "reads": 0.01,
 }
 # Which setting (`settings.PARTS`) leaves each part out.
-_SETTING = {"constraints": "requests", "doing": "next"}
+_SETTING = {"constraints": "requests", "doing": "next", "declined": "failures"}
 
 
 def new_nonce() -> str:
@@ -105,6 +106,7 @@ def _parts(memory: Mapping, state: Mapping, read_plan: Callable[[str], str | Non
         "constraints": lambda shown: parts.constraints(memory, shown),
         "doing": lambda shown: parts.doing(memory, path),
         "failures": lambda shown: parts.failures(memory),
+        "declined": lambda shown: parts.declined(memory),
         "agents": lambda shown: parts.agents(memory),
         "plan": lambda shown: parts.plan(memory, read_plan, path),
         "tasks": lambda shown: parts.tasks(memory, path),
@@ -112,7 +114,9 @@ def _parts(memory: Mapping, state: Mapping, read_plan: Callable[[str], str | Non
         "next": lambda shown: parts.last_words(memory),
         "reads": lambda shown: parts.reads(memory, path),
     }
-    for name in ("scratch", "requests", "constraints", "doing", *(p for p in PARTS if p != "requests")):
+    order = [p for p in PARTS if p != "requests"]
+    order.insert(order.index("failures") + 1, "declined")
+    for name in ("scratch", "requests", "constraints", "doing", *order):
         if name == "scratch" or keep(_SETTING.get(name, name)):
             yield name, builders[name]
 
