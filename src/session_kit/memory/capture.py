@@ -165,8 +165,9 @@ def _capture_held(
     """The capture, with the memory's lock already held."""
     memory = record.load(path) or record.empty_memory(transcript_path)
     if memory.get("transcript") not in (None, transcript_path):
-        memory["offset"], memory["lines"], memory["checkpoint"] = 0, 0, None  # another file: read it whole
-        memory["pending"] = {}
+        # another file of the session (a fork, a copy, another Claude root): read it whole into
+        # a memory of its own, keeping nothing the first file said
+        memory = record.empty_memory(transcript_path) | {"captures": memory.get("captures", 0)}
     try:
         capture_file(transcript_path, memory, keeps=settings.keeps, session_id=session_id)
     except OSError as exc:  # gone, unreadable, not a file: nothing to add this time
