@@ -184,8 +184,8 @@ def test_a_long_pasted_request_is_excerpted_and_short_ones_are_kept(tmp_path: Pa
     text = block(captured(t.write(tmp_path / "s.jsonl")))
     assert len(text) <= restore.LIMIT
     assert "Fix the flaky test" in text and "Only touch tests/, please" in text and "And keep the old API" in text
-    assert "line 0 of the pasted log" in text and "line 399 of the pasted log" in text
-    assert "characters left out" in text
+    assert "Here is the log:\n    [pasted 34.3 KB, 400 lines: first lines …]" in text
+    assert "line 2 of the pasted log" in text and "line 3 of the pasted log" not in text
 
 
 def test_a_big_memory_uses_the_whole_budget(tmp_path: Path):

@@ -29,7 +29,7 @@ from session_kit.memory import agents, doing, tasks
 from session_kit.memory import failures as open_failures
 from session_kit.memory.documents import is_working_document, touched
 from session_kit.memory.record import read_plan_file
-from session_kit.memory.requests import MAX_REQUEST, keep_request
+from session_kit.memory.requests import MAX_REQUEST, keep_request, pastes_excerpted
 from session_kit.memory.text import (
     agent_signals,
     call_key,
@@ -236,7 +236,13 @@ class Fold:
             return
         text = person_request(entry, self.line)
         if text is not None and self.keeps("requests") and not kit_command(text):
-            keep_request(self.memory["requests"], redact(excerpt(text, MAX_REQUEST * 4)), self.line, at)
+            keep_request(
+                self.memory["requests"],
+                redact(excerpt(text, MAX_REQUEST * 4)),
+                self.line,
+                at,
+                shown=redact(pastes_excerpted(text)),
+            )
 
     def _agent_said(self, agent: dict | None, at: str | None) -> None:
         """An agent's answer: a failure it reports is open until fixed (`failures`)."""

@@ -38,13 +38,14 @@ def indent(text: str) -> str:
 class Item:
     """One entry of a part: a one-line label, and a body shown indented under it."""
 
-    __slots__ = ("label", "body", "whole", "least")
+    __slots__ = ("label", "body", "whole", "least", "kind")
 
-    def __init__(self, label: str, body: str | None = None, *, least: int | None = None) -> None:
+    def __init__(self, label: str, body: str | None = None, *, least: int | None = None, kind: str = "") -> None:
         self.label = label
         self.body = body if body and body.strip() else None
         self.whole = self.render(None)
         self.least = least
+        self.kind = kind  # what the note counts it as when it is left out (a task's status)
 
     @property
     def floor(self) -> int:
@@ -74,10 +75,26 @@ class Part:
     """A part of the memory: its heading (the kit's words), its items most valuable first,
     and what to say of items left out."""
 
-    __slots__ = ("name", "heading", "items", "more")
+    __slots__ = ("name", "heading", "items", "more", "kept")
 
-    def __init__(self, name: str, heading: str, items: list[Item], more: str = "in the memory file") -> None:
+    def __init__(
+        self, name: str, heading: str, items: list[Item], more: str = "in the memory file", *, kept: int = 0
+    ) -> None:
         self.name, self.heading, self.items, self.more = name, heading, items, more
+        self.kept = kept  # the first `kept` items are never cut (the open tasks)
+
+    @property
+    def must(self) -> int:
+        """The room the items that are never cut take, with the heading and a note."""
+        return len(self.heading) + sum(len(item.whole) + 1 for item in self.items[: self.kept]) + 80 if self.kept else 0
+
+    def left_out(self, items: list[Item]) -> str:
+        """The note for the items left out: how many, by kind when they have one."""
+        counts: dict[str, int] = {}
+        for item in items:
+            counts[item.kind] = counts.get(item.kind, 0) + 1
+        kinds = ", ".join(f"{kind}: {n}" for kind, n in counts.items() if kind)
+        return f"- … and {len(items)} more" + (f" ({kinds})" if kinds else "") + f" {self.more}"
 
 
 class Paths:
@@ -116,14 +133,23 @@ def requests(memory: Mapping) -> Part:
     for item in recent[-2::-1]:
         if not first or item["line"] != first["line"]:
             items.append(Item("- an earlier request:", item["text"]))
-    return Part("requests", "The person's requests (verbatim; long ones excerpted):", items)
+    return Part("requests", "The person's requests (verbatim; a paste shown by its first lines and size):", items)
 
 
 def constraints(memory: Mapping, shown: str) -> Part:
     """Each standing instruction not already shown whole in the requests part (`shown`)."""
     said = list((memory.get("requests") or {}).get("constraints") or [])
     flat_shown = " ".join(shown.split())
-    items = [Item(f"- {one_line(c['text'])}") for c in said[::-1] if one_line(c["text"]) not in flat_shown]
+    by_request: dict[object, list[str]] = {}  # a request's decision and constraints stay together
+    for c in said:
+        by_request.setdefault(c.get("line"), []).append(one_line(c["text"]))
+    items = [
+        Item(
+            f"- {one_line(' '.join(texts), 2 * LABEL_LIMIT)}", least=len(one_line(" ".join(texts), 2 * LABEL_LIMIT)) + 2
+        )
+        for texts in list(by_request.values())[::-1]
+        if not all(text in flat_shown for text in texts)
+    ]
     heading = "Standing instructions from all of the person's requests (newest first):"
     return Part("constraints", heading, items)
 
@@ -312,8 +338,13 @@ def tasks(memory: Mapping, path: Paths) -> Part:
                 break
     rank = {"in_progress": 0, "pending": 1}
     items.sort(key=lambda i: rank.get(str(i.get("status")), 2))
-    shown = [Item(f"- [{one_line(i.get('status'), 20)}] {one_line(i.get('subject'))}") for i in items]
-    return Part("tasks", f"Task list ({source}; open ones first):", shown)
+    shown = []
+    for i in items:
+        label = f"- [{one_line(i.get('status'), 20)}] {one_line(i.get('subject'))}"
+        is_open = str(i.get("status")) in rank
+        shown.append(Item(label, least=len(label) if is_open else None, kind=one_line(i.get("status"), 20)))
+    opened = sum(1 for i in items if str(i.get("status")) in rank)
+    return Part("tasks", f"Task list ({source}; open ones first):", shown, kept=opened)
 
 
 def files(memory: Mapping, path: Paths) -> Part:
