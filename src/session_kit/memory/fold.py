@@ -64,11 +64,26 @@ _ATTACHMENT = TYPE_ATTACHMENT.encode()
 # task status), a hook's blocking feedback (and, while one is open, its hook's later success).
 # Queue lines: only a notification enqueued mid-turn, which no user line repeats (2.1.6x).
 _ATTACHMENTS_KEPT = (b'"plan_mode', *agents.NOTIFICATION_MARKS, b'"task_status"', b'"hook_blocking_error"')
+# The attachment kinds that may hold one of those (a notification comes as a queued command or
+# a prompt the client adds); any other kind, read from the line without parsing it, is skipped.
+_KINDS_TO_SCAN = (b"plan_mode", b"task_status", b"hook_", b"queued_command", b"task_", b"agent_notification")
+_ATTACHMENT_KIND = b'"attachment":{"type":"'
 _QUEUE_OPERATION = TYPE_QUEUE_OPERATION.encode()
 _HOOK_SUCCESS = b'"hook_success"'
 _PERMISSION_MODE = TYPE_PERMISSION_MODE.encode()
 _ERROR_MARKS = (b'"is_error":true', b'"is_error": true')
 _RESULT_ID = b'"tool_use_id":"'
+
+
+def _attachment_kind(raw: bytes) -> bytes | None:
+    """The kind of an attachment line (`"attachment":{"type":"X"`), read without parsing it;
+    None when the line does not say it in that form (then it is scanned)."""
+    at = raw.find(_ATTACHMENT_KIND, 0, 2048)
+    if at < 0:
+        return None
+    start = at + len(_ATTACHMENT_KIND)
+    end = raw.find(b'"', start, start + 64)
+    return raw[start:end] if end > 0 else None
 
 
 class Fold:
@@ -136,6 +151,9 @@ class Fold:
             return self.keeps("agents") and any(mark in raw for mark in agents.NOTIFICATION_MARKS)
         if kind != _ATTACHMENT:
             return False
+        what = _attachment_kind(raw)
+        if what is not None and not what.startswith(_KINDS_TO_SCAN):
+            return False  # (the large listings, snapshots and deltas: never scanned whole)
         if any(mark in raw for mark in _ATTACHMENTS_KEPT):
             return True
         return _HOOK_SUCCESS in raw and any(f["tool"] == "hook" for f in self.memory["failures"])
@@ -236,13 +254,8 @@ class Fold:
             return
         text = person_request(entry, self.line)
         if text is not None and self.keeps("requests") and not kit_command(text):
-            keep_request(
-                self.memory["requests"],
-                redact(excerpt(text, MAX_REQUEST * 4)),
-                self.line,
-                at,
-                shown=redact(pastes_excerpted(text)),
-            )
+            kept, shown = redact(excerpt(text, MAX_REQUEST * 4)), pastes_excerpted(text)
+            keep_request(self.memory["requests"], kept, self.line, at, shown=kept if shown == text else redact(shown))
 
     def _agent_said(self, agent: dict | None, at: str | None) -> None:
         """An agent's answer: a failure it reports is open until fixed (`failures`)."""

@@ -64,6 +64,7 @@ _RUNS = (
     ("has", "to", "stay"),
     ("needs", "to", "stay"),
 )
+_SPACED_RUNS = tuple(f" {' '.join(run)} " for run in _RUNS)
 _WORDS = frozenset({"forbidden", "prohibited", "mustn't"})
 # A decision between two ways: "use a token bucket, not a sliding window".
 _CHOOSING = frozenset({"use", "using", "prefer", "pick", "choose"})
@@ -282,7 +283,8 @@ def _is_constraint(sentence: str) -> bool:
         lead = [w for w in clause if w not in _FILLERS][:1] if clause and clause[0] in _FILLERS else clause[:1]
         if lead and lead[0] in _OPENERS:
             return True
-    if any(_has_run(words, run) for run in _RUNS):
+    spaced = f" {' '.join(words)} "
+    if any(run in spaced for run in _SPACED_RUNS):
         return True
     return any(w in _CHOOSING for w in words) and any(mark in low for mark in _AGAINST)
 
@@ -294,11 +296,6 @@ def _clauses(low: str) -> list[list[str]]:
         if words:
             out.append([w for w in words if w])
     return out
-
-
-def _has_run(words: list[str], run: tuple[str, ...]) -> bool:
-    n = len(run)
-    return any(tuple(words[i : i + n]) == run for i in range(len(words) - n + 1))
 
 
 def _norm(text: str) -> str:
