@@ -25,6 +25,20 @@ HOOK_THEN_LOCK = (
 )
 
 
+# The first capture as the client sees it: PreCompact (argv[3:], stdin passed through), the
+# wait for the capture it handed to a child process (the memory's lock, argv[1]), then
+# SessionStart putting the memory back (its input read from the file argv[2]).
+PRE_THEN_START = (
+    "import fcntl, os, subprocess, sys\n"
+    "subprocess.run([*sys.argv[3:], 'pre-compact'], check=True)\n"
+    "fd = os.open(sys.argv[1] + '.lock', os.O_RDWR | os.O_CREAT, 0o600)\n"
+    "fcntl.flock(fd, fcntl.LOCK_EX)\n"
+    "os.close(fd)\n"
+    "with open(sys.argv[2], 'rb') as start:\n"
+    "    subprocess.run([*sys.argv[3:], 'session-start'], stdin=start, stdout=subprocess.DEVNULL, check=True)\n"
+)
+
+
 # The baseline the hooks are held to: the interpreter as the hook runs it, doing nothing.
 PASS = (sys.executable, "-I", "-S", "-c", "pass")
 
@@ -38,7 +52,9 @@ def _run_hook(run_py: Path, event: str, payload: dict) -> None:
 @benchmark("compaction")
 def bench_compaction(ctx: Context) -> list[Row]:
     """The working memory's hooks on the big session. PreCompact's first capture (no memory
-    yet) against json.loads of every line of the same file: at most 1x. PreCompact after 1 MB
+    yet) against json.loads of every line of the same file: at most 1x; the whole first
+    capture as the client waits for it (PreCompact, the capture it hands over, SessionStart
+    putting the block back) against the same: at most 2x. PreCompact after 1 MB
     was appended since the last capture (at most 2x), and SessionStart putting the memory back
     after a compaction (at most 3x: it reads the memory and fits the block), against
     `python -I -S -c pass` given the same stdin and the same shell wrapper (which resets the
@@ -88,9 +104,13 @@ def bench_compaction(ctx: Context) -> list[Row]:
         hook = [sys.executable, "-I", "-S", run_py]
         # The hook, then the wait for the capture it left running (the memory's lock).
         finished = [sys.executable, "-c", HOOK_THEN_LOCK, str(memory_file), *map(str, hook), "pre-compact"]
-        first, done_first, lines = ctx.measure(
+        start_file = work / "session-start.json"
+        start_file.write_bytes(json.dumps({**HOOK_EVENT, "session_id": sid, "source": "compact"}).encode())
+        both = [sys.executable, "-c", PRE_THEN_START, str(memory_file), str(start_file), *map(str, hook)]
+        first, done_first, whole_first, lines = ctx.measure(
             wrapped("hook pre-compact, first capture", fresh, [*hook, "pre-compact"], pre),
             wrapped("  capture finished", fresh, finished, pre),
+            wrapped("  pre-compact, capture finished, session-start", fresh, both, pre),
             wrapped("json.loads every line (same file)", fresh, [sys.executable, "-c", JSON_LINES, whole], b""),
             slow=True,
         )
@@ -118,6 +138,13 @@ def bench_compaction(ctx: Context) -> list[Row]:
     return [
         Row.ratio_row("compaction", f"pre-compact, first capture ({mb:.0f} MB session)", first, lines, max_ratio=1),
         Row.ratio_row("compaction", "  capture finished (hook, then wait for its child)", done_first, lines, note="-"),
+        Row.ratio_row(
+            "compaction",
+            "first capture and restore (pre-compact, its capture, session-start)",
+            whole_first,
+            lines,
+            max_ratio=2,
+        ),
         Row.ratio_row("compaction", "  session-kit memory <big> (same capture, in the command)", cli, lines, note="-"),
         Row.memory_row("compaction", "  same, peak RSS", cli, ctx.python_pass(), max_mb=64, note="-"),
         Row.ratio_row(

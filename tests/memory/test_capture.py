@@ -476,3 +476,16 @@ def test_an_inline_threads_answer_ends_its_agent_before_the_call_has_its_result(
     answer["message"]["stop_reason"] = "end_turn"
     memory = captured(t.write(tmp_path / "s.jsonl"))
     assert [(a["status"], a["answer"]) for a in memory["agents"]] == [("finished", "It is in src/parser.py.")]
+
+
+def test_the_same_session_read_from_another_file_keeps_nothing_of_the_first(tmp_path: Path):
+    scratch = tmp_path / "scratch"
+    longer = Transcript()
+    longer.user("Port the tokenizer")
+    write = longer.tool_use("Write", {"file_path": "/p/later.py", "content": "x\n"})
+    longer.tool_result(write, "ok", extra={"type": "create"})
+    capture_session(str(scratch), str(longer.write(tmp_path / "a" / "s.jsonl")), MemorySettings())
+    cut = Transcript()
+    cut.user("Port the tokenizer")
+    memory = capture_session(str(scratch), str(cut.write(tmp_path / "b" / "s.jsonl")), MemorySettings())
+    assert memory["files"] == {} and memory["transcript"] == str(tmp_path / "b" / "s.jsonl")

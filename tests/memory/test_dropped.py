@@ -93,3 +93,37 @@ def test_the_summary_the_postcompact_hook_kept_is_the_one_compared(tmp_path: Pat
     first, second = doc["compactions"]
     assert (first["summary_source"], second["summary_source"]) == ("transcript", "hook")  # the latest's
     assert [item["kind"] for item in second["lost"]] == ["first request", "latest request", "changed file"]
+
+
+def test_a_summary_that_tells_tasks_agents_and_tests_together_keeps_them():
+    memory = {
+        "tasks": {
+            "items": [
+                {"id": "1", "subject": "Phase 1: Core data model - roadmap.py", "status": "completed"},
+                {"id": "2", "subject": "Update documentation references", "status": "completed"},
+                {"id": "3", "subject": "Simplify ObjectivePlansScreen._fetch_plans", "status": "completed"},
+                {"id": "9", "subject": "Run CI and submit PR", "status": "pending"},
+            ]
+        },
+        "agents": [{"type": "Explore", "description": "Find remaining old field refs", "status": "finished"}],
+        "failures": [
+            {
+                "tool": "agent",
+                "key": "agent: devrun test: test_migrate_v2_to_v4",
+                "command": 'test_migrate_v2_to_v4 (devrun agent "Run fast CI checks" reported)',
+            }
+        ],
+    }
+    summary = (
+        "All implementation tasks (Tasks #1-#2) are completed; Phase 1 too. Updated `_fetch_plans`. "
+        "The explore agent confirmed nothing is left. `test_migrate_v2_to_v4` still fails."
+    )
+    assert lost(memory, summary) == ([("task (pending)", "Run CI and submit PR")], 5)
+
+
+def test_a_spent_plan_is_not_called_lost():
+    memory = {
+        "plan": {"status": "approved", "path": "/h/.claude/plans/old-plan.md", "line": 10},
+        "tracker": {"program": "bd", "shown": ["x-1"], "current": "x-1.3", "claimed_line": 90},
+    }
+    assert lost(memory, "Working on x-1.3.") == ([], 0)

@@ -184,8 +184,8 @@ def test_a_long_pasted_request_is_excerpted_and_short_ones_are_kept(tmp_path: Pa
     text = block(captured(t.write(tmp_path / "s.jsonl")))
     assert len(text) <= restore.LIMIT
     assert "Fix the flaky test" in text and "Only touch tests/, please" in text and "And keep the old API" in text
-    assert "line 0 of the pasted log" in text and "line 399 of the pasted log" in text
-    assert "characters left out" in text
+    assert "Here is the log:\n    [pasted 34.3 KB, 400 lines: first lines …]" in text
+    assert "line 2 of the pasted log" in text and "line 3 of the pasted log" not in text
 
 
 def test_a_big_memory_uses_the_whole_budget(tmp_path: Path):
@@ -208,13 +208,15 @@ def test_the_kits_own_commands_are_not_requests(tmp_path: Path):
     assert [r["text"] for r in memory["requests"]["recent"]] == ["Fix the parser"]
 
 
-def test_the_assistants_words_are_dropped_once_tool_calls_followed_them(tmp_path: Path):
+def test_the_assistants_words_are_its_stated_intent_once_tool_calls_followed_them(tmp_path: Path):
     t = Transcript()
     t.say("Next I will run the tests.")
     t.bash("pytest", "3 passed")
     path = t.write(tmp_path / "s.jsonl")
     memory = captured(path)
-    assert memory["next"] is None and "run the tests" not in (block(memory) or "")
+    assert memory["next"] is None and "last words" not in (block(memory) or "")
+    doing = (block(memory) or "").split("What the session was doing at the compaction:")[1]
+    assert "last stated intent" in doing and "run the tests" in doing and "pytest" in doing
     t.say("All done; next, update the changelog.")
     assert captured(t.write(path))["next"]["text"] == "All done; next, update the changelog."
 
@@ -279,3 +281,82 @@ def test_the_block_repeats_nothing_the_client_re_attaches_and_no_agent_ids(tmp_p
     assert "src/m2.py" in text and "src/m0.py" in text
     assert "src/m3.py" not in text and "src/m7.py" not in text  # the latest five: the client's own
     assert "a1b2c3d4e5" not in text and "/work/proj/src" not in text
+
+
+def test_an_unrelated_subcommand_of_an_unknown_program_fixes_nothing(tmp_path: Path):
+    t = Transcript()
+    t.bash("erk exec setup-impl", "TypeError: unexpected keyword argument", exit_code=1)
+    t.bash("erk exec impl-signal started", "ok")
+    (failure,) = captured(t.write(tmp_path / "s.jsonl"))["failures"]
+    assert "setup-impl" in failure["command"]
+
+
+def test_a_failed_skill_is_fixed_by_a_commit_made_with_a_here_document(tmp_path: Path):
+    t = Transcript()
+    skill = t.tool_use("Skill", {"skill": "handgemacht:commit"})
+    t.tool_result(skill, "Bash command failed for pattern git log", is_error=True)
+    t.bash("git add a.py && git commit -m \"$(cat <<'EOF'\nfeat: a\nEOF\n)\"", "1 file changed")
+    assert captured(t.write(tmp_path / "s.jsonl"))["failures"] == []
+
+
+def test_each_failing_test_an_agent_reports_stays_open(tmp_path: Path):
+    t = Transcript()
+    for test in ("test_one", "TestB::test_two"):
+        call = t.tool_use("Agent", {"subagent_type": "devrun", "description": "Run pytest", "prompt": "p"})
+        t.tool_result(
+            call, [{"type": "text", "text": f"pytest failed: 1 test\nTest: `{test}`"}], extra={"agentId": test}
+        )
+    keys = sorted(f["key"] for f in captured(t.write(tmp_path / "s.jsonl"))["failures"])
+    assert keys == ["agent: devrun test: test_one", "agent: devrun test: test_two"]
+
+
+def test_the_issue_trackers_item_in_progress_is_the_plan_and_what_the_session_was_doing(tmp_path: Path):
+    t = Transcript()
+    t.user("Work on bead kit-7.")
+    t.bash("bd show kit-7", "epic")
+    t.bash("bd update kit-7.2 --status in_progress", "ok")
+    t.tool_use("Edit", {"file_path": "/w/a.py", "old_string": "a", "new_string": "b"})  # no result yet
+    text = block(captured(t.write(tmp_path / "s.jsonl"))) or ""
+    plan = text.split("The plan:")[1]
+    assert plan.splitlines()[1].startswith("- the plan followed: the bd issue tracker's kit-7 (in progress: kit-7.2")
+    doing = text.split("What the session was doing at the compaction:")[1]
+    assert "kit-7.2" in doing and "running at the compaction: /w/a.py" in doing
+
+
+def test_a_command_file_the_session_edits_is_never_its_plan(tmp_path: Path):
+    t = Transcript()
+    t.user("go")
+    t.tool_result(t.tool_use("Read", {"file_path": "/w/.impl/plan.md"}), "1→plan")
+    edit = t.tool_use(
+        "Edit", {"file_path": "/w/.claude/commands/x/plan-save.md", "old_string": "a", "new_string": "- [ ] b"}
+    )
+    t.tool_result(edit, "ok")
+    memory = captured(t.write(tmp_path / "s.jsonl"))
+    assert list(memory["documents"]) == ["/w/.impl/plan.md"]
+
+
+def test_a_task_update_running_at_the_compaction_is_in_the_list(tmp_path: Path):
+    t = Transcript()
+    create = t.tool_use("TaskCreate", {"subject": "Run CI"})
+    t.tool_result(create, "Task #1 created successfully: Run CI")
+    t.tool_use("TaskUpdate", {"taskId": "1", "status": "in_progress"})  # the compaction came before its result
+    memory = captured(t.write(tmp_path / "s.jsonl"))
+    assert [(i["subject"], i["status"]) for i in memory["tasks"]["items"]] == [("Run CI", "in_progress")]
+
+
+def test_a_call_the_person_declined_is_their_decision_not_a_failure(tmp_path: Path):
+    t = Transcript()
+    t.user("Clean up the build")
+    call = t.tool_use("Bash", {"command": "rm -rf build/ dist/"})
+    said = (
+        "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a "
+        "file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\n"
+        "keep dist/, only clear build/"
+    )
+    t.tool_result(call, said, is_error=True, extra=f"Error: {said}")
+    memory = captured(t.write(tmp_path / "s.jsonl"))
+    text = block(memory)
+    assert memory["failures"] == []
+    assert "Failed and not fixed since" not in text
+    assert "- declined: Bash: rm -rf build/ dist/ (transcript line 2) — the person said:" in text
+    assert "keep dist/, only clear build/" in text

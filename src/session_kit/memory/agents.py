@@ -81,6 +81,7 @@ def agent_answered(
         agent["duration_s"] = seconds_between_times(agent.get("at"), at)
     if said.answer and not said.api_error:
         agent["answer"] = _kept(said.answer)
+        agent["_said"] = said.answer  # whole, for the failures it reports; never saved (`fold`)
     return agent
 
 
@@ -124,6 +125,7 @@ def agent_ended(agents: list[dict], ending: object) -> dict | None:
     agent["background"] = True
     if ending.answer:
         agent["answer"] = _kept(ending.answer)
+        agent["_said"] = ending.answer
     if ending.tool_uses is not None and agent.get("calls") is None:
         agent["calls"] = ending.tool_uses
     if ending.duration_ms is not None:

@@ -166,8 +166,9 @@ def _loaded(path: str, transcript_path: str) -> dict:
     """The memory saved at `path`, or an empty one; one of another file set to read it whole."""
     memory = record.load(path) or record.empty_memory(transcript_path)
     if memory.get("transcript") not in (None, transcript_path):
-        memory["offset"], memory["lines"], memory["checkpoint"] = 0, 0, None  # another file: read it whole
-        memory["pending"] = {}
+        # another file of the session (a fork, a copy, another Claude root): read it whole into
+        # a memory of its own, keeping nothing the first file said
+        memory = record.empty_memory(transcript_path) | {"captures": memory.get("captures", 0)}
     return memory
 
 

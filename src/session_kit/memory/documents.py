@@ -3,7 +3,8 @@
 Real sessions keep their plan in files (`.impl/plan.md`, `TODO.md`, notes, checklists) more
 often than in plan mode, and since client 2.1.233 the task tools are off by default. Owns:
 telling a file the session wrote or read as a working document (a plan/todo/notes/tasks/
-checklist name, or a checkbox list in what was written), the memory's `documents` (`record`'s
+checklist name, or a checkbox list in what was written; never a file of a folder of commands,
+skills or agents the client loads), the memory's `documents` (`record`'s
 shape: the latest touched, at most `MAX_DOCUMENTS`), and reading each from disk at capture
 time (bounded, redacted): its open and done checkbox items, else its opening lines. Standard
 library only. Does not read the transcript (`fold` names the files) or word the restore.
@@ -24,6 +25,9 @@ _SUFFIXES = frozenset({".md", ".markdown", ".txt", ".org", ".rst", ""})
 # Files the client itself re-attaches after a compaction, or that are instructions, not a plan.
 _NOT_DOCUMENTS = frozenset({"claude.md", "claude.local.md", "agents.md", "readme.md", "changelog.md"})
 _BOXES = ("[ ]", "[x]", "[X]", "[~]", "[-]", "[/]")
+# Folders of instructions the client or a plugin loads (slash commands, skills, agents): a file
+# there named `plan-save.md` is a command the session edits, never its plan.
+_INSTRUCTION_FOLDERS = ("/.claude/commands/", "/.claude/skills/", "/.claude/agents/", "/.claude/hooks/")
 
 
 def is_working_document(path: str, written: str | None = None) -> bool:
@@ -31,6 +35,8 @@ def is_working_document(path: str, written: str | None = None) -> bool:
     base = os.path.basename(path)
     stem, suffix = os.path.splitext(base.lower())
     if base.lower() in _NOT_DOCUMENTS or suffix not in _SUFFIXES:
+        return False
+    if any(folder in "/" + path.replace("\\", "/").lstrip("/") for folder in _INSTRUCTION_FOLDERS):
         return False
     if any(name in stem for name in _NAMES):
         return True

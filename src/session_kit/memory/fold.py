@@ -25,11 +25,11 @@ from session_kit.base.vocabulary import (
     TYPE_PERMISSION_MODE,
     TYPE_QUEUE_OPERATION,
 )
-from session_kit.memory import agents
+from session_kit.memory import agents, doing, tasks
 from session_kit.memory import failures as open_failures
 from session_kit.memory.documents import is_working_document, touched
 from session_kit.memory.record import read_plan_file
-from session_kit.memory.requests import MAX_REQUEST, keep_request
+from session_kit.memory.requests import MAX_REQUEST, keep_request, pastes_excerpted
 from session_kit.memory.text import (
     agent_signals,
     call_key,
@@ -51,10 +51,10 @@ if TYPE_CHECKING:
 
 
 MAX_NEXT = 1500
+MAX_SUMMARY = 64000  # real summaries run to 16,000 characters: `--dropped` reads all of it
 MAX_PLAN = 12000
 MAX_PENDING = 2000
 MAX_READS = 12
-MAX_TASKS = 100
 MAX_FILES = 400
 
 # Entry types never parsed (the vocabulary's bookkeeping and titles), told from the raw bytes.
@@ -64,11 +64,26 @@ _ATTACHMENT = TYPE_ATTACHMENT.encode()
 # task status), a hook's blocking feedback (and, while one is open, its hook's later success).
 # Queue lines: only a notification enqueued mid-turn, which no user line repeats (2.1.6x).
 _ATTACHMENTS_KEPT = (b'"plan_mode', *agents.NOTIFICATION_MARKS, b'"task_status"', b'"hook_blocking_error"')
+# The attachment kinds that may hold one of those (a notification comes as a queued command or
+# a prompt the client adds); any other kind, read from the line without parsing it, is skipped.
+_KINDS_TO_SCAN = (b"plan_mode", b"task_status", b"hook_", b"queued_command", b"task_", b"agent_notification")
+_ATTACHMENT_KIND = b'"attachment":{"type":"'
 _QUEUE_OPERATION = TYPE_QUEUE_OPERATION.encode()
 _HOOK_SUCCESS = b'"hook_success"'
 _PERMISSION_MODE = TYPE_PERMISSION_MODE.encode()
 _ERROR_MARKS = (b'"is_error":true', b'"is_error": true')
 _RESULT_ID = b'"tool_use_id":"'
+
+
+def _attachment_kind(raw: bytes) -> bytes | None:
+    """The kind of an attachment line (`"attachment":{"type":"X"`), read without parsing it;
+    None when the line does not say it in that form (then it is scanned)."""
+    at = raw.find(_ATTACHMENT_KIND, 0, 2048)
+    if at < 0:
+        return None
+    start = at + len(_ATTACHMENT_KIND)
+    end = raw.find(b'"', start, start + 64)
+    return raw[start:end] if end > 0 else None
 
 
 class Fold:
@@ -81,6 +96,8 @@ class Fold:
         self.session_id = session_id
         self.line = memory.get("lines", 0)
         self._next: tuple[str, int] | None = None  # the assistant's latest words, not yet redacted
+        self._intent: tuple[str, int] | None = None  # its latest words, even with a call after them
+        self._latest: tuple | None = None  # the latest call (`doing.last_call`), not yet redacted
 
     def finish(self) -> None:
         """What is kept of the lines fed, completed: call once they are all in."""
@@ -88,14 +105,22 @@ class Fold:
             text, line = self._next
             self.memory["next"] = {"text": clip_tail(redact(text), MAX_NEXT), "line": line}
             self._next = None
+        if self._latest is not None or self._intent is not None:
+            self.memory["doing"] = doing.doing(self.memory, self._latest, self._intent)
+            self._latest = self._intent = None
+        if self.keeps("tasks"):  # a task call the compaction came between and its result
+            self.memory["tasks"] = tasks.running_calls_applied(self.memory)["tasks"]
 
     def current(self) -> dict:
         """The memory as `finish` would leave it now, without finishing (the words kept
         so far included)."""
-        if self._next is None:
-            return self.memory
-        text, line = self._next
-        return {**self.memory, "next": {"text": clip_tail(redact(text), MAX_NEXT), "line": line}}
+        now = self.memory
+        if self._next is not None:
+            text, line = self._next
+            now = {**now, "next": {"text": clip_tail(redact(text), MAX_NEXT), "line": line}}
+        if self._latest is not None or self._intent is not None:
+            now = {**now, "doing": doing.doing(now, self._latest, self._intent)}
+        return tasks.running_calls_applied(now) if self.keeps("tasks") else now
 
     # --- lines ---------------------------------------------------------------------------
     def feed(self, raw: bytes) -> None:
@@ -126,6 +151,9 @@ class Fold:
             return self.keeps("agents") and any(mark in raw for mark in agents.NOTIFICATION_MARKS)
         if kind != _ATTACHMENT:
             return False
+        what = _attachment_kind(raw)
+        if what is not None and not what.startswith(_KINDS_TO_SCAN):
+            return False  # (the large listings, snapshots and deltas: never scanned whole)
         if any(mark in raw for mark in _ATTACHMENTS_KEPT):
             return True
         return _HOOK_SUCCESS in raw and any(f["tool"] == "hook" for f in self.memory["failures"])
@@ -188,7 +216,7 @@ class Fold:
                     and self.keeps("next")
                 ):
                     # redacted once, by `finish`: only the latest words are kept
-                    self._next = (block["text"].strip(), self.line)
+                    self._next = self._intent = (block["text"].strip(), self.line)
         elif kind == "tool_result":  # the seed docs' dialect
             self._result(message.get("tool_use_id"), message, entry, at)
         elif kind == "system" and entry.get("subtype") == "compact_boundary":
@@ -211,7 +239,7 @@ class Fold:
             text = message.get("content")
             text = text if isinstance(text, str) else "\n".join(b.get("text", "") for b in content_blocks(text))
             if summaries and summaries[-1].get("summary") is None:
-                summaries[-1]["summary"] = clip(redact(text), 8000)
+                summaries[-1]["summary"] = clip(redact(text), MAX_SUMMARY)
             return
         content = message.get("content")
         results = [b for b in content_blocks(content) if b.get("type") == "tool_result"]
@@ -226,12 +254,14 @@ class Fold:
             return
         text = person_request(entry, self.line)
         if text is not None and self.keeps("requests") and not kit_command(text):
-            keep_request(self.memory["requests"], redact(excerpt(text, MAX_REQUEST * 4)), self.line, at)
+            kept, shown = redact(excerpt(text, MAX_REQUEST * 4)), pastes_excerpted(text)
+            keep_request(self.memory["requests"], kept, self.line, at, shown=kept if shown == text else redact(shown))
 
     def _agent_said(self, agent: dict | None, at: str | None) -> None:
         """An agent's answer: a failure it reports is open until fixed (`failures`)."""
+        whole = agent.pop("_said", None) if agent is not None else None
         if agent is not None and agent.get("status") != RUNNING and self.keeps("failures"):
-            said = agent.get("answer") if agent.get("status") != FAILED else None
+            said = (whole or agent.get("answer")) if agent.get("status") != FAILED else None
             self.memory["failures"] = open_failures.agent_reported(self.memory["failures"], agent, said, self.line, at)
 
     def _attachment(self, attachment: object, at: str | None) -> None:
@@ -263,6 +293,8 @@ class Fold:
         if not isinstance(call_id, str) or not isinstance(name, str):
             return
         tool_input = tool_input if isinstance(tool_input, dict) else {}
+        if self.keeps("next"):
+            self._latest = (call_id, name, call_key(name, tool_input), tool_input.get("description"), self.line)
         if self._next is not None or self.memory.get("next"):  # the words before it are done, or doing
             self._next = None
             self.memory["next"] = None
@@ -293,7 +325,7 @@ class Fold:
                     "at": at,
                 }
         elif name == "TodoWrite":
-            call["todos"] = self._todo_items(tool_input.get("todos"))
+            call["todos"] = tasks.todo_items(tool_input.get("todos"), self.line) if self.keeps("tasks") else None
         elif name == "TaskCreate":
             call["subject"] = clip(redact(str(tool_input.get("subject") or tool_input.get("description") or "")), 300)
         elif name == "TaskUpdate":
@@ -345,14 +377,16 @@ class Fold:
         elif tool == "Bash":
             for path in removed_paths(call.get("command") or ""):
                 self._file_changed(path, "deleted", call)
+            if self.keeps("plan") and any(f"{name} " in (call.get("command") or "") for name in doing.TRACKERS):
+                doing.tracker_command(self.memory, call.get("command") or "", call["line"])
         elif tool == "ExitPlanMode":
             self._plan_answered("approved", extra, block)
-        elif tool == "TaskCreate":
-            self._task_created(call, extra, block)
+        elif tool == "TaskCreate" and self.keeps("tasks"):
+            tasks.task_created(self.memory, call, extra, block)
         elif tool == "TodoWrite":  # applied once it worked: a refused call changed nothing
-            self._todos(call.get("todos"))
-        elif tool == "TaskUpdate":
-            self._task_update(call.get("update") or {})
+            tasks.todos(self.memory, call.get("todos"))
+        elif tool == "TaskUpdate" and self.keeps("tasks"):
+            tasks.task_update(self.memory, call.get("update") or {}, self.line)
         elif tool in SPAWNS_AGENT:
             self._agent_said(
                 agents.agent_answered(self.memory["agents"], call_id, extra, block, failed=False, at=at), at
@@ -373,7 +407,9 @@ class Fold:
             return
         if tool in SPAWNS_AGENT:
             agents.agent_answered(self.memory["agents"], call_id, None, {"content": text}, failed=True, at=at)
-        if self.keeps("failures") and not declined:
+        if self.keeps("failures") and declined:
+            open_failures.call_declined(self.memory.setdefault("declined", []), call, text, self.line)
+        elif self.keeps("failures"):
             open_failures.call_failed(self.memory["failures"], call, call_id, text, at, self.line)
 
     # --- files, plan, tasks, agents ------------------------------------------------------
@@ -425,76 +461,3 @@ class Fold:
             text = read_plan_file(plan["path"])
             if text:
                 plan["text"] = clip(redact(text), MAX_PLAN)
-
-    def _todo_items(self, todos: object) -> list[dict] | None:
-        """A TodoWrite call's list, as the memory keeps it (redacted when the call is read)."""
-        if not isinstance(todos, list) or not self.keeps("tasks"):
-            return None
-        items = []
-        for n, todo in enumerate(todos[:MAX_TASKS], 1):
-            if isinstance(todo, dict):
-                subject = _str(todo.get("content")) or _str(todo.get("subject")) or ""
-                items.append(
-                    {
-                        "id": str(todo.get("id") or n),
-                        "subject": clip(redact(subject), 300),
-                        "status": _str(todo.get("status")) or "pending",
-                        "line": self.line,
-                    }
-                )
-        return items
-
-    def _todos(self, items: list[dict] | None) -> None:
-        if items is not None:
-            self.memory["tasks"] = {"source": "TodoWrite", "items": items}
-
-    def _task_created(self, call: dict, extra: object, block: dict | None) -> None:
-        if not self.keeps("tasks"):
-            return
-        task_id = None
-        if isinstance(extra, dict) and isinstance(extra.get("task"), dict):
-            task_id = extra["task"].get("id")
-        if task_id is None and block is not None:
-            text = result_text(block.get("content"))
-            at = text.find("#")
-            digits = ""
-            while at >= 0 and at + 1 + len(digits) < len(text) and text[at + 1 + len(digits)].isdigit():
-                digits += text[at + 1 + len(digits)]
-            task_id = digits or None
-        tasks = self.memory["tasks"]
-        if tasks.get("source") != "Task":
-            tasks = self.memory["tasks"] = {"source": "Task", "items": []}
-        tasks["items"].append(
-            {
-                "id": str(task_id) if task_id is not None else None,
-                "subject": call.get("subject") or "",
-                "status": "pending",
-                "line": call["line"],
-            }
-        )
-        del tasks["items"][:-MAX_TASKS]
-
-    def _task_update(self, tool_input: dict) -> None:
-        if not self.keeps("tasks"):
-            return
-        task_id = str(tool_input.get("taskId") or tool_input.get("id") or "")
-        for item in self.memory["tasks"].get("items", []):
-            if item.get("id") == task_id:
-                status = _str(tool_input.get("status"))
-                if status == "deleted":
-                    self.memory["tasks"]["items"].remove(item)
-                    return
-                if status:
-                    item["status"] = status
-                subject = _str(tool_input.get("subject"))
-                if subject:
-                    item["subject"] = subject
-                item["line"] = self.line
-                return
-
-
-# --- small helpers -------------------------------------------------------------------------
-
-
-def _str(value: object) -> str | None:
-    return value if isinstance(value, str) else None

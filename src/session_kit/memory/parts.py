@@ -12,6 +12,7 @@ library only. Does not fit the parts into the limit or put them together (`resto
 from __future__ import annotations
 
 from session_kit.base.agents import RUNNING
+from session_kit.base.tools import KEYED_BY_PATH
 from session_kit.memory.text import excerpt
 
 TYPE_CHECKING = False
@@ -37,13 +38,14 @@ def indent(text: str) -> str:
 class Item:
     """One entry of a part: a one-line label, and a body shown indented under it."""
 
-    __slots__ = ("label", "body", "whole", "least")
+    __slots__ = ("label", "body", "whole", "least", "kind")
 
-    def __init__(self, label: str, body: str | None = None, *, least: int | None = None) -> None:
+    def __init__(self, label: str, body: str | None = None, *, least: int | None = None, kind: str = "") -> None:
         self.label = label
         self.body = body if body and body.strip() else None
         self.whole = self.render(None)
         self.least = least
+        self.kind = kind  # what the note counts it as when it is left out (a task's status)
 
     @property
     def floor(self) -> int:
@@ -73,10 +75,26 @@ class Part:
     """A part of the memory: its heading (the kit's words), its items most valuable first,
     and what to say of items left out."""
 
-    __slots__ = ("name", "heading", "items", "more")
+    __slots__ = ("name", "heading", "items", "more", "kept")
 
-    def __init__(self, name: str, heading: str, items: list[Item], more: str = "in the memory file") -> None:
+    def __init__(
+        self, name: str, heading: str, items: list[Item], more: str = "in the memory file", *, kept: int = 0
+    ) -> None:
         self.name, self.heading, self.items, self.more = name, heading, items, more
+        self.kept = kept  # the first `kept` items are never cut (the open tasks)
+
+    @property
+    def must(self) -> int:
+        """The room the items that are never cut take, with the heading and a note."""
+        return len(self.heading) + sum(len(item.whole) + 1 for item in self.items[: self.kept]) + 80 if self.kept else 0
+
+    def left_out(self, items: list[Item]) -> str:
+        """The note for the items left out: how many, by kind when they have one."""
+        counts: dict[str, int] = {}
+        for item in items:
+            counts[item.kind] = counts.get(item.kind, 0) + 1
+        kinds = ", ".join(f"{kind}: {n}" for kind, n in counts.items() if kind)
+        return f"- … and {len(items)} more" + (f" ({kinds})" if kinds else "") + f" {self.more}"
 
 
 class Paths:
@@ -115,14 +133,23 @@ def requests(memory: Mapping) -> Part:
     for item in recent[-2::-1]:
         if not first or item["line"] != first["line"]:
             items.append(Item("- an earlier request:", item["text"]))
-    return Part("requests", "The person's requests (verbatim; long ones excerpted):", items)
+    return Part("requests", "The person's requests (verbatim; a paste shown by its first lines and size):", items)
 
 
 def constraints(memory: Mapping, shown: str) -> Part:
     """Each standing instruction not already shown whole in the requests part (`shown`)."""
     said = list((memory.get("requests") or {}).get("constraints") or [])
     flat_shown = " ".join(shown.split())
-    items = [Item(f"- {one_line(c['text'])}") for c in said[::-1] if one_line(c["text"]) not in flat_shown]
+    by_request: dict[object, list[str]] = {}  # a request's decision and constraints stay together
+    for c in said:
+        by_request.setdefault(c.get("line"), []).append(one_line(c["text"]))
+    items = [
+        Item(
+            f"- {one_line(' '.join(texts), 2 * LABEL_LIMIT)}", least=len(one_line(" ".join(texts), 2 * LABEL_LIMIT)) + 2
+        )
+        for texts in list(by_request.values())[::-1]
+        if not all(text in flat_shown for text in texts)
+    ]
     heading = "Standing instructions from all of the person's requests (newest first):"
     return Part("constraints", heading, items)
 
@@ -138,6 +165,17 @@ def failures(memory: Mapping) -> Part:
         items.append(Item(label, failure.get("error") or None))
     heading = "Failed and not fixed since (a later success of the same command, file or test clears one):"
     return Part("failures", heading, items)
+
+
+def declined(memory: Mapping) -> Part:
+    """The calls the person declined, the latest first: decisions, not failures to retry."""
+    items = []
+    for item in list(memory.get("declined") or [])[::-1]:
+        what = one_line(item.get("command") or item.get("key"))
+        label = f"- declined: {item.get('tool')}: {what} (transcript line {item.get('line')})"
+        items.append(Item(label + (" — the person said:" if item.get("said") else ""), item.get("said") or None))
+    heading = "Declined by the person (their decision: not a failure; do not retry it unasked):"
+    return Part("declined", heading, items)
 
 
 def agents(memory: Mapping) -> Part:
@@ -167,15 +205,50 @@ def _agent_state(agent: Mapping) -> str:
     return word + (f" ({', '.join(facts)})" if facts else "")
 
 
+def doing(memory: Mapping, path: Paths) -> Part:
+    """What the session was doing at the compaction: the task or tracker item in progress,
+    the latest call (running when no result came), the assistant's last stated intent."""
+    items = []
+    for task in (memory.get("tasks") or {}).get("items") or []:
+        if task.get("status") == "in_progress":
+            items.append(Item(f"- the task in progress: {one_line(task.get('subject'))}"))
+    tracker = memory.get("tracker") or {}
+    if tracker.get("current"):
+        items.append(
+            Item(
+                f"- the {one_line(tracker.get('program'), 20)} item in progress: {one_line(tracker['current'], 80)}"
+                f" (claimed at transcript line {tracker.get('claimed_line')})"
+            )
+        )
+    now = memory.get("doing") or {}
+    call = now.get("call")
+    if call:
+        running = call.get("id") in (memory.get("pending") or {})
+        what = path(call.get("what")) if call.get("tool") in KEYED_BY_PATH else call.get("what")
+        said = f" ({one_line(call['description'], 200)})" if call.get("description") else ""
+        when = "running at the compaction" if running else "its result came"
+        items.append(Item(f"- the latest call, line {call.get('line')}, {when}: {one_line(what)}{said}"))
+    intent = now.get("intent")
+    said_last = (memory.get("next") or {}).get("line")
+    if intent and intent.get("text") and intent.get("line") != said_last:
+        items.append(Item(f"- the assistant's last stated intent (line {intent.get('line')}):", intent["text"]))
+    return Part("doing", "What the session was doing at the compaction:", items)
+
+
 def plan(memory: Mapping, read_plan: Callable[[str], str | None], path: Paths) -> Part:
     items = []
+    tracker = memory.get("tracker") or {}
+    planned = memory.get("plan")
+    tracked = _tracked(tracker)
+    spent = plan_spent(memory)
+    if tracked:
+        items.append(tracked)
     mode = memory.get("plan_mode")
     if mode and mode.get("active"):
         where = f"; the plan file is {path(mode['path'])}" if mode.get("path") else ""
         items.append(Item(f"- Plan mode is on{where}."))
     documents = ranked_documents(memory)
-    shown = [_document(doc, path, n == 0) for n, doc in enumerate(documents)]
-    planned = memory.get("plan")
+    shown = [_document(doc, path, n == 0 and not tracked) for n, doc in enumerate(documents)]
     if planned:
         status = {
             "approved": "approved",
@@ -184,8 +257,11 @@ def plan(memory: Mapping, read_plan: Callable[[str], str | None], path: Paths) -
             "writing": "being written in plan mode",
         }.get(planned.get("status"), one_line(planned.get("status"), 40))
         where = f", file {path(planned['path'])}" if planned.get("path") else ""
-        older = bool(documents) and (documents[0].get("line") or 0) > (planned.get("line") or 0)
-        label = f"- the plan ({status}{where}" + ("; older than the working document above" if older else "") + "):"
+        older = spent or bool(documents) and (documents[0].get("line") or 0) > (planned.get("line") or 0)
+        if spent:
+            label = f"- an earlier plan, for an item before the one in progress ({status}{where}, line {planned.get('line')}):"
+        else:
+            label = f"- the plan ({status}{where}" + ("; older than the working document above" if older else "") + "):"
         text = planned.get("text")
         if not text and planned.get("path"):
             text = read_plan(planned["path"]) or "(the plan file was not found)"
@@ -197,11 +273,39 @@ def plan(memory: Mapping, read_plan: Callable[[str], str | None], path: Paths) -
     return Part("plan", "The plan:", items)
 
 
+def plan_spent(memory: Mapping) -> bool:
+    """A plan-mode plan made before the issue tracker's latest item was claimed is spent: not
+    the plan now."""
+    tracker = memory.get("tracker") or {}
+    planned = memory.get("plan")
+    tracked = bool(tracker.get("shown") or tracker.get("current"))
+    return bool(tracked and planned and (tracker.get("claimed_line") or 0) > (planned.get("line") or 0))
+
+
+def _tracked(tracker: Mapping) -> Item | None:
+    """The issue tracker's plan: the item it was shown first, the one in progress, the closed."""
+    shown = list(tracker.get("shown") or [])
+    if not shown and not tracker.get("current"):
+        return None
+    program = one_line(tracker.get("program"), 20)
+    root = shown[0] if shown else tracker["current"]
+    facts = [f"in progress: {one_line(tracker['current'], 80)}"] if tracker.get("current") else []
+    if tracker.get("closed"):
+        facts.append("closed: " + ", ".join(one_line(c, 80) for c in tracker["closed"]))
+    facts.append(f"`{program} show {one_line(root, 80)}` shows it")
+    return Item(f"- the plan followed: the {program} issue tracker's {one_line(root, 80)} ({'; '.join(facts)})")
+
+
 def ranked_documents(memory: Mapping) -> list[Mapping]:
     """The working documents, the plan followed first: those with a checklist before those
     without (notes), the latest touched first within each."""
     documents = (memory.get("documents") or {}).values()
-    return sorted(documents, key=lambda d: (bool(d.get("items")), d.get("line") or 0), reverse=True)
+    return sorted(documents, key=lambda d: (bool(d.get("items")), _named_plan(d), d.get("line") or 0), reverse=True)
+
+
+def _named_plan(doc: Mapping) -> bool:
+    """A document named as a plan (`plan.md`, `task_plan.md`), before notes and todo lists."""
+    return "plan" in str(doc.get("path", "")).rsplit("/", 1)[-1].lower()
 
 
 def _document(doc: Mapping, path: Paths, latest: bool) -> Item:
@@ -234,8 +338,13 @@ def tasks(memory: Mapping, path: Paths) -> Part:
                 break
     rank = {"in_progress": 0, "pending": 1}
     items.sort(key=lambda i: rank.get(str(i.get("status")), 2))
-    shown = [Item(f"- [{one_line(i.get('status'), 20)}] {one_line(i.get('subject'))}") for i in items]
-    return Part("tasks", f"Task list ({source}; open ones first):", shown)
+    shown = []
+    for i in items:
+        label = f"- [{one_line(i.get('status'), 20)}] {one_line(i.get('subject'))}"
+        is_open = str(i.get("status")) in rank
+        shown.append(Item(label, least=len(label) if is_open else None, kind=one_line(i.get("status"), 20)))
+    opened = sum(1 for i in items if str(i.get("status")) in rank)
+    return Part("tasks", f"Task list ({source}; open ones first):", shown, kept=opened)
 
 
 def files(memory: Mapping, path: Paths) -> Part:

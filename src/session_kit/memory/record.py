@@ -25,7 +25,11 @@ Shape (`version` 1; every text already redacted):
                                     open at the last capture (`failures`: what fixes one)
     agents    [{"id", "call", "type", "description", "status" (`base.agents`' words), "background",
                "calls", "duration_s", "answer", "error", "line", "at"}]   (`memory.agents`)
-    next      {"text", "line"} | null    the assistant's latest words
+    next      {"text", "line"} | null    the assistant's latest words, when no call came after them
+    doing     {"call": {"tool", "what", "description", "line", "id"}, "intent": {"text", "line"}}
+                                    the latest call and the assistant's latest words (`doing`)
+    tracker   {"program", "shown", "current", "claimed_line", "closed", "line"} | null
+                                    an issue tracker's items the session showed, claimed, closed
     compactions [{"at", "trigger", "summary", "client_summary", "line"}]   `summary` from the
                                     transcript, `client_summary` from the PostCompact hook
     pending   {tool_use_id: call}   calls still waiting for their result
@@ -65,8 +69,11 @@ def empty_memory(transcript: str | None = None) -> dict:
         "reads": [],
         "documents": {},
         "failures": [],
+        "declined": [],
         "agents": [],
         "next": None,
+        "doing": {},
+        "tracker": None,
         "compactions": [],
         "pending": {},
         "skipped": {"malformed": 0, "other_sessions": 0},

@@ -1,12 +1,13 @@
 """Restore: the working memory as the one block the SessionStart hook puts back.
 
 Owns: the order of value (values saved by hand first; then the person's requests, their
-standing instructions, failures not yet fixed and subagents, which the client's own summary
-loses; then the plan and working documents, the task list, changed files, the assistant's last
+standing instructions, what the session was doing at the compaction, failures not yet fixed
+and subagents, which the client's own summary loses; then the plan and working documents, the task list, changed files, the assistant's last
 words, and files read before the five the client re-attaches itself), fitting that into the
 client's context limit (every part gets a share; what a part leaves unused goes to the next,
 most valuable first, so the whole budget is used; within a part every item gets its start
-before any gets more: a long pasted request is excerpted, never a short one dropped), the
+before any gets more: a long pasted request is excerpted, never a short one dropped; the open
+tasks are never cut, the closed ones that do not fit are counted by status), the
 boundary between the kit's words and the transcript's (the transcript's facts sit between two
 marker lines holding a random nonce made for each restore, which no transcript can guess or
 close; the model is told the block quotes the transcript), and the whole memory as text
@@ -34,18 +35,22 @@ LIMIT = 8400
 # of what they leave, before what the parts before it left unused comes to it.
 SCRATCH_SHARE = 0.5
 SHARES = {
-    "requests": 0.24,
-    "constraints": 0.10,
+    "requests": 0.20,
+    "constraints": 0.08,
+    "doing": 0.06,
     "failures": 0.16,
+    "declined": 0.02,
     "agents": 0.12,
     "plan": 0.14,
-    "tasks": 0.08,
+    "tasks": 0.10,
     "files": 0.08,
-    "next": 0.05,
-    "reads": 0.03,
+    "next": 0.03,
+    "reads": 0.01,
 }
+# The most the items a part never cuts (the open tasks) may take of the budget.
+MUST_SHARE = 0.25
 # Which setting (`settings.PARTS`) leaves each part out.
-_SETTING = {"constraints": "requests"}
+_SETTING = {"constraints": "requests", "doing": "next", "declined": "failures"}
 
 
 def new_nonce() -> str:
@@ -76,15 +81,16 @@ def fit(part: parts.Part, budget: int | None) -> str:
         return "\n".join([part.heading, *(item.whole for item in part.items)])
     total = len(part.heading)
     chosen: list[parts.Item] = []
-    for item in part.items:
-        if total + 1 + item.floor + (0 if item is part.items[-1] else 60) > budget and chosen:
+    for n, item in enumerate(part.items):
+        if n >= part.kept and total + 1 + item.floor + (0 if item is part.items[-1] else 60) > budget and chosen:
             break
         if total + 1 + item.floor > budget:
+            if chosen:  # (only past MUST_SHARE: too many open tasks to show them all)
+                break
             return ""
         chosen.append(item)
         total += 1 + item.floor
-    more = len(part.items) - len(chosen)
-    note = f"- … and {more} more {part.more}" if more else ""
+    note = part.left_out(part.items[len(chosen) :]) if len(chosen) < len(part.items) else ""
     spare = budget - total - (len(note) + 1 if note else 0)
     sizes = [item.floor for item in chosen]
     for i, item in enumerate(chosen):
@@ -102,7 +108,9 @@ def _parts(memory: Mapping, state: Mapping, read_plan: Callable[[str], str | Non
         "scratch": lambda shown: parts.scratch(state),
         "requests": lambda shown: parts.requests(memory),
         "constraints": lambda shown: parts.constraints(memory, shown),
+        "doing": lambda shown: parts.doing(memory, path),
         "failures": lambda shown: parts.failures(memory),
+        "declined": lambda shown: parts.declined(memory),
         "agents": lambda shown: parts.agents(memory),
         "plan": lambda shown: parts.plan(memory, read_plan, path),
         "tasks": lambda shown: parts.tasks(memory, path),
@@ -110,7 +118,9 @@ def _parts(memory: Mapping, state: Mapping, read_plan: Callable[[str], str | Non
         "next": lambda shown: parts.last_words(memory),
         "reads": lambda shown: parts.reads(memory, path),
     }
-    for name in ("scratch", "requests", "constraints", *(p for p in PARTS if p != "requests")):
+    order = [p for p in PARTS if p != "requests"]
+    order.insert(order.index("failures") + 1, "declined")
+    for name in ("scratch", "requests", "constraints", "doing", *order):
         if name == "scratch" or keep(_SETTING.get(name, name)):
             yield name, builders[name]
 
@@ -179,7 +189,21 @@ def _fitted(built: list, budget: int, state_file: str | None) -> tuple[dict[str,
             part.more = f"in {state_file}"
         texts["scratch"] = fit(part, room - 2)
         budget -= len(texts["scratch"]) + 2
-    reserved = {name: min(need, int(SHARES[name] * budget)) for name, _, need in made}
+    # a part's share, or what its items that are never cut take (at most MUST_SHARE)
+    reserved = {
+        name: min(need, max(int(SHARES[name] * budget), min(part.must, int(MUST_SHARE * budget))))
+        for name, part, need in made
+    }
+    musts = {name for name, part, _ in made if part.must and reserved[name] > int(SHARES[name] * budget)}
+    names = [name for name, _, _ in made]
+    over = sum(reserved[name] - int(SHARES[name] * budget) for name in musts)
+    for name in names[::-1]:  # the room the never-cut items take beyond their share comes from
+        if over <= 0 or name in musts:  # the shares of the parts after them, the least valuable
+            break  # first, then from what the parts before them leave unused
+        if name not in musts:
+            taken = min(reserved[name], over)
+            reserved[name] -= taken
+            over -= taken
     pool = budget - sum(reserved.values())
     for name, part, _ in made:
         room = reserved[name] + pool

@@ -45,8 +45,9 @@ def memory(kit: Kit, session: str, whole: bool, saved: bool, dropped: bool) -> N
     with SESSION_KIT_MEMORY=off and SESSION_KIT_MEMORY_LEAVE_OUT (docs/how-to/survive-compaction.md).
     `--dropped` compares, at each compaction, the memory a capture just before it held with the
     client's summary, and lists what the summary lost: requests, standing instructions, open
-    failures, changed files, tasks, agents, the plan (a path counts as mentioned by its file
-    name, a text by most of its telling words). See docs/how-to/survive-compaction.md.
+    failures, changed files, tasks, agents still running, the plan (a path counts as mentioned
+    by its file name, a test by its id, a task by its number in a range like "Tasks #1-#7", a
+    text by most of its telling words). See docs/how-to/survive-compaction.md.
     SESSION defaults to `current`; `--session` is the same.
     """
     ref = resolve(kit, session)
