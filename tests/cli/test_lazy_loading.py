@@ -281,6 +281,7 @@ MAY_LOAD = {
     "memory": ONE_SESSION
     | {
         "cli.commands.memory",
+        "cli.layout",  # its lines fitted to the terminal
         "memory.*",
         "queries",
         "queries.memory",

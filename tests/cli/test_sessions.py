@@ -101,12 +101,13 @@ def test_sessions_all_has_a_project_column_and_a_project_listing_has_none(claude
     assert "PROJECT" not in invoke("sessions", "--project", "/work/proj").stdout.splitlines()[0]
 
 
-def test_sessions_rows_fit_the_terminal_cutting_the_prompt_never_the_id(claude_root: Path):
+def test_sessions_rows_fit_the_terminal_cutting_the_prompt_and_the_id_only_to_a_prefix(claude_root: Path):
     _dated(claude_root, NEW, 20, prompt="a long prompt " * 20)
-    for width in (80, 120):
+    for width, shown in ((80, NEW[:8] + "  "), (120, NEW[:8] + "  "), (200, NEW)):
         lines = invoke("sessions", "--all", env={"COLUMNS": str(width)}).stdout.splitlines()
         assert all(len(line) <= width for line in lines), (width, lines)
-        assert lines[1].startswith(NEW) and "a long" in lines[1] and lines[1].endswith("…")
+        assert lines[1].startswith(shown) and "a long" in lines[1] and lines[1].endswith("…")
+        assert "PROJECT" in lines[0]
 
 
 def test_sessions_columns_stay_aligned_whatever_the_values(claude_root: Path):

@@ -22,6 +22,8 @@ from session_kit import api
 from session_kit.cli.context import Kit, json_option, pass_kit
 from session_kit.cli.envelope import emit_json
 from session_kit.cli.helptext import epilog
+from session_kit.cli.layout import say
+from session_kit.cli.style import id_width
 from session_kit.cli.text import local_time, plural
 from session_kit.errors import EXIT_AMBIGUOUS, EXIT_BAD_FILE, EXIT_NOT_FOUND, BadFile, KitError, NotFound
 
@@ -217,10 +219,12 @@ def scratch_list(kit: Kit) -> None:
         return
     if not rows:
         click.echo(f"No scratch directories under {root}.")
+    ids = id_width()
     for r in rows:
         when = local_time(datetime.fromtimestamp(r["last_activity"], timezone.utc))
-        click.echo(
-            f"{r['session_id']:<36}  {when}  {plural(r['values'], 'value'):>10}  {plural(r['notes'], 'note'):>9}  {r['project']}"
+        sid = r["session_id"][:ids]
+        say(
+            f"{sid:<{ids}}  {when}  {plural(r['values'], 'value'):>10}  {plural(r['notes'], 'note'):>9}  {r['project']}"
         )
 
 

@@ -20,7 +20,8 @@ from session_kit.cli.context import Kit, no_redact_option, pass_kit, project_opt
 from session_kit.cli.envelope import emit_json, emit_json_parts, json_items
 from session_kit.cli.errors import worded
 from session_kit.cli.helptext import epilog
-from session_kit.cli.style import echo, terminal_width
+from session_kit.cli.layout import say
+from session_kit.cli.style import SHORT_ID, id_width, terminal_width
 from session_kit.cli.tables import Column, capped_cells, table_lines, widest
 from session_kit.cli.team import only_local, print_sessions, team_option
 from session_kit.cli.text import clip, human_duration, human_size, local_time, plural
@@ -127,7 +128,7 @@ def sessions(
         emit_json_parts("sessions", {"claude_root": str(kit.root)}, "sessions", parts)
         return
     columns = [
-        Column("SESSION"),
+        Column("SESSION", prefix=SHORT_ID),
         Column("LAST ACTIVE"),
         Column("DURATION", right=True, drop=4),
         Column("SIZE", right=True, drop=3),
@@ -228,16 +229,30 @@ def _lost(
         emit_json("sessions-lost", {"claude_root": str(kit.root), "sessions": [s.as_dict() for s in found]})
         return
     if not found:
-        click.echo("No lost sessions: every session history.jsonl names has a transcript or an archived copy.")
+        click.echo(_no_lost(kit.root, project_path, all_projects))
         return
+    ids = id_width()
     for s in found:
         prompts = plural(len(s.prompts), "prompt")
-        click.echo(
-            f"{s.id or '(no session id)'}  {local_time(s.start)} .. {local_time(s.end)}  {prompts}  {s.project or '-'}"
+        say(
+            f"{(s.id or '(no session id)')[:ids]}  {local_time(s.start)} .. {local_time(s.end)}  {prompts}  {s.project or '-'}"
         )
         for p in s.prompts:
-            echo(f"    {local_time(p.timestamp)}  {clip(p.text, 2000)}")
+            say(f"    {local_time(p.timestamp)}  {clip(p.text, 2000)}")
     click.echo(f"{plural(len(found), 'lost session')} (only history.jsonl remembers them).")
+
+
+def _no_lost(root: Path, project_path: Path | None, all_projects: bool) -> str:
+    """Why `--lost` lists nothing: no history.jsonl, none in this project (but elsewhere), or none."""
+    if not (root / "history.jsonl").is_file():
+        return f"No lost sessions: there is no history.jsonl in {root} (the client writes it as you type)."
+    if not all_projects:
+        elsewhere = len(api.lost_sessions(root, api.state_root(), all_projects=True))
+        if elsewhere:
+            return (
+                f"No lost sessions in this project; {plural(elsewhere, 'lost session')} in others (--all lists them)."
+            )
+    return "No lost sessions: every session history.jsonl names has a transcript or an archived copy."
 
 
 def _listed(rows: Iterable[SessionOverview], usage: dict | None) -> Iterator[dict[str, Any]]:
