@@ -5,6 +5,9 @@
 #   ./install.sh              install (or upgrade); again at any time: it is idempotent
 #   ./install.sh --uninstall  take the hooks and commands out, then remove what it installed
 #                             (the kit's state dir, with your sessions' scratch and archive, stays)
+#   ./install.sh --with team  also an optional extra (team: `sync` and `--team`, PostgreSQL;
+#                             parquet: `export --format parquet`; comma-separated for both),
+#                             kept by every later ./install.sh
 #
 # Like pipx and uv: the kit lives in its own virtual environment
 # ($SESSION_KIT_VENV, default ${XDG_DATA_HOME:-~/.local/share}/claude-session-kit/venv) and a
@@ -55,6 +58,28 @@ case "${1:-}" in
     -h|--help) sed -n '2,$p' "$0" | sed '/^[^#]/,$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 
+# --with EXTRA[,EXTRA]: the optional extras, added to those an earlier run installed (written
+# into the environment, so a reinstall keeps them).
+extras_file="$venv/.session-kit-extras"
+extras=$(cat "$extras_file" 2>/dev/null || true)
+args=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --with) [ $# -ge 2 ] || { say "--with needs an extra: team or parquet"; exit 2; }
+                extras="$extras,$2"; shift 2 ;;
+        --with=*) extras="$extras,${1#--with=}"; shift ;;
+        *) args+=("$1"); shift ;;
+    esac
+done
+set -- ${args[@]+"${args[@]}"}
+extras=$(printf '%s' "$extras" | tr ',' '\n' | sed '/^$/d' | sort -u | paste -sd, -)
+for extra in ${extras//,/ }; do
+    case "$extra" in
+        team|parquet) ;;
+        *) say "unknown extra '$extra' (the kit has: team, parquet)"; exit 2 ;;
+    esac
+done
+
 # A project scope writes into the current folder's .claude/: from the kit's own checkout that
 # would install the kit into itself.
 for arg in "$@"; do
@@ -76,8 +101,10 @@ if [ ! -x "$venv/bin/python" ]; then
     mkdir -p "$(dirname "$venv")"
     "$python" -m venv "$venv"
 fi
-say "installing the kit into $venv"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade "$here"
+say "installing the kit${extras:+ with $extras} into $venv"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade "$here${extras:+[$extras]}"
+printf '%s\n' "$extras" > "$extras_file"
+printf '%s\n' "$here" > "$venv/.session-kit-source"  # the route an extra's hint names (session_kit.extras)
 
 mkdir -p "$bindir"
 if [ -e "$launcher" ] && ! { [ -L "$launcher" ] && [ "$(readlink "$launcher")" = "$venv/bin/session-kit" ]; }; then

@@ -252,7 +252,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "leaves",
         (
             *("claude", "state", "redact", "secret_formats", "secret_contexts", "secret_access", "secret_keys"),
-            *("secret_generic", "secret_placeholders", "terminal", "errors", "forked"),
+            *("secret_generic", "secret_placeholders", "terminal", "errors", "forked", "extras"),
         ),
     ),
     ("one file's bytes", ("transcript",)),
