@@ -35,12 +35,18 @@ if [ ! -f "$stamp" ]; then
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e ".[test,team]"
     touch "$stamp"
 fi
+# As root with apt, the two system packages below (and only what they depend on: no
+# Recommends, which for chromium are ~100 desktop packages), with apt's progress on stderr.
+apt_install() {
+    echo "tests/run.sh: installing $1 (apt-get, without recommended packages) for $2" >&2
+    apt-get install -y --no-install-recommends "$1" >&2 ||
+        { apt-get update && apt-get install -y --no-install-recommends "$1"; } >&2
+}
 # The view's browser tests drive the distribution's Chromium through Playwright (no browser is
 # downloaded): install it where we can (root with apt). Under CI=true those tests fail without it.
 if [ -z "${SESSION_KIT_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-        echo "tests/run.sh: installing chromium (apt-get) for the browser tests" >&2
-        { apt-get install -y -qq chromium || { apt-get update -qq && apt-get install -y -qq chromium; }; } >/dev/null 2>&1 ||
+        apt_install chromium "the browser tests" ||
             echo "tests/run.sh: could not install chromium; the browser tests will skip (fail under CI=true)" >&2
     else
         echo "tests/run.sh: no chromium (install the distribution's package); the browser tests will skip (fail under CI=true)" >&2
@@ -58,8 +64,7 @@ pg_server() {
 }
 if ! pg_server; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-        echo "tests/run.sh: installing postgresql (apt-get) for the team tests" >&2
-        { apt-get install -y -qq postgresql || { apt-get update -qq && apt-get install -y -qq postgresql; }; } >/dev/null 2>&1 ||
+        apt_install postgresql "the team tests" ||
             echo "tests/run.sh: could not install postgresql; the team tests will skip (fail under CI=true)" >&2
     else
         echo "tests/run.sh: no PostgreSQL server (install the distribution's postgresql package); the team tests will skip (fail under CI=true)" >&2

@@ -91,3 +91,12 @@ def test_the_test_environment_gets_the_team_extra_for_the_postgresql_tests(tmp_p
     (venv,) = (tmp_path / "cache" / "claude-session-kit" / "dev").glob("claude-session-kit-*/venv")
     installs = [c for c in (venv / "calls").read_text().splitlines() if " pip install " in f" {c} "]
     assert installs and installs[0].endswith("-e .[test,team]")
+
+
+def test_system_packages_come_without_recommends_and_with_apts_progress_shown():
+    script = (REPO / "tests" / "run.sh").read_text()
+    installs = [line for line in script.splitlines() if "apt-get install" in line and not line.lstrip().startswith("#")]
+    assert installs and all("--no-install-recommends" in line for line in installs), installs
+    assert all("/dev/null" not in line and "-qq" not in line for line in installs), installs
+    readme = (REPO / "README.md").read_text()
+    assert "`chromium`" in readme and "`postgresql`" in readme  # the README says what it installs as root
