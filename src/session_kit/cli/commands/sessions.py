@@ -128,7 +128,7 @@ def sessions(
         emit_json_parts("sessions", {"claude_root": str(kit.root)}, "sessions", parts)
         return
     columns = [
-        Column("SESSION", prefix=SHORT_ID),
+        Column("SESSION", prefix=SHORT_ID if id_width() == SHORT_ID else None),  # below 120 columns: a prefix
         Column("LAST ACTIVE"),
         Column("DURATION", right=True, drop=4),
         Column("SIZE", right=True, drop=3),
