@@ -81,8 +81,14 @@ for extra in ${extras//,/ }; do
 done
 
 # A project scope writes into the current folder's .claude/: from the kit's own checkout that
-# would install the kit into itself.
+# would install the kit into itself. The project scope itself is refused (as `session-kit
+# install` refuses it), here before anything is installed.
 for arg in "$@"; do
+    case "$arg" in
+        project|--scope=project)
+            say "--scope project is refused: .claude/settings.json is the file teams commit, and the kit's hooks name this machine's paths; use --scope local or load the kit as a plugin (see the README)"
+            exit 2 ;;
+    esac
     case "$arg" in
         local|project|--scope=local|--scope=project)
             if [ "$(pwd -P)" = "$(cd "$here" && pwd -P)" ]; then

@@ -211,3 +211,10 @@ def test_a_path_click_wrapped_at_a_hyphen_a_slash_or_a_space_is_still_the_same_e
     with patch("session_kit.cli.reference.JSON_DOC", path):
         assert same_everywhere(wrapped) == f"its shapes: {JSON_DOC_SHOWN}\n  -h"
         assert same_everywhere(f"its shapes: {path}\n  -h") == f"its shapes: {JSON_DOC_SHOWN}\n  -h"
+
+
+def test_the_configuration_page_says_what_scratch_session_takes_as_its_help_does():
+    helps = CliRunner().invoke(main, ["scratch", "show", "--help"], terminal_width=500).output
+    page = " ".join((REPO / "docs" / "reference" / "configuration.md").read_text(encoding="utf-8").split())
+    [said] = re.findall(r"The `scratch` subcommands take `--session \w+` \(([^)]*)\)", page)
+    assert "unique id prefix" in said and "unique id prefix" in " ".join(helps.split())

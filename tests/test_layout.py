@@ -815,6 +815,7 @@ LISTERS = {
     "session_kit.claude.live": "the client's registry of running processes (`<root>/sessions/`)",
     "session_kit.install.installer": "the kit's install backups and slash commands",
     "session_kit.install.kit_files": "the kit's slash commands",
+    "session_kit.install.status": "the kit's slash commands, for doctor",
 }
 _LISTING_CALLS = {"scandir", "listdir", "walk", "fwalk"}
 

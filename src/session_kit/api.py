@@ -43,6 +43,7 @@ _HOMES = {
     "STATUS_ERROR": "session_kit.transcript.calls",
     "STATUS_DECLINED": "session_kit.transcript.calls",
     "STATUS_PENDING": "session_kit.transcript.calls",
+    "NOISE_TYPES": "session_kit.base.vocabulary",
     # questions about sessions
     "session_report": "session_kit.queries.report",
     "session_timeline": "session_kit.queries.timeline",
@@ -163,6 +164,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.base.agents import RUNNING as AGENT_RUNNING
     from session_kit.base.agents import STALLED as AGENT_STALLED
     from session_kit.base.fileio import TEXT_ERRORS
+    from session_kit.base.vocabulary import NOISE_TYPES
     from session_kit.claude.paths import claude_root
     from session_kit.claude.settings import SCOPE_LOCAL, SCOPE_PROJECT, SCOPE_USER, SCOPES
     from session_kit.index.listing import latest_first

@@ -195,10 +195,19 @@ def test_a_wrong_claude_dir_is_said_to_be_no_claude_root_not_read_from_the_archi
         result = invoke(*args, "--claude-dir", str(wrong))
         assert result.exit_code == 3, args
         assert result.stderr == (
-            f"session-kit: {wrong} is not a Claude root (it has no projects/ folder); "
-            "check --claude-dir or $CLAUDE_CONFIG_DIR\n"
+            f"session-kit: {wrong} is not a Claude root yet: it has no projects/ folder (Claude Code makes it "
+            "when it first runs; else check --claude-dir or $CLAUDE_CONFIG_DIR)\n"
         )
         assert "archive" not in result.output
+
+
+def test_sessions_and_doctor_say_the_missing_claude_root_in_the_same_words(tmp_path: Path):
+    missing = tmp_path / "fresh-home" / ".claude"
+    sessions = invoke("sessions", "--claude-dir", str(missing))
+    doctor = invoke("doctor", "--claude-dir", str(missing))
+    sentence = sessions.stderr.removeprefix("session-kit: ").strip()
+    assert sessions.exit_code == 3 and sentence.startswith(f"{missing} is not a Claude root")
+    assert f"  {sentence}\n" in doctor.stdout
 
 
 @pytest.mark.parametrize("args", [("usage",), ("search", "hello", "--all"), ("search", "hello")])

@@ -73,3 +73,10 @@ def test_an_unknown_extra_is_refused_before_anything_is_installed(tmp_path: Path
     proc, pips = _installs(tmp_path, "--with", "tea")
     assert proc.returncode == 2 and "unknown extra 'tea' (the kit has: team, parquet)" in proc.stderr
     assert pips == []
+
+
+def test_the_project_scope_is_refused_before_anything_is_installed(tmp_path: Path):
+    for args in (("--scope", "project"), ("--scope=project",)):
+        proc, pips = _installs(tmp_path, *args)
+        assert proc.returncode == 2 and "--scope project is refused" in proc.stderr
+        assert pips == [] and not (tmp_path / "venv").exists()

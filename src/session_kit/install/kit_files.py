@@ -57,18 +57,31 @@ def is_kit_command(path: Path) -> bool:
     return COMMAND_MARKER in head
 
 
-def install_command_files(target: Path, *, dry_run: bool) -> tuple[list[str], list[str]]:
-    installed, skipped = [], []
+def install_command_files(target: Path, *, dry_run: bool) -> tuple[list[str], list[str], list[str]]:
+    """The kit's commands copied into `target`: (those in place after it, those skipped since
+    a file of the user's has the name, those written: new or changed; a dry run writes none)."""
+    installed, skipped, written = [], [], []
     for source in kit_command_files():
         dest = target / source.name
         if dest.exists() and not is_kit_command(dest):
             skipped.append(source.stem)
             continue
         installed.append(source.stem)
+        data = _marked(source.read_text(encoding="utf-8")).encode("utf-8")
+        if _holds(dest, data):
+            continue
+        written.append(source.stem)
         if not dry_run:
             target.mkdir(parents=True, exist_ok=True)
-            fileio.atomic_write(str(dest), _marked(source.read_text(encoding="utf-8")).encode("utf-8"), mode=0o644)
-    return installed, skipped
+            fileio.atomic_write(str(dest), data, mode=0o644)
+    return installed, skipped, written
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    try:
+        return read_small(path, len(data) + 1) == data
+    except OSError:
+        return False
 
 
 def remove_command_files(target: Path, *, dry_run: bool) -> list[str]:

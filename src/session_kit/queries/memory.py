@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from session_kit.memory import record, restore
-from session_kit.memory.capture import capture_session, read_plan_file
+from session_kit.memory.capture import capture_file, capture_session, read_plan_file
 from session_kit.memory.settings import memory_settings
 from session_kit.sessions.store import SessionRef
 from session_kit.state import root as state
@@ -59,9 +59,13 @@ def session_memory(
     path = record.memory_path(scratch.path)
     memory = None
     if settings.capture:
-        if update:
-            scratch.create()
+        if update and scratch.exists():
             memory = capture_session(scratch.path, os.fspath(ref.path), settings, session_id=ref.id)
+        elif update:
+            # A session merely looked at gets no scratch dir (`scratch list` would show it):
+            # its memory is captured here and not saved.
+            memory = record.empty_memory(os.fspath(ref.path))
+            capture_file(os.fspath(ref.path), memory, keeps=settings.keeps, session_id=ref.id)
         else:
             memory = record.load(path)
     work_state = scratch.read_state() if scratch.exists() else {"values": {}, "notes": []}

@@ -15,6 +15,7 @@ import click
 from session_kit import __version__, api
 from session_kit.cli.context import Kit, pass_kit, shared_options
 from session_kit.cli.envelope import emit_json
+from session_kit.cli.errors import no_claude_root
 from session_kit.cli.helptext import epilog
 from session_kit.cli.layout import say
 from session_kit.cli.style import FAILURE, paint
@@ -122,8 +123,9 @@ def _advice(item: dict, *, plugin: bool) -> str:
 
 def _print_doctor(report: dict) -> None:
     say(f"session-kit {__version__} ({sys.executable})")
-    missing = "" if report["claude_root_exists"] else "  (missing: Claude Code has not run here yet)"
-    say(f"Claude root: {report['claude_root']} [{report['claude_root_source']}]{missing}")
+    say(f"Claude root: {report['claude_root']} [{report['claude_root_source']}]")
+    if not report["is_claude_root"]:
+        say(f"  {no_claude_root(report['claude_root'])}")  # the words `sessions` and every reader say
     say(f"Projects: {report['projects']}, sessions: {report['sessions']}")
     say(f"Kit state:   {report['state_root']}")
     _print_routes(report)

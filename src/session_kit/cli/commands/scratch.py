@@ -35,6 +35,9 @@ DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 
 
 @click.group(
+    # `scratch` alone: a one-line usage error naming the subcommands, not the whole help on stderr
+    no_args_is_help=False,
+    invoke_without_command=True,
     epilog=epilog(
         'session-kit scratch set current-task "step 3 of 5: the parser"',
         'session-kit scratch note "tests/test_parser.py is flaky"',
@@ -45,7 +48,7 @@ DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
             EXIT_NOT_FOUND: "no such session (or no value under that key)",
             EXIT_BAD_FILE: "the state file is damaged or a folder is a symlink (left as it was)",
         },
-    )
+    ),
 )
 def scratch() -> None:
     """The session's scratch directory and its work state (values and notes).
@@ -56,6 +59,9 @@ def scratch() -> None:
     current project's `current-session-id` pointer. The work state is put back into the
     model's context after a compaction.
     """
+    ctx = click.get_current_context()
+    if ctx.invoked_subcommand is None:
+        raise click.UsageError(f"scratch needs a subcommand: {', '.join(sorted(scratch.commands))}", ctx)
 
 
 def session_id_option(func: F) -> F:
