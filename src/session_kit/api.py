@@ -121,6 +121,7 @@ _HOMES = {
     "InvalidSessionId": "session_kit.state.ids",
     # sessions only the client's prompt history remembers
     "lost_sessions": "session_kit.sessions.lost",
+    "archived_only": "session_kit.sessions.archived_only",
     "search_lost": "session_kit.sessions.lost",
     # secrets kept in the client's files and the archive
     "secrets_scope": "session_kit.queries.secrets:scope_of",
@@ -193,6 +194,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.queries.secrets import scope_of as secrets_scope
     from session_kit.queries.timeline import session_timeline
     from session_kit.redact import is_secret_name, redaction_enabled, showing_secrets, shown, shown_many, shown_value
+    from session_kit.sessions.archived_only import archived_only
     from session_kit.sessions.lost import lost_sessions, search_lost
     from session_kit.sessions.resolve import CURRENT, resolve_session
     from session_kit.state.ids import InvalidSessionId

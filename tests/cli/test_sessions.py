@@ -121,3 +121,19 @@ def test_sessions_columns_stay_aligned_whatever_the_values(claude_root: Path):
 def test_sessions_marks_a_warmup_session(claude_root: Path):
     _dated(claude_root, NEW, 20, prompt="Warmup")
     assert invoke("sessions", "--all").stdout.splitlines()[1].endswith("(warmup)")
+
+
+def test_sessions_lists_below_the_table_the_sessions_only_the_archive_holds(built):
+    from tests.support.sessions import delete_as_the_client_does
+
+    assert invoke("archive").exit_code == 0
+    gone, kept = built.current.session_id, built.legacy.session_id
+    delete_as_the_client_does(built.root, gone)
+    out = invoke("sessions", "--all").stdout
+    table, _, archived = out.partition("Only in the kit's archive (1 session")
+    assert kept in table and gone not in table
+    assert f"  {gone}  " in archived and archived.rstrip().endswith("archived only")
+    doc = invoke_json("sessions", "--all")
+    assert [s["id"] for s in doc["archived_only"]] == [gone] and doc["archived_only"][0]["size"] > 0
+    assert gone not in [s["id"] for s in doc["sessions"]]
+    assert invoke("show", gone).exit_code == 0  # what the line says reads it

@@ -92,7 +92,8 @@ def sessions(
     tail of each file, and prints each row in its turn (memory stays flat on any number of
     sessions); from 200 sessions on, what it read is kept in the index, and a file of the same
     size, mtime and inode is not read again. --tokens adds tokens and cost, counted as
-    `session-kit usage` counts them.
+    `session-kit usage` counts them. Sessions whose transcript the client deleted and only the
+    kit's archive holds are listed below the table, marked `archived only`.
 
     --lost lists instead the sessions the client deleted before the kit archived them, as its
     `history.jsonl` remembers them: each with its project, time and the prompts typed
@@ -125,7 +126,8 @@ def sessions(
     if kit.as_json:
         # The rows' JSON is made in the listing's batches, on two cores for a long listing.
         parts = found.map_batches(lambda rows: json_items(list(_listed(rows, usage)), [r.shown for r in rows]))
-        emit_json_parts("sessions", {"claude_root": str(kit.root)}, "sessions", parts)
+        gone = [s.as_dict() for s in _archived_only(kit, project_path, all_projects)]
+        emit_json_parts("sessions", {"claude_root": str(kit.root), "archived_only": gone}, "sessions", parts)
         return
     columns = [
         Column("SESSION", prefix=SHORT_ID if id_width() == SHORT_ID else None),  # below 120 columns: a prefix
@@ -167,9 +169,27 @@ def sessions(
             spool.add(part)
         if not spool.count:
             click.echo("No sessions.")
-            return
-        for line in table_lines(columns, spool.rows(), natural, width=terminal_width()):
+        for line in table_lines(columns, spool.rows(), natural, width=terminal_width()) if spool.count else ():
             click.echo(line)
+    _print_archived_only(_archived_only(kit, project_path, all_projects))
+
+
+def _archived_only(kit: Kit, project_path: Path | None, all_projects: bool) -> list:
+    return api.archived_only(kit.root, api.state_root(), project_path=project_path, all_projects=all_projects)
+
+
+def _print_archived_only(gone: list) -> None:
+    """Below the table, marked as such: the sessions whose transcript only the archive has."""
+    if not gone:
+        return
+    say(
+        f"Only in the kit's archive ({plural(len(gone), 'session')}: the client deleted the transcripts; "
+        "`session-kit show ID` reads one, `session-kit restore ID` puts it back):"
+    )
+    width = id_width()
+    for s in gone:
+        when = local_time(s.last_written) if s.last_written else "-"
+        click.echo(f"  {s.session_id[:width]}  {when}  {human_size(s.size):>6}  archived only")
 
 
 class Spool:
