@@ -38,6 +38,7 @@ FLAGS = {
     "filtering": "--no-filtering",
     "format": "--format",
     "scope": "--scope",
+    "force": "--force",
 }
 
 

@@ -51,8 +51,12 @@ def report_change(kit: Kit, result: InstallResult, *, verb: str) -> None:
     else:
         if dry:
             click.echo(f"Dry run: nothing was changed. `session-kit {verb}` would:")
-        if result.changed:
+        if result.changed and any(result.hook_changes().values()):
             say(*_hooks_changed(result, installing=installing))
+        if result.statusline_change == "added":
+            say("add", f"the kit's status line to {result.settings_path}")
+        elif result.statusline_change == "removed":
+            say("remove", f"the kit's status line from {result.settings_path}")
         if result.backup:
             click.echo(f"{lead}  (backup of the previous file: {result.backup})")
         if installing and written:

@@ -56,6 +56,8 @@ from session_kit.install.settings_file import (
     replace_if_unchanged,
     write_target,
 )
+from session_kit.install.statusline import KEY as STATUSLINE_KEY
+from session_kit.install.statusline import is_kits, statusline_entry, with_statusline, without_statusline
 from session_kit.state import root as state
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
@@ -80,6 +82,17 @@ class InstallResult:
     commands_written: list[str] = field(default_factory=list)  # new or changed by this install
 
     @property
+    def statusline(self) -> bool:
+        """Whether the settings now hold the kit's status line."""
+        return is_kits(self.after.get(STATUSLINE_KEY))
+
+    @property
+    def statusline_change(self) -> str | None:
+        """ "added" or "removed" when this run changes the kit's status line; else None."""
+        was, now = is_kits(self.before.get(STATUSLINE_KEY)), self.statusline
+        return None if was == now else ("added" if now else "removed")
+
+    @property
     def guard_secrets(self) -> bool:
         """Whether the settings now hold the secret guard (`hooks.guard`)."""
         return GUARD_EVENT in installed_commands(self.after)
@@ -102,6 +115,7 @@ class InstallResult:
             "backup": str(self.backup) if self.backup else None,
             "hooks": installed_commands(self.after),
             "guard_secrets": self.guard_secrets,
+            "statusline": self.statusline,
             "commands_installed": self.commands_installed,
             "commands_skipped": self.commands_skipped,
             "commands_removed": self.commands_removed,
@@ -247,11 +261,15 @@ def install(
     dry_run: bool = False,
     root: str | None = None,
     guard_secrets: bool | None = None,
+    statusline: bool | None = None,
+    force: bool = False,
 ) -> InstallResult:
     """The kit's hooks and slash commands into `scope`'s settings; with `guard_secrets` the
     secret guard too (False takes it out; None keeps it as the settings have it). The project scope is refused:
     its file is the one teams commit, and the hooks name this machine's interpreter and state
-    by absolute path, which would break every other person's sessions."""
+    by absolute path, which would break every other person's sessions. `statusline`: put the
+    kit's status line in (never over the person's own unless `force`; theirs is kept in the
+    receipt and put back by uninstall), or take it out (False); None keeps it as it is."""
     if scope == SCOPE_PROJECT:
         interpreter = sys.executable.replace("{", "{{").replace("}", "}}")
         raise InvalidOptions(
@@ -276,6 +294,12 @@ def install(
                 after, created = install_hooks(before, expected_commands(root, guard_secrets=guard))
             except SettingsError as exc:
                 raise BadFile(f"{path}: {exc}; it was left as it was", path=str(path)) from None
+            displaced = receipts.get(str(path), {}).get("statusline_displaced")
+            if statusline:
+                after, mine = with_statusline(after, statusline_entry(sys.executable), force=force)
+                displaced = mine if mine is not None else displaced
+            elif statusline is False:
+                after, displaced = without_statusline(after, displaced), None
             if original is None:
                 created = ["file", *created]  # uninstall removes the file again, as it was
             changed = after != before
@@ -306,6 +330,7 @@ def install(
                 "commands_dir_created": prior.get("commands_dir_created", target_made),
                 "python": sys.executable,
                 "installed_at": started,
+                **({"statusline_displaced": displaced} if displaced is not None else {}),
             }
             if receipts.get(str(path)) != receipt:  # a retry after a concurrent edit: often the same
                 receipts[str(path)] = receipt
@@ -357,6 +382,7 @@ def uninstall(
             seen, before = _read_for_change(path, receipt, root)
             original = seen.raw
             after = uninstall_hooks(before, receipt.get("created") if receipt else None)
+            after = without_statusline(after, (receipt or {}).get("statusline_displaced"))
             changed = after != before
             backup = None
             if dry_run or not changed:
