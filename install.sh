@@ -108,7 +108,13 @@ if [ ! -x "$venv/bin/python" ]; then
     "$python" -m venv "$venv"
 fi
 say "installing the kit${extras:+ with $extras} into $venv"
+# pip builds in the checkout (build/, src/*.egg-info): what this run left there goes again, or
+# the plugin copy the client makes of the checkout carries it.
+leftovers=$(cd "$here" && ls -d build src/*.egg-info 2>/dev/null || true)
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade "$here${extras:+[$extras]}"
+for made in $(cd "$here" && ls -d build src/*.egg-info 2>/dev/null || true); do
+    case " $(printf '%s ' $leftovers)" in *" $made "*) ;; *) rm -rf "${here:?}/$made" ;; esac
+done
 printf '%s\n' "$extras" > "$extras_file"
 printf '%s\n' "$here" > "$venv/.session-kit-source"  # the route an extra's hint names (session_kit.extras)
 

@@ -80,3 +80,26 @@ def test_the_project_scope_is_refused_before_anything_is_installed(tmp_path: Pat
         proc, pips = _installs(tmp_path, *args)
         assert proc.returncode == 2 and "--scope project is refused" in proc.stderr
         assert pips == [] and not (tmp_path / "venv").exists()
+
+
+def test_what_pip_builds_in_the_checkout_goes_again_so_the_plugin_copy_stays_small(tmp_path: Path):
+    checkout = tmp_path / "claude-session-kit"
+    (checkout / "src" / "kept.egg-info").mkdir(parents=True)  # there before: not this run's
+    (checkout / "install.sh").write_bytes((REPO / "install.sh").read_bytes())
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    # pip, as it builds a local folder in place: build/ and src/<name>.egg-info in the checkout
+    pip = f'#!/bin/sh\ncase "$*" in *"pip install"*) mkdir -p "{checkout}/build/lib" "{checkout}/src/claude_session_kit.egg-info";; esac\n'
+    (venv / "bin" / "python").write_text(pip)
+    (venv / "bin" / "session-kit").write_text("#!/bin/sh\nexit 0\n")
+    python = tmp_path / "python3"
+    python.write_text(STAND_IN)
+    for exe in (venv / "bin" / "python", venv / "bin" / "session-kit", python):
+        exe.chmod(0o755)
+    env = {**os.environ, "PYTHON": str(python), "SESSION_KIT_VENV": str(venv), "SESSION_KIT_BIN": str(tmp_path / "bin")}
+    proc = subprocess.run(
+        ["bash", str(checkout / "install.sh")], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert not (checkout / "build").exists() and not (checkout / "src" / "claude_session_kit.egg-info").exists()
+    assert (checkout / "src" / "kept.egg-info").is_dir()
