@@ -10,8 +10,8 @@
 # Nothing big is kept in the checkout, so a plugin or marketplace copy of it stays small: the
 # environment is in the user cache (${XDG_CACHE_HOME:-~/.cache}/claude-session-kit/dev/
 # <checkout>-<hash>/venv, or $SESSION_KIT_DEV_VENV), with a link to it named .venv in the
-# checkout (`.venv/bin/python ...`; the client leaves links out of a plugin's copy), and the
-# client in ${XDG_CACHE_HOME:-~/.cache}/claude-session-kit/test-cache (tests/e2e/client.py).
+# checkout (`.venv/bin/python ...`; the client leaves links out of a plugin's copy), the
+# bytecode and the test tools' caches beside it, and the client in ${XDG_CACHE_HOME:-~/.cache}/claude-session-kit/test-cache (tests/e2e/client.py).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -70,6 +70,12 @@ if ! pg_server; then
         echo "tests/run.sh: no PostgreSQL server (install the distribution's postgresql package); the team tests will skip (fail under CI=true)" >&2
     fi
 fi
+# What a run leaves (Python's bytecode, Hypothesis's examples, pytest's and ruff's caches) goes
+# to the user cache too, beside the environment, not into the checkout.
+caches=$cache_home/dev/$(basename "$root")-$(printf '%s' "$root" | cksum | cut -d' ' -f1)
+export PYTHONPYCACHEPREFIX=${PYTHONPYCACHEPREFIX:-$caches/pycache}
+export HYPOTHESIS_STORAGE_DIRECTORY=${HYPOTHESIS_STORAGE_DIRECTORY:-$caches/hypothesis}
+export RUFF_CACHE_DIR=${RUFF_CACHE_DIR:-$caches/ruff}
 "$venv/bin/ruff" check --quiet src tests benchmarks
 "$venv/bin/ruff" format --check --quiet src tests benchmarks
-exec "$venv/bin/python" -m pytest "$@"
+exec "$venv/bin/python" -m pytest -o cache_dir="$caches/pytest" "$@"
