@@ -5,6 +5,9 @@
 #   ./install.sh              install (or upgrade); again at any time: it is idempotent
 #   ./install.sh --uninstall  take the hooks and commands out, then remove what it installed
 #                             (the kit's state dir, with your sessions' scratch and archive, stays)
+#   ./install.sh --with team  also an optional extra (team: `sync` and `--team`, PostgreSQL;
+#                             parquet: `export --format parquet`; comma-separated for both),
+#                             kept by every later ./install.sh
 #
 # Like pipx and uv: the kit lives in its own virtual environment
 # ($SESSION_KIT_VENV, default ${XDG_DATA_HOME:-~/.local/share}/claude-session-kit/venv) and a
@@ -55,9 +58,37 @@ case "${1:-}" in
     -h|--help) sed -n '2,$p' "$0" | sed '/^[^#]/,$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 
+# --with EXTRA[,EXTRA]: the optional extras, added to those an earlier run installed (written
+# into the environment, so a reinstall keeps them).
+extras_file="$venv/.session-kit-extras"
+extras=$(cat "$extras_file" 2>/dev/null || true)
+args=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --with) [ $# -ge 2 ] || { say "--with needs an extra: team or parquet"; exit 2; }
+                extras="$extras,$2"; shift 2 ;;
+        --with=*) extras="$extras,${1#--with=}"; shift ;;
+        *) args+=("$1"); shift ;;
+    esac
+done
+set -- ${args[@]+"${args[@]}"}
+extras=$(printf '%s' "$extras" | tr ',' '\n' | sed '/^$/d' | sort -u | paste -sd, -)
+for extra in ${extras//,/ }; do
+    case "$extra" in
+        team|parquet|mcp) ;;  # mcp: always installed, accepted for the hints' sake
+        *) say "unknown extra '$extra' (the kit has: team, parquet, mcp)"; exit 2 ;;
+    esac
+done
+
 # A project scope writes into the current folder's .claude/: from the kit's own checkout that
-# would install the kit into itself.
+# would install the kit into itself. The project scope itself is refused (as `session-kit
+# install` refuses it), here before anything is installed.
 for arg in "$@"; do
+    case "$arg" in
+        project|--scope=project)
+            say "--scope project is refused: .claude/settings.json is the file teams commit, and the kit's hooks name this machine's paths; use --scope local or load the kit as a plugin (see the README)"
+            exit 2 ;;
+    esac
     case "$arg" in
         local|project|--scope=local|--scope=project)
             if [ "$(pwd -P)" = "$(cd "$here" && pwd -P)" ]; then
@@ -76,8 +107,16 @@ if [ ! -x "$venv/bin/python" ]; then
     mkdir -p "$(dirname "$venv")"
     "$python" -m venv "$venv"
 fi
-say "installing the kit into $venv"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade "$here[mcp]"
+say "installing the kit${extras:+ with $extras} into $venv"
+# pip builds in the checkout (build/, src/*.egg-info): what this run left there goes again, or
+# the plugin copy the client makes of the checkout carries it.
+leftovers=$(cd "$here" && ls -d build src/*.egg-info 2>/dev/null || true)
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade "$here[mcp${extras:+,$extras}]"
+for made in $(cd "$here" && ls -d build src/*.egg-info 2>/dev/null || true); do
+    case " $(printf '%s ' $leftovers)" in *" $made "*) ;; *) rm -rf "${here:?}/$made" ;; esac
+done
+printf '%s\n' "$extras" > "$extras_file"
+printf '%s\n' "$here" > "$venv/.session-kit-source"  # the route an extra's hint names (session_kit.extras)
 
 mkdir -p "$bindir"
 if [ -e "$launcher" ] && ! { [ -L "$launcher" ] && [ "$(readlink "$launcher")" = "$venv/bin/session-kit" ]; }; then

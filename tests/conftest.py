@@ -7,6 +7,7 @@ read or write the developer's real ~/.claude.
 from __future__ import annotations
 
 import pwd
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,16 @@ from tests.support.browser import browser  # noqa: F401  (a fixture, used by nam
 
 # One PostgreSQL server for the team tests (`sync`, `--team`), started on first use; a database per test.
 from tests.support.postgres import pg_server, team_db  # noqa: F401  (fixtures, used by name)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def no_terminal_size() -> Iterator[None]:
+    """The developer's `COLUMNS`/`LINES` are not the tests': a test that needs a width sets its
+    own (session-wide, so that module fixtures starting the client do not see them either)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("COLUMNS", raising=False)
+        patch.delenv("LINES", raising=False)
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -10,8 +10,8 @@
 # Nothing big is kept in the checkout, so a plugin or marketplace copy of it stays small: the
 # environment is in the user cache (${XDG_CACHE_HOME:-~/.cache}/claude-session-kit/dev/
 # <checkout>-<hash>/venv, or $SESSION_KIT_DEV_VENV), with a link to it named .venv in the
-# checkout (`.venv/bin/python ...`; the client leaves links out of a plugin's copy), and the
-# client in ${XDG_CACHE_HOME:-~/.cache}/claude-session-kit/test-cache (tests/e2e/client.py).
+# checkout (`.venv/bin/python ...`; the client leaves links out of a plugin's copy), the
+# bytecode and the test tools' caches beside it, and the client in ${XDG_CACHE_HOME:-~/.cache}/claude-session-kit/test-cache (tests/e2e/client.py).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -35,12 +35,18 @@ if [ ! -f "$stamp" ]; then
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e ".[test,team,mcp]"
     touch "$stamp"
 fi
+# As root with apt, the two system packages below (and only what they depend on: no
+# Recommends, which for chromium are ~100 desktop packages), with apt's progress on stderr.
+apt_install() {
+    echo "tests/run.sh: installing $1 (apt-get, without recommended packages) for $2" >&2
+    apt-get install -y --no-install-recommends "$1" >&2 ||
+        { apt-get update && apt-get install -y --no-install-recommends "$1"; } >&2
+}
 # The view's browser tests drive the distribution's Chromium through Playwright (no browser is
 # downloaded): install it where we can (root with apt). Under CI=true those tests fail without it.
 if [ -z "${SESSION_KIT_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-        echo "tests/run.sh: installing chromium (apt-get) for the browser tests" >&2
-        { apt-get install -y -qq chromium || { apt-get update -qq && apt-get install -y -qq chromium; }; } >/dev/null 2>&1 ||
+        apt_install chromium "the browser tests" ||
             echo "tests/run.sh: could not install chromium; the browser tests will skip (fail under CI=true)" >&2
     else
         echo "tests/run.sh: no chromium (install the distribution's package); the browser tests will skip (fail under CI=true)" >&2
@@ -58,13 +64,18 @@ pg_server() {
 }
 if ! pg_server; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-        echo "tests/run.sh: installing postgresql (apt-get) for the team tests" >&2
-        { apt-get install -y -qq postgresql || { apt-get update -qq && apt-get install -y -qq postgresql; }; } >/dev/null 2>&1 ||
+        apt_install postgresql "the team tests" ||
             echo "tests/run.sh: could not install postgresql; the team tests will skip (fail under CI=true)" >&2
     else
         echo "tests/run.sh: no PostgreSQL server (install the distribution's postgresql package); the team tests will skip (fail under CI=true)" >&2
     fi
 fi
+# What a run leaves (Python's bytecode, Hypothesis's examples, pytest's and ruff's caches) goes
+# to the user cache too, beside the environment, not into the checkout.
+caches=$cache_home/dev/$(basename "$root")-$(printf '%s' "$root" | cksum | cut -d' ' -f1)
+export PYTHONPYCACHEPREFIX=${PYTHONPYCACHEPREFIX:-$caches/pycache}
+export HYPOTHESIS_STORAGE_DIRECTORY=${HYPOTHESIS_STORAGE_DIRECTORY:-$caches/hypothesis}
+export RUFF_CACHE_DIR=${RUFF_CACHE_DIR:-$caches/ruff}
 "$venv/bin/ruff" check --quiet src tests benchmarks
 "$venv/bin/ruff" format --check --quiet src tests benchmarks
-exec "$venv/bin/python" -m pytest "$@"
+exec "$venv/bin/python" -m pytest -o cache_dir="$caches/pytest" "$@"

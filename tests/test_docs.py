@@ -200,14 +200,21 @@ def test_the_hooks_reference_names_every_event_the_kit_knows():
     assert [e for e in [*ALL_HOOK_EVENTS, *UNREGISTERED_EVENTS] if not re.search(rf"\b{e}\b", page)] == []
 
 
-@pytest.mark.parametrize("at", ["-", "/"])
-def test_a_path_click_wrapped_at_a_hyphen_or_a_slash_is_still_the_same_everywhere(at: str):
+@pytest.mark.parametrize("at", ["-", "/", " "])
+def test_a_path_click_wrapped_at_a_hyphen_a_slash_or_a_space_is_still_the_same_everywhere(at: str):
     from session_kit.cli.context import JSON_DOC
     from session_kit.cli.reference import JSON_DOC_SHOWN, same_everywhere
 
-    path = "/tmp/cc/claude-session-kit" + str(JSON_DOC)
+    path = "/tmp/my projects/claude-session-kit" + str(JSON_DOC)
     cut = path.rindex(at) + 1
-    wrapped = f"its shapes:\n  {path[:cut]}\n                          {path[cut:]}\n  -h"
+    wrapped = f"its shapes:\n  {path[:cut].rstrip()}\n                          {path[cut:]}\n  -h"
     with patch("session_kit.cli.reference.JSON_DOC", path):
         assert same_everywhere(wrapped) == f"its shapes: {JSON_DOC_SHOWN}\n  -h"
         assert same_everywhere(f"its shapes: {path}\n  -h") == f"its shapes: {JSON_DOC_SHOWN}\n  -h"
+
+
+def test_the_configuration_page_says_what_scratch_session_takes_as_its_help_does():
+    helps = CliRunner().invoke(main, ["scratch", "show", "--help"], terminal_width=500).output
+    page = " ".join((REPO / "docs" / "reference" / "configuration.md").read_text(encoding="utf-8").split())
+    [said] = re.findall(r"The `scratch` subcommands take `--session \w+` \(([^)]*)\)", page)
+    assert "unique id prefix" in said and "unique id prefix" in " ".join(helps.split())

@@ -255,7 +255,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "leaves",
         (
             *("claude", "state", "redact", "secret_formats", "secret_contexts", "secret_access", "secret_keys"),
-            *("secret_generic", "secret_placeholders", "terminal", "errors", "forked", "documents"),
+            *("secret_generic", "secret_placeholders", "terminal", "errors", "forked", "documents", "extras"),
         ),
     ),
     ("one file's bytes", ("transcript",)),
@@ -835,6 +835,7 @@ LISTERS = {
     "session_kit.claude.live": "the client's registry of running processes (`<root>/sessions/`)",
     "session_kit.install.installer": "the kit's install backups and slash commands",
     "session_kit.install.kit_files": "the kit's slash commands",
+    "session_kit.install.status": "the kit's slash commands, for doctor",
 }
 _LISTING_CALLS = {"scandir", "listdir", "walk", "fwalk"}
 

@@ -57,7 +57,7 @@ def test_the_test_environment_lives_in_the_user_cache_not_in_the_checkout(tmp_pa
     assert done.returncode == 0, done.stderr
     (venv,) = (tmp_path / "cache" / "claude-session-kit" / "dev").glob("claude-session-kit-*/venv")
     calls = (venv / "calls").read_text().splitlines()
-    assert calls[-1] == "python -m pytest -k encoding"
+    assert calls[-1].startswith("python -m pytest -o cache_dir=") and calls[-1].endswith(" -k encoding")
     assert any(c.startswith("ruff check") for c in calls) and any(c.startswith("ruff format --check") for c in calls)
     # only a link named .venv is left in the checkout (a plugin copy of it leaves links out)
     assert (checkout / ".venv").is_symlink() and (checkout / ".venv").resolve() == venv.resolve()
@@ -91,3 +91,30 @@ def test_the_test_environment_gets_the_team_and_mcp_extras_for_the_postgresql_an
     (venv,) = (tmp_path / "cache" / "claude-session-kit" / "dev").glob("claude-session-kit-*/venv")
     installs = [c for c in (venv / "calls").read_text().splitlines() if " pip install " in f" {c} "]
     assert installs and installs[0].endswith("-e .[test,team,mcp]")
+
+
+def test_system_packages_come_without_recommends_and_with_apts_progress_shown():
+    script = (REPO / "tests" / "run.sh").read_text()
+    installs = [line for line in script.splitlines() if "apt-get install" in line and not line.lstrip().startswith("#")]
+    assert installs and all("--no-install-recommends" in line for line in installs), installs
+    assert all("/dev/null" not in line and "-qq" not in line for line in installs), installs
+    readme = (REPO / "README.md").read_text()
+    assert "`chromium`" in readme and "`postgresql`" in readme  # the README says what it installs as root
+
+
+def test_bytecode_and_the_test_tools_caches_go_to_the_user_cache_not_the_checkout(tmp_path: Path):
+    checkout = _checkout(tmp_path)
+    assert _run(checkout, tmp_path).returncode == 0
+    (venv,) = (tmp_path / "cache" / "claude-session-kit" / "dev").glob("claude-session-kit-*/venv")
+    seen = tmp_path / "seen"
+    # the environment's python now says where the run points Python's and the tools' caches
+    (venv / "bin" / "python").write_text(
+        "#!/bin/sh\n"
+        f'printf "%s\\n" "$PYTHONPYCACHEPREFIX" "$HYPOTHESIS_STORAGE_DIRECTORY" "$RUFF_CACHE_DIR" "$*" > "{seen}"\n'
+    )
+    assert _run(checkout, tmp_path).returncode == 0
+    pycache, hypothesis, ruff, args = seen.read_text().splitlines()
+    cache_dir = args.split("cache_dir=", 1)[1].split()[0]
+    for where in (pycache, hypothesis, ruff, cache_dir):
+        assert Path(where).is_relative_to(venv.parent) and not Path(where).is_relative_to(checkout), where
+    assert sorted(p.name for p in checkout.iterdir()) == [".venv", "pyproject.toml", "tests"]

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 _HOMES = {
     # where things are
     "claude_root": "session_kit.claude.paths",
+    "install_hint": "session_kit.extras",
     "SCOPES": "session_kit.claude.settings",
     "SCOPE_USER": "session_kit.claude.settings",
     "SCOPE_LOCAL": "session_kit.claude.settings",
@@ -43,6 +44,7 @@ _HOMES = {
     "STATUS_ERROR": "session_kit.transcript.calls",
     "STATUS_DECLINED": "session_kit.transcript.calls",
     "STATUS_PENDING": "session_kit.transcript.calls",
+    "NOISE_TYPES": "session_kit.base.vocabulary",
     # questions about sessions
     "session_report": "session_kit.queries.report",
     "session_timeline": "session_kit.queries.timeline",
@@ -122,6 +124,7 @@ _HOMES = {
     "InvalidSessionId": "session_kit.state.ids",
     # sessions only the client's prompt history remembers
     "lost_sessions": "session_kit.sessions.lost",
+    "archived_only": "session_kit.sessions.archived_only",
     "search_lost": "session_kit.sessions.lost",
     # secrets kept in the client's files and the archive
     "secrets_scope": "session_kit.queries.secrets:scope_of",
@@ -170,9 +173,11 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.base.agents import RUNNING as AGENT_RUNNING
     from session_kit.base.agents import STALLED as AGENT_STALLED
     from session_kit.base.fileio import TEXT_ERRORS
+    from session_kit.base.vocabulary import NOISE_TYPES
     from session_kit.claude.paths import claude_root
     from session_kit.claude.settings import SCOPE_LOCAL, SCOPE_PROJECT, SCOPE_USER, SCOPES
     from session_kit.documents import json_document, json_text
+    from session_kit.extras import install_hint
     from session_kit.index.listing import latest_first
     from session_kit.index.query import Filters as SearchFilters
     from session_kit.install.installer import install, uninstall
@@ -201,6 +206,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.queries.secrets import scope_of as secrets_scope
     from session_kit.queries.timeline import session_timeline
     from session_kit.redact import is_secret_name, redaction_enabled, showing_secrets, shown, shown_many, shown_value
+    from session_kit.sessions.archived_only import archived_only
     from session_kit.sessions.lost import lost_sessions, search_lost
     from session_kit.sessions.resolve import CURRENT, resolve_session
     from session_kit.state.ids import InvalidSessionId

@@ -32,6 +32,8 @@ def test_watch_prints_a_fresh_report_each_interval_until_interrupted(claude_root
         stderr=subprocess.PIPE,
         text=True,
         env=dict(os.environ),
+        # a test run started in the background (`cmd &`) ignores SIGINT, and its children would too
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     time.sleep(3.0)
     proc.send_signal(signal.SIGINT)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from pathlib import Path
 
@@ -17,6 +18,12 @@ def test_archive_reports_what_it_copied_and_again_nothing(built: Built):
     assert first["kind"] == "archive" and first["files"] >= 5 and first["bytes"] > 0 and first["errors"] == []
     again = invoke_json("archive")
     assert (again["files"], again["bytes"]) == (0, 0)
+
+
+def test_archive_says_what_it_copied_in_human_units(built: Built):
+    out = invoke("archive", "--verify").stdout
+    assert re.search(r"^Archived \d+(\.\d)?[BKMG] new in \d+ files into ", out, re.M), out
+    assert re.search(r"^Verified \d+ files, \d+ generations, \d+(\.\d)?[BKMG]: every byte is there$", out, re.M), out
 
 
 def test_prune_drops_only_old_archived_sessions_the_client_no_longer_has(built: Built):

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import stat
-import sys
 import time
 from pathlib import Path
 
@@ -133,8 +132,8 @@ def test_view_open_prints_the_path_alone_whatever_the_opener_prints(built: Built
 def test_view_open_without_any_opener_says_where_the_page_is(built: Built, tmp_path: Path):
     empty = tmp_path / "empty-bin"
     empty.mkdir()
-    python_dir = os.path.dirname(os.path.realpath(sys.executable))
-    proc = run("view", built.current.session_id, "--open", env={"PATH": f"{empty}{os.pathsep}{python_dir}"})
+    # Only the empty folder: the interpreter's own folder may be /usr/bin, with an xdg-open in it.
+    proc = run("view", built.current.session_id, "--open", env={"PATH": str(empty)})
     assert proc.returncode == 0
     page = proc.stdout.strip()
     assert proc.stderr == f"session-kit: no browser could be started; open {page}\n"
@@ -196,10 +195,19 @@ def test_a_wrong_claude_dir_is_said_to_be_no_claude_root_not_read_from_the_archi
         result = invoke(*args, "--claude-dir", str(wrong))
         assert result.exit_code == 3, args
         assert result.stderr == (
-            f"session-kit: {wrong} is not a Claude root (it has no projects/ folder); "
-            "check --claude-dir or $CLAUDE_CONFIG_DIR\n"
+            f"session-kit: {wrong} is not a Claude root yet: it has no projects/ folder (Claude Code makes it "
+            "when it first runs; else check --claude-dir or $CLAUDE_CONFIG_DIR)\n"
         )
         assert "archive" not in result.output
+
+
+def test_sessions_and_doctor_say_the_missing_claude_root_in_the_same_words(tmp_path: Path):
+    missing = tmp_path / "fresh-home" / ".claude"
+    sessions = invoke("sessions", "--claude-dir", str(missing))
+    doctor = invoke("doctor", "--claude-dir", str(missing))
+    sentence = sessions.stderr.removeprefix("session-kit: ").strip()
+    assert sessions.exit_code == 3 and sentence.startswith(f"{missing} is not a Claude root")
+    assert f"  {sentence}\n" in doctor.stdout
 
 
 @pytest.mark.parametrize("args", [("usage",), ("search", "hello", "--all"), ("search", "hello")])

@@ -281,6 +281,7 @@ MAY_LOAD = {
     "memory": ONE_SESSION
     | {
         "cli.commands.memory",
+        "cli.layout",  # its lines fitted to the terminal
         "memory.*",
         "queries",
         "queries.memory",
@@ -297,6 +298,8 @@ MAY_LOAD = {
     # the listing's memory in the index (`index.listing`): asked from 200 sessions on, so a small
     # root loads its module and the state root's path, never sqlite3
     | {"index", "index.listing", "state.root"}
+    # the sessions only the archive holds, below the table: the archive's folder listing, no reader
+    | {"archive", "archive.layout", "sessions.archived_only"}
     | {"cli.commands.sessions", "cli.timespan", "cli.tokens", "forked", "sessions.listing", "sessions.overview"},
     "search": EVERY_COMMAND
     | GLANCE

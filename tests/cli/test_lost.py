@@ -92,10 +92,20 @@ def test_lost_prompts_are_shown_redacted(claude_root: Path):
             )
 
 
-def test_no_history_means_no_lost_sessions(claude_root: Path):
+def test_no_history_means_no_lost_sessions_and_says_so(claude_root: Path):
     make_session(claude_root, KEPT)
     result = invoke("sessions", "--lost", "--all")
-    assert result.exit_code == 0 and "No lost sessions" in result.stdout
+    assert result.exit_code == 0
+    assert (
+        result.stdout
+        == f"No lost sessions: there is no history.jsonl in {claude_root} (the client writes it as you type).\n"
+    )
+
+
+def test_none_lost_in_this_project_names_those_lost_in_others(history: Path, tmp_path: Path):
+    result = invoke("sessions", "--lost", "--project", str(tmp_path / "elsewhere"))
+    assert result.exit_code == 0
+    assert result.stdout == "No lost sessions in this project; 2 lost sessions in others (--all lists them).\n"
 
 
 def test_lines_without_a_session_id_are_kept_by_project(claude_root: Path):

@@ -76,7 +76,9 @@ def test_group_help_documents_shell_completion_for_bash_zsh_and_fish():
 def test_every_commands_help_has_examples_of_itself(name):
     out = invoke(name, "--help").stdout
     examples = out.split("Examples:\n")[1].split("\n\n")[0].splitlines()
-    assert examples and all(line.strip().startswith(f"session-kit {name}") for line in examples)
+    commands = [line for line in examples if not line.strip().startswith("# ")]  # a comment above its command
+    assert commands and all(line.strip().startswith(f"session-kit {name}") for line in commands)
+    assert not examples[-1].strip().startswith("# ")
 
 
 @pytest.mark.parametrize(
@@ -155,3 +157,9 @@ def test_every_command_has_a_test_module_named_after_it(name):
     module = COMMANDS[name].target.partition(":")[0]
     expected = TESTED_ELSEWHERE.get(name, f"tests/cli/test_{module}.py")
     assert (repo / expected).is_file()
+
+
+def test_a_mistyped_command_is_offered_the_nearest_one():
+    result = invoke("shw")
+    assert result.exit_code == 2
+    assert result.stderr == "session-kit: No such command 'shw'; did you mean 'show'? (see `session-kit --help`)\n"

@@ -20,7 +20,9 @@ def test_memory_shows_what_would_be_restored_with_transcript_lines():
     assert "characters of the 8400 the restore may use" in text
 
 
-def test_memory_json_shape_and_saved_only():
+def test_memory_json_shape_and_saved_only(monkeypatch):
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(REAL))
+    assert invoke("scratch", "path", "--session", "266f").exit_code == 0  # a session the kit's hooks know
     doc = invoke_json("memory", "266f", "--claude-dir", str(REAL))
     assert doc["kind"] == "memory" and doc["session_id"].startswith("266f")
     assert doc["settings"] == {"capture": True, "leave_out": [], "source": "default", "problems": []}
@@ -34,3 +36,11 @@ def test_memory_with_capture_off_says_so(monkeypatch):
     monkeypatch.setenv("SESSION_KIT_MEMORY", "off")
     result = invoke("memory", "266f", "--claude-dir", str(REAL))
     assert "Memory capture is off (env)" in result.stdout and "SCENARIO-START" not in result.stdout
+
+
+def test_memory_of_a_session_merely_looked_at_writes_no_scratch_dir(monkeypatch):
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(REAL))
+    doc = invoke_json("memory", "266f", "--claude-dir", str(REAL))
+    assert doc["memory"]["failures"][0]["exit_code"] == 2  # captured all the same
+    assert not Path(doc["scratch_dir"]).exists()
+    assert "266f" not in invoke("scratch", "list").stdout

@@ -225,3 +225,9 @@ def test_list_text_says_one_value_and_one_note_in_the_singular():
     invoke("scratch", "note", "n", "--session", SID)
     out = invoke("scratch", "list").stdout
     assert "1 value " in out and "1 note " in out and "1 values" not in out and "1 notes" not in out
+
+
+def test_scratch_alone_is_a_one_line_usage_error_naming_the_subcommands():
+    result = invoke("scratch")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "scratch needs a subcommand: clean, get, list" in result.stderr

@@ -101,12 +101,13 @@ def test_sessions_all_has_a_project_column_and_a_project_listing_has_none(claude
     assert "PROJECT" not in invoke("sessions", "--project", "/work/proj").stdout.splitlines()[0]
 
 
-def test_sessions_rows_fit_the_terminal_cutting_the_prompt_never_the_id(claude_root: Path):
+def test_sessions_rows_fit_the_terminal_cutting_the_prompt_and_the_id_only_to_a_prefix(claude_root: Path):
     _dated(claude_root, NEW, 20, prompt="a long prompt " * 20)
-    for width in (80, 120):
+    for width, shown in ((80, NEW[:8] + "  "), (119, NEW[:8] + "  "), (120, NEW)):
         lines = invoke("sessions", "--all", env={"COLUMNS": str(width)}).stdout.splitlines()
         assert all(len(line) <= width for line in lines), (width, lines)
-        assert lines[1].startswith(NEW) and "a long" in lines[1] and lines[1].endswith("…")
+        assert lines[1].startswith(shown) and "a long" in lines[1] and lines[1].endswith("…")
+        assert "PROJECT" in lines[0] or width >= 120
 
 
 def test_sessions_columns_stay_aligned_whatever_the_values(claude_root: Path):
@@ -120,3 +121,19 @@ def test_sessions_columns_stay_aligned_whatever_the_values(claude_root: Path):
 def test_sessions_marks_a_warmup_session(claude_root: Path):
     _dated(claude_root, NEW, 20, prompt="Warmup")
     assert invoke("sessions", "--all").stdout.splitlines()[1].endswith("(warmup)")
+
+
+def test_sessions_lists_below_the_table_the_sessions_only_the_archive_holds(built):
+    from tests.support.sessions import delete_as_the_client_does
+
+    assert invoke("archive").exit_code == 0
+    gone, kept = built.current.session_id, built.legacy.session_id
+    delete_as_the_client_does(built.root, gone)
+    out = invoke("sessions", "--all").stdout
+    table, _, archived = out.partition("Only in the kit's archive (1 session")
+    assert kept in table and gone not in table
+    assert f"  {gone}  " in archived and archived.rstrip().endswith("archived only")
+    doc = invoke_json("sessions", "--all")
+    assert [s["id"] for s in doc["archived_only"]] == [gone] and doc["archived_only"][0]["size"] > 0
+    assert gone not in [s["id"] for s in doc["sessions"]]
+    assert invoke("show", gone).exit_code == 0  # what the line says reads it

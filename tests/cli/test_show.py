@@ -70,3 +70,15 @@ def test_show_says_one_call_not_one_calls(claude_root: Path):
     t.bash("true", "")
     t.write_session(claude_root)
     assert "Tools (1 call): Bash 1" in invoke("show", NEW).stdout
+
+
+def test_show_entries_line_counts_the_clients_bookkeeping_in_one_figure(claude_root: Path):
+    t = Transcript()
+    t.user("go")
+    t.assistant({"type": "text", "text": "ok"})
+    for kind in ("attachment", "api-request", "queue-operation"):
+        t.noise(kind)
+    t.write_session(claude_root)
+    [line] = [x for x in invoke("show", t.session_id).stdout.splitlines() if x.startswith("  entries:")]
+    assert line.endswith("(user 1, assistant 1, client bookkeeping 3)"), line
+    assert invoke_json("show", t.session_id)["entry_types"]["api-request"] == 1  # --json keeps each type

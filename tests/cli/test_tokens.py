@@ -26,9 +26,9 @@ def session_with_agent(root: Path) -> Transcript:
 def test_show_prints_the_sessions_total_its_own_and_each_agents_tokens(claude_root: Path):
     t = session_with_agent(claude_root)
     out = invoke("show", t.session_id).stdout
-    assert "  tokens:    2315 tokens, $0.01+ (input 1010, output 205," in out  # 1115 (builder) + 1200
-    assert "    main:    1115 tokens, ? (" in out
-    assert "    agent ag1: 1200 tokens, $0.01 (input 1000, output 200," in out
+    assert "  tokens:    2.3k tokens, $0.01+ (input 1.0k, output 205," in out  # 1115 (builder) + 1200
+    assert "    main:    1.1k tokens, ? (" in out
+    assert "    agent ag1: 1.2k tokens, $0.01 (input 1.0k, output 200," in out
     assert "no price for claude-test: left out of the cost" in out
     assert "    by model: claude-opus-5-5 1.2k, $0.01; claude-test 1.1k, ?" in out
     assert "ag1  [Explore] look  0 calls, 1.0s (from its call), finished, 1.2k tokens, $0.01" in out
@@ -45,7 +45,7 @@ def test_show_json_keeps_tokens_and_adds_usage_with_the_price_tables_date(claude
 def test_info_prints_the_tokens_and_each_agents(claude_root: Path):
     t = session_with_agent(claude_root)
     out = invoke("info", t.session_id).stdout
-    assert "  tokens:      2315 tokens, $0.01+" in out and "1.2k tokens, $0.01" in out
+    assert "  tokens:      2.3k tokens, $0.01+" in out and "1.2k tokens, $0.01" in out
     assert invoke_json("info", t.session_id)["usage"]["total"]["tokens"]["total"] == 2315
 
 
@@ -72,4 +72,14 @@ def test_sessions_without_tokens_has_no_tokens_column(claude_root: Path):
 
 
 def test_token_counts_read_short():
-    assert [human_tokens(n) for n in (950, 12_345, 4_560_000)] == ["950", "12.3k", "4.56M"]
+    assert [human_tokens(n) for n in (950, 12_345, 999_960, 16_526_897)] == ["950", "12.3k", "1.0M", "16.5M"]
+
+
+def test_show_prints_every_token_figure_in_the_same_units(claude_root: Path):
+    t = Transcript()
+    t.user("go")
+    t.assistant({"type": "text", "text": "ok"}, usage={"input_tokens": 16_526_000, "cache_read_input_tokens": 313_200})
+    t.write_session(claude_root)
+    [line] = [x for x in invoke("show", t.session_id).stdout.splitlines() if x.startswith("  tokens:")]
+    assert "16.8M tokens" in line and "input 16.5M" in line and "cache read 313.2k" in line
+    assert not any(len(word) > 6 and word.strip(",()").isdigit() for word in line.split())

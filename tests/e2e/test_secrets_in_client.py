@@ -62,8 +62,8 @@ def _kit(route: Route, *args: str) -> str:
         capture_output=True,
         text=True,
         timeout=60,
-        # The Python environment, not the process's: something in the run puts COLUMNS=80 into
-        # the latter, and a width would fit the text outputs to it (cutting what is checked).
+        # The Python environment, not the process's: a COLUMNS the developer exported is only in
+        # the latter (tests/conftest.py removes it), and a width would fit the text outputs to it.
         env=dict(os.environ),
     )
     assert out.returncode == 0, out.stderr

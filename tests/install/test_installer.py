@@ -539,7 +539,8 @@ def test_install_guard_secrets_adds_the_post_tool_use_hook_and_a_later_install_k
     assert run("install").returncode == 0
     assert "PostToolUse" in _kit_events(settings_file)
     assert _doctor_guard() == [f"hooks in {settings_file}"]
-    doctor = subprocess.run([str(EXE), "doctor"], capture_output=True, text=True, timeout=60)
+    wide = {**os.environ, "COLUMNS": "1000"}  # the line whole: at 80 columns a long path wraps
+    doctor = subprocess.run([str(EXE), "doctor"], capture_output=True, text=True, timeout=60, env=wide)
     assert f"Secret guard: on (hooks in {settings_file})" in doctor.stdout
     assert "; current" in doctor.stdout
 

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -23,7 +24,8 @@ CLIENT_CONFIG = (
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(EXE), *args], capture_output=True, text=True, timeout=60)
+    wide = {**os.environ, "COLUMNS": "1000"}  # doctor's lines whole: at 80 columns a long path wraps
+    return subprocess.run([str(EXE), *args], capture_output=True, text=True, timeout=60, env=wide)
 
 
 @pytest.fixture

@@ -29,7 +29,7 @@ def plugin_command(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[st
     environ = {
         "PATH": "/usr/bin:/bin",
         "HOME": os.environ["HOME"],
-        "CLAUDE_PLUGIN_DATA": str(tmp_path / "plugin-data"),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
         "SESSION_KIT_PYTHON": "/bin/false",  # building an environment fails at once
         **env,
     }
@@ -40,7 +40,7 @@ def test_the_install_sh_environment_of_the_same_version_is_used(tmp_path: Path):
     python = fake_kit(tmp_path / "venv", __version__)
     proc = plugin_command(tmp_path, SESSION_KIT_VENV=str(tmp_path / "venv"))
     assert proc.stdout == f"REUSED {python} -m session_kit --version\n" and "first use" not in proc.stderr
-    assert not (tmp_path / "plugin-data" / "venv").exists()
+    assert not (tmp_path / "cache").exists()
 
 
 def test_a_session_kit_on_path_of_the_same_version_is_used(tmp_path: Path):
@@ -63,7 +63,7 @@ def test_the_first_use_says_up_front_that_it_builds_an_environment_and_how_long_
     proc = plugin_command(tmp_path, SESSION_KIT_VENV=str(tmp_path / "none"))
     first = proc.stderr.splitlines()[0]
     assert first.startswith("session-kit: first use of the plugin: building") and "about 40 s" in first
-    assert "once" in first and str(tmp_path / "plugin-data" / "venv") in first
+    assert "once" in first and str(tmp_path / "cache" / "claude-session-kit" / "plugin-env-") in first
 
 
 def test_an_editable_install_of_the_same_version_is_used(tmp_path: Path):

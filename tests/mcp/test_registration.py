@@ -17,5 +17,5 @@ def test_the_plugin_declares_the_server_run_by_its_own_session_kit_command():
 
 def test_the_plugins_environment_and_the_installer_install_the_mcp_extra():
     assert '"$here[mcp]"' in (REPO / "bin" / "session-kit").read_text()
-    assert '"$here[mcp]"' in (REPO / "install.sh").read_text()
+    assert '"$here[mcp${extras:+,$extras}]"' in (REPO / "install.sh").read_text()
     assert 'mcp = ["mcp>=' in (REPO / "pyproject.toml").read_text()

@@ -181,5 +181,5 @@ def test_without_the_sdk_the_command_says_which_extra_to_install(monkeypatch: py
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "mcp" else real(name, *a))
     result = invoke("mcp")
-    assert result.exit_code != 0 and "pip install 'claude-session-kit[mcp]'" in result.stderr
+    assert result.exit_code != 0 and "-m pip install 'mcp>=2.3,<3'" in result.stderr
     assert "Traceback" not in result.stderr

@@ -154,6 +154,19 @@ class KitGroup(click.Group):
         module, _, attribute = command.target.partition(":")
         return getattr(importlib.import_module(f"{__name__}.commands.{module}"), attribute)
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0] if args else ""
+        if name in COMMANDS or name.startswith("-"):
+            return super().resolve_command(ctx, args)
+        import difflib  # here: only a mistyped command needs it
+
+        near = difflib.get_close_matches(name, list(COMMANDS), n=1, cutoff=0.6)
+        if near:
+            ctx.fail(f"No such command {name!r}; did you mean {near[0]!r}?")
+        return super().resolve_command(ctx, args)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         # Shortened from the table as click shortens a command's help: listing loads no command.
         limit = formatter.width - 6 - max(len(name) for name in COMMANDS)

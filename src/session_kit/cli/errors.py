@@ -38,6 +38,7 @@ FLAGS = {
     "filtering": "--no-filtering",
     "format": "--format",
     "scope": "--scope",
+    "force": "--force",
 }
 
 
@@ -48,10 +49,18 @@ def worded(error: KitError) -> str:
     if isinstance(error, NoSessionsHere):
         return f"{error.message} (try --all)"
     if isinstance(error, NotAClaudeRoot):
-        return f"{error.message}; check --claude-dir or $CLAUDE_CONFIG_DIR"
+        return no_claude_root(error.root)
     if isinstance(error, NoScratchDir):
         return f"{error.message}; give --output-dir"
     return error.message
+
+
+def no_claude_root(root: object) -> str:
+    """The one sentence for a Claude root with no `projects/` (every reader's, and doctor's)."""
+    return (
+        f"{root} is not a Claude root yet: it has no projects/ folder (Claude Code makes it when it first "
+        "runs; else check --claude-dir or $CLAUDE_CONFIG_DIR)"
+    )
 
 
 def usage_error(error: click.UsageError) -> int:

@@ -15,6 +15,7 @@ import click
 from session_kit import api
 from session_kit.cli.context import Kit
 from session_kit.cli.envelope import emit_json
+from session_kit.cli.layout import say as fitted_say
 from session_kit.cli.style import terminal_width
 from session_kit.cli.text import plural
 from session_kit.errors import EXIT_BAD_FILE, KitError
@@ -77,39 +78,38 @@ def _report_text(result: InstallResult, verb: str) -> None:
     lead = "  " if dry else ""
 
     def say(action: str, rest: str) -> None:  # "add …" under a dry run's heading, else "Added …"
-        click.echo(lead + (action if dry else _past(action).capitalize()) + " " + rest)
+        fitted_say(lead + (action if dry else _past(action).capitalize()) + " " + rest)
 
-    if dry:
-        click.echo(f"Dry run: nothing was changed. `session-kit {verb}` would:")
-    if result.changed:
-        say(
-            "add" if installing else "remove",
-            f"the kit's hooks {'to' if installing else 'from'} {result.settings_path}",
-        )
-    elif installing:
-        click.echo(f"{lead}{'leave' if dry else 'Left'} {result.settings_path} as it is (the kit's hooks are current)")
+    written = result.commands_written if installing else result.commands_removed
+    if not result.changed and not written:
+        _nothing(result, installing=installing, dry=dry)
     else:
-        click.echo(
-            f"{lead}{'leave' if dry else 'Left'} {result.settings_path} as it is (it holds none of the kit's hooks)"
-        )
-    if result.backup:
-        click.echo(f"{lead}  (backup of the previous file: {result.backup})")
-    if result.commands_installed:
-        count = plural(len(result.commands_installed), "slash command")
-        say("copy", f"{count} into {result.commands_dir}:")
-        _wrapped(", ".join("/" + n for n in result.commands_installed), lead + "  ")
-        if result.scope == api.SCOPE_LOCAL:
-            _wrapped(
-                "(your own folder, seen in every project: Claude Code has no folder of commands for one person "
-                "in one project, and a repository commits its .claude/commands/)",
-                lead + "  ",
-            )
+        if dry:
+            click.echo(f"Dry run: nothing was changed. `session-kit {verb}` would:")
+        if result.changed and any(result.hook_changes().values()):
+            say(*_hooks_changed(result, installing=installing))
+        if result.statusline_change == "added":
+            say("add", f"the kit's status line to {result.settings_path}")
+        elif result.statusline_change == "removed":
+            say("remove", f"the kit's status line from {result.settings_path}")
+        if result.backup:
+            click.echo(f"{lead}  (backup of the previous file: {result.backup})")
+        if installing and written:
+            say("copy", f"{plural(len(written), 'slash command')} into {result.commands_dir}:")
+            _wrapped(", ".join("/" + n for n in written), lead + "  ")
+            if result.scope == api.SCOPE_LOCAL:
+                _wrapped(
+                    "(your own folder, seen in every project: Claude Code has no folder of commands for one person "
+                    "in one project, and a repository commits its .claude/commands/)",
+                    lead + "  ",
+                )
     for name in result.commands_skipped:
         click.echo(f"{lead}/{name} {'would be skipped' if dry else 'skipped'}: a file of yours has that name", err=True)
     if result.commands_removed:
         count = plural(len(result.commands_removed), "slash command")
         say("remove", f"{count} from {result.commands_dir}:")
         _wrapped(", ".join("/" + n for n in result.commands_removed), lead + "  ")
+    lead = "" if not result.changed and not written else lead
     if installing:
         guard = (
             "on: secrets in tools' output are replaced before the model sees them"
@@ -119,8 +119,34 @@ def _report_text(result: InstallResult, verb: str) -> None:
         click.echo(f"{lead}Secret guard: {guard}")
 
 
+def _nothing(result: InstallResult, *, installing: bool, dry: bool) -> None:
+    """One sentence for a run that changes nothing."""
+    if installing:
+        commands = (
+            f" and its {plural(len(result.commands_installed), 'slash command')}" if result.commands_installed else ""
+        )
+        why = f"the kit's hooks in {result.settings_path}{commands} are current"
+    else:
+        why = f"{result.settings_path} holds none of the kit's hooks"
+    verb = "install" if installing else "uninstall"
+    fitted_say(f"{f'Dry run: `session-kit {verb}` would change' if dry else 'Changed'} nothing: {why}")
+
+
+def _hooks_changed(result: InstallResult, *, installing: bool) -> tuple[str, str]:
+    """What happens to the kit's hooks: all of them added or removed, else the events changed."""
+    changes = result.hook_changes()
+    where = result.settings_path
+    whole = (
+        not changes["updated"] and not changes["removed"] and len(changes["added"]) == len(result.as_dict()["hooks"])
+    )
+    if not installing or whole:
+        return ("add", f"the kit's hooks to {where}") if installing else ("remove", f"the kit's hooks from {where}")
+    parts = [f"{verb} {', '.join(events)}" for verb, events in changes.items() if events]
+    return "change", f"the kit's hooks in {where}: " + "; ".join(parts)
+
+
 def _past(action: str) -> str:
-    return {"add": "added", "remove": "removed", "copy": "copied"}[action]
+    return {"add": "added", "remove": "removed", "copy": "copied", "change": "changed"}[action]
 
 
 def _wrapped(text: str, indent: str) -> None:

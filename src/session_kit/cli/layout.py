@@ -49,3 +49,11 @@ def say(line: str = "") -> None:
     """`line` on stdout, fitted to the terminal (`fitted`)."""
     for part in fitted(line, terminal_width()):
         echo(part)
+
+
+def say_lines(text: str) -> None:
+    """Each line of `text` on stdout, fitted to the terminal (`fitted`)."""
+    width = terminal_width()
+    for line in text.split("\n"):
+        for part in fitted(line, width):
+            echo(part)

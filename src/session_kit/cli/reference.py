@@ -53,12 +53,12 @@ JSON_DOC_SHOWN = "<the kit's package>/docs/reference/json.md"
 
 def same_everywhere(text: str) -> str:
     """Help text with the machine's own paths in it replaced by what they stand for, also
-    where click wrapped a path at one of its hyphens or slashes (a checkout named
-    `claude-session-kit` is wrapped at its hyphen)."""
+    where click wrapped a path at one of its hyphens, slashes or spaces (a checkout named
+    `claude-session-kit` is wrapped at its hyphen, one in `My Projects` at its space)."""
     import re  # here: only the reference page and its test need it
 
     path = str(JSON_DOC)
-    wrapped = "".join(re.escape(c) + (r"(?:\n *)?" if c in "-/" else "") for c in path)
+    wrapped = "".join(r"(?: |\n *)" if c == " " else re.escape(c) + (r"(?:\n *)?" if c in "-/" else "") for c in path)
     # A long path is put on a line of its own: the words before it keep it, as a short one has.
     return re.sub(r"(?: |\n *)" + wrapped, lambda _: " " + JSON_DOC_SHOWN, text)
 

@@ -83,3 +83,13 @@ def terminal_width() -> int | None:
     except (AttributeError, ValueError, OSError):
         columns = 0
     return columns or 80
+
+
+SHORT_ID = 8  # a session id's prefix on a narrow terminal (every command takes a prefix)
+
+
+def id_width() -> int:
+    """How much of a session id a text line shows: all of it into a pipe or on a terminal 120
+    columns wide, its first `SHORT_ID` characters on a narrower one."""
+    columns = terminal_width()
+    return 36 if columns is None or columns >= 120 else SHORT_ID

@@ -19,7 +19,8 @@ class Column(NamedTuple):
     """A table's column: `flex` takes the width the others leave (and is cut to fit it, or
     left out when not even FLEX_FLOOR is left); `drop` (1 first) leaves a column out when the
     terminal is too narrow for every column, and a column that may `shrink` (to that width)
-    is cut, from its start, before it is left out at its turn."""
+    is cut, from its start, before it is left out at its turn; an id column with a `prefix`
+    width is cut to that prefix (which every command takes) before any column drops."""
 
     header: str
     right: bool = False
@@ -27,6 +28,7 @@ class Column(NamedTuple):
     drop: int = 0  # 0: always shown
     cap: int | None = None  # at most this wide
     shrink: int | None = None  # may be cut down to this width, keeping its end (a path's last part)
+    prefix: int | None = None  # an id: cut to this many characters, with no mark, when the table is too wide
 
 
 FLEX_MIN = 24  # the flexible column (a title, a prompt) gets at least this much before columns drop
@@ -88,6 +90,9 @@ def table_lines(
 
     if width is not None:
         wants = min(flex_min, natural[flex]) if flex is not None else 0
+        for i in keep:
+            if columns[i].prefix is not None and over(wants) > 0:
+                widths[i] = min(widths[i], max(columns[i].prefix, len(columns[i].header)))
         for i in sorted((i for i in keep if columns[i].drop), key=lambda i: columns[i].drop):
             if over(wants) <= 0:
                 break
@@ -107,7 +112,9 @@ def table_lines(
         parts = []
         for i in keep:
             cell = row[i]
-            if len(cell) > widths[i]:
+            if len(cell) > widths[i] and columns[i].prefix is not None:
+                cell = cell[: widths[i]]
+            elif len(cell) > widths[i]:
                 cell = _cut_start(cell, widths[i]) if columns[i].shrink is not None else _cut(cell, widths[i])
             last = i == keep[-1]
             parts.append(cell.rjust(widths[i]) if columns[i].right else (cell if last else cell.ljust(widths[i])))

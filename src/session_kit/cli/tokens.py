@@ -12,12 +12,12 @@ from session_kit.cli.text import plural
 
 
 def human_tokens(n: int) -> str:
-    """`950`, `12.3k`, `4.56M`."""
+    """`950`, `12.3k`, `16.5M`: every token figure a command prints reads this way."""
     if n < 1000:
         return str(n)
-    if n < 1_000_000:
+    if n < 999_950:  # what rounds to 1000.0k reads 1.0M
         return f"{n / 1000:.1f}k"
-    return f"{n / 1_000_000:.2f}M"
+    return f"{n / 1_000_000:.1f}M"
 
 
 FLOOR = "≥"  # a figure that is a floor: the true one is higher
@@ -26,9 +26,10 @@ FLOOR = "≥"  # a figure that is a floor: the true one is higher
 def usage_text(tokens: Any, cost: Any, *, floor: bool = False) -> str:
     """One usage (a `Usage`) and its `Cost` in a line; `floor`: marked as a floor (`≥`)."""
     mark = FLOOR if floor else ""
+    h = human_tokens
     return (
-        f"{mark}{tokens.tokens} tokens, {cost.display()} (input {tokens.input}, output {tokens.output}, "
-        f"cache read {tokens.cache_read}, cache write 5m {tokens.cache_write_5m} / 1h {tokens.cache_write_1h}"
+        f"{mark}{h(tokens.tokens)} tokens, {cost.display()} (input {h(tokens.input)}, output {h(tokens.output)}, "
+        f"cache read {h(tokens.cache_read)}, cache write 5m {h(tokens.cache_write_5m)} / 1h {h(tokens.cache_write_1h)}"
         + (f", web search {tokens.web_search}" if tokens.web_search else "")
         + f"; {plural(tokens.messages, 'API message')})"
     )

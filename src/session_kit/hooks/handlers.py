@@ -205,6 +205,9 @@ def session_start(event: HookEvent, env: Mapping[str, str], root: str) -> str:
         from session_kit.hooks.live import cold_cache_notice
 
         notice = cold_cache_notice(event)
+    # the plugin's hook started building the `session-kit` command's environment (hooks/run-hook)
+    preparing = (env.get("SESSION_KIT_PREPARING") or "").strip()
+    notice = "\n".join(line for line in (preparing, notice) if line) or None
     if not notice:
         return _context("SessionStart", "\n\n".join(parts)) if parts else ""
     answer: dict[str, object] = {"systemMessage": notice}

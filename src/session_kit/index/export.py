@@ -34,9 +34,9 @@ def export_tables(conn: sqlite3.Connection, folder: str, *, source: str, fmt: st
         try:
             import pyarrow  # noqa: F401 - the optional extra
         except ImportError:
-            raise ImportError(
-                "Parquet needs pyarrow: pip install 'claude-session-kit[parquet]' (or use --format jsonl)"
-            ) from None
+            from session_kit.extras import install_hint
+
+            raise ImportError(f"Parquet needs pyarrow: {install_hint('parquet')} (or use --format jsonl)") from None
     os.makedirs(folder, mode=0o700, exist_ok=True)
     written = {}
     for table in TABLES:

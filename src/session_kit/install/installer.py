@@ -26,13 +26,12 @@ from typing import Any
 
 from session_kit.base import fileio
 from session_kit.base.hook_events import OPT_IN_EVENTS
-from session_kit.claude.settings import SCOPE_PROJECT, SCOPE_USER, SCOPES, commands_dir
+from session_kit.claude.settings import SCOPE_PROJECT, commands_dir
 from session_kit.claude.settings import settings_path as scope_settings_path
 from session_kit.errors import BadFile, InvalidOptions, KitError
 from session_kit.install.kit_files import (
     bin_dir,
     install_command_files,
-    is_kit_command,
     kit_command_files,
     remove_command_files,
     write_launcher,
@@ -41,7 +40,6 @@ from session_kit.install.settings import (
     EVENTS,
     SettingsError,
     hook_command,
-    hook_paths,
     install_hooks,
     installed_commands,
     uninstall_hooks,
@@ -58,6 +56,8 @@ from session_kit.install.settings_file import (
     replace_if_unchanged,
     write_target,
 )
+from session_kit.install.statusline import KEY as STATUSLINE_KEY
+from session_kit.install.statusline import is_kits, statusline_entry, with_statusline, without_statusline
 from session_kit.state import root as state
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
@@ -79,11 +79,32 @@ class InstallResult:
     commands_skipped: list[str] = field(default_factory=list)  # the user's own files of that name
     commands_removed: list[str] = field(default_factory=list)
     commands_dir: Path | None = None  # where the slash commands go (or went)
+    commands_written: list[str] = field(default_factory=list)  # new or changed by this install
+
+    @property
+    def statusline(self) -> bool:
+        """Whether the settings now hold the kit's status line."""
+        return is_kits(self.after.get(STATUSLINE_KEY))
+
+    @property
+    def statusline_change(self) -> str | None:
+        """ "added" or "removed" when this run changes the kit's status line; else None."""
+        was, now = is_kits(self.before.get(STATUSLINE_KEY)), self.statusline
+        return None if was == now else ("added" if now else "removed")
 
     @property
     def guard_secrets(self) -> bool:
         """Whether the settings now hold the secret guard (`hooks.guard`)."""
         return GUARD_EVENT in installed_commands(self.after)
+
+    def hook_changes(self) -> dict[str, list[str]]:
+        """The events whose kit hook this run adds, updates (a new command) or removes."""
+        before, after = installed_commands(self.before), installed_commands(self.after)
+        return {
+            "added": sorted(set(after) - set(before)),
+            "updated": sorted(e for e in set(after) & set(before) if after[e] != before[e]),
+            "removed": sorted(set(before) - set(after)),
+        }
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -94,10 +115,12 @@ class InstallResult:
             "backup": str(self.backup) if self.backup else None,
             "hooks": installed_commands(self.after),
             "guard_secrets": self.guard_secrets,
+            "statusline": self.statusline,
             "commands_installed": self.commands_installed,
             "commands_skipped": self.commands_skipped,
             "commands_removed": self.commands_removed,
             "commands_dir": str(self.commands_dir) if self.commands_dir else None,
+            "commands_written": self.commands_written,
         }
 
 
@@ -238,11 +261,15 @@ def install(
     dry_run: bool = False,
     root: str | None = None,
     guard_secrets: bool | None = None,
+    statusline: bool | None = None,
+    force: bool = False,
 ) -> InstallResult:
     """The kit's hooks and slash commands into `scope`'s settings; with `guard_secrets` the
     secret guard too (False takes it out; None keeps it as the settings have it). The project scope is refused:
     its file is the one teams commit, and the hooks name this machine's interpreter and state
-    by absolute path, which would break every other person's sessions."""
+    by absolute path, which would break every other person's sessions. `statusline`: put the
+    kit's status line in (never over the person's own unless `force`; theirs is kept in the
+    receipt and put back by uninstall), or take it out (False); None keeps it as it is."""
     if scope == SCOPE_PROJECT:
         interpreter = sys.executable.replace("{", "{{").replace("}", "}}")
         raise InvalidOptions(
@@ -267,11 +294,17 @@ def install(
                 after, created = install_hooks(before, expected_commands(root, guard_secrets=guard))
             except SettingsError as exc:
                 raise BadFile(f"{path}: {exc}; it was left as it was", path=str(path)) from None
+            displaced = receipts.get(str(path), {}).get("statusline_displaced")
+            if statusline:
+                after, mine = with_statusline(after, statusline_entry(sys.executable), force=force)
+                displaced = mine if mine is not None else displaced
+            elif statusline is False:
+                after, displaced = without_statusline(after, displaced), None
             if original is None:
                 created = ["file", *created]  # uninstall removes the file again, as it was
             changed = after != before
             backup = None
-            installed, skipped = install_command_files(target, dry_run=True)
+            installed, skipped, written = install_command_files(target, dry_run=True)
             if dry_run:
                 break
             prior = receipts.get(str(path), {})
@@ -297,6 +330,7 @@ def install(
                 "commands_dir_created": prior.get("commands_dir_created", target_made),
                 "python": sys.executable,
                 "installed_at": started,
+                **({"statusline_displaced": displaced} if displaced is not None else {}),
             }
             if receipts.get(str(path)) != receipt:  # a retry after a concurrent edit: often the same
                 receipts[str(path)] = receipt
@@ -314,12 +348,24 @@ def install(
             raise BadFile(f"{path} kept changing while the kit tried to install; it was left as it was", path=str(path))
         if not dry_run:
             _cleanup_temp_files(path, target, root)
-            installed, skipped = install_command_files(target, dry_run=False)
+            installed, skipped, written = install_command_files(target, dry_run=False)
             earlier = prior.get("commands_dir")
-            if earlier and Path(earlier) != target and not _folder_users(receipts, Path(earlier)) - {str(path)}:
+            if earlier and Path(earlier) != target and not folder_users(receipts, Path(earlier)) - {str(path)}:
                 remove_command_files(Path(earlier), dry_run=False)  # an older kit put them in the project
             write_launcher(root, sys.executable)
-    return InstallResult(scope, path, dry_run, changed, before, after, backup, installed, skipped, commands_dir=target)
+    return InstallResult(
+        scope,
+        path,
+        dry_run,
+        changed,
+        before,
+        after,
+        backup,
+        installed,
+        skipped,
+        commands_dir=target,
+        commands_written=written,
+    )
 
 
 def uninstall(
@@ -336,6 +382,7 @@ def uninstall(
             seen, before = _read_for_change(path, receipt, root)
             original = seen.raw
             after = uninstall_hooks(before, receipt.get("created") if receipt else None)
+            after = without_statusline(after, (receipt or {}).get("statusline_displaced"))
             changed = after != before
             backup = None
             if dry_run or not changed:
@@ -361,7 +408,7 @@ def uninstall(
         folders = {target, *([Path(receipt["commands_dir"])] if receipt and receipt.get("commands_dir") else [])}
         removed = []
         for folder in sorted(folders):
-            if not _folder_users(receipts, folder) - {str(path)}:
+            if not folder_users(receipts, folder) - {str(path)}:
                 removed += remove_command_files(folder, dry_run=dry_run)
         if not dry_run:
             _cleanup_temp_files(path, target, root)
@@ -369,18 +416,20 @@ def uninstall(
             _store_receipts(root, receipts)
             if receipt and receipt.get("original"):
                 Path(receipt["original"]).unlink(missing_ok=True)
-            if receipt and receipt.get("commands_dir_created") and not _folder_users(receipts, target):
+            if receipt and receipt.get("commands_dir_created") and not folder_users(receipts, target):
                 _remove_if_empty(target)
             for old in Path(root, "install", "backups").glob(f"{_key(path)}-{path.name}.*"):
                 old.unlink(missing_ok=True)  # the file is as it was: its backups are leftovers now
     if not dry_run and not receipts:
         _tidy_state(root)  # the launcher, receipts and backups go with the last install
+    if backup is not None and not backup.exists():
+        backup = None  # the file is as it was before the kit: its backups went with the receipt
     return InstallResult(
         scope, path, dry_run, changed, before, after, backup, commands_removed=removed, commands_dir=target
     )
 
 
-def _folder_users(receipts: dict[str, Any], folder: Path) -> set[str]:
+def folder_users(receipts: dict[str, Any], folder: Path) -> set[str]:
     """The settings files whose install put its slash commands in `folder`."""
     return {name for name, r in receipts.items() if isinstance(r, dict) and r.get("commands_dir") == str(folder)}
 
@@ -417,83 +466,3 @@ def _parses_to(data: bytes, settings: dict[str, Any]) -> bool:
         return parse_settings(data) == settings
     except (ValueError, RecursionError):
         return False
-
-
-def status(*, claude_root: Path, project: Path, root: str | None = None) -> list[dict[str, Any]]:
-    """What is installed where, and whether it is current (for `doctor`)."""
-    root = root or state.state_root()
-    expected = expected_commands(root)
-    receipts = load_receipts(root)
-    report = []
-    for scope in SCOPES:
-        path = settings_path(scope, claude_root, project)
-        try:
-            settings, _ = load_settings(path, settle=False)
-            error = None
-        except KitError as exc:
-            settings, error = {}, exc.message
-        found = installed_commands(settings)
-        target = commands_dir(scope, claude_root, project)
-        commands = sorted(p.stem for p in target.glob("*.md") if is_kit_command(p)) if target.is_dir() else []
-        users = _folder_users(receipts, target)  # the user and the local scope share the root's folder
-        if str(path) not in users and (scope != SCOPE_USER or users):
-            commands = []  # another install's
-        if not found and not commands and error is None:
-            continue
-        guard = GUARD_EVENT in found
-        wanted = expected_commands(root, guard_secrets=True) if guard else expected
-        current = all(found.get(event) == [command] for event, command in wanted.items())
-        report.append(
-            {
-                "scope": scope,
-                "settings_path": str(path),
-                "hooks": found,
-                "guard_secrets": guard,
-                "current": current,
-                "commands": commands,
-                "dangling": dangling_entries(found, commands, root),
-                "error": error,
-            }
-        )
-    return report
-
-
-def dangling_entries(hooks: dict[str, list[str]], commands: list[str], root: str) -> list[str]:
-    """What of the kit is left pointing at nothing: hooks whose interpreter or hook script is
-    gone (the package was removed before `session-kit uninstall`), and slash commands whose
-    `!` lines call a `session-kit` that is neither on PATH nor the kit's launcher."""
-    found = []
-    for event, event_commands in sorted(hooks.items()):
-        for command in event_commands:
-            paths = hook_paths(command)
-            if paths is None:
-                continue
-            python, script = paths
-            if not os.access(python, os.X_OK):
-                found.append(f"hook {event}: interpreter {python} is missing")
-            elif not os.path.isfile(script):
-                found.append(f"hook {event}: kit module {script} is missing")
-    if commands and not _session_kit_runs(root):
-        names = ", ".join("/" + c for c in commands)
-        found.append(f"slash commands {names} call `session-kit`, which is not on PATH and has no launcher")
-    return found
-
-
-def _session_kit_runs(root: str) -> bool:
-    import shutil
-
-    if shutil.which("session-kit"):
-        return True
-    launcher = os.path.join(bin_dir(root), "session-kit")
-    try:
-        with open(launcher, encoding="utf-8", errors="replace") as f:
-            script = f.read(4096)
-    except OSError:
-        return False
-    import shlex
-
-    for line in script.splitlines():
-        if line.startswith("exec "):
-            words = shlex.split(line)
-            return len(words) > 1 and os.access(words[1], os.X_OK)
-    return False

@@ -3,13 +3,16 @@ root (marked, so only files the kit wrote are ever overwritten or removed) and i
 bin folder (a `session-kit` launcher the hooks put on the Bash tool's PATH).
 
 Owns: the marker, which command files the kit ships, copying and removing them, the
-launcher. Does not own: which folder a scope means (`claude.settings.commands_dir`) or
+launcher, and the commands' names in their texts (written as the plugin calls them,
+`/session-kit:NAME`; the copies installed into a Claude root name them bare, `/NAME`, as
+that route calls them). Does not own: which folder a scope means (`claude.settings.commands_dir`) or
 when they are installed (`install.installer`).
 """
 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from session_kit.base import fileio
@@ -42,7 +45,19 @@ def kit_command_files() -> list[Path]:
         return []
 
 
+PLUGIN_NAME = "session-kit"  # .claude-plugin/plugin.json: the plugin's commands are /session-kit:NAME
+
+
+def _bare_names(text: str) -> str:
+    """The text with the kit's commands named as an installed copy is called: `/NAME`."""
+    names = "|".join(re.escape(p.stem) for p in kit_command_files())
+    if not names:
+        return text
+    return re.sub(rf"/{re.escape(PLUGIN_NAME)}:({names})(?![\w-])", r"/\1", text)
+
+
 def _marked(text: str) -> str:
+    text = _bare_names(text)
     lines = text.splitlines(keepends=True)
     if lines and lines[0].strip() == "---":
         return lines[0] + COMMAND_MARKER + "\n" + "".join(lines[1:])
@@ -57,18 +72,31 @@ def is_kit_command(path: Path) -> bool:
     return COMMAND_MARKER in head
 
 
-def install_command_files(target: Path, *, dry_run: bool) -> tuple[list[str], list[str]]:
-    installed, skipped = [], []
+def install_command_files(target: Path, *, dry_run: bool) -> tuple[list[str], list[str], list[str]]:
+    """The kit's commands copied into `target`: (those in place after it, those skipped since
+    a file of the user's has the name, those written: new or changed; a dry run writes none)."""
+    installed, skipped, written = [], [], []
     for source in kit_command_files():
         dest = target / source.name
         if dest.exists() and not is_kit_command(dest):
             skipped.append(source.stem)
             continue
         installed.append(source.stem)
+        data = _marked(source.read_text(encoding="utf-8")).encode("utf-8")
+        if _holds(dest, data):
+            continue
+        written.append(source.stem)
         if not dry_run:
             target.mkdir(parents=True, exist_ok=True)
-            fileio.atomic_write(str(dest), _marked(source.read_text(encoding="utf-8")).encode("utf-8"), mode=0o644)
-    return installed, skipped
+            fileio.atomic_write(str(dest), data, mode=0o644)
+    return installed, skipped, written
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    try:
+        return read_small(path, len(data) + 1) == data
+    except OSError:
+        return False
 
 
 def remove_command_files(target: Path, *, dry_run: bool) -> list[str]:

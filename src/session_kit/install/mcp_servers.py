@@ -27,6 +27,7 @@ from typing import Any
 
 from session_kit.base import fileio
 from session_kit.errors import BadFile
+from session_kit.extras import install_hint
 from session_kit.install.settings_file import (
     dump_settings,
     mode_of,
@@ -43,7 +44,7 @@ KEY = "mcpServers"
 CONFIG_NAME = ".claude.json"
 MAX_ATTEMPTS = 100  # read-modify-write rounds against the client saving the file meanwhile
 MAX_RECEIPTS_BYTES = 1024 * 1024
-SDK_MISSING = "the MCP SDK is missing (pip install 'claude-session-kit[mcp]'; ./install.sh includes it)"
+SDK_MISSING = "the MCP SDK (the kit's `mcp` extra) is missing; add it with: {hint}"
 
 
 @dataclass(frozen=True)
@@ -180,7 +181,9 @@ def install(*, claude_root: Path, dry_run: bool = False, root: str | None = None
                 )
                 return McpResult(path, dry_run, False, ours, current, why)
             if not sdk_present():
-                return McpResult(path, dry_run, False, current is not None, current, SDK_MISSING)
+                return McpResult(
+                    path, dry_run, False, current is not None, current, SDK_MISSING.format(hint=install_hint("mcp"))
+                )
             if current == wanted:
                 return McpResult(path, dry_run, False, True, current)
             if dry_run:

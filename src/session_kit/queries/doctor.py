@@ -2,7 +2,7 @@
 installed and whether it is current. What `doctor` prints.
 
 Owns: putting the report together from the Claude root (`sessions.store`), the kit's state
-root and hook log (`state`), the install status (`install.installer`), whether the kit
+root and hook log (`state`), the install status (`install.status`), whether the kit
 also runs as a plugin (enabled in a settings file, or its `bin/` on PATH inside a session),
 with a warning when both routes are active, which routes are active (`routes`: the settings
 install, the plugin; a marketplace install is a plugin enabled in a settings file), the
@@ -21,9 +21,11 @@ from typing import Any
 
 from session_kit import __version__
 from session_kit.base.fileio import open_regular, read_small
+from session_kit.claude.paths import projects_dir
 from session_kit.claude.settings import SCOPES
 from session_kit.errors import KitError
 from session_kit.install import installer, kit_files, mcp_servers
+from session_kit.install.status import status as install_status
 from session_kit.queries.history import archive_status
 from session_kit.sessions.store import list_project_dirs, list_sessions
 from session_kit.state import root as state
@@ -106,7 +108,7 @@ def doctor_report(
     state_root = state_root or state.state_root()
     projects = list_project_dirs(claude_root)
     sessions = sum(len(list_sessions(p)) for p in projects)
-    installed = installer.status(claude_root=claude_root, project=project, root=state_root)
+    installed = install_status(claude_root=claude_root, project=project, root=state_root)
     log_path = Path(state_root) / "logs" / "hooks.log"
     try:
         with open_regular(log_path) as log:  # a FIFO or device in its place must not hang us
@@ -126,6 +128,7 @@ def doctor_report(
         "python": sys.executable,
         "claude_root": str(claude_root),
         "claude_root_exists": claude_root.is_dir(),
+        "is_claude_root": projects_dir(claude_root).is_dir(),
         "claude_root_source": root_source,
         "projects": len(projects),
         "sessions": sessions,

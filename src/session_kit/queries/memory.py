@@ -65,10 +65,11 @@ def session_memory(
     path = record.memory_path(scratch.path)
     memory = None
     if settings.capture:
-        if update and save:
-            scratch.create()
+        if update and save and scratch.exists():
             memory = capture_session(scratch.path, os.fspath(ref.path), settings, session_id=ref.id)
         elif update:
+            # Brought up to date in memory only: a session merely looked at gets no scratch dir
+            # (`scratch list` would show it), and the MCP server's tools write nothing.
             memory = capture_unsaved(path, os.fspath(ref.path), settings, session_id=ref.id)
         else:
             memory = record.load(path)

@@ -25,7 +25,6 @@ URL_VARIABLE = "SESSION_KIT_TEAM_URL"
 CONFIG_SECTION = "team"
 MAX_CONFIG_BYTES = 1 << 20
 CONNECT_TIMEOUT_S = 10
-INSTALL_HINT = "pip install 'claude-session-kit[team]'"
 
 # What libpq says when it turned the credentials away, or there is no such database or role.
 _REFUSED = re.compile(
@@ -110,7 +109,9 @@ def _driver() -> Any:
     try:
         import psycopg
     except ImportError:
-        raise KitError(f"the team database needs psycopg 3: {INSTALL_HINT}") from None
+        from session_kit.extras import install_hint
+
+        raise KitError(f"the team database needs psycopg 3: {install_hint('team')}") from None
     return psycopg
 
 

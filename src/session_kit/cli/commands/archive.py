@@ -17,7 +17,7 @@ from session_kit import api
 from session_kit.cli.context import Kit, pass_kit, shared_options
 from session_kit.cli.envelope import emit_json
 from session_kit.cli.helptext import epilog
-from session_kit.cli.text import plural
+from session_kit.cli.text import human_size, plural
 from session_kit.errors import EXIT_DAMAGED
 
 PROGRESS_EVERY_S = 0.2
@@ -68,7 +68,7 @@ def archive(kit: Kit, prune: bool, verify: bool) -> None:
             click.echo(f"session-kit: skipped {error}", err=True)
         pruned = f"; {run.pruned} archived sessions dropped" if prune else ""
         click.echo(
-            f"Archived {plural(run.bytes, 'new byte')} in {plural(run.files, 'file')} into {api.archive_dir(api.state_root())}{pruned}"
+            f"Archived {human_size(run.bytes)} new in {plural(run.files, 'file')} into {api.archive_dir(api.state_root())}{pruned}"
         )
         if checked is not None:
             for problem in checked.problems:
@@ -76,7 +76,7 @@ def archive(kit: Kit, prune: bool, verify: bool) -> None:
             verdict = "every byte is there" if not checked.problems else plural(len(checked.problems), "problem")
             click.echo(
                 f"Verified {plural(checked.files, 'file')}, {plural(checked.generations, 'generation')}, "
-                f"{plural(checked.bytes, 'byte')}: {verdict}"
+                f"{human_size(checked.bytes)}: {verdict}"
             )
     if checked is not None and checked.problems:
         raise SystemExit(EXIT_DAMAGED)

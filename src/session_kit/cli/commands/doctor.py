@@ -15,8 +15,10 @@ import click
 from session_kit import __version__, api
 from session_kit.cli.context import Kit, pass_kit, shared_options
 from session_kit.cli.envelope import emit_json
+from session_kit.cli.errors import no_claude_root
 from session_kit.cli.helptext import epilog
-from session_kit.cli.style import FAILURE, echo, paint
+from session_kit.cli.layout import say
+from session_kit.cli.style import FAILURE, paint
 from session_kit.cli.text import plural, visible
 from session_kit.errors import EXIT_DRIFT, EXIT_INTERNAL, EXIT_NOT_FOUND, KitError
 
@@ -75,20 +77,20 @@ def _doctor_transcripts(kit: Kit, *, strict: bool) -> None:
     else:
         data = drift.as_dict()
         versions = ", ".join(f"{v} ({n})" for v, n in data["versions"].items()) or "none"
-        click.echo(
+        say(
             f"Transcripts under {kit.root}: {plural(data['files'], 'file')}, {plural(data['entries'], 'entry', 'entries')}"
         )
-        click.echo(f"Client versions (entries): {versions}")
+        say(f"Client versions (entries): {versions}")
         for label, key in (
             ("entry types", "unknown_entry_types"),
             ("content-block types", "unknown_block_types"),
             ("attachment kinds (never shown; not drift)", "unknown_attachment_kinds"),
         ):
             table = data[key]
-            click.echo(f"Unknown {label}: {len(table) or 'none'}")
+            say(f"Unknown {label}: {len(table) or 'none'}")
             for name, item in table.items():
                 by = ", ".join(f"{v} {n}" for v, n in item["versions"].items())
-                click.echo(f"  {visible(name)}  {item['count']} ({by})  e.g. {item['example']}")
+                say(f"  {visible(name)}  {item['count']} ({by})  e.g. {item['example']}")
     if strict and drift.drifted:
         sys.exit(EXIT_DRIFT)
 
@@ -96,8 +98,9 @@ def _doctor_transcripts(kit: Kit, *, strict: bool) -> None:
 NO_ROUTE = (
     "Installed:   nothing; choose one route:",
     "  session-kit install                            hooks in your settings.json",
-    "  claude plugin install session-kit@session-kit  after `claude plugin marketplace add <kit>`",
-    "  claude --plugin-dir <kit>                      one session (doctor sees it from inside)",
+    "  claude plugin marketplace add <kit>            then:",
+    "  claude plugin install session-kit@session-kit  the plugin, in every session",
+    "  claude --plugin-dir <kit>                      the plugin, in one session",
 )
 
 
@@ -119,16 +122,17 @@ def _advice(item: dict, *, plugin: bool) -> str:
 
 
 def _print_doctor(report: dict) -> None:
-    click.echo(f"session-kit {__version__} ({sys.executable})")
-    missing = "" if report["claude_root_exists"] else "  (missing: Claude Code has not run here yet)"
-    click.echo(f"Claude root: {report['claude_root']} [{report['claude_root_source']}]{missing}")
-    click.echo(f"Projects: {report['projects']}, sessions: {report['sessions']}")
-    click.echo(f"Kit state:   {report['state_root']}")
+    say(f"session-kit {__version__} ({sys.executable})")
+    say(f"Claude root: {report['claude_root']} [{report['claude_root_source']}]")
+    if not report["is_claude_root"]:
+        say(f"  {no_claude_root(report['claude_root'])}")  # the words `sessions` and every reader say
+    say(f"Projects: {report['projects']}, sessions: {report['sessions']}")
+    say(f"Kit state:   {report['state_root']}")
     _print_routes(report)
     for warning in report["warnings"]:
-        echo(paint(f"Warning: {warning}", FAILURE))
+        say(paint(f"Warning: {warning}", FAILURE))
     if report["hook_log_lines"]:
-        click.echo(f"Hook log: {report['hook_log_lines']} problem lines in {report['hook_log']}")
+        say(f"Hook log: {report['hook_log_lines']} problem lines in {report['hook_log']}")
     _print_archive(report["archive"])
     _print_index(report["index"])
 
@@ -138,56 +142,54 @@ def _print_routes(report: dict) -> None:
     plugin = bool(report["plugin"])
     if not report["installed"]:
         for line in ("Installed:   as a plugin (its hooks come with it; nothing to install)",) if plugin else NO_ROUTE:
-            click.echo(line)
+            say(line)
     for item in report["installed"]:
         hooks = ", ".join(sorted(item["hooks"])) or "no hooks"
         fine = item["current"] and not item["error"] and item["scope"] != api.SCOPE_PROJECT
         current = "current" if fine else _advice(item, plugin=plugin)
-        click.echo(f"Installed ({item['scope']}): {item['settings_path']}: {hooks}; {current}")
+        say(f"Installed ({item['scope']}): {item['settings_path']}: {hooks}; {current}")
         if item["commands"]:
-            click.echo(f"  slash commands: {', '.join('/' + c for c in item['commands'])}")
+            say(f"  slash commands: {', '.join('/' + c for c in item['commands'])}")
         if item["error"]:
-            click.echo(f"  problem: {item['error']}")
+            say(f"  problem: {item['error']}")
         fix = "`session-kit uninstall`" if plugin else "`session-kit install` to repoint, or `session-kit uninstall`"
         for what in item["dangling"]:
-            click.echo(f"  dangling: {what} (run {fix})")
+            say(f"  dangling: {what} (run {fix})")
     for where in report["plugin"]:
-        click.echo(f"Plugin:      {where}")
+        say(f"Plugin:      {where}")
     _print_mcp_server(report["mcp_server"], plugin=plugin)
     guard = report["guard_secrets"]
     if guard:
-        click.echo(f"Secret guard: on ({'; '.join(guard)})")
+        say(f"Secret guard: on ({'; '.join(guard)})")
     elif report["installed"] or plugin:
         how = "the plugin's guard_secrets option" if plugin else "`session-kit install --guard-secrets`"
-        click.echo(f"Secret guard: off (turn it on with {how})")
+        say(f"Secret guard: off (turn it on with {how})")
 
 
 def _print_mcp_server(server: dict, *, plugin: bool) -> None:
     """The kit's MCP server in the client's user config (the plugin declares its own)."""
     where = server["config_path"]
     if server["error"]:
-        click.echo(f"MCP server:  {server['error']}")
+        say(f"MCP server:  {server['error']}")
     elif server["registered"]:
         how = "current" if server["current"] else "not this installation's (run `session-kit install`)"
-        click.echo(f"MCP server:  registered in {where} ({'by the kit; ' if server['by_kit'] else ''}{how})")
+        say(f"MCP server:  registered in {where} ({'by the kit; ' if server['by_kit'] else ''}{how})")
     elif not plugin:
-        click.echo(f"MCP server:  not registered in {where} (`session-kit install` registers it)")
+        say(f"MCP server:  not registered in {where} (`session-kit install` registers it)")
     if not server["sdk"] and (server["registered"] or plugin):
-        click.echo("  the MCP SDK is missing here: pip install 'claude-session-kit[mcp]'")
+        say(f"  the MCP SDK is missing here: {api.install_hint('mcp')}")
 
 
 def _print_archive(archive: dict) -> None:
     state = "" if archive["enabled"] else " (hooks' archiving is off)"
-    click.echo(
-        f"Archive:     {archive['dir']}: {plural(archive['files'], 'file')}, {archive['bytes'] / 1e6:.1f} MB{state}"
-    )
-    click.echo(
+    say(f"Archive:     {archive['dir']}: {plural(archive['files'], 'file')}, {archive['bytes'] / 1e6:.1f} MB{state}")
+    say(
         f"  not archived yet: {plural(archive['not_archived_files'], 'file')} ({archive['not_archived_bytes'] / 1e6:.1f} MB); "
         f"the client deletes transcripts after {archive['cleanup_period_days']:g} days "
         f"(cleanupPeriodDays: {archive['cleanup_period_source']})"
     )
     if archive["aging_out_unarchived"]:
-        click.echo(
+        say(
             f"  WARNING: {plural(archive['aging_out_unarchived'], 'file')} will age out unarchived within a week: "
             "run `session-kit archive`"
         )
@@ -195,9 +197,9 @@ def _print_archive(archive: dict) -> None:
 
 def _print_index(index: dict) -> None:
     if index["state"] == "missing":
-        click.echo(f"Index:       {index['path']}: not made yet (the first search makes it)")
+        say(f"Index:       {index['path']}: not made yet (the first search makes it)")
     elif index["state"] == "damaged":
-        echo(paint(f"Index:       {index['path']}: damaged ({index['problem']}); the next search rebuilds it", FAILURE))
+        say(paint(f"Index:       {index['path']}: damaged ({index['problem']}); the next search rebuilds it", FAILURE))
     else:
         busy = f" ({index['problem']})" if index["problem"] else ""
-        click.echo(f"Index:       {index['path']}: ok, {index['bytes'] / 1e6:.1f} MB{busy}")
+        say(f"Index:       {index['path']}: ok, {index['bytes'] / 1e6:.1f} MB{busy}")

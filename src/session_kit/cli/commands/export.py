@@ -49,7 +49,8 @@ def export(kit: Kit, output_dir: Path, fmt: str, source: str | None) -> None:
     The index is brought up to date first. Text is redacted (it is indexed redacted). Load
     many people's or CI runners' exports into one engine, e.g. DuckDB:
     `SELECT * FROM read_json_auto('*/texts.jsonl')`. Columns: docs/reference/json.md. Parquet needs the
-    optional extra: `pip install 'claude-session-kit[parquet]'`.
+    optional extra: `./install.sh --with parquet` (without it, the error names the command for
+    this kit's interpreter).
     """
     import socket
 

@@ -39,15 +39,13 @@ def mcp(kit: Kit) -> None:
     ~/.claude.json). In the client its tools are mcp__session-kit__<tool> (installed) or
     mcp__plugin_session-kit_session-kit__<tool> (plugin); `claude -p` needs them allowed
     (--allowedTools with that prefix). Needs the `mcp` extra
-    (`pip install 'claude-session-kit[mcp]'`; ./install.sh and the plugin include it).
+    (./install.sh and the plugin include it; `doctor` names the command that adds it).
     See docs/how-to/model-reads-history.md and docs/reference/mcp.md.
     """
     from importlib.util import find_spec  # found, not loaded: the server loads it
 
     if find_spec("mcp") is None:
-        raise KitError(
-            "the MCP server needs the `mcp` package: pip install 'claude-session-kit[mcp]' (./install.sh includes it)"
-        )
+        raise KitError(f"the MCP server needs the `mcp` package (the kit's `mcp` extra): {api.install_hint('mcp')}")
     api.serve_mcp(kit.claude_dir)
 
 

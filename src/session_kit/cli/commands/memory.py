@@ -12,6 +12,7 @@ from session_kit import api
 from session_kit.cli.context import Kit, pass_kit, shared_options
 from session_kit.cli.envelope import emit_json
 from session_kit.cli.helptext import epilog
+from session_kit.cli.layout import say, say_lines
 from session_kit.cli.session_arg import SESSION_CODES, resolve, session_argument
 
 
@@ -64,16 +65,14 @@ def memory(kit: Kit, session: str, whole: bool, saved: bool, dropped: bool) -> N
     for problem in settings["problems"]:
         click.echo(f"session-kit: {problem}", err=True)
     if whole:
-        click.echo(view.whole)
+        say_lines(view.whole)
         return
     if view.restored is None:
         click.echo(f"Nothing to put back yet for session {ref.id}: no request, call or saved value captured.")
         return
-    click.echo(view.restored)
+    say_lines(view.restored)
     click.echo("")
-    click.echo(
-        f"({len(view.restored)} characters of the {api.MEMORY_RESTORE_LIMIT} the restore may use; --whole for all)"
-    )
+    say(f"({len(view.restored)} characters of the {api.MEMORY_RESTORE_LIMIT} the restore may use; --whole for all)")
 
 
 def _show_dropped(kit: Kit, ref) -> None:

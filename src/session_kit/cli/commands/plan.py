@@ -11,6 +11,7 @@ from session_kit import api
 from session_kit.cli.context import Kit, no_redact_option, pass_kit, shared_options
 from session_kit.cli.envelope import emit_json
 from session_kit.cli.helptext import epilog
+from session_kit.cli.layout import say, say_lines
 from session_kit.cli.outcomes import (
     plan_source,
 )
@@ -65,9 +66,9 @@ def plan(kit: Kit, session: str, all_plans: bool) -> None:
         )
         if number > first_number:
             click.echo("")
-        click.echo(f"Plan {number} of {len(plans)} — {plan_source(p.source)}, {where}, {clock(p.timestamp)}{status}")
+        say(f"Plan {number} of {len(plans)} — {plan_source(p.source)}, {where}, {clock(p.timestamp)}{status}")
         click.echo("")
         if p.file_found is False:
-            click.echo(f"(the plan file {p.path} was not found: the session's ExitPlanMode call named it)")
+            say(f"(the plan file {p.path} was not found: the session's ExitPlanMode call named it)")
         else:
-            click.echo(visible(p.text).rstrip())
+            say_lines(visible(p.text).rstrip())

@@ -22,6 +22,8 @@ from session_kit import api
 from session_kit.cli.context import Kit, json_option, pass_kit
 from session_kit.cli.envelope import emit_json
 from session_kit.cli.helptext import epilog
+from session_kit.cli.layout import say
+from session_kit.cli.style import id_width
 from session_kit.cli.text import local_time, plural
 from session_kit.errors import EXIT_AMBIGUOUS, EXIT_BAD_FILE, EXIT_NOT_FOUND, BadFile, KitError, NotFound
 
@@ -33,6 +35,9 @@ DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 
 
 @click.group(
+    # `scratch` alone: a one-line usage error naming the subcommands, not the whole help on stderr
+    no_args_is_help=False,
+    invoke_without_command=True,
     epilog=epilog(
         'session-kit scratch set current-task "step 3 of 5: the parser"',
         'session-kit scratch note "tests/test_parser.py is flaky"',
@@ -43,7 +48,7 @@ DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
             EXIT_NOT_FOUND: "no such session (or no value under that key)",
             EXIT_BAD_FILE: "the state file is damaged or a folder is a symlink (left as it was)",
         },
-    )
+    ),
 )
 def scratch() -> None:
     """The session's scratch directory and its work state (values and notes).
@@ -54,6 +59,9 @@ def scratch() -> None:
     current project's `current-session-id` pointer. The work state is put back into the
     model's context after a compaction.
     """
+    ctx = click.get_current_context()
+    if ctx.invoked_subcommand is None:
+        raise click.UsageError(f"scratch needs a subcommand: {', '.join(sorted(scratch.commands))}", ctx)
 
 
 def session_id_option(func: F) -> F:
@@ -217,10 +225,12 @@ def scratch_list(kit: Kit) -> None:
         return
     if not rows:
         click.echo(f"No scratch directories under {root}.")
+    ids = id_width()
     for r in rows:
         when = local_time(datetime.fromtimestamp(r["last_activity"], timezone.utc))
-        click.echo(
-            f"{r['session_id']:<36}  {when}  {plural(r['values'], 'value'):>10}  {plural(r['notes'], 'note'):>9}  {r['project']}"
+        sid = r["session_id"][:ids]
+        say(
+            f"{sid:<{ids}}  {when}  {plural(r['values'], 'value'):>10}  {plural(r['notes'], 'note'):>9}  {r['project']}"
         )
 
 

@@ -17,6 +17,8 @@ from session_kit import api
 from session_kit.cli.context import Kit, pass_kit, project_options, shared_options
 from session_kit.cli.envelope import emit_json
 from session_kit.cli.helptext import epilog
+from session_kit.cli.layout import say
+from session_kit.cli.style import id_width
 from session_kit.cli.text import plural
 from session_kit.errors import EXIT_AMBIGUOUS, EXIT_NOT_FOUND, EXIT_SECRETS
 
@@ -81,9 +83,10 @@ def _print(report: Any, *, scrub: bool, client: bool) -> None:
     hits = report.hits
     if hits:
         width = max(len(h.kind) for h in hits)
+        ids = id_width()
         for h in hits:
             times = f"  ({h.count}x)" if h.count > 1 else ""
-            click.echo(f"{h.kind:<{width}}  {h.session or '-':<36}  {h.where:<7}  {h.path}:{h.line}{times}")
+            say(f"{h.kind:<{width}}  {(h.session or '-')[:ids]:<{ids}}  {h.where:<7}  {h.path}:{h.line}{times}")
     kinds = report.kinds
     files = len({(h.where, h.path) for h in hits})
     searched = plural(report.files, "file")
@@ -91,19 +94,17 @@ def _print(report: Any, *, scrub: bool, client: bool) -> None:
         click.echo(f"No secrets in {searched}.")
         return
     summary = ", ".join(f"{n} {kind}" for kind, n in kinds.items())
-    click.echo(f"{plural(report.found, 'secret')} in {plural(files, 'file')} of {searched} searched: {summary}.")
+    say(f"{plural(report.found, 'secret')} in {plural(files, 'file')} of {searched} searched: {summary}.")
     if not scrub:
-        click.echo(
-            "`session-kit secrets --scrub` removes them from the archive (--client: from the client's files too)."
-        )
+        say("`session-kit secrets --scrub` removes them from the archive (--client: from the client's files too).")
         return
     for done in report.scrubbed:
-        click.echo(f"scrubbed {plural(done['scrubbed'], 'secret')} from {done['where']} {done['path']}")
+        say(f"scrubbed {plural(done['scrubbed'], 'secret')} from {done['where']} {done['path']}")
     for session in report.running:
         click.echo(f"left alone (running): {session}")
     left = report.left
     if left:
         where = "" if client else " (the client's files are scrubbed with --client)"
-        click.echo(f"{plural(left, 'secret')} left{where}.")
+        say(f"{plural(left, 'secret')} left{where}.")
     else:
         click.echo("None left.")

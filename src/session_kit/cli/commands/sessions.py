@@ -20,7 +20,8 @@ from session_kit.cli.context import Kit, no_redact_option, pass_kit, project_opt
 from session_kit.cli.envelope import emit_json, emit_json_parts, json_items
 from session_kit.cli.errors import worded
 from session_kit.cli.helptext import epilog
-from session_kit.cli.style import echo, terminal_width
+from session_kit.cli.layout import say
+from session_kit.cli.style import SHORT_ID, id_width, terminal_width
 from session_kit.cli.tables import Column, capped_cells, table_lines, widest
 from session_kit.cli.team import only_local, print_sessions, team_option
 from session_kit.cli.text import clip, human_duration, human_size, local_time, plural
@@ -91,7 +92,8 @@ def sessions(
     tail of each file, and prints each row in its turn (memory stays flat on any number of
     sessions); from 200 sessions on, what it read is kept in the index, and a file of the same
     size, mtime and inode is not read again. --tokens adds tokens and cost, counted as
-    `session-kit usage` counts them.
+    `session-kit usage` counts them. Sessions whose transcript the client deleted and only the
+    kit's archive holds are listed below the table, marked `archived only`.
 
     --lost lists instead the sessions the client deleted before the kit archived them, as its
     `history.jsonl` remembers them: each with its project, time and the prompts typed
@@ -124,10 +126,11 @@ def sessions(
     if kit.as_json:
         # The rows' JSON is made in the listing's batches, on two cores for a long listing.
         parts = found.map_batches(lambda rows: json_items(list(_listed(rows, usage)), [r.shown for r in rows]))
-        emit_json_parts("sessions", {"claude_root": str(kit.root)}, "sessions", parts)
+        gone = [s.as_dict() for s in _archived_only(kit, project_path, all_projects)]
+        emit_json_parts("sessions", {"claude_root": str(kit.root), "archived_only": gone}, "sessions", parts)
         return
     columns = [
-        Column("SESSION"),
+        Column("SESSION", prefix=SHORT_ID if id_width() == SHORT_ID else None),  # below 120 columns: a prefix
         Column("LAST ACTIVE"),
         Column("DURATION", right=True, drop=4),
         Column("SIZE", right=True, drop=3),
@@ -166,9 +169,27 @@ def sessions(
             spool.add(part)
         if not spool.count:
             click.echo("No sessions.")
-            return
-        for line in table_lines(columns, spool.rows(), natural, width=terminal_width()):
+        for line in table_lines(columns, spool.rows(), natural, width=terminal_width()) if spool.count else ():
             click.echo(line)
+    _print_archived_only(_archived_only(kit, project_path, all_projects))
+
+
+def _archived_only(kit: Kit, project_path: Path | None, all_projects: bool) -> list:
+    return api.archived_only(kit.root, api.state_root(), project_path=project_path, all_projects=all_projects)
+
+
+def _print_archived_only(gone: list) -> None:
+    """Below the table, marked as such: the sessions whose transcript only the archive has."""
+    if not gone:
+        return
+    say(
+        f"Only in the kit's archive ({plural(len(gone), 'session')}: the client deleted the transcripts; "
+        "`session-kit show ID` reads one, `session-kit restore ID` puts it back):"
+    )
+    width = id_width()
+    for s in gone:
+        when = local_time(s.last_written) if s.last_written else "-"
+        click.echo(f"  {s.session_id[:width]}  {when}  {human_size(s.size):>6}  archived only")
 
 
 class Spool:
@@ -228,16 +249,30 @@ def _lost(
         emit_json("sessions-lost", {"claude_root": str(kit.root), "sessions": [s.as_dict() for s in found]})
         return
     if not found:
-        click.echo("No lost sessions: every session history.jsonl names has a transcript or an archived copy.")
+        click.echo(_no_lost(kit.root, project_path, all_projects))
         return
+    ids = id_width()
     for s in found:
         prompts = plural(len(s.prompts), "prompt")
-        click.echo(
-            f"{s.id or '(no session id)'}  {local_time(s.start)} .. {local_time(s.end)}  {prompts}  {s.project or '-'}"
+        say(
+            f"{(s.id or '(no session id)')[:ids]}  {local_time(s.start)} .. {local_time(s.end)}  {prompts}  {s.project or '-'}"
         )
         for p in s.prompts:
-            echo(f"    {local_time(p.timestamp)}  {clip(p.text, 2000)}")
+            say(f"    {local_time(p.timestamp)}  {clip(p.text, 2000)}")
     click.echo(f"{plural(len(found), 'lost session')} (only history.jsonl remembers them).")
+
+
+def _no_lost(root: Path, project_path: Path | None, all_projects: bool) -> str:
+    """Why `--lost` lists nothing: no history.jsonl, none in this project (but elsewhere), or none."""
+    if not (root / "history.jsonl").is_file():
+        return f"No lost sessions: there is no history.jsonl in {root} (the client writes it as you type)."
+    if not all_projects:
+        elsewhere = len(api.lost_sessions(root, api.state_root(), all_projects=True))
+        if elsewhere:
+            return (
+                f"No lost sessions in this project; {plural(elsewhere, 'lost session')} in others (--all lists them)."
+            )
+    return "No lost sessions: every session history.jsonl names has a transcript or an archived copy."
 
 
 def _listed(rows: Iterable[SessionOverview], usage: dict | None) -> Iterator[dict[str, Any]]:

@@ -70,8 +70,11 @@ def show(kit: Kit, session: str, full: bool, team: bool) -> None:
     say(f"  file:      {r.ref.path} ({human_size(r.ref.size)})")
     say(f"  cwd:       {r.cwd or '-'}   branch: {r.branch or '-'}   client: {r.version or '-'}")
     say(f"  time:      {local_time(r.start)} → {local_time(r.end)} ({human_duration(r.duration_s)})")
-    types = ", ".join(f"{k} {v}" for k, v in r.entry_types.items())
-    say(f"  entries:   {sum(r.entry_types.values())} ({types})")
+    # The client's bookkeeping (attachments, progress, api requests…) in one figure: --json has each type.
+    types = [f"{k} {v}" for k, v in r.entry_types.items() if k not in api.NOISE_TYPES]
+    noise = sum(v for k, v in r.entry_types.items() if k in api.NOISE_TYPES)
+    types += [f"client bookkeeping {noise}"] if noise else []
+    say(f"  entries:   {sum(r.entry_types.values())} ({', '.join(types)})")
     for line in usage_lines(r.usage):
         say(line)
     say(f"Requests ({len(r.requests)}):")

@@ -25,8 +25,8 @@ def statusline(setting: bool) -> None:
     """The client's status line: this session's id, tokens and cost, running subagents and compactions.
 
     The client runs the status-line command with JSON on stdin (session_id, transcript_path,
-    cwd, model…) after each turn. Set it in settings.json (user or project; a plugin cannot
-    set the main status line) to the script this prints with --setting: it starts without
+    cwd, model…) after each turn. `session-kit install --statusline` sets it in settings.json
+    (a plugin cannot set the main status line); by hand, set it to what --setting prints: it starts without
     click or the rest of the kit and reads only what the transcript gained since its last run
     (the offset is kept in the session's scratch dir). This command does the same, slower.
     """

@@ -70,7 +70,8 @@ def sync(kit: Kit, url: str | None, machine: str | None, folder: Path | None, or
 
     The password comes from the URL, $PGPASSWORD or ~/.pgpass (and the rest of libpq's
     environment: PGHOST, PGUSER…), and is never printed. Needs the `team` extra:
-    `pip install 'claude-session-kit[team]'`. How-to: docs/how-to/team-history.md.
+    `./install.sh --with team` (without it, the error names the command for this kit's
+    interpreter). How-to: docs/how-to/team-history.md.
     """
     if (folder is None) != (origin is None):
         raise click.UsageError("--from and --origin go together", click.get_current_context())
