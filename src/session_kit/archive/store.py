@@ -73,24 +73,22 @@ def archive_file(
             ensure_dir(folder, root=base)
             if made is not None:
                 made.add(folder)
-        # The folder was checked for symlinks (`ensure_dir`); O_NOFOLLOW guards the file itself.
-        out = os.open(gz, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
-        try:
-            _lock(out)
-            old = layout.load_manifest(gz)  # again, under the lock: another copy may have run
-            return _copy(base, src, out, info, gz, old, rel, session)
-        finally:
-            os.close(out)
+        with layout.locked(base):
+            # Opened only under the lock: a scrub may have replaced the member while we waited.
+            # The folder was checked for symlinks (`ensure_dir`); O_NOFOLLOW guards the file itself.
+            out = os.open(gz, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            try:
+                # Both again, under the lock: another copy may have run, and taken the file
+                # further than our first look at it went (that is no cut: no new generation).
+                old = layout.load_manifest(gz)
+                info = os.fstat(src)
+                if unchanged(layout.checkpoint_of(old), info) and (session is None or old.get("session") == session):
+                    return 0
+                return _copy(base, src, out, info, gz, old, rel, session)
+            finally:
+                os.close(out)
     finally:
         os.close(src)
-
-
-def _lock(fd: int) -> None:
-    try:
-        import fcntl
-    except ImportError:  # no flock: one archiver at a time is the caller's to ensure
-        return
-    fcntl.flock(fd, fcntl.LOCK_EX)
 
 
 def _crc_of_file(fd: int, size: int) -> int:
@@ -212,9 +210,7 @@ def rewrite(base: str, rel: str, change: Callable[[bytes], bytes]) -> bool:
     nothing changed."""
     gz = layout.member_path(base, rel)
     check_no_symlink(base, gz)
-    fd = os.open(gz, os.O_RDWR | getattr(os, "O_NOFOLLOW", 0))
-    try:
-        _lock(fd)  # no copy into it meanwhile
+    with layout.locked(base):  # no copy into it meanwhile, and none into a member replaced here
         manifest = layout.load_manifest(gz)
         entry = layout.entry_of(base, manifest) if manifest else None
         if entry is None:
@@ -241,8 +237,6 @@ def rewrite(base: str, rel: str, change: Callable[[bytes], bytes]) -> bool:
         if entry.rewritten and rel.endswith(".jsonl"):
             generations.write_earlier(base, rel)
         return True
-    finally:
-        os.close(fd)
 
 
 # --- what is archived -------------------------------------------------------------------------
