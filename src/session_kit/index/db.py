@@ -169,11 +169,14 @@ def connect(
         try:
             return _open(path, fts)
         except Damaged as exc:
+            if exc.args[-1:] == ("sqlite",) and _update_running(path) and time.monotonic() < deadline:
+                time.sleep(0.1)  # "malformed" while another process writes: busy, not damaged
+                continue
             if rebuilt:
                 from session_kit.errors import KitError
 
-                raise KitError(f"the index {path} cannot be made ({exc}); delete it and try again") from None
-            set_aside(path, str(exc), seen)
+                raise KitError(f"the index {path} cannot be made ({exc.args[0]}); delete it and try again") from None
+            set_aside(path, str(exc.args[0]), seen)
             rebuilt = True
         except sqlite3.OperationalError as exc:
             if not _busy(exc) or time.monotonic() > deadline:
@@ -189,21 +192,52 @@ def use(
     claude_root: str | os.PathLike[str] | None = None,
 ) -> T:
     """`work` done on the index, closed after. Damage found only while reading (a garbled page,
-    a broken full-text index) sets the index aside and does `work` again on a new one."""
+    a broken full-text index) sets the index aside and does `work` again on a new one; but
+    not while another process holds the update lock (it is waited for: busy), nor when
+    `PRAGMA integrity_check` finds the index whole (read again)."""
     path = index_path(state_root, claude_root)
-    for attempt in range(2):
+    deadline = time.monotonic() + BUSY_S
+    rebuilt, checked = False, 0
+    while True:
         conn = connect(state_root, fts=fts, claude_root=claude_root)
         seen = _identity(path)
         try:
             return work(conn)
         except sqlite3.DatabaseError as exc:
-            if attempt or _busy(exc):
+            if rebuilt or _busy(exc):
                 raise
             problem = str(exc)
         finally:
             conn.close()
+        if _update_running(path) and time.monotonic() < deadline:
+            time.sleep(0.1)  # "malformed" while another process writes: busy, not damaged
+            continue
+        if checked < 2 and _intact(path):
+            checked += 1  # nothing wrong on a second look: read again
+            continue
         set_aside(path, problem, seen)
-    raise AssertionError("unreachable")
+        rebuilt = True
+
+
+def _update_running(path: str) -> bool:
+    """Another process holds the index's update lock (`writer`)."""
+    try:
+        with locked(path + ".update", timeout=0):
+            return False
+    except TimeoutError:
+        return True
+
+
+def _intact(path: str) -> bool:
+    """`PRAGMA integrity_check` finds nothing wrong: what looked damaged is not set aside."""
+    try:
+        check = sqlite3.connect(path, timeout=30)
+        try:
+            return check.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        finally:
+            check.close()
+    except sqlite3.Error:
+        return False
 
 
 def begin(conn: sqlite3.Connection) -> None:
@@ -279,7 +313,7 @@ def _open(path: str, fts: bool | None) -> sqlite3.Connection:
         conn.close()
         if _busy(exc):
             raise
-        raise Damaged(str(exc)) from None
+        raise Damaged(str(exc), "sqlite") from None
     except BaseException:
         conn.close()
         raise
