@@ -146,7 +146,7 @@ def locked(base: str, *, shared: bool = False) -> Iterator[None]:
         return
     path = os.path.join(base, LOCK)
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0), 0o600)
+        fd = fileio.open_fd(path, flags=os.O_RDWR | os.O_CREAT | fileio.NOFOLLOW)[0]
     except OSError:
         if not shared:
             raise

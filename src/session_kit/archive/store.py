@@ -76,7 +76,7 @@ def archive_file(
         with layout.locked(base):
             # Opened only under the lock: a scrub may have replaced the member while we waited.
             # The folder was checked for symlinks (`ensure_dir`); O_NOFOLLOW guards the file itself.
-            out = os.open(gz, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            out = fileio.open_fd(gz, flags=os.O_RDWR | os.O_CREAT | fileio.NOFOLLOW)[0]
             try:
                 # Both again, under the lock: another copy may have run, and taken the file
                 # further than our first look at it went (that is no cut: no new generation).
@@ -182,7 +182,7 @@ def _copy(
 
 def _open_member(base: str, member: str) -> int:
     check_no_symlink(base, member)
-    return os.open(member, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    return fileio.open_fd(member, flags=os.O_RDWR | os.O_CREAT | fileio.NOFOLLOW)[0]
 
 
 # --- every generation at once: what the secrets finder reads and `rewrite` changes -------------

@@ -67,6 +67,7 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
+from session_kit.base import fileio
 from session_kit.base.fileio import TEXT_ERRORS
 from session_kit.index.journal import index_path
 from session_kit.state.root import ensure_dir, locked
@@ -282,7 +283,7 @@ def _open(path: str, fts: bool | None) -> sqlite3.Connection:
         raise Damaged(f"{kind} in its place")
     if st is None:
         try:
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600))
+            os.close(fileio.open_fd(path, flags=os.O_WRONLY | os.O_CREAT | os.O_EXCL | fileio.NOFOLLOW)[0])
         except FileExistsError:
             pass  # made by another process this instant
     conn = sqlite3.connect(path, timeout=30, isolation_level=None)
