@@ -477,6 +477,7 @@ HOOK_LOADS = {
         "session_kit.usage.filecount",
         "session_kit.transcript",
         "session_kit.base.follow",
+        "session_kit.base.timestamps",  # the follower's mtime, clamped
         "session_kit.transcript.usagefields",
         "session_kit.base.tools",  # which calls spawn an agent
         "session_kit.base.layout",  # where the agent's log is

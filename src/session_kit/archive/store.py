@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Iterator
 from session_kit.archive import generations, layout
 from session_kit.archive.layout import GZ, MANIFEST, Archived
 from session_kit.archive.members import member_chunks
-from session_kit.base import fileio
+from session_kit.base import fileio, timestamps
 from session_kit.base import layout as client
 from session_kit.base.follow import checkpoint, resume, unchanged
 from session_kit.base.headfield import field_in, head_field
@@ -135,7 +135,9 @@ def _copy(
     if old and start == size and gz_size:  # nothing new (a plan may have learnt its session)
         known = session if session is not None else old.get("session")
         checked = checkpoint(src, info, start).to_text()
-        layout.save_manifest(gz, {**old, "session": known, "crc": crc, "checkpoint": checked, "mtime": info.st_mtime})
+        layout.save_manifest(
+            gz, {**old, "session": known, "crc": crc, "checkpoint": checked, "mtime": timestamps.mtime(info)}
+        )
         return 0
     target = out if not generation else _open_member(base, layout.member_path(base, rel, generation))
     try:
@@ -166,7 +168,7 @@ def _copy(
         "gz_size": written,
         "crc": crc,
         "checkpoint": checkpoint(src, info, position).to_text(),
-        "mtime": info.st_mtime if position == size else 0.0,
+        "mtime": timestamps.mtime(info) if position == size else 0.0,
         "archived": time.time(),
         "earlier": None if switched else (old or {}).get("earlier"),
     }
@@ -379,7 +381,7 @@ def _slugs(transcripts: Iterable[str]) -> dict[str, str]:
         slug = _plan_name(head_field(path, b"slug", limit=SLUG_BYTES))
         if slug:
             try:
-                mtime = os.stat(path).st_mtime
+                mtime = timestamps.mtime(os.stat(path))
             except OSError:
                 continue
             if slug not in found or mtime > found[slug][0]:

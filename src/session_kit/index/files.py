@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from session_kit.base import layout
+from session_kit.base import layout, timestamps
 from session_kit.base.fileio import walkable
 from session_kit.base.headfield import head_field
 from session_kit.base.layout import Found, agent_of_name, is_compaction_agent
@@ -46,7 +46,7 @@ def _file(found: Found, session: str, *, warmup: bool = False) -> IndexFile | No
         return None  # removed while we looked
     if not stat.S_ISREG(st.st_mode):
         return None  # a FIFO or a device named like a transcript is never read
-    return IndexFile(found.path, session, found.agent, found.project, st.st_size, st.st_mtime, warmup=warmup)
+    return IndexFile(found.path, session, found.agent, found.project, st.st_size, timestamps.mtime(st), warmup=warmup)
 
 
 def _indexed(found: Found, session_of: Callable[[str], str | None]) -> IndexFile | None:

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from session_kit.base import timestamps
 from session_kit.base.follow import Checkpoint, Follow, unchanged
 from session_kit.index import fresh
 from session_kit.index.db import begin, has_fts, writer
@@ -281,8 +282,8 @@ def _index_held(
             cp.offset,
             cp.size,
             cp.ino,
-            f.stat.st_mtime,
-            f.stat.st_mtime_ns,
+            timestamps.mtime(f.stat),
+            timestamps.mtime_ns(f.stat),
             lines,
             sql_value(rows.last_message),
             cp.to_text(),

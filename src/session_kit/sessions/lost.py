@@ -20,6 +20,7 @@ from typing import Any
 
 from session_kit.base.encoding import encode_project_dir
 from session_kit.base.fileio import reason, skipped
+from session_kit.base.timestamps import from_seconds
 from session_kit.claude.paths import history_file
 from session_kit.sessions.store import check_scope, list_project_dirs, session_files
 from session_kit.transcript.entries import format_timestamp
@@ -94,8 +95,8 @@ def _prompt(line: int, value: dict) -> Prompt:
         if isinstance(item, dict) and isinstance(item.get("content"), str)
     )
     when = None
-    if isinstance(stamp, (int, float)) and not isinstance(stamp, bool) and 0 < stamp < 1e15:
-        when = datetime.fromtimestamp(stamp / 1000, tz=timezone.utc)
+    if isinstance(stamp, (int, float)) and not isinstance(stamp, bool) and stamp > 0:
+        when = from_seconds(min(stamp, 1e300) / 1000)  # clamped: a stamp of year 10000 or more is no error
     return Prompt(
         line,
         display if isinstance(display, str) else "",
