@@ -270,3 +270,13 @@ def test_a_file_pushed_twice_from_the_archive_view_is_removed_by_the_migration(t
     ok("sync", "--machine", "devbox", env=env)
     assert counts(pg_server, team_db) == before
     assert pg_server.psql(team_db, "SELECT value FROM kit_meta WHERE key = 'schema'").strip() == "2"
+
+
+def test_a_nul_in_the_machine_name_is_cleaned_like_any_team_text(tmp_path: Path, team_db):
+    laptop = machine(tmp_path, "laptop")
+    make_session(root_of(laptop), "eeee0000-0000-0000-0000-00000000e0e0", prompt="tune the walrus cache")
+    ok("sync", "--machine", "lap\x00top", env=laptop)
+    listed = ok("sessions", "--team", env=laptop)["sessions"]
+    assert [s["machine"] for s in listed] == ["lap\ufffdtop"]
+    assert [s["origin"] for s in listed] == ["machine:lap\ufffdtop"]
+    assert ok("sync", "--machine", "lap\x00top", env=laptop)  # the same machine again: nothing new

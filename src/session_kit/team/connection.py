@@ -96,11 +96,12 @@ def check_url(url: str) -> str:
 def machine_name(given: str | None, state_root: str | None) -> str:
     """`given`, else the config's `team.machine`, else this host's name."""
     name = given or _config(state_root).get("machine")
-    if isinstance(name, str) and name.strip():
-        return name.strip()
-    import socket
+    if not (isinstance(name, str) and name.strip()):
+        import socket
 
-    return socket.gethostname() or "unknown"
+        name = socket.gethostname() or "unknown"
+    # PostgreSQL's text holds no NUL (a machine name typed or configured with one: `sync` failed)
+    return name.strip().replace("\x00", "\ufffd")
 
 
 def user_name() -> str | None:
