@@ -54,7 +54,7 @@ to `<path>.damaged` (one kept) and made again, said once on stderr (`errors.Rebu
 `connect` finds what opening shows (`problem`: cheap checks, no page read twice), `use` what
 only reading shows (a garbled page), and does its work again on the new index. `health` is
 `doctor`'s read-only look. Writers take `BEGIN IMMEDIATE` (`begin`, retried while busy) and
-one update runs at a time (`writer`).
+one update runs at a time (`writer`); a reader reads in one transaction (`snapshot`).
 """
 
 from __future__ import annotations
@@ -64,7 +64,8 @@ import os
 import sqlite3
 import stat
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TypeVar
 
 from session_kit.base import fileio
@@ -254,6 +255,21 @@ def begin(conn: sqlite3.Connection) -> None:
             if not _busy(exc) or time.monotonic() > deadline:
                 raise
             time.sleep(0.05)
+
+
+@contextmanager
+def snapshot(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One read transaction for the block (re-entrant): every query in it sees one state of
+    the index, whatever another process commits meanwhile (WAL), so a reader asking several
+    questions (export's tables, usage's rows, a search's hits and what is behind) never mixes two."""
+    began = not conn.in_transaction
+    if began:
+        conn.execute("BEGIN")
+    try:
+        yield conn
+    finally:
+        if began and conn.in_transaction:
+            conn.execute("COMMIT")  # (reads only: nothing to roll back)
 
 
 def writer(conn: sqlite3.Connection, *, timeout: float | None = None) -> locked:

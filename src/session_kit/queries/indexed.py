@@ -79,16 +79,11 @@ def search_history(
         result = bring_up(INDEX_NOW_BYTES)
         if result.pending and not result.running:
             build.append(True)
-        if not result.pending:
-            return answer(conn, result)
         # What is behind and what the index holds, read in one snapshot: an update elsewhere
         # commits meanwhile, and a file both scanned and found in its new rows counted every
         # hit twice.
-        conn.execute("BEGIN")
-        try:
-            return answer(conn, replace(result, pending=bring_up(-1).pending))
-        finally:
-            conn.execute("COMMIT")
+        with db.snapshot(conn):
+            return answer(conn, replace(result, pending=bring_up(-1).pending) if result.pending else result)
 
     def answer(conn: Any, result: Any) -> HistoryHits:
         try:
@@ -199,7 +194,8 @@ def export_history(
         if projects_dir(claude_root).is_dir():
             update(conn, claude_root, state_root=state_root)
         try:
-            return export_tables(conn, folder, source=source, fmt=fmt)
+            with db.snapshot(conn):  # every table of one state of the index
+                return export_tables(conn, folder, source=source, fmt=fmt)
         except (ImportError, ValueError) as exc:
             raise KitError(str(exc)) from None
 
