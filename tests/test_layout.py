@@ -480,6 +480,7 @@ HOOK_LOADS = {
         "session_kit.usage.filecount",
         "session_kit.transcript",
         "session_kit.base.follow",
+        "session_kit.base.timestamps",  # the follower's mtime, clamped
         "session_kit.transcript.usagefields",
         "session_kit.base.tools",  # which calls spawn an agent
         "session_kit.base.layout",  # where the agent's log is
@@ -750,6 +751,15 @@ def _reads_attribute(name: str, attr: str) -> bool:
 
 def test_one_module_opens_files_without_blocking():
     assert {n for n in MODULES if _uses_os(n, "O_NONBLOCK")} == {"session_kit.base.fileio"}
+
+
+def test_one_module_opens_the_kits_files_and_appends_to_them():
+    # Every other open goes through `fileio.open_fd` (non-blocking, regular files only): a FIFO
+    # planted at the journal, the hook log or a lock file must not hang a hook.
+    devnull = {"session_kit.hooks.hookio", "session_kit.base.detach", "session_kit.cli.errors"}
+    assert {n for n in MODULES if _uses_os(n, "open")} == {"session_kit.base.fileio"} | devnull
+    appends = {n for n in MODULES if _uses_os(n, "O_APPEND")}
+    assert appends == {"session_kit.base.fileio", "session_kit.hooks.handlers"}  # the env file, through open_fd
 
 
 def test_one_module_replaces_a_file_atomically():

@@ -229,6 +229,7 @@ EVERY_COMMAND = {
     "transcript",
     "transcript.entries",
     "base.follow",
+    "base.timestamps",  # every time and mtime read, clamped
     "transcript.reader",
     "base.slash_commands",
     "base.vocabulary",

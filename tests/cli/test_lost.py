@@ -4,6 +4,8 @@ them, as the client's `history.jsonl` remembers them."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -118,3 +120,57 @@ def test_a_history_that_is_not_a_file_is_skipped_with_a_warning(claude_root: Pat
     (claude_root / "history.jsonl").mkdir()
     result = invoke("sessions", "--lost", "--all")
     assert result.exit_code == 0 and "history.jsonl" in result.stderr and "No lost sessions" in result.stdout
+
+
+def _history(path: Path, size: int) -> None:
+    """A history of `size` bytes, each line a prompt of its own lost session (the most
+    sessions a history can name: a CI runner's one-shot `claude -p` runs)."""
+    words = [
+        "migrate",
+        "billing",
+        "tables",
+        "postgres",
+        "deploy",
+        "flaky",
+        "test",
+        "fix",
+        "the",
+        "a",
+        "to",
+        "of",
+        "and",
+        "refactor",
+    ]
+    with path.open("w") as f:
+        i = written = 0
+        while written < size:
+            text = " ".join(words[(i * 7 + k) % len(words)] for k in range(150))
+            line = _line(f"{i:08d}-0000-4000-8000-000000000000", text, T0 + i, project=f"/work/p{i % 50}")
+            f.write(line)
+            written += len(line)
+            i += 1
+
+
+def _peak_rss_kb(*args: str) -> int:
+    """The peak RSS of `session-kit ARGS` run alone (its parent starts nothing else)."""
+    code = (
+        "import resource, subprocess, sys; "
+        "done = subprocess.run([sys.executable, '-m', 'session_kit', *sys.argv[1:]], stdout=subprocess.DEVNULL); "
+        "assert done.returncode == 0; print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
+    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return int(done.stdout)
+
+
+@pytest.mark.parametrize(
+    "args", [("sessions", "--lost", "--all", "--json"), ("search", "billing", "--lost", "--all", "--json")]
+)
+def test_lost_streams_a_large_history_in_memory_that_does_not_grow_with_it(claude_root: Path, tmp_path: Path, args):
+    size = 16_000_000
+    small, large = tmp_path / "small", tmp_path / "large"
+    for root, length in ((small, 100_000), (large, size)):
+        (root / "projects").mkdir(parents=True)
+        _history(root / "history.jsonl", length)
+    grew = _peak_rss_kb(*args, "--claude-dir", str(large)) - _peak_rss_kb(*args, "--claude-dir", str(small))
+    assert grew * 1024 < size / 2  # what is held is where the lines are, never their text

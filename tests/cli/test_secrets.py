@@ -220,3 +220,50 @@ def test_a_session_only_history_remembers_is_searched_by_its_full_id(claude_root
     assert [(h["session"], h["line"], h["kind"]) for h in found["hits"]] == [(lost, 1, "anthropic-api-key")]
     assert invoke("secrets", "77777777").exit_code == 3, "a prefix names a session the client or the archive has"
     assert invoke("secrets", lost, "--all").exit_code == 2
+
+
+def _export_calls(tmp_path: Path, name: str) -> int:
+    doc = invoke_json("export", "--output-dir", str(tmp_path / name))
+    return doc["rows"]["calls"]
+
+
+def test_a_scrubbed_session_the_client_still_has_is_one_session_in_search_and_export(
+    leaky: Leaky, claude_root: Path, tmp_path: Path
+):
+    assert invoke("archive").exit_code == 0
+    found = invoke_json("search", "credentials", "--all")
+    calls = _export_calls(tmp_path, "before")
+    assert found["total"] > 0 and calls > 0
+
+    assert invoke("secrets", "--all", "--scrub").exit_code == 8
+    again = invoke_json("search", "credentials", "--all")
+    assert again["total"] == found["total"], "each hit of the session once, not once more from the archive's view"
+    assert _export_calls(tmp_path, "after") == calls
+
+
+def test_an_index_holding_the_view_of_a_session_the_client_has_drops_it_at_the_next_update(
+    leaky: Leaky, claude_root: Path, tmp_path: Path
+):
+    from session_kit.archive import view
+    from session_kit.index import db
+    from session_kit.index.files import IndexFile
+    from session_kit.index.update import update
+
+    assert invoke("archive").exit_code == 0
+    found = invoke_json("search", "credentials", "--all")
+    calls = _export_calls(tmp_path, "before")
+    # what `secrets --scrub` did before: the view of the live session indexed beside it
+    assert view.materialize(_archive(), SID) is not None
+    doubled = os.path.join(layout.view_dir(_archive()), "projects", PROJECT, f"{SID}.jsonl")
+    conn = db.connect(state_root(), claude_root=claude_root)
+    try:
+        update(conn, claude_root, files=[IndexFile(doubled, SID, None, PROJECT)])
+        assert conn.execute("SELECT count(*) FROM files WHERE path=?", (doubled,)).fetchone()[0] == 1
+        update(conn, claude_root, state_root=state_root())
+        (sessions,) = conn.execute("SELECT count(*) FROM sessions WHERE id=?", (SID,)).fetchone()
+        paths = [p for (p,) in conn.execute("SELECT path FROM files WHERE session=?", (SID,))]
+    finally:
+        conn.close()
+    assert sessions == 1 and doubled not in paths
+    assert invoke_json("search", "credentials", "--all")["total"] == found["total"]
+    assert _export_calls(tmp_path, "after") == calls

@@ -225,3 +225,56 @@ def test_doctor_reports_the_index_health(index: Path):
     damaged = json.loads(run("doctor", "--json").stdout)["index"]
     assert damaged["state"] == "damaged" and "texts_fts" in damaged["problem"]
     assert "index" in run("doctor").stdout
+
+
+def test_a_search_while_another_update_commits_counts_each_hit_once(claude_root: Path, monkeypatch):
+    """The race of two first searches, made to happen every time: this search finds another
+    update running (its lock held), so it scans what is not indexed; the other update commits
+    every file between this search's look at what is behind and its query of the index."""
+    from session_kit.index import query, update
+    from session_kit.queries.indexed import search_history
+    from session_kit.state.root import state_root
+
+    _sessions(claude_root, 12, word="racedword")
+    home = state_root()
+    other = db.connect(home, claude_root=claude_root)
+    held = db.writer(other, timeout=0)
+    held.__enter__()
+    real = query.search_index
+
+    def after_the_other_commits(conn, *args, **kwargs):
+        update._update(other, claude_root, None, None, home, True)  # the other update, to the end
+        return real(conn, *args, **kwargs)
+
+    monkeypatch.setattr(query, "search_index", after_the_other_commits)
+    try:
+        found = search_history("racedword", claude_root, home, limit=None)
+    finally:
+        held.__exit__()
+        other.close()
+    assert found.total == 60 and found.scanned_files == 12
+
+
+@pytest.mark.parametrize("writing", [False, True], ids=["intact", "while-another-update-writes"])
+def test_malformed_seen_on_a_sound_index_is_read_again_never_set_aside(index: Path, monkeypatch, writing: bool):
+    """A reader that sees "malformed" on an index `PRAGMA integrity_check` finds whole, or
+    while another process holds the update lock, reads again: nothing is moved or rebuilt."""
+    import threading
+
+    from session_kit.state.root import locked
+
+    tries = []
+
+    def work(conn: sqlite3.Connection) -> int:
+        tries.append(1)
+        if len(tries) == 1:
+            raise sqlite3.DatabaseError("database disk image is malformed")
+        return conn.execute("SELECT count(*) FROM files").fetchone()[0]
+
+    held = locked(str(index) + ".update", timeout=0)
+    if writing:
+        held.__enter__()
+        threading.Timer(0.3, held.__exit__).start()
+    files = db.use(os.environ["SESSION_KIT_HOME"], work, claude_root=os.environ["CLAUDE_CONFIG_DIR"])
+    assert files > 0 and len(tries) == 2
+    assert not [p for p in index.parent.iterdir() if ".damaged" in p.name]

@@ -178,3 +178,30 @@ def test_a_hook_on_a_root_without_an_index_makes_none(claude_root: Path):
     time.sleep(0.3)
     assert not os.path.exists(journal.index_path(_state(), claude_root))
     assert not _journal(claude_root).exists()
+
+
+@pytest.mark.parametrize("event", ["stop", "session-end", "pre-compact"])
+def test_a_fifo_in_the_journals_place_never_blocks_a_hook(claude_root: Path, event: str):
+    built = build(claude_root)
+    sid = built.current.session_id
+    transcript = claude_root / "projects" / "-work-proj" / f"{sid}.jsonl"
+    assert sid in _found(claude_root, "Please build")  # the index exists: the hooks journal
+    os.mkfifo(_journal(claude_root))
+    payload = {"session_id": sid, "cwd": "/work/proj", "transcript_path": str(transcript), "trigger": "auto"}
+    done = hook(event, payload)  # a hook waiting on the FIFO times out here
+    assert done.returncode == 0 and done.stderr.count(b"\n") == 1
+    assert b"not a regular file (a FIFO)" in done.stderr
+    log = Path(_state()) / "logs" / "hooks.log"
+    assert b"not a regular file (a FIFO)" in log.read_bytes()
+
+
+def test_a_fifo_in_the_hook_logs_place_never_blocks_a_hook(claude_root: Path):
+    built = build(claude_root)
+    sid = built.current.session_id
+    transcript = claude_root / "projects" / "-work-proj" / f"{sid}.jsonl"
+    _found(claude_root, "Please build")
+    os.mkfifo(_journal(claude_root))
+    (Path(_state()) / "logs").mkdir(exist_ok=True)
+    os.mkfifo(Path(_state()) / "logs" / "hooks.log")
+    done = hook("stop", {"session_id": sid, "cwd": "/work/proj", "transcript_path": str(transcript)})
+    assert done.returncode == 0 and b"not a regular file" in done.stderr

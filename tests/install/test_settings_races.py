@@ -136,3 +136,29 @@ def test_a_half_written_settings_file_is_waited_for_not_refused(claude_root: Pat
     finally:
         writer.join()
     assert json.loads(path.read_bytes())["model"] == "opus"
+
+
+def test_an_editor_that_truncates_then_stalls_two_seconds_loses_no_key_to_an_install(claude_root: Path):
+    """The campaign's shape: the editor truncates the file and writes it 2 s later; the kit
+    reads it blank once settled (0.5 s still) and replaces it. The editor's bytes land in the
+    displaced file, still watched then: they are put back and the hooks installed on top."""
+    path = claude_root / "settings.json"
+    path.write_bytes(json.dumps(USER).encode())
+    truncated = threading.Event()
+
+    def editor() -> None:
+        with open(path, "wb") as f:  # the file is empty from here until the write
+            truncated.set()
+            time.sleep(2.0)
+            f.write(json.dumps({**USER, "edited": True}).encode())
+
+    writer = threading.Thread(target=editor)
+    writer.start()
+    try:
+        truncated.wait(5)
+        installer.install(scope="user", claude_root=claude_root, project=claude_root)
+    finally:
+        writer.join()
+    settings = json.loads(path.read_bytes())
+    assert settings["model"] == "opus" and settings["edited"] is True
+    assert "hooks" in settings

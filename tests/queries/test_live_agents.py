@@ -142,3 +142,22 @@ def test_a_threshold_that_is_no_positive_time_is_refused_in_one_line(three_agent
         parse_threshold(text)
     result = invoke("agents", SID, "--stalled-after", text)
     assert result.exit_code == 2 and "--stalled-after" in result.stderr and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    "denied", ['"many"', "Infinity", "-Infinity", "NaN", "1e400", "-3", "true", "[1]", "{}", "100000000000000000000"]
+)
+def test_a_hand_corrupted_live_record_field_is_dropped_never_an_error(three_agents, denied: str):
+    path = Path(live.live_path(three_agents["scratch"].path))
+    record = path.read_text()
+    corrupt = record.replace('"busy3": {', f'"busy3": {{"denied": {{"calls": {denied}, "tokens": "x"}}, ', 1)
+    corrupt = corrupt.replace('"quiet2": {', '"quiet2": {"started": 7, "type": ["Explore"], ', 1)
+    assert corrupt != record
+    path.write_text(corrupt)
+    for args in (("agents", SID, "--json"), ("agents", SID)):
+        result = invoke(*args, env={"SESSION_KIT_AGENT_BUDGET": "1000"})
+        assert result.exit_code == 0, result.output
+    agents = by_id(invoke_json("agents", SID))
+    assert agents["busy3"]["denied_calls"] == 0 and agents["quiet2"]["status"] in ("stalled", "running")
+    live.record_denied(three_agents["scratch"].path, "busy3", agent_type="Explore", budget=1000, tokens=1115)
+    assert by_id(invoke_json("agents", SID))["busy3"]["denied_calls"] == 1

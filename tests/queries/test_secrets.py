@@ -53,3 +53,28 @@ def test_a_secret_kept_only_in_a_set_aside_copy_is_found_with_its_session_and_li
         assert [(Path(h.path).name, h.line, h.kind, h.session) for h in report.hits] == [
             (aside.name, 2, "anthropic-api-key", SID)
         ]
+
+
+def test_a_set_aside_copy_is_archived_with_its_session_and_scrubbed_there(claude_root: Path, tmp_path: Path):
+    """The archive takes `<id>.jsonl.superseded-<ms>` through the one layout walk, and
+    `--scrub` rewrites its archived copy like any transcript's."""
+    from session_kit.archive import catalogue, layout, store
+    from session_kit.queries.scrub import scrub
+    from session_kit.queries.secrets import Scope
+
+    project = claude_root / "projects" / "-work-proj"
+    project.mkdir()
+    (project / f"{SID}.jsonl").write_text(json.dumps({"sessionId": SID, "text": "nothing here"}) + "\n")
+    aside = project / f"{SID}.jsonl.superseded-1764000000000"
+    aside.write_text(json.dumps({"text": "before"}) + "\n" + json.dumps({"text": f"key {KEY}"}) + "\n")
+    state = str(tmp_path / "state")
+    base = layout.base_dir(state, str(claude_root), create=True)
+    catalogue.archive_everything(base, str(claude_root))
+    rel = f"projects/-work-proj/{aside.name}"
+    assert layout.archived(base, rel).session == SID and KEY.encode() in store.read_original(base, rel)
+
+    report = scrub(claude_root, state, Scope())
+    assert [d["path"] for d in report.scrubbed] == [rel]
+    after = store.read_original(base, rel)
+    assert KEY.encode() not in after and len(after) == aside.stat().st_size
+    assert KEY in aside.read_text(), "the client's file is left as it is without --client"

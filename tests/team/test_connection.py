@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from session_kit.errors import EXIT_USAGE, KitError
-from session_kit.team.connection import machine_name, team_url, where, without_password
+from session_kit.team.connection import check_url, machine_name, team_url, where, without_password
 
 
 @pytest.mark.parametrize(
@@ -18,6 +18,9 @@ from session_kit.team.connection import machine_name, team_url, where, without_p
         ("postgresql://kit:s3cret-Pw@db.example/team", "s3cret-Pw"),
         ("postgresql://kit:p%40ss%2Fw0rd@db.example:5433/team", "p@ss/w0rd"),
         ("postgres://kit:plain@[::1]/team?sslmode=require", "plain"),
+        ("postgresql://kit:pa/ss-Zq9w@db.example/team", "pa/ss-Zq9w"),  # generated: `/` unencoded
+        ("postgresql://kit:pa@ss-Zq9w@db.example/team", "pa@ss-Zq9w"),
+        ("postgresql://kit:a/b@c:d?e@db.example:5432/team", "a/b@c:d?e"),
     ],
 )
 def test_an_address_is_named_without_its_password(url: str, password: str):
@@ -54,3 +57,28 @@ def test_the_machine_is_the_option_then_the_config_then_the_host_name(tmp_path: 
     (tmp_path / "config.json").write_text(json.dumps({"team": {"machine": "cfgbox"}}))
     assert machine_name(None, str(tmp_path)) == "cfgbox"
     assert machine_name("given", str(tmp_path)) == "given"
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("postgresql://kit:pa/ss-Zq9w@db.example/team", "pa/ss-Zq9w"),
+        ("postgresql://kit:pa@ss-Zq9w@db.example/team", "pa@ss-Zq9w"),
+        ("postgresql://me@corp@db.example/team", None),
+        ("mysql://kit:pw-Zq9w@db.example/team", "pw-Zq9w"),
+        ("host=db.example user=kit password=pw-Zq9w dbname=team", "pw-Zq9w"),
+        ("db.example/team", None),
+        ("postgresql://kit:pw-Zq9w@db.example:port/team", "pw-Zq9w"),
+    ],
+)
+def test_an_address_that_is_no_postgresql_url_is_a_usage_error_naming_the_form(url: str, shown: str | None):
+    with pytest.raises(KitError) as raised:
+        check_url(url)
+    assert raised.value.exit_code == EXIT_USAGE
+    assert "postgresql://USER:PASSWORD@HOST[:PORT]/DATABASE" in raised.value.message
+    assert shown is None or shown not in raised.value.message
+
+
+def test_a_url_libpq_reads_as_written_is_taken():
+    for url in ("postgresql://kit:p%40ss%2Fw0rd@db.example:5433/team", "postgres://[::1]/team", "postgresql:///team"):
+        assert check_url(url) == url

@@ -145,3 +145,15 @@ def test_team_does_not_go_with_options_only_this_machine_answers(tmp_path, team_
     extra = {"sessions": ["--lost"], "usage": ["--no-index"], "search": ["--scan"]}[command[0]]
     result = invoke(*command, "--team", *extra, env=machine(tmp_path, "laptop"))
     assert result.exit_code == 2 and "--team does not go with" in result.stderr
+
+
+def test_a_password_with_an_unencoded_slash_is_a_usage_error_that_never_prints_it(tmp_path, team_db):
+    env = machine(tmp_path, "laptop")
+    build(root_of(env))
+    for url in ("postgresql://kit:pa/ss-Zq9w@127.0.0.1:1/team", "postgresql://kit:pa@ss-Zq9w@127.0.0.1:1/team"):
+        for args in (("sync", "--to", url), ("sessions", "--team")):
+            result = invoke(*args, env={**env, "SESSION_KIT_TEAM_URL": url})
+            assert result.exit_code == 2, result.output
+            line = one_line(result.stderr)
+            assert "postgresql://USER:PASSWORD@HOST[:PORT]/DATABASE" in line and "%2F" in line
+            assert "ss-Zq9w" not in result.output + result.stderr

@@ -241,3 +241,42 @@ def test_the_team_listing_and_usage_in_text_name_each_machine(two_machines):
     assert usage.exit_code == 0, usage.output
     keys = [line.split()[0] for line in usage.stdout.splitlines()[1:] if line.strip()]
     assert keys[:3] == ["devbox", "laptop", "total"]
+
+
+def test_a_file_pushed_twice_from_the_archive_view_is_removed_by_the_migration(tmp_path: Path, pg_server, team_db):
+    env = machine(tmp_path, "devbox")
+    built = build_leaky(root_of(env))
+    ok("sync", "--machine", "devbox", env=env)
+    before = counts(pg_server, team_db)
+    # what an older kit pushed after `secrets --scrub`: the same transcript from the archive's view
+    view = (
+        f"{tmp_path}/devbox/state/archive/roots/k-0123abcd/view/projects/-work-leaky/{built.session.session_id}.jsonl"
+    )
+    pg_server.psql(
+        team_db,
+        f"""WITH old AS (SELECT * FROM files WHERE path LIKE '%/{built.session.session_id}.jsonl'),
+        new AS (INSERT INTO files(machine, path, session, agent, project, modified, warmup, user_name, present, checkpoint)
+                SELECT machine, '{view}', session, agent, project, modified, warmup, user_name, present, checkpoint
+                FROM old RETURNING id)
+        INSERT INTO calls(file_id, session, agent, tool_use_id, tool, summary, status, exit_code, error, started,
+                          duration_s, line)
+        SELECT (SELECT id FROM new), session, agent, tool_use_id, tool, summary, status, exit_code, error, started,
+               duration_s, line FROM calls WHERE file_id = (SELECT id FROM old);
+        UPDATE kit_meta SET value = '1' WHERE key = 'schema';""",
+    )
+    doubled = counts(pg_server, team_db)
+    assert doubled["files"] == before["files"] + 1 and doubled["calls"] > before["calls"]
+
+    ok("sync", "--machine", "devbox", env=env)
+    assert counts(pg_server, team_db) == before
+    assert pg_server.psql(team_db, "SELECT value FROM kit_meta WHERE key = 'schema'").strip() == "2"
+
+
+def test_a_nul_in_the_machine_name_is_cleaned_like_any_team_text(tmp_path: Path, team_db):
+    laptop = machine(tmp_path, "laptop")
+    make_session(root_of(laptop), "eeee0000-0000-0000-0000-00000000e0e0", prompt="tune the walrus cache")
+    ok("sync", "--machine", "lap\x00top", env=laptop)
+    listed = ok("sessions", "--team", env=laptop)["sessions"]
+    assert [s["machine"] for s in listed] == ["lap\ufffdtop"]
+    assert [s["origin"] for s in listed] == ["machine:lap\ufffdtop"]
+    assert ok("sync", "--machine", "lap\x00top", env=laptop)  # the same machine again: nothing new

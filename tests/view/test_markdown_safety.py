@@ -35,7 +35,7 @@ def hostile_markdown_session(root: Path) -> Transcript:
     agent.say(f"agent answer {PAYLOAD}")
     t.clock = agent.clock
     t.tool_result(call, [{"type": "text", "text": f"done {PAYLOAD}"}], extra={"agentId": agent.agent_id})
-    t.compact(f"Summary: {PAYLOAD}")
+    t.compact(f"Summary: {PAYLOAD}", trigger=f"auto {PAYLOAD}")
     t.write_session(root)
     agent.write_subagent(
         root, t, meta={"agentType": f"type{PAYLOAD}", "description": f"desc {PAYLOAD}", "toolUseId": call}
@@ -66,7 +66,7 @@ def test_no_transcript_text_is_live_markdown_or_html(tmp_path: Path):
     t = hostile_markdown_session(tmp_path)
     ref = resolve_session(t.session_id, tmp_path)
     markdown = view_session(ref, fmt="md", output=tmp_path / "v.md").path.read_text()
-    assert markdown.count("alert(1)") >= 8  # the text is there, as text
+    assert markdown.count("alert(1)") >= 9  # the text is there, as text (the compaction trigger too)
     live = OWN_HTML.sub("", outside_code(markdown))
     for piece in ("<img", "<script", "![", "](", "https://", "www.", "://"):
         assert piece not in live, f"{piece!r} outside code:\n{live}"

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from session_kit.archive import layout, store
 from session_kit.base import fileio
 from session_kit.base.follow import stamp
+from session_kit.base.timestamps import mtime_ns
 from session_kit.state.root import ensure_dir
 
 VERSION = 1
@@ -63,7 +64,7 @@ class Catalogue:
         fresh = self._fresh.get(folder)
         if fresh is None:
             try:
-                mtime = os.stat(os.path.join(layout.files_dir(self.base), folder)).st_mtime_ns
+                mtime = mtime_ns(os.stat(os.path.join(layout.files_dir(self.base), folder)))
             except OSError:
                 mtime = None
             fresh = self._fresh[folder] = mtime is not None and self.folders.get(folder) == mtime
@@ -109,7 +110,7 @@ class Catalogue:
             folder = rel.rpartition("/")[0]
             if folder not in folders:
                 try:
-                    folders[folder] = os.stat(os.path.join(files_dir, folder)).st_mtime_ns
+                    folders[folder] = mtime_ns(os.stat(os.path.join(files_dir, folder)))
                 except OSError:
                     continue
         files = {rel: list(entry) for rel, entry in self.next.items() if rel.rpartition("/")[0] in folders}

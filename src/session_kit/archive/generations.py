@@ -7,8 +7,8 @@ newest one dropped, matched by the entry's `uuid`, or by the whole line for a li
 one; each once, oldest first), written when a generation is closed and again by a reader
 that finds it missing; the union a reader sees (that earlier part, then the file as it is
 now: the longest history).
-Does not: copy into the archive (`store`, which calls `write_earlier` when it closes a
-generation; nothing here imports it), check the archive (`verify`), know sessions (`view`)
+Does not: copy into the archive (`store`, which calls `write_earlier`, holding the archive's
+lock, when it closes a generation; nothing here imports it), check the archive (`verify`), know sessions (`view`)
 or parse anything but a line's `uuid`. Standard library only.
 """
 
@@ -100,4 +100,5 @@ def earlier_part(base: str, entry: Archived) -> str | None:
     path = layout.earlier_path(base, entry.rel)
     if entry.earlier == entry.generations[-1].number and os.path.isfile(path):
         return path
-    return write_earlier(base, entry.rel)
+    with layout.locked(base):  # a copy or a scrub writes it too
+        return write_earlier(base, entry.rel)

@@ -11,7 +11,10 @@ member paths (generation 0: `<rel>.gz`, generation n: `<rel>.gz.<n>`, so no two 
 meet) and its manifest (`<rel>.gz.json`): the generations closed by a rewrite (`gens`: each
 one's member, original size, gzip size and CRC-32) and the open one (`gen`, `offset`,
 `gz_size`, `crc`, the follower's `checkpoint`), and which generation the earlier part was
-written against (`earlier`); how far a manifest says the copy goes (`checkpoint_of`).
+written against (`earlier`); how far a manifest says the copy goes (`checkpoint_of`); the
+archive's one lock (`locked`: `<key>/archive.lock`, a file never replaced, which every writer
+holds while it changes a member, a manifest or an earlier part, and a reader that checks
+members against their manifest holds shared).
 Does not: copy bytes (`store`), read them back (`members`, `generations`). Standard library only.
 """
 
@@ -19,6 +22,8 @@ from __future__ import annotations
 
 import os
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from session_kit.base import fileio
@@ -32,6 +37,7 @@ VIEW = "view"
 EARLIER = "earlier"
 ROOT_NAME = "root.txt"
 CATALOGUE = "catalogue.json"
+LOCK = "archive.lock"
 GZ = ".gz"
 MANIFEST = ".json"  # beside the member file: <name>.gz.json
 MAX_MANIFEST = 1 << 20  # a manifest is a few hundred bytes (and 150 more per generation)
@@ -124,6 +130,33 @@ def all_bases(state_root: str) -> list[tuple[str, str | None]]:
             root = None
         found.append((base, root or None))
     return found
+
+
+@contextmanager
+def locked(base: str, *, shared: bool = False) -> Iterator[None]:
+    """Hold the archive's lock. It is a file of its own that nothing replaces or removes: a lock
+    on a member was lost when a rewrite replaced that member (a copy waiting on it appended to
+    the orphaned file). Whoever holds it loads the manifest and opens the members only once it
+    holds it. Not re-entrant: a holder never asks for it again. Without `fcntl`, or when a
+    reader cannot create the file, nothing is locked."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    path = os.path.join(base, LOCK)
+    try:
+        fd = fileio.open_fd(path, flags=os.O_RDWR | os.O_CREAT | fileio.NOFOLLOW)[0]
+    except OSError:
+        if not shared:
+            raise
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # the lock goes with the descriptor
 
 
 def files_dir(base: str) -> str:

@@ -13,13 +13,15 @@ from __future__ import annotations
 import zlib
 from collections.abc import Iterator
 
+from session_kit.base.fileio import open_regular
+
 CHUNK = 1 << 20
 
 
 def member_chunks(member: str, gz_size: int) -> Iterator[bytes]:
     """The original bytes in the gzip members of `member` up to `gz_size` (each member's own
     CRC checked by zlib)."""
-    with open(member, "rb") as f:
+    with open_regular(member) as f:
         remaining = gz_size
         unpacker = zlib.decompressobj(31)
         while remaining > 0:

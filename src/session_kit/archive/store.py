@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Iterator
 from session_kit.archive import generations, layout
 from session_kit.archive.layout import GZ, MANIFEST, Archived
 from session_kit.archive.members import member_chunks
-from session_kit.base import fileio
+from session_kit.base import fileio, timestamps
 from session_kit.base import layout as client
 from session_kit.base.follow import checkpoint, resume, unchanged
 from session_kit.base.headfield import field_in, head_field
@@ -73,24 +73,22 @@ def archive_file(
             ensure_dir(folder, root=base)
             if made is not None:
                 made.add(folder)
-        # The folder was checked for symlinks (`ensure_dir`); O_NOFOLLOW guards the file itself.
-        out = os.open(gz, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
-        try:
-            _lock(out)
-            old = layout.load_manifest(gz)  # again, under the lock: another copy may have run
-            return _copy(base, src, out, info, gz, old, rel, session)
-        finally:
-            os.close(out)
+        with layout.locked(base):
+            # Opened only under the lock: a scrub may have replaced the member while we waited.
+            # The folder was checked for symlinks (`ensure_dir`); O_NOFOLLOW guards the file itself.
+            out = fileio.open_fd(gz, flags=os.O_RDWR | os.O_CREAT | fileio.NOFOLLOW)[0]
+            try:
+                # Both again, under the lock: another copy may have run, and taken the file
+                # further than our first look at it went (that is no cut: no new generation).
+                old = layout.load_manifest(gz)
+                info = os.fstat(src)
+                if unchanged(layout.checkpoint_of(old), info) and (session is None or old.get("session") == session):
+                    return 0
+                return _copy(base, src, out, info, gz, old, rel, session)
+            finally:
+                os.close(out)
     finally:
         os.close(src)
-
-
-def _lock(fd: int) -> None:
-    try:
-        import fcntl
-    except ImportError:  # no flock: one archiver at a time is the caller's to ensure
-        return
-    fcntl.flock(fd, fcntl.LOCK_EX)
 
 
 def _crc_of_file(fd: int, size: int) -> int:
@@ -137,7 +135,9 @@ def _copy(
     if old and start == size and gz_size:  # nothing new (a plan may have learnt its session)
         known = session if session is not None else old.get("session")
         checked = checkpoint(src, info, start).to_text()
-        layout.save_manifest(gz, {**old, "session": known, "crc": crc, "checkpoint": checked, "mtime": info.st_mtime})
+        layout.save_manifest(
+            gz, {**old, "session": known, "crc": crc, "checkpoint": checked, "mtime": timestamps.mtime(info)}
+        )
         return 0
     target = out if not generation else _open_member(base, layout.member_path(base, rel, generation))
     try:
@@ -168,7 +168,7 @@ def _copy(
         "gz_size": written,
         "crc": crc,
         "checkpoint": checkpoint(src, info, position).to_text(),
-        "mtime": info.st_mtime if position == size else 0.0,
+        "mtime": timestamps.mtime(info) if position == size else 0.0,
         "archived": time.time(),
         "earlier": None if switched else (old or {}).get("earlier"),
     }
@@ -184,7 +184,7 @@ def _copy(
 
 def _open_member(base: str, member: str) -> int:
     check_no_symlink(base, member)
-    return os.open(member, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    return fileio.open_fd(member, flags=os.O_RDWR | os.O_CREAT | fileio.NOFOLLOW)[0]
 
 
 # --- every generation at once: what the secrets finder reads and `rewrite` changes -------------
@@ -212,9 +212,7 @@ def rewrite(base: str, rel: str, change: Callable[[bytes], bytes]) -> bool:
     nothing changed."""
     gz = layout.member_path(base, rel)
     check_no_symlink(base, gz)
-    fd = os.open(gz, os.O_RDWR | getattr(os, "O_NOFOLLOW", 0))
-    try:
-        _lock(fd)  # no copy into it meanwhile
+    with layout.locked(base):  # no copy into it meanwhile, and none into a member replaced here
         manifest = layout.load_manifest(gz)
         entry = layout.entry_of(base, manifest) if manifest else None
         if entry is None:
@@ -241,8 +239,6 @@ def rewrite(base: str, rel: str, change: Callable[[bytes], bytes]) -> bool:
         if entry.rewritten and rel.endswith(".jsonl"):
             generations.write_earlier(base, rel)
         return True
-    finally:
-        os.close(fd)
 
 
 # --- what is archived -------------------------------------------------------------------------
@@ -385,7 +381,7 @@ def _slugs(transcripts: Iterable[str]) -> dict[str, str]:
         slug = _plan_name(head_field(path, b"slug", limit=SLUG_BYTES))
         if slug:
             try:
-                mtime = os.stat(path).st_mtime
+                mtime = timestamps.mtime(os.stat(path))
             except OSError:
                 continue
             if slug not in found or mtime > found[slug][0]:

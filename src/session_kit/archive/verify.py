@@ -51,19 +51,28 @@ def check_generation(generation: Generation) -> tuple[int, str | None]:
     return size, None
 
 
+def _check(entry: layout.Archived, generations: int, total: int, problems: list[str]) -> tuple[int, int]:
+    for generation in entry.generations:
+        generations += 1
+        size, problem = check_generation(generation)
+        total += size
+        if problem:
+            problems.append(f"{entry.rel}: generation {generation.number} {problem}")
+    return generations, total
+
+
 def verify(base: str, claude_root: str | None) -> Verified:
     """Every archived generation read back against its manifest; with `claude_root`, every file
     worth archiving there is in the archive, its newest generation the file as it is."""
     problems: list[str] = []
     files = generations = total = 0
-    for entry in layout.entries_under(base, layout.files_dir(base)):
-        files += 1
-        for generation in entry.generations:
-            generations += 1
-            size, problem = check_generation(generation)
-            total += size
-            if problem:
-                problems.append(f"{entry.rel}: generation {generation.number} {problem}")
+    for listed in layout.entries_under(base, layout.files_dir(base)):
+        with layout.locked(base, shared=True):  # the manifest and its members as one writer left them
+            entry = layout.archived(base, listed.rel)
+            if entry is None:
+                continue  # dropped since the listing
+            files += 1
+            generations, total = _check(entry, generations, total, problems)
     if claude_root is not None:
         for path, _session in store.everything(claude_root, base):
             rel = os.path.relpath(path, claude_root).replace(os.sep, "/")

@@ -8,7 +8,9 @@ Owns:
   for a writer forever), then `fstat`ed, and anything but a regular file (a FIFO, a device
   such as `/dev/zero` behind a symlink, a socket, a folder) refused with `NotARegularFile`,
   an `OSError`, so every caller's "cannot read it" path takes it. `read_small` reads a
-  bounded prefix (settings, meta, config and price files).
+  bounded prefix (settings, meta, config and price files). `append` adds a line to a log or
+  a journal the same way (a FIFO planted at a hook's journal would otherwise hang the hook),
+  and `open_fd(..., flags=...)` opens a lock file or an archive member for writing.
 - `create_temp`, `write_temp`, `write_chunks`, `replace`, `move`, `atomic_write`: a new file is written beside its target, private
   (0600 unless told), synced unless the caller says the file can be lost in a power cut
   (`sync=False`: bookkeeping rewritten at every start; an fsync costs a third of a hook's
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
 _READ = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # a symlink planted in a state file's place is refused
 
 
 class NotARegularFile(OSError):
@@ -52,6 +55,10 @@ def open_fd(path: str | os.PathLike[str], *, flags: int = 0, mode: int = 0o600) 
         fd = os.open(path, _READ | flags, mode)
     except ValueError as exc:  # a NUL or a lone surrogate in a path a transcript named
         raise OSError(errno.EINVAL, f"not a usable path ({exc})") from None
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:  # opened for writing, non-blocking: a FIFO nobody reads
+            raise NotARegularFile(errno.ENXIO, "not a regular file (a FIFO)", os.fspath(path)) from None
+        raise
     try:
         st = os.fstat(fd)
     except BaseException:
@@ -66,6 +73,17 @@ def open_fd(path: str | os.PathLike[str], *, flags: int = 0, mode: int = 0o600) 
 def open_regular(path: str | os.PathLike[str], *, buffering: int = -1):
     """The regular file at `path`, open for binary reading (OSError as `open_fd`)."""
     return os.fdopen(open_fd(path)[0], "rb", buffering=buffering)
+
+
+def append(path: str | os.PathLike[str], data: bytes) -> None:
+    """`data` added at the end of the regular file at `path` (made 0600 when missing) in one
+    write: `O_APPEND` keeps the lines of concurrent writers whole. Never waits, and refuses
+    anything but a regular file, a symlink included (OSError as `open_fd`)."""
+    fd = open_fd(path, flags=os.O_WRONLY | os.O_APPEND | os.O_CREAT | NOFOLLOW)[0]
+    try:
+        write_all(fd, data)
+    finally:
+        os.close(fd)
 
 
 def read_small(path: str | os.PathLike[str], limit: int) -> bytes:

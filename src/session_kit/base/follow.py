@@ -33,6 +33,7 @@ from __future__ import annotations
 import os
 
 from session_kit.base.fileio import open_fd
+from session_kit.base.timestamps import mtime_ns
 
 try:  # `_blake2` alone: `hashlib` loads OpenSSL, several ms of a hook's budget
     from _blake2 import blake2b
@@ -127,7 +128,7 @@ def checkpoint(fd: int, st: os.stat_result, offset: int) -> Checkpoint:
     """The checkpoint of a reader that got to `offset` in the file open as `fd` (`st` its
     `fstat` when it was opened: what it read was bounded by `st.st_size`)."""
     return Checkpoint(
-        offset, st.st_size, st.st_mtime_ns, st.st_dev, st.st_ino, _head(fd, offset), _tail(fd, offset) if offset else ""
+        offset, st.st_size, mtime_ns(st), st.st_dev, st.st_ino, _head(fd, offset), _tail(fd, offset) if offset else ""
     )
 
 
@@ -140,7 +141,7 @@ def unchanged(cp: Checkpoint | None, st: os.stat_result) -> bool:
 def stamp(st: os.stat_result) -> tuple[int, int, int, int]:
     """What `unchanged` compares of a file (inode, device, size, mtime in ns): for a cache that
     keeps a file's stamp without a checkpoint (equal stamps: nothing to read again)."""
-    return st.st_ino, st.st_dev, st.st_size, st.st_mtime_ns
+    return st.st_ino, st.st_dev, st.st_size, mtime_ns(st)
 
 
 def resume(fd: int, st: os.stat_result, cp: Checkpoint | None) -> tuple[int, bool]:

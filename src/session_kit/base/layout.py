@@ -237,12 +237,14 @@ def project_folders(root: str, *, note: bool = False) -> list[str]:
 
 def project_mtimes(root: str) -> dict[str, int]:
     """Each entry of `projects/` by name, with its mtime in ns (a project gained a file)."""
+    from session_kit.base.timestamps import mtime_ns  # not in the hooks that locate a transcript
+
     found = {}
     try:
         with os.scandir(projects_dir(root)) as it:
             for entry in it:
                 try:
-                    found[entry.name] = entry.stat().st_mtime_ns
+                    found[entry.name] = mtime_ns(entry.stat())
                 except OSError:
                     pass
     except OSError:

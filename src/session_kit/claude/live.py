@@ -15,6 +15,8 @@ import os
 import time
 from collections.abc import Iterable
 
+from session_kit.base.fileio import read_small
+
 REGISTRY = "sessions"
 RECENT_S = 120.0  # a file written this recently may belong to a live session
 MAX_RECORD = 64 * 1024
@@ -32,8 +34,7 @@ def running_sessions(claude_root: str | os.PathLike[str]) -> set[str]:
         if not name.endswith(".json"):
             continue
         try:
-            with open(os.path.join(folder, name), "rb") as f:
-                record = json.loads(f.read(MAX_RECORD))
+            record = json.loads(read_small(os.path.join(folder, name), MAX_RECORD))
         except (OSError, ValueError):
             continue
         if not isinstance(record, dict):

@@ -56,19 +56,38 @@ def index_in_background(state_root: str, claude_root: str, transcript: str, *, l
     return in_child(lambda: index_session_now(state_root, claude_root, transcript), log=log, what="index", niceness=10)
 
 
+def build_now(state_root: str, claude_root: str) -> bool:
+    """Bring the whole index of `claude_root` up to date here; False, at once, when another
+    build holds it (one build at a time: searches that each found too much new start one)."""
+    from pathlib import Path
+
+    from session_kit.index import db
+    from session_kit.index.update import update
+    from session_kit.state.root import locked
+
+    try:  # `<index>.build.lock`, taken only if free: a second build has nothing to add
+        with locked(index_path(state_root, claude_root) + ".build", timeout=0):
+            db.use(
+                state_root, lambda conn: update(conn, Path(claude_root), state_root=state_root), claude_root=claude_root
+            )
+    except TimeoutError:
+        return False
+    return True
+
+
 def build_in_background(state_root: str, claude_root: str, *, log: Callable[[str], object]) -> bool:
     """Bring the whole index of `claude_root` up to date in a child the caller does not wait
     for (a search that found too much new to read first); False when it ran here (no fork)."""
 
     # Imported here, before the fork: a child forked from a process with other threads (the API
     # in a long process) could wait forever for an import lock one of them held at the fork.
-    from pathlib import Path
+    import pathlib  # noqa: F401 (what `build_now` imports)
 
-    from session_kit.index import db
-    from session_kit.index.update import update
+    from session_kit.index import db  # noqa: F401
+    from session_kit.index.update import update  # noqa: F401
 
     def work() -> None:
-        db.use(state_root, lambda conn: update(conn, Path(claude_root), state_root=state_root), claude_root=claude_root)
+        build_now(state_root, claude_root)
 
     if not hasattr(os, "fork"):
         work()

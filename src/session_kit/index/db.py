@@ -54,7 +54,7 @@ to `<path>.damaged` (one kept) and made again, said once on stderr (`errors.Rebu
 `connect` finds what opening shows (`problem`: cheap checks, no page read twice), `use` what
 only reading shows (a garbled page), and does its work again on the new index. `health` is
 `doctor`'s read-only look. Writers take `BEGIN IMMEDIATE` (`begin`, retried while busy) and
-one update runs at a time (`writer`).
+one update runs at a time (`writer`); a reader reads in one transaction (`snapshot`).
 """
 
 from __future__ import annotations
@@ -64,9 +64,11 @@ import os
 import sqlite3
 import stat
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TypeVar
 
+from session_kit.base import fileio
 from session_kit.base.fileio import TEXT_ERRORS
 from session_kit.index.journal import index_path
 from session_kit.state.root import ensure_dir, locked
@@ -169,11 +171,14 @@ def connect(
         try:
             return _open(path, fts)
         except Damaged as exc:
+            if exc.args[-1:] == ("sqlite",) and _update_running(path) and time.monotonic() < deadline:
+                time.sleep(0.1)  # "malformed" while another process writes: busy, not damaged
+                continue
             if rebuilt:
                 from session_kit.errors import KitError
 
-                raise KitError(f"the index {path} cannot be made ({exc}); delete it and try again") from None
-            set_aside(path, str(exc), seen)
+                raise KitError(f"the index {path} cannot be made ({exc.args[0]}); delete it and try again") from None
+            set_aside(path, str(exc.args[0]), seen)
             rebuilt = True
         except sqlite3.OperationalError as exc:
             if not _busy(exc) or time.monotonic() > deadline:
@@ -189,21 +194,52 @@ def use(
     claude_root: str | os.PathLike[str] | None = None,
 ) -> T:
     """`work` done on the index, closed after. Damage found only while reading (a garbled page,
-    a broken full-text index) sets the index aside and does `work` again on a new one."""
+    a broken full-text index) sets the index aside and does `work` again on a new one; but
+    not while another process holds the update lock (it is waited for: busy), nor when
+    `PRAGMA integrity_check` finds the index whole (read again)."""
     path = index_path(state_root, claude_root)
-    for attempt in range(2):
+    deadline = time.monotonic() + BUSY_S
+    rebuilt, checked = False, 0
+    while True:
         conn = connect(state_root, fts=fts, claude_root=claude_root)
         seen = _identity(path)
         try:
             return work(conn)
         except sqlite3.DatabaseError as exc:
-            if attempt or _busy(exc):
+            if rebuilt or _busy(exc):
                 raise
             problem = str(exc)
         finally:
             conn.close()
+        if _update_running(path) and time.monotonic() < deadline:
+            time.sleep(0.1)  # "malformed" while another process writes: busy, not damaged
+            continue
+        if checked < 2 and _intact(path):
+            checked += 1  # nothing wrong on a second look: read again
+            continue
         set_aside(path, problem, seen)
-    raise AssertionError("unreachable")
+        rebuilt = True
+
+
+def _update_running(path: str) -> bool:
+    """Another process holds the index's update lock (`writer`)."""
+    try:
+        with locked(path + ".update", timeout=0):
+            return False
+    except TimeoutError:
+        return True
+
+
+def _intact(path: str) -> bool:
+    """`PRAGMA integrity_check` finds nothing wrong: what looked damaged is not set aside."""
+    try:
+        check = sqlite3.connect(path, timeout=30)
+        try:
+            return check.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        finally:
+            check.close()
+    except sqlite3.Error:
+        return False
 
 
 def begin(conn: sqlite3.Connection) -> None:
@@ -219,6 +255,21 @@ def begin(conn: sqlite3.Connection) -> None:
             if not _busy(exc) or time.monotonic() > deadline:
                 raise
             time.sleep(0.05)
+
+
+@contextmanager
+def snapshot(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One read transaction for the block (re-entrant): every query in it sees one state of
+    the index, whatever another process commits meanwhile (WAL), so a reader asking several
+    questions (export's tables, usage's rows, a search's hits and what is behind) never mixes two."""
+    began = not conn.in_transaction
+    if began:
+        conn.execute("BEGIN")
+    try:
+        yield conn
+    finally:
+        if began and conn.in_transaction:
+            conn.execute("COMMIT")  # (reads only: nothing to roll back)
 
 
 def writer(conn: sqlite3.Connection, *, timeout: float | None = None) -> locked:
@@ -248,7 +299,7 @@ def _open(path: str, fts: bool | None) -> sqlite3.Connection:
         raise Damaged(f"{kind} in its place")
     if st is None:
         try:
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600))
+            os.close(fileio.open_fd(path, flags=os.O_WRONLY | os.O_CREAT | os.O_EXCL | fileio.NOFOLLOW)[0])
         except FileExistsError:
             pass  # made by another process this instant
     conn = sqlite3.connect(path, timeout=30, isolation_level=None)
@@ -279,7 +330,7 @@ def _open(path: str, fts: bool | None) -> sqlite3.Connection:
         conn.close()
         if _busy(exc):
             raise
-        raise Damaged(str(exc)) from None
+        raise Damaged(str(exc), "sqlite") from None
     except BaseException:
         conn.close()
         raise

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from session_kit.base import layout
+from session_kit.base import layout, timestamps
 from session_kit.base.fileio import walkable
 from session_kit.base.headfield import head_field
 from session_kit.base.layout import Found, agent_of_name, is_compaction_agent
@@ -46,7 +46,7 @@ def _file(found: Found, session: str, *, warmup: bool = False) -> IndexFile | No
         return None  # removed while we looked
     if not stat.S_ISREG(st.st_mode):
         return None  # a FIFO or a device named like a transcript is never read
-    return IndexFile(found.path, session, found.agent, found.project, st.st_size, st.st_mtime, warmup=warmup)
+    return IndexFile(found.path, session, found.agent, found.project, st.st_size, timestamps.mtime(st), warmup=warmup)
 
 
 def _indexed(found: Found, session_of: Callable[[str], str | None]) -> IndexFile | None:
@@ -109,7 +109,8 @@ def archived_only(
     each transcript whole: its earlier generations' dropped entries too); and for the sessions
     it has seen, the earlier part of each file the client rewrote (the entries the client
     dropped), with the client's file as its `original` (not for a session indexed through the
-    view, in `paths`: its view's transcript holds that part already)."""
+    view, in `paths`: its view's transcript holds that part already). Never the view of a
+    session whose transcript the client still has: one session is indexed once."""
     from session_kit.archive import layout as archive
     from session_kit.archive import store, view
 
@@ -118,9 +119,12 @@ def archived_only(
     for session in view.archived_ids(base, ""):
         if session in indexed:
             continue
+        entries = store.archived_session_files(base, session)
+        if any(_on_disk(claude_root, e) for e in entries if view.is_transcript(e, session)):
+            continue  # the client's file is indexed: its view would be the same session twice
         if view.materialize(base, session) is None:
             continue
-        for entry in store.archived_session_files(base, session):
+        for entry in entries:
             agent = agent_of_name(entry.rel.rsplit("/", 1)[-1])
             if not (view.is_transcript(entry, session) or agent is not None):
                 continue
@@ -138,3 +142,25 @@ def archived_only(
         yield IndexFile(
             path, entry.session, None, entry.project, original=os.path.join(str(claude_root), *rel.split("/"))
         )
+
+
+def _on_disk(claude_root: Path, entry) -> bool:
+    return os.path.isfile(os.path.join(str(claude_root), *entry.rel.split("/")))
+
+
+def doubled_views(conn, claude_root: Path, state_root: str) -> list[tuple[int, str]]:
+    """(id, session) of the index's files that are the archive's view of a file the client
+    still has (`secrets --scrub` indexed them beside the client's before this was kept out):
+    the same session twice in search, export and the team database."""
+    from session_kit.archive import layout as archive
+
+    view = os.path.join(archive.view_dir(archive.base_dir(state_root, str(claude_root))), "")
+    found = []
+    rows = conn.execute(
+        "SELECT id, path, session FROM files WHERE path >= ? AND path < ?", (view, view[:-1] + chr(ord(os.sep) + 1))
+    )
+    for file_id, path, session in rows.fetchall():
+        rel = path[len(view) :]
+        if os.path.isfile(os.path.join(str(claude_root), rel)):
+            found.append((file_id, session))
+    return found

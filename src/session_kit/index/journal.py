@@ -2,7 +2,8 @@
 
 Owns: `index_path` (one database per Claude root; `db` opens it), and the journal beside it
 (`<index>.journal`): one line per transcript a hook saw written to (SessionEnd, PreCompact,
-Stop), appended by the hook itself in one `O_APPEND` write (no lock, no fork, nothing read),
+Stop), appended by the hook itself in one `O_APPEND` write (`fileio.append`: never waits, a regular file
+only; no lock, no fork, nothing read),
 and read back from a checkpoint through the one line follower (`read_since`,
 `transcript.follow`) by the update that checks what changed (`fresh`). A journal exists only once a hook has written to it: it says the hooks keep it.
 Standard library only and cheap to import (no `hashlib`, no `sqlite3`): the hooks load it.
@@ -40,19 +41,17 @@ def journal_path(database: str) -> str:
 def note(state_root: str, claude_root: str, transcript: str) -> bool:
     """Journal that `transcript` (of `claude_root`) was written to; False when there is no
     index folder yet (nothing to keep fresh: the first search reads everything) or the path
-    cannot be one line."""
+    cannot be one line. OSError (`fileio.NotARegularFile`) when something else is in the
+    journal's place: the hook reports it and goes on."""
     data = os.fsencode(transcript) + b"\n"
     if b"\n" in data[:-1] or len(data) > MAX_LINE:
         return False
-    path = journal_path(index_path(state_root, claude_root))
+    from session_kit.base.fileio import append
+
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        append(journal_path(index_path(state_root, claude_root)), data)
     except FileNotFoundError:
         return False
-    try:
-        os.write(fd, data)
-    finally:
-        os.close(fd)
     return True
 
 

@@ -28,10 +28,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from session_kit.base import timestamps
 from session_kit.base.follow import Checkpoint, Follow, unchanged
 from session_kit.index import fresh
 from session_kit.index.db import begin, has_fts, writer
-from session_kit.index.files import IndexFile, archived_only, files_to_index
+from session_kit.index.files import IndexFile, archived_only, doubled_views, files_to_index
 
 CHUNK = 8 << 20  # bytes read at once; a longer line is read whole
 # Files indexed in one transaction: commits cost more than small files; a kill loses at most these.
@@ -90,6 +91,8 @@ def _update(
     within: int | None = None,
 ) -> UpdateResult:
     fts = has_fts(conn)
+    if state_root is not None and (within is None or within >= 0):
+        _drop_doubled(conn, claude_root, state_root, fts)
     look = fresh.plan(conn, claude_root) if files is None else None
     if look is not None and look.full:  # every row is wanted: read them in one go
         known = {row[0]: row[1:] for row in conn.execute(f"SELECT path, {_ROW} FROM files")}
@@ -279,8 +282,8 @@ def _index_held(
             cp.offset,
             cp.size,
             cp.ino,
-            f.stat.st_mtime,
-            f.stat.st_mtime_ns,
+            timestamps.mtime(f.stat),
+            timestamps.mtime_ns(f.stat),
             lines,
             sql_value(rows.last_message),
             cp.to_text(),
@@ -301,3 +304,29 @@ def _forget_file(conn: sqlite3.Connection, file_id: int, fts: bool) -> None:
     conn.execute("DELETE FROM calls WHERE file_id=?", (file_id,))
     conn.execute("DELETE FROM messages WHERE file_id=?", (file_id,))
     conn.execute("DELETE FROM agent_results WHERE file_id=?", (file_id,))
+
+
+def _drop_doubled(conn: sqlite3.Connection, claude_root: Path, state_root: str, fts: bool) -> None:
+    """The archive's view of a file the client still has goes from the index (its rows, its
+    file), and each of its sessions' totals is counted again: one session is indexed once."""
+    doubled = doubled_views(conn, claude_root, state_root)
+    if not doubled:
+        return
+    from session_kit.index.rows import SESSION_TOKENS
+
+    begin(conn)
+    try:
+        for file_id, _session in doubled:
+            _forget_file(conn, file_id, fts)
+            conn.execute("DELETE FROM files WHERE id=?", (file_id,))
+        for session in {session for _id, session in doubled}:
+            totals = conn.execute(SESSION_TOKENS, {"session": session}).fetchone()
+            conn.execute(
+                "UPDATE sessions SET input_tokens=?, output_tokens=?, cache_read_tokens=?, cache_write_tokens=? "
+                "WHERE id=?",
+                (*totals, session),
+            )
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")

@@ -20,19 +20,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from session_kit.base.fileio import discard, json_bytes, move, read_small, temp_beside, write_temp
+from session_kit.base.fileio import discard, json_bytes, move, open_fd, read_small, temp_beside, write_temp
 from session_kit.base.fileio import remove_stale_temp_files as remove_stale_temp_files
 
 # Reading and parsing a settings file is `claude.settings`' (the one reader of the client's
 # settings); named here for the installer, which reads through this module.
 from session_kit.claude.settings import MAX_SETTINGS_BYTES as MAX_SETTINGS_BYTES
+from session_kit.claude.settings import SETTLE_TIMEOUT_S, SettingsRead, file_stamp
 from session_kit.claude.settings import JSONNumber as JSONNumber
-from session_kit.claude.settings import SettingsRead, file_stamp
 from session_kit.claude.settings import parse_settings as parse_settings
 from session_kit.claude.settings import read_settings_file as read_settings_file
 
 WATCH_S = 0.05  # how long a displaced settings file is watched for a late in-place save
-WATCH_BLANK_S = 1.0  # ... when it was blank: its editor truncated it and may not have written yet
+WATCH_BLANK_S = 1.0  # ... at least, when it was blank: its editor truncated it and may not have written yet
 
 
 def dump_settings(settings: dict[str, Any]) -> bytes:
@@ -97,15 +97,27 @@ def _still(held: str, seen: SettingsRead) -> bool:
     """Whether the displaced file `held` stays what was read for a moment after the replace.
 
     An editor saving in place may have opened the file just before it was replaced: what it
-    writes then goes to the displaced file, which is watched (for WATCH_BLANK_S when it was
-    blank: the editor truncated it and has yet to write) before it is let go."""
-    until = time.monotonic() + (WATCH_BLANK_S if not (seen.raw or b"").strip() else WATCH_S)
-    while True:
-        if _stamp(held) != seen.stamp:
-            return False
-        if time.monotonic() >= until:
-            return True
-        time.sleep(0.01)
+    writes then goes to the displaced file, which is watched through a descriptor kept on it
+    (whatever its name) before it is let go. A blank one is watched until SETTLE_TIMEOUT_S
+    after it was last changed (at least WATCH_BLANK_S): its editor truncated it and may not
+    have written yet, and the reader trusts a blank file after only SETTLE_S of stillness."""
+    try:
+        fd, st = open_fd(held)
+    except OSError:
+        return False
+    try:
+        wait = WATCH_S
+        if not (seen.raw or b"").strip():
+            wait = max(WATCH_BLANK_S, st.st_mtime + SETTLE_TIMEOUT_S - time.time())
+        until = time.monotonic() + min(wait, SETTLE_TIMEOUT_S)
+        while True:
+            if file_stamp(os.fstat(fd)) != seen.stamp:
+                return False
+            if time.monotonic() >= until:
+                return True
+            time.sleep(0.01)
+    finally:
+        os.close(fd)
 
 
 def replace_if_unchanged(path: Path, data: bytes, seen: SettingsRead, *, mode: int) -> Replaced | None:

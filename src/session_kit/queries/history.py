@@ -81,16 +81,17 @@ def prune_archive(claude_root: Path, state_root: str) -> int:
         big = settings.max_mb and total > settings.max_mb * 1024 * 1024
         if not (old or big):
             continue
-        for entry in entries:
-            member = layout.member_path(base, entry.rel)
-            paths = [g.member for g in entry.generations if g.number]
-            paths += [layout.earlier_path(base, entry.rel), member + layout.MANIFEST, member]
-            for path in paths:  # the manifest before generation 0, whose file is the lock
-                try:
-                    os.unlink(path)
-                except FileNotFoundError:
-                    pass
-            total -= sum(g.gz_size for g in entry.generations)
+        with layout.locked(base):  # no copy or scrub into a member being removed
+            for entry in entries:
+                member = layout.member_path(base, entry.rel)
+                paths = [g.member for g in entry.generations if g.number]
+                paths += [layout.earlier_path(base, entry.rel), member + layout.MANIFEST, member]
+                for path in paths:  # the manifest first: a copy after it starts the file afresh
+                    try:
+                        os.unlink(path)
+                    except FileNotFoundError:
+                        pass
+                total -= sum(g.gz_size for g in entry.generations)
         dropped += 1
     return dropped
 

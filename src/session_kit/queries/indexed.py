@@ -14,7 +14,7 @@ a deleted session's hit looks at the archive's listing). Does not: know the inde
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -68,12 +68,24 @@ def search_history(
     build = []  # whether the index is to be brought up to date in the background
 
     def work(conn: Any) -> HistoryHits:
-        if refresh and projects_dir(claude_root).is_dir():
-            result = update(conn, claude_root, state_root=state_root, within=INDEX_NOW_BYTES)
-        else:  # files read for their usage alone get their texts: a search never misses them
-            result = update(conn, claude_root, files=usage_only(conn), within=INDEX_NOW_BYTES)
+        live = refresh and projects_dir(claude_root).is_dir()
+
+        def bring_up(within: int) -> Any:
+            if live:
+                return update(conn, claude_root, state_root=state_root, within=within)
+            # files read for their usage alone get their texts: a search never misses them
+            return update(conn, claude_root, files=usage_only(conn), within=within)
+
+        result = bring_up(INDEX_NOW_BYTES)
         if result.pending and not result.running:
             build.append(True)
+        # What is behind and what the index holds, read in one snapshot: an update elsewhere
+        # commits meanwhile, and a file both scanned and found in its new rows counted every
+        # hit twice.
+        with db.snapshot(conn):
+            return answer(conn, replace(result, pending=bring_up(-1).pending) if result.pending else result)
+
+    def answer(conn: Any, result: Any) -> HistoryHits:
         try:
             from session_kit.archive import layout
 
@@ -182,7 +194,8 @@ def export_history(
         if projects_dir(claude_root).is_dir():
             update(conn, claude_root, state_root=state_root)
         try:
-            return export_tables(conn, folder, source=source, fmt=fmt)
+            with db.snapshot(conn):  # every table of one state of the index
+                return export_tables(conn, folder, source=source, fmt=fmt)
         except (ImportError, ValueError) as exc:
             raise KitError(str(exc)) from None
 

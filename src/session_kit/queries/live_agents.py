@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from session_kit.base.agents import ENDED, FAILED, FINISHED, RUNNING, STALLED, STOPPED, UNKNOWN, live_status
+from session_kit.base.timestamps import mtime
 from session_kit.errors import KitError
 from session_kit.sessions.agent_run import AgentRun
 from session_kit.sessions.session import Session
@@ -143,7 +144,7 @@ def _mtime(path: str | None) -> float | None:
     if not path:
         return None
     try:
-        return os.stat(path).st_mtime
+        return mtime(os.stat(path))
     except OSError:
         return None
 

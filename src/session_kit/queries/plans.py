@@ -33,6 +33,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from session_kit.base import timestamps
 from session_kit.base.fileio import open_regular
 from session_kit.base.tools import EXIT_PLAN_MODE
 from session_kit.base.vocabulary import TYPE_ATTACHMENT
@@ -274,7 +275,7 @@ def _plan_files(scan: PlanScan, root: Path, agent_ids: Iterable[str], agents_wro
 def _read_plan_file(path: Path) -> tuple[str, datetime] | None:
     try:
         with open_regular(path) as f:
-            mtime = datetime.fromtimestamp(os.fstat(f.fileno()).st_mtime, tz=timezone.utc)
+            mtime = timestamps.from_seconds(timestamps.mtime(os.fstat(f.fileno())))
             data = f.read(MAX_PLAN_BYTES)
     except OSError:  # not there (most candidates), a folder, a FIFO or device, or unreadable
         return None

@@ -147,7 +147,9 @@ def _refresh(root: Path, state_root: str, sessions: set[str]) -> None:
     from session_kit.index.update import update
 
     others = set(view.archived_ids(layout.base_dir(state_root, str(root)), "")) - sessions
-    views = list(archived_only(root, state_root, others))  # written again on the way
+    # written again on the way; never the view of a session the client still has (the index
+    # reads the client's file: its view beside it was the same session twice)
+    views = list(archived_only(root, state_root, others))
     if not views or not os.path.exists(db.index_path(state_root, root)):
         return
     conn = db.connect(state_root, claude_root=root)

@@ -27,6 +27,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Protocol, TypeVar
 
+from session_kit.base import timestamps
 from session_kit.base.fileio import open_fd
 from session_kit.base.follow import stamp
 from session_kit.base.layout import count_named_as_sessions
@@ -163,8 +164,8 @@ class _Table:
         else:
             self.names += os.fsencode(sid)
         self.name_at.append(len(self.names))
-        self.mtime.append(st.st_mtime)
-        self.mtime_ns.append(st.st_mtime_ns)
+        self.mtime.append(timestamps.mtime(st))  # clamped per file: one far-future mtime is no error
+        self.mtime_ns.append(timestamps.mtime_ns(st))
         ino, dev, _size, _mtime = stamp(st)
         self.ino.append(ino)
         self.dev.append(dev)

@@ -16,6 +16,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from session_kit.base import timestamps
 from session_kit.base.layout import SESSION_SUFFIX
 from session_kit.errors import Ambiguous, KitError, NotFound
 from session_kit.sessions.store import (
@@ -137,7 +138,9 @@ def whole(
         return ref
     st = os.stat(made.transcript)
     path = Path(made.transcript)
-    return SessionRef(ref.id, path, path.parent, st.st_mtime, st.st_size, None, earlier_entries=made.earlier_entries)
+    return SessionRef(
+        ref.id, path, path.parent, timestamps.mtime(st), st.st_size, None, earlier_entries=made.earlier_entries
+    )
 
 
 def from_archive(
@@ -171,5 +174,12 @@ def from_archive(
     st = os.stat(made.transcript)
     path = Path(made.transcript)
     return SessionRef(
-        ids[0], path, path.parent, st.st_mtime, st.st_size, None, archived=True, earlier_entries=made.earlier_entries
+        ids[0],
+        path,
+        path.parent,
+        timestamps.mtime(st),
+        st.st_size,
+        None,
+        archived=True,
+        earlier_entries=made.earlier_entries,
     )

@@ -22,7 +22,7 @@ from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from session_kit.base import fastjson, fileio, layout
+from session_kit.base import fastjson, fileio, layout, timestamps
 from session_kit.base.fileio import open_regular, read_small, reason, skipped
 from session_kit.base.headfield import HEAD_FIELD_BYTES, head_field
 from session_kit.base.layout import (
@@ -104,7 +104,10 @@ def list_sessions(project: Path) -> list[SessionRef]:
     """Main sessions of a project, newest (last written) first."""
     folders: set[str] = set()
     files = list(session_files(project, folders))
-    found = [SessionRef(sid, Path(path), project, st.st_mtime, st.st_size, sid in folders) for sid, path, st in files]
+    found = [
+        SessionRef(sid, Path(path), project, timestamps.mtime(st), st.st_size, sid in folders)
+        for sid, path, st in files
+    ]
     found.sort(key=lambda s: (s.mtime, s.id), reverse=True)
     return found
 
@@ -178,7 +181,7 @@ def session_ref_from_path(path: Path) -> SessionRef:
         raise NotFound(f"not a transcript (no JSON entries in its first lines): {path}")
     # a set-aside copy (`<id>.jsonl.superseded-<ms>`) is an earlier transcript of its session
     sid = layout.set_aside_of_name(path.name) or path.stem
-    return SessionRef(sid, path, path.parent, st.st_mtime, st.st_size)
+    return SessionRef(sid, path, path.parent, timestamps.mtime(st), st.st_size)
 
 
 def looks_like_transcript(path: Path) -> bool:
@@ -408,7 +411,7 @@ def find_session_by_id(root: Path, session_id: str) -> SessionRef | None:
             continue
         if not stat.S_ISREG(st.st_mode):
             continue
-        ref = SessionRef(session_id, candidate, project, st.st_mtime, st.st_size)
+        ref = SessionRef(session_id, candidate, project, timestamps.mtime(st), st.st_size)
         if best is None or ref.mtime > best.mtime:
             best = ref
     return best

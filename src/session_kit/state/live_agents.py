@@ -53,7 +53,33 @@ def read_live(scratch_path: str) -> dict:
     agents = value.get("agents") if isinstance(value, dict) else None
     if not isinstance(agents, dict):
         return {}
-    return {k: v for k, v in agents.items() if isinstance(v, dict) and not not_an_agent(k, v)}
+    records = {k: _coerced(v) for k, v in agents.items() if isinstance(v, dict)}
+    return {k: v for k, v in records.items() if not not_an_agent(k, v)}
+
+
+_TEXTS = ("type", "started", "stopped", "log", "last_message")
+_DENIED_TEXTS = ("first", "last")
+_DENIED_COUNTS = ("calls", "budget", "tokens")
+MAX_COUNT = 10**15  # a count past this (or Infinity, or a string) was written by hand
+
+
+def _count(value: object) -> int | None:
+    return value if type(value) is int and 0 <= value <= MAX_COUNT else None
+
+
+def _coerced(record: dict) -> dict:
+    """A record as the hooks write it, field by field: a field of the wrong type (a string or
+    `Infinity` for a count, a number for a time) is dropped, never an error for its reader;
+    fields it does not know are kept as they are."""
+    kept = {key: value for key, value in record.items() if key not in _TEXTS and key != "denied"}
+    kept.update({key: record[key] for key in _TEXTS if isinstance(record.get(key), str)})
+    denied = record.get("denied")
+    if isinstance(denied, dict):
+        fields = {k: v for k, v in denied.items() if k not in _DENIED_TEXTS and k not in _DENIED_COUNTS}
+        fields.update({key: denied[key] for key in _DENIED_TEXTS if isinstance(denied.get(key), str)})
+        fields.update({key: _count(denied.get(key)) for key in _DENIED_COUNTS if _count(denied.get(key)) is not None})
+        kept["denied"] = fields
+    return kept
 
 
 def not_an_agent(agent_id: str, record: Mapping) -> bool:

@@ -206,7 +206,9 @@ class locked:  # lower case: used like a function, `with locked(path):`
             self._other = filelock.FileLock(self.lock_path, timeout=self.timeout, mode=0o600)
             self._other.acquire()
             return
-        fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        from session_kit.base.fileio import NOFOLLOW, open_fd
+
+        fd = open_fd(self.lock_path, flags=os.O_RDWR | os.O_CREAT | NOFOLLOW)[0]
         deadline = time.monotonic() + self.timeout
         while True:
             try:
@@ -228,13 +230,11 @@ class locked:  # lower case: used like a function, `with locked(path):`
 
 
 def append_line(path: str, line: str) -> None:
-    """Append one line in one write (O_APPEND keeps concurrent appends whole)."""
-    # O_NOFOLLOW: a symlink planted in the log's place must not get the kit's lines.
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0), 0o600)
-    try:
-        os.write(fd, (line.rstrip("\n") + "\n").encode("utf-8", "replace"))
-    finally:
-        os.close(fd)
+    """Append one line in one write (`fileio.append`: never waits on a FIFO in the log's place,
+    never follows a symlink planted there)."""
+    from session_kit.base.fileio import append  # only a hook that logs pays for it
+
+    append(path, (line.rstrip("\n") + "\n").encode("utf-8", "replace"))
 
 
 def log(root: str, message: str) -> str:

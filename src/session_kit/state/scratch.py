@@ -374,11 +374,13 @@ def scratch_overview(root: str) -> list[dict]:
 
 def last_activity(path: str) -> float:
     """The newest mtime of the scratch dir and the files directly in it."""
-    newest = os.stat(path).st_mtime
+    from session_kit.base.timestamps import mtime  # the commands': no hook asks
+
+    newest = mtime(os.stat(path))
     with os.scandir(path) as it:
         for entry in it:
             try:
-                newest = max(newest, entry.stat(follow_symlinks=False).st_mtime)
+                newest = max(newest, mtime(entry.stat(follow_symlinks=False)))
             except OSError:
                 continue
     return newest

@@ -45,24 +45,62 @@ def _config(state_root: str | None) -> dict[str, Any]:
 
 def team_url(given: str | None, state_root: str | None) -> str:
     """The team database's address: `given`, else `$SESSION_KIT_TEAM_URL`, else the config's
-    `team.url`; a usage error (2) when none says one."""
+    `team.url`; a usage error (2) when none says one, or when it is no `postgresql://` URL
+    libpq reads as it was meant (`check_url`)."""
     for url in (given, os.environ.get(URL_VARIABLE), _config(state_root).get("url")):
         if isinstance(url, str) and url.strip():
-            return url.strip()
+            return check_url(url.strip())
     raise KitError(
         f"no team database: give its address (postgresql://…) with --to, ${URL_VARIABLE} "
         f'or {{"{CONFIG_SECTION}": {{"url": …}}}} in the kit\'s config.json'
     )
 
 
+SCHEMES = ("postgresql", "postgres")
+EXPECTED = "postgresql://USER:PASSWORD@HOST[:PORT]/DATABASE"
+
+
+def _split(url: str) -> tuple[str, str | None, str] | None:
+    """(scheme, user-info, the rest) of a URL; the user-info runs to the last `@`, so a password
+    holding `/` or `@` is all in it. None: no `scheme://`."""
+    scheme, sep, rest = url.partition("://")
+    if not sep or not re.fullmatch(r"[A-Za-z][A-Za-z0-9+.-]*", scheme):
+        return None
+    at = rest.rfind("@")
+    return (scheme, rest[:at], rest[at + 1 :]) if at >= 0 else (scheme, None, rest)
+
+
+def check_url(url: str) -> str:
+    """`url` when it is a PostgreSQL URL libpq reads as written; else a usage error naming the
+    expected form (a password's `/`, `@`, `?` or `#` unencoded made libpq take part of it for
+    the host, and print it)."""
+    parts = _split(url)
+    if parts is None or parts[0].lower() not in SCHEMES:
+        raise KitError(f"not a PostgreSQL URL: {where(url)}; expected {EXPECTED}")
+    userinfo = parts[1]
+    if userinfo is not None and any(c in userinfo for c in "/@?#"):
+        raise KitError(
+            f"the team database's user or password holds an unencoded '/', '@', '?' or '#': {where(url)}; "
+            f"expected {EXPECTED}, with those characters percent-encoded (%2F, %40, %3F, %23)"
+        )
+    from urllib.parse import urlsplit
+
+    try:
+        urlsplit(url).port  # noqa: B018 (a port that is no number raises)
+    except ValueError:
+        raise KitError(f"not a PostgreSQL URL: {where(url)}; expected {EXPECTED}") from None
+    return url
+
+
 def machine_name(given: str | None, state_root: str | None) -> str:
     """`given`, else the config's `team.machine`, else this host's name."""
     name = given or _config(state_root).get("machine")
-    if isinstance(name, str) and name.strip():
-        return name.strip()
-    import socket
+    if not (isinstance(name, str) and name.strip()):
+        import socket
 
-    return socket.gethostname() or "unknown"
+        name = socket.gethostname() or "unknown"
+    # PostgreSQL's text holds no NUL (a machine name typed or configured with one: `sync` failed)
+    return name.strip().replace("\x00", "\ufffd")
 
 
 def user_name() -> str | None:
@@ -75,14 +113,15 @@ def user_name() -> str | None:
 
 
 def secrets_of(url: str) -> list[str]:
-    """The passwords a failure's text must not show: the URL's and `$PGPASSWORD`."""
+    """The passwords a failure's text must not show: the URL's (all of its user-info after the
+    user's name, whatever it holds) and `$PGPASSWORD`."""
     found = []
-    match = re.match(r"^[a-z][a-z0-9+.-]*://[^:@/]*:([^@/]*)@", url, re.IGNORECASE)
-    if match and match.group(1):
-        found.append(match.group(1))
+    parts = _split(url)
+    if parts is not None and parts[1] and ":" in parts[1]:
+        password = parts[1].split(":", 1)[1]
         from urllib.parse import unquote
 
-        found.append(unquote(match.group(1)))
+        found += [password, unquote(password)]
     kv = re.search(r"(?:^|\s)password\s*=\s*('(?:[^'\\]|\\.)*'|\S+)", url)
     if kv:
         found.append(kv.group(1).strip("'"))
@@ -93,10 +132,10 @@ def secrets_of(url: str) -> list[str]:
 
 def without_password(text: str, url: str) -> str:
     """`text` with every password it could hold taken out (`***`), the URL's user part kept."""
-    text = re.sub(r"(://[^:@/\s]*):[^@/\s]*@", r"\1:***@", text)
-    text = re.sub(r"(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)", r"\1***", text, flags=re.IGNORECASE)
     for secret in secrets_of(url):
         text = text.replace(secret, "***")
+    text = re.sub(r"(://[^:@/\s]*):\S*@", r"\1:***@", text)  # to the last `@`: any password
+    text = re.sub(r"(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)", r"\1***", text, flags=re.IGNORECASE)
     return text
 
 

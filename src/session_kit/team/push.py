@@ -124,7 +124,9 @@ def push(
 ) -> PushResult:
     """Send what changed in `index` since the last push of `machine` (the schema is ready:
     `schema.ready`). `present`: the paths on disk now (the rest stay, marked not present);
-    `name_of`: a path as the team database keys it (a CI folder's, relative to the folder)."""
+    `name_of`: a path as the team database keys it (a CI folder's, relative to the folder).
+    The provenance is text like any other: a NUL in a machine's name is cleaned (`clean`)."""
+    machine, origin, user = clean(machine), clean(origin), clean(user)
     files = _local_files(index, name_of)
     pushed = dict(team.execute("SELECT path, checkpoint FROM files WHERE machine = %s", (machine,)).fetchall())
     team.commit()

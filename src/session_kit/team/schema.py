@@ -19,7 +19,8 @@ Tables (version 1); every text column holds what the local index holds (redacted
               with a GIN index answers `search --team`
     calls, messages, agent_results  the index's rows of each file (`index/db.py`)
     agents    one row per machine, session and agent: type, description
-The rows of a file go with it (`ON DELETE CASCADE`). Does not: fill them (`push`).
+The rows of a file go with it (`ON DELETE CASCADE`). Version 2 removes the files a machine
+pushed twice (the archive's view of a file the client still had). Does not: fill them (`push`).
 """
 
 from __future__ import annotations
@@ -67,6 +68,16 @@ CREATE TABLE agent_results(
 CREATE TABLE agents(
     machine text NOT NULL, session text NOT NULL, agent_id text NOT NULL, type text, description text,
     PRIMARY KEY(machine, session, agent_id));
+""",
+    # 2: a session's file pushed twice, from the client's folder and from the kit's archive view
+    # (`<state>/archive/roots/<key>/view/<the same path under the Claude root>`: `secrets
+    # --scrub` indexed the view of a session the client still had): the view's file goes, and
+    # its rows with it.
+    r"""
+DELETE FROM files v USING files c
+WHERE v.machine = c.machine AND v.session = c.session AND v.id <> c.id
+  AND v.path ~ '/archive/roots/[^/]+/view/projects/' AND c.path !~ '/archive/roots/[^/]+/view/projects/'
+  AND c.path LIKE '%/' || substring(v.path from '/archive/roots/[^/]+/view/(projects/.*)$');
 """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)

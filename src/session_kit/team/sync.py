@@ -53,9 +53,10 @@ def push_history(
                 update(conn, claude_root, state_root=state_root)
             known = dict(conn.execute("SELECT path, session FROM files"))
             listed = [f.path for f in files_to_index(claude_root, known.get)]
-            return push(
-                conn, team, machine=name, origin=f"machine:{name}", user=user, present=listed, progress=progress
-            )
+            with db.snapshot(conn):  # what is pushed: one state of the index
+                return push(
+                    conn, team, machine=name, origin=f"machine:{name}", user=user, present=listed, progress=progress
+                )
 
         return replace(db.use(state_root, work, claude_root=claude_root), database=connection.where(address))
 
@@ -91,7 +92,7 @@ def push_folder(
             update(index, root)
             if not index.execute("SELECT 1 FROM files LIMIT 1").fetchone():
                 raise NotFound(f"no Claude Code transcripts in {folder}")
-            with team_database(address, write=True) as team:
+            with team_database(address, write=True) as team, db.snapshot(index):
                 result = push(
                     index, team, machine=machine or origin, origin=origin, user=user, name_of=name_of, progress=progress
                 )

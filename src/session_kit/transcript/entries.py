@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
-from session_kit.base import vocabulary
+from session_kit.base import timestamps, vocabulary
 from session_kit.base.agents import is_api_error
 from session_kit.base.slash_commands import is_kit_command, is_local_command
 
@@ -71,33 +71,22 @@ def count_value(value: Any) -> int | None:
     return None
 
 
-# Transcript times are clamped to a range every later step can take (a UTC or local copy, an
-# hour or day bucket): year 1 east of UTC or 9999 west of it has no UTC time at all.
-EARLIEST = datetime(1, 1, 3, tzinfo=timezone.utc)
-LATEST = datetime(9999, 12, 29, tzinfo=timezone.utc)
-
-
 def parse_timestamp(value: Any) -> datetime | None:
     """ISO-8601 strings (with `Z`) and Unix seconds (int or float) to an aware datetime,
-    clamped to EARLIEST..LATEST (in UTC then)."""
+    clamped (`base.timestamps`: year 1 east of UTC or 9999 west of it has no UTC time at all)."""
     if isinstance(value, str) and value:
         text = value[:-1] + "+00:00" if value.endswith(("Z", "z")) else value
         try:
             parsed = datetime.fromisoformat(text)
         except ValueError:
             return None
-        return _clamped(parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc))
+        return timestamps.moment(parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc))
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         try:  # an int past a float's range overflows here already
-            seconds = value / 1000.0 if value > 1e11 else float(value)  # milliseconds, too
-            return _clamped(datetime.fromtimestamp(seconds, tz=timezone.utc))
+            return timestamps.from_seconds(value / 1000.0 if value > 1e11 else float(value))  # milliseconds, too
         except (OverflowError, OSError, ValueError):
             return None
     return None
-
-
-def _clamped(moment: datetime) -> datetime:  # (aware times compare without overflowing)
-    return EARLIEST if moment < EARLIEST else LATEST if moment > LATEST else moment
 
 
 def entry_time(raw: Mapping[str, Any]) -> datetime | None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -191,13 +191,18 @@ def iter_line_spans(
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     start: int = 0,
     block_size: int = READ_BLOCK,
+    block_at: list[int] | None = None,
 ) -> Iterator[tuple[int, bytes, int, int]]:
     """Yield `(line_no, buffer, begin, end)` for each line of the file, streaming: the line is
     `buffer[begin:end]`, its newline included (the last line may lack one).
 
     The buffer is a block of the file, shared by the lines in it. Lines over `max_line_bytes`
-    are skipped and counted as oversized, without being held.
+    are skipped and counted as oversized, without being held. `block_at` (a one-item list),
+    when given, holds the file offset of `buffer[0]` at each line yielded: the line starts at
+    `block_at[0] + begin`, where `records_at` reads it again.
     """
+    where = block_at if block_at is not None else [0]
+    read = start
     stats = stats if stats is not None else ReadStats()
     line_no = 0
     # Regular files only: a FIFO named like a transcript would block, /dev/zero never end.
@@ -212,6 +217,7 @@ def iter_line_spans(
             block = f.read(max(block_size, len(carry)))
             if not block:
                 break
+            read += len(block)
             if first:
                 first = False
                 block = skip_bom(block)
@@ -225,6 +231,7 @@ def iter_line_spans(
             elif carry:
                 block = carry + block
                 carry = b""
+            where[0] = read - len(block)  # a BOM skipped shortened the block, not what was read
             find = block.find
             while True:
                 newline = find(b"\n", pos)
@@ -247,6 +254,7 @@ def iter_line_spans(
         if carry:  # the last line, without its newline
             line_no += 1
             stats.lines += 1
+            where[0] = read - len(carry)
             yield line_no, carry, 0, len(carry)
 
 
@@ -277,6 +285,24 @@ def iter_records(
         value = parse_line(raw, stats, line_no)
         if value is not None:
             yield line_no, value
+
+
+def records_at(
+    path: str | os.PathLike[str],
+    offsets: Iterable[int],
+    stats: ReadStats | None = None,
+    *,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+) -> Iterator[dict | None]:
+    """The JSON object of the line starting at each of `offsets` (as `iter_line_spans`'s
+    `block_at` gave them), in that order, the file opened once; None for a line that holds
+    none now (the file was rewritten since)."""
+    stats = stats if stats is not None else ReadStats()
+    with open_regular(path) as f:
+        for offset in offsets:
+            f.seek(offset)
+            raw = f.readline(max_line_bytes + 1)
+            yield parse_line(raw, stats, 0) if len(raw) <= max_line_bytes else None
 
 
 def read_head(path: str | os.PathLike[str], max_bytes: int) -> list[dict]:

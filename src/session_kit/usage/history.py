@@ -96,7 +96,8 @@ def _index_rows(root: str, state_root: str) -> tuple[Any, int, int]:
         files = list(files_to_index(Path(root), known.get))
         listed = [f.path for f in files]
         read = update(conn, Path(root), files=files, texts=False).files  # usage alone: no texts
-        return usage_rows(conn, listed), len(listed), read
+        with db.snapshot(conn):  # every row of one state of the index
+            return usage_rows(conn, listed), len(listed), read
 
     return db.use(state_root, work, claude_root=root)
 

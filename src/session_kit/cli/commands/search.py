@@ -9,20 +9,25 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from itertools import islice
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from session_kit import api
 from session_kit.cli.context import Kit, no_redact_option, pass_kit, project_options, shared_options
-from session_kit.cli.envelope import emit_json
+from session_kit.cli.envelope import emit_json, emit_json_list
 from session_kit.cli.helptext import epilog
 from session_kit.cli.layout import say
 from session_kit.cli.style import highlight
 from session_kit.cli.team import only_local, print_hits, team_option
 from session_kit.cli.text import clip, local_time, plural
 from session_kit.errors import TEAM_CODES
+
+if TYPE_CHECKING:  # types for annotations alone: nothing at run time loads their modules
+    from session_kit.sessions.lost import Prompt
 
 PROGRESS_AFTER_S = 1.0  # a scan that ends sooner shows no progress line
 
@@ -193,25 +198,24 @@ def _lost(kit: Kit, query: str, *, project_path: Path | None, all_projects: bool
     """The prompts of lost sessions holding QUERY (`sessions.lost`)."""
     if not query.strip():
         raise click.UsageError("empty query", click.get_current_context())
-    hits = api.search_lost(query, kit.root, api.state_root(), project_path=project_path, all_projects=all_projects)
-    hits = hits[:limit] if limit else hits
+    hits: Iterable[Prompt] = api.search_lost(
+        query, kit.root, api.state_root(), project_path=project_path, all_projects=all_projects
+    )
+    hits = islice(hits, limit) if limit else hits
+    # Written as they are found: the history is read once, and its text never held.
     if kit.as_json:
-        emit_json(
-            "search",
-            {
-                "query": query,
-                "mode": "lost",
-                "hits": [{"session_id": h.session, "project": h.project, **h.as_dict()} for h in hits],
-            },
-        )
+        items = ({"session_id": h.session, "project": h.project, **h.as_dict()} for h in hits)
+        emit_json_list("search", {"query": query, "mode": "lost"}, "hits", items)
         return
-    if not hits:
-        say(f"No match for {query!r} in the prompts of lost sessions.")
-        return
+    count = 0
     for h in hits:
+        count += 1
         say(f"{h.session or '(no session id)'}  {local_time(h.timestamp)}  lost  {h.project or '-'}")
         say(f"    {highlight(clip(h.text, 300), query)}")
-    say(f"{plural(len(hits), 'prompt')} of lost sessions, from history.jsonl.")
+    if not count:
+        say(f"No match for {query!r} in the prompts of lost sessions.")
+        return
+    say(f"{plural(count, 'prompt')} of lost sessions, from history.jsonl.")
 
 
 def _when(stamp: str | None) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
+from itertools import islice
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -17,7 +18,7 @@ import click
 
 from session_kit import api
 from session_kit.cli.context import Kit, no_redact_option, pass_kit, project_options, shared_options
-from session_kit.cli.envelope import emit_json, emit_json_parts, json_items
+from session_kit.cli.envelope import emit_json, emit_json_list, emit_json_parts, json_items
 from session_kit.cli.errors import worded
 from session_kit.cli.helptext import epilog
 from session_kit.cli.layout import say
@@ -30,6 +31,7 @@ from session_kit.cli.tokens import human_tokens
 from session_kit.errors import EXIT_NOT_FOUND, TEAM_CODES, NotFound
 
 if TYPE_CHECKING:  # types for annotations alone: nothing at run time loads their modules
+    from session_kit.sessions.lost import LostSession
     from session_kit.sessions.overview import SessionOverview
 
 SPOOL_ROWS = 2000  # rows a table holds in memory before they wait in a temporary file
@@ -239,27 +241,31 @@ def _lost(
     until: datetime | None,
     limit: int | None,
 ) -> None:
-    found = [
+    found: Iterable[LostSession] = (
         s
         for s in api.lost_sessions(kit.root, api.state_root(), project_path=project_path, all_projects=all_projects)
         if (since is None or (s.end is not None and s.end >= since))
         and (until is None or (s.start is not None and s.start <= until))
-    ][:limit]
+    )
+    found = islice(found, limit) if limit else found
+    # Written as each session's prompts are read back: the history's text is never held.
     if kit.as_json:
-        emit_json("sessions-lost", {"claude_root": str(kit.root), "sessions": [s.as_dict() for s in found]})
-        return
-    if not found:
-        click.echo(_no_lost(kit.root, project_path, all_projects))
+        emit_json_list("sessions-lost", {"claude_root": str(kit.root)}, "sessions", (s.as_dict() for s in found))
         return
     ids = id_width()
+    count = 0
     for s in found:
-        prompts = plural(len(s.prompts), "prompt")
+        count += 1
+        prompts = plural(s.count, "prompt")
         say(
             f"{(s.id or '(no session id)')[:ids]}  {local_time(s.start)} .. {local_time(s.end)}  {prompts}  {s.project or '-'}"
         )
         for p in s.prompts:
             say(f"    {local_time(p.timestamp)}  {clip(p.text, 2000)}")
-    click.echo(f"{plural(len(found), 'lost session')} (only history.jsonl remembers them).")
+    if not count:
+        click.echo(_no_lost(kit.root, project_path, all_projects))
+        return
+    click.echo(f"{plural(count, 'lost session')} (only history.jsonl remembers them).")
 
 
 def _no_lost(root: Path, project_path: Path | None, all_projects: bool) -> str:
@@ -267,7 +273,7 @@ def _no_lost(root: Path, project_path: Path | None, all_projects: bool) -> str:
     if not (root / "history.jsonl").is_file():
         return f"No lost sessions: there is no history.jsonl in {root} (the client writes it as you type)."
     if not all_projects:
-        elsewhere = len(api.lost_sessions(root, api.state_root(), all_projects=True))
+        elsewhere = sum(1 for _ in api.lost_sessions(root, api.state_root(), all_projects=True))
         if elsewhere:
             return (
                 f"No lost sessions in this project; {plural(elsewhere, 'lost session')} in others (--all lists them)."
