@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from session_kit.redact import find_secrets, marker, redact
+from session_kit.redaction.engine import find_secrets, marker, redact
 from tests.support.secret_probes import PLACEMENTS, probes
 
 

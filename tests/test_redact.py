@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from session_kit.redact import (
+from session_kit.redaction.engine import (
     SEPARATOR,
     Redactor,
     is_secret_name,

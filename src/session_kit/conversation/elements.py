@@ -22,7 +22,7 @@ from session_kit.base.slash_commands import is_local_command
 from session_kit.base.tools import SPAWNS_AGENT
 from session_kit.conversation import items, steps
 from session_kit.conversation.items import Child, Element, Omitted
-from session_kit.redact import Redactor, is_secret_name, marker
+from session_kit.redaction.engine import Redactor, is_secret_name, marker
 from session_kit.transcript.calls import (
     STATUS_DECLINED,
     STATUS_ERROR,

@@ -1,6 +1,6 @@
 """The secret guard: the `PostToolUse` hook that keeps secrets a tool printed out of the
-conversation. Standard library only; the kit's one redactor (`session_kit.redact`) is loaded
-only when the output may hold a secret (`hooks.secret_screen`).
+conversation. Standard library only; the kit's one redactor (`session_kit.redaction.engine`) is loaded
+only when the output may hold a secret (`redaction.screen`).
 
 Owns: whether the guard is on for this hook (the installer writes the hook only when asked;
 the plugin always declares it, and its `guard_secrets` option turns it on), walking the
@@ -21,7 +21,7 @@ from __future__ import annotations
 from session_kit.base import fastjson
 from session_kit.base.hook_events import GUARD_OPTION_ENV
 from session_kit.hooks.hookio import HookEvent, run
-from session_kit.hooks.secret_screen import may_hold_secret
+from session_kit.redaction.screen import may_hold_secret
 from session_kit.state import root as state
 
 TYPE_CHECKING = False
@@ -127,7 +127,7 @@ def post_tool_use(event: HookEvent, env: Mapping[str, str], root: str) -> str:
     counts: Mapping[str, int] = {}
     updated = output
     if suspect:
-        from session_kit.redact import Redactor
+        from session_kit.redaction.engine import Redactor
 
         redactor = Redactor()
         updated = _Walk(redactor)(output)

@@ -1,6 +1,6 @@
 """An entry's rows in the index: the session's facts, its searchable texts, its tool calls.
 
-Owns: what one transcript entry adds to the index (texts redacted first with `redact.redact`,
+Owns: what one transcript entry adds to the index (texts redacted first with `redaction.engine.redact`,
 tool calls paired with results across updates through the `calls` table, the kit's own echoes
 marked (`texts.kit`, by `transcript.kit_echoes`), the session's title
 (as `sessions` names it: `glance`, by the rule of `titles`), first request, times (by the rule
@@ -20,7 +20,7 @@ import sqlite3
 from session_kit.index.agent_rows import SpawnRows
 from session_kit.index.db import TOKEN_COLUMNS, sql_row, sql_value
 from session_kit.index.files import IndexFile
-from session_kit.redact import head_to_redact, redact, redact_many
+from session_kit.redaction.engine import head_to_redact, redact, redact_many
 from session_kit.transcript.agent_signals import SOURCE_RESULT
 from session_kit.transcript.calls import result_outcome
 from session_kit.transcript.entries import (
@@ -110,7 +110,7 @@ _NO_HOUR = -1
 
 class FileRows:
     """The rows one update of one file adds, gathered and then written in one go: the texts
-    redacted in one pass (`redact.redact_many`), inserted with `executemany`, and the FTS5
+    redacted in one pass (`redaction.engine.redact_many`), inserted with `executemany`, and the FTS5
     index filled from them with one statement. Tool calls used and answered within the batch
     are paired in memory; a result whose use an earlier update indexed updates that row.
     With `searchable=False` (an update for usage alone) only the usage rows and the session's

@@ -31,7 +31,7 @@ from session_kit.preprocess.result import (
     PreprocessResult,
 )
 from session_kit.preprocess.sinks import OneStream, PartFiles, Section, Sink
-from session_kit.redact import Redactor
+from session_kit.redaction.engine import Redactor
 from session_kit.sessions.store import SessionRef
 from session_kit.transcript.glance import glance
 

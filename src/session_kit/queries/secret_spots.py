@@ -2,7 +2,7 @@
 
 Owns: reading a text by its form — JSON Lines (each line's strings, decoded, as the kit shows
 them), one JSON document (a meta file), or plain text (a spilled tool output, a shell
-snapshot) — and naming each secret the redactor's rules find there (`redact.find_secrets`:
+snapshot) — and naming each secret the redactor's rules find there (`redaction.engine.find_secrets`:
 what `redact` would replace) with its line; and the scrubbed text: each secret replaced
 where the file writes it (in a JSON string: its JSON-escaped form) by its marker at its
 length in bytes (`[REDACTED:<kind>]` padded with `*`, or as much of `[REDACTED]`/`*` as
@@ -20,7 +20,7 @@ from itertools import accumulate
 from typing import Any
 
 from session_kit.base.layout import is_jsonl
-from session_kit.redact import SEPARATOR, find_secrets, marker
+from session_kit.redaction.engine import SEPARATOR, find_secrets, marker
 
 JSONL = "jsonl"
 JSON = "json"

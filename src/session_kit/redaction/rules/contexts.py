@@ -1,11 +1,6 @@
-"""The shapes of secrets found by where they stand: the rest of the redactor's one table.
+"""The shapes of secrets found by where they stand (`CONTEXT_RULES`).
 
-Owns: `RULES`, the whole table the redactor applies — `secret_formats.RULES` (tokens with a
-vendor's prefix, PEM keys, headers, URLs, assignments), then the rules of this module, then
-`secret_access`'s (what grants access by being shown: session cookies, signed URLs, join
-tokens, one-time-password seeds, wallet keys, webhooks), then `secret_generic`'s (secrets by
-class: unknown prefixes, any config syntax, credential files, prose). This module's rules are for
-secrets whose own shape says little and whose place says all:
+This module's rules are for secrets whose own shape says little and whose place says all:
 - CI runners and cluster joins: a registration or join token given to `--token`,
   `--registration-token`, `-secret` (GitLab, GitHub Actions, Azure Pipelines, Jenkins,
   Buildkite, kubeadm, Docker swarm);
@@ -32,7 +27,7 @@ secrets whose own shape says little and whose place says all:
   `wpa_passphrase`, `snmpwalk -c/-A/-X`, `nmcli … password`, an `expect` script's `send`, a
   `PASS` in an FTP session's log.
 The shapes follow what public scanners' rule sets describe (gitleaks, trufflehog); the rules
-and their probes are the kit's own. Does not apply them (that is `redact`).
+and their probes are the kit's own. Does not apply them (that is `redaction.engine`).
 """
 
 from __future__ import annotations
@@ -40,11 +35,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from session_kit.secret_access import _SECRET_NAME, ACCESS_RULES, _random_value
-from session_kit.secret_formats import _NOT_A_VALUE, Pattern, Rule, _has_digit, _is_value, _looks_random
-from session_kit.secret_formats import RULES as FORMAT_RULES
-from session_kit.secret_generic import GENERIC_RULES
-from session_kit.secret_keys import FIRST_RULES, KEY_RULES
+from session_kit.redaction.rules.access import _SECRET_NAME, _random_value
+from session_kit.redaction.rules.formats import _NOT_A_VALUE, Pattern, Rule, _has_digit, _is_value, _looks_random
 
 # A value on a command line: quoted (the quotes go with it), or a word that is not a variable,
 # a placeholder or another option.
@@ -403,5 +395,3 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         accept=_is_value,
     ),
 )
-
-RULES: tuple[Rule, ...] = FIRST_RULES + FORMAT_RULES + CONTEXT_RULES + ACCESS_RULES + KEY_RULES + GENERIC_RULES

@@ -16,7 +16,7 @@ replaces; an HTTP Digest response, whose header the Authorization rule replaces 
   OpenVPN static key blocks, AWS session tokens by their prefix, a service account's
   `private_key_id`, `{"keyName": …, "value": "…"}` key listings, a printed key file (`cat config/master.key`), two-factor recovery codes.
 Does not apply them (that is `redact`); placeholders in a key's place are left by the
-redactor's one check (`secret_placeholders`).
+redactor's one check (`redaction.filters`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import math
 import re
 from collections import Counter
 
-from session_kit.secret_formats import Pattern, Rule
+from session_kit.redaction.rules.formats import Pattern, Rule
 
 _UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
 # a digest's or a version's prefix, or a word of four lower-case letters between separators

@@ -1,6 +1,6 @@
 """Secrets found in transcript text, replaced by a marker that names what was removed.
 
-Owns: replacing each secret the rules of `secret_formats` find with `[REDACTED:<kind>]`,
+Owns: replacing each secret the rules of `redaction.rules.formats` find with `[REDACTED:<kind>]`,
 counting per kind; `redact_text` (= `redact`) is the one function for a string, and
 `find_secrets` says where (kind and span) the same rules find what it removes. Around an
 assignment the name is kept (`password=[REDACTED:password]`), so the reader still sees what
@@ -25,7 +25,7 @@ texts are redacted in one pass, joined with NUL, which no pattern crosses (and w
 forbids, so the writer has replaced it before).
 Ordinary text (uuids, git SHAs, paths, `max_tokens=…`, `tokenizer = …`) is left alone: the
 rules want a known prefix, a context (a header, a URL, a command's option), or a secret-like
-name directly before `=`/`:` (see `secret_formats`).
+name directly before `=`/`:` (see `redaction.rules.formats`).
 """
 
 from __future__ import annotations
@@ -40,9 +40,9 @@ from itertools import accumulate
 from operator import add
 
 from session_kit.base.words import distinct_words, runs, words_table
-from session_kit.secret_contexts import RULES
-from session_kit.secret_formats import Rule
-from session_kit.secret_placeholders import stands_in
+from session_kit.redaction.filters import stands_in
+from session_kit.redaction.rules.formats import Rule
+from session_kit.redaction.table import RULES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: `typing` costs the secret guard's hook
@@ -279,7 +279,7 @@ def _positions(text: str, anchor: str) -> list[int]:
 
 
 # A secret the rules found: its kind (the marker's) and where it is in the text searched. A named
-# tuple for the reason `secret_formats.Rule` is one (the secret guard's budget).
+# tuple for the reason `redaction.rules.formats.Rule` is one (the secret guard's budget).
 Found = namedtuple("Found", ("kind", "start", "end"))
 
 
@@ -356,7 +356,7 @@ def screen_needles(rules: tuple[Rule, ...] = RULES) -> tuple[tuple[str, ...], tu
     only at its anchors, and a family of prefixed tokens only where one of its prefixes stands
     right before the anchor; a later rule sees an earlier rule's marker only after that one
     matched. So `redact` leaves a text holding none of them as it is. The secret guard's hook
-    screens outputs with them without loading this module (`hooks.secret_screen`)."""
+    screens outputs with them without loading this module (`redaction.screen`)."""
     lower: set[str] = set()
     exact: set[str] = set()
     for rule in rules:

@@ -24,7 +24,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 
-from session_kit.secret_formats import _NOT_A_VALUE, Pattern, Rule, _has_digit, _is_value, _looks_random
+from session_kit.redaction.rules.formats import _NOT_A_VALUE, Pattern, Rule, _has_digit, _is_value, _looks_random
 
 # --- a key with a vendor prefix no rule names ---
 

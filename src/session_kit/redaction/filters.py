@@ -7,7 +7,7 @@ variable reference (`$VAR`, `${VAR}`, `${VAR:-default}`, `$(cmd)`, `%VAR%`, `{{ 
 docs and examples in a secret's place (`changeme`, `REPLACE_ME`, `TODO`, `your-api-key-here`,
 `redacted`, `***`). `.env.example` files, compose files' variable references, templates and
 prompts hold these: redacting them hides what a reader needs and protects nothing. Does not
-decide what a secret is (the rules of `secret_formats` and the modules after it do); the
+decide what a secret is (the rules of `redaction.rules.formats` and the modules after it do); the
 redactor asks this of each match, so it costs nothing on text without a find.
 """
 
