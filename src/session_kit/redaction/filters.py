@@ -25,7 +25,8 @@ _REFERENCE = re.compile(
 _OPENED = re.compile(r"(?:\$\{|\{\{)[^{}\n]*\Z")
 # Runs that fill a secret's place: x or X, stars, dots, an ellipsis, bullets, one character six times.
 _FILLER = re.compile(r"[xX]{4,}|\*{3,}|\.{3,}|…+|•+|(.)\1{5,}")
-# Words that say "put yours here" (the whole value, or a telling part of it).
+# Words that say "put yours here" (the whole value, or a telling part of it): checked only on a
+# value that does not look like a real one (`_REAL`: `MyDogRex2019!` holds "my" and is a password).
 _WORDS = re.compile(
     r"(?:change|replace|insert|enter|fill|put|set|add|paste)[-_ ]?(?:me|it|this|here|with|in|yours?)(?![a-z])"
     r"|(?:^|[-_ .])(?:your|my)[-_ .]?[a-z]"
@@ -39,13 +40,65 @@ _PREFIX_FILLER = re.compile(
     r"[A-Za-z0-9]{1,10}(?:[-_.][A-Za-z0-9]{1,10}){0,2}[-_.]?(?:(?:[xX]{3,}|\*{3,}|\.{3,}|…)[-_.]?)+"
 )
 _QUOTES = "\"'` \t"
+# A real value: a digit with both cases, or a digit and a symbol other than a separator.
+_REAL = re.compile(r"(?=.*\d)(?:(?=.*[a-z])(?=.*[A-Z])|(?=.*[^\w\s.-]))")
+
+# --- what names something and is no secret: ids, fixtures' values, cache keys, code ---------
+# The ids a transcript and the APIs it talks to are full of (tool calls, messages, requests,
+# server tool results), Stripe's publishable keys, GitHub's GraphQL node ids (`PR_kwDO…`).
+_ID = re.compile(
+    r"(?:toolu|tooluse|srvtoolu|cse|msg|msgbatch|req|call|chatcmpl|resp|run|thread|asst|batch|evt|file)[_-][A-Za-z0-9_-]+"
+    r"|pk_(?:live|test)_[A-Za-z0-9]+"
+    r"|[A-Z]{1,4}_kw[A-Za-z0-9_-]{8,}"
+)
+# A test fixture's value or a development default: lower-case words (and numbers) joined by
+# `-`/`_`, saying so (`test-session-123`, `dev-only-secret-not-for-production-use`).
+_FIXTURE = re.compile(
+    r"(?:[a-z0-9]+[-_])*(?:test|testing|fake|mock|dummy|sample|example|demo|stub|dev-only|test-only|insecure)"
+    r"(?:[-_][a-z0-9]+)*"
+)
+# A vendor's prefix and a word for what it stands for (`xoxb-token`, `xapp-token`, `sk-key`).
+_PREFIX_WORD = re.compile(r"[a-z]{2,6}[-_](?:[a-z]+[-_])*(?:token|key|secret|password|value|here|test|example|fake)")
+# A build's cache key names its platform (`setup-uv-1-x86_64-unknown-linux-gnu-0.7.13-f6c6…`).
+_CACHE_KEY = re.compile(r"[\w.-]*[-_.](?:x86_64|aarch64|amd64|arm64|i686|linux|darwin|win32|windows|macos)[-_.][\w.-]*")
+# An identifier, unquoted: code, not a value (`csrfToken`, `TokenList()`, `input('…')`, `hash_password(raw)`).
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+_SECRET_WORD = re.compile(r"(?i)pass|pwd|secret|token|key|csrf|auth|cred|hash")
+_KEYWORDS = frozenset(
+    "raise return if not and or is in None null nil true false True False await async lambda def new".split()  # noqa: SIM905
+)
+
+
+def names_no_secret(value: str, text: str, start: int, end: int) -> bool:
+    """Whether `value` (found at `start`..`end` of `text`) is an id, a fixture's value, a cache
+    key or code: ids are never secrets, and a code identifier or call is never a value."""
+    if _ID.fullmatch(value) or _CACHE_KEY.fullmatch(value) or _FIXTURE.fullmatch(value):
+        return True
+    if _PREFIX_WORD.fullmatch(value):
+        return True
+    if text[start - 4 : start].lower().endswith(":arn") or "arn:aws" in text[max(0, start - 120) : start]:
+        if not any(c.isspace() for c in text[text.rfind("arn:aws", max(0, start - 120), start) : start]):
+            return True  # a part of an ARN (`…:secret:prod/db-AbCdEf`): it names a resource
+    if "data-phx-" in text[max(0, start - 24) : start]:
+        return True  # LiveView's page state (`data-phx-session`): signed, not a credential
+    quoted = start > 0 and text[start - 1] in "\"'`"
+    if not quoted and _IDENTIFIER.fullmatch(value):
+        after = text[end : end + 1]
+        if after == "(" or value in _KEYWORDS:
+            return True  # a call, or a keyword: `input(`, `raise`, `if not password:`
+        if _SECRET_WORD.search(value) and not any(c.isdigit() for c in value):
+            return True  # a variable named for a secret: `csrfToken`, `token_list`
+    return False
 
 
 def stands_in(secret: str, text: str, start: int) -> bool:
     """Whether `secret`, found at `start` of `text`, is a reference, filler or a placeholder word
-    rather than a secret."""
+    rather than a secret, or names something that is no secret (`names_no_secret`)."""
     value = secret.strip(_QUOTES)
     if not value:
+        return True
+    lead = len(secret) - len(secret.lstrip(_QUOTES))
+    if names_no_secret(value, text, start + lead, start + lead + len(value)):
         return True
     if _REFERENCE.fullmatch(value) is not None:
         return True
@@ -57,4 +110,4 @@ def stands_in(secret: str, text: str, start: int) -> bool:
     filled = sum(len(run.group()) for run in _FILLER.finditer(value))
     if filled * 2 >= len(value):
         return True
-    return _WORDS.search(value) is not None
+    return _REAL.match(value) is None and _WORDS.search(value) is not None

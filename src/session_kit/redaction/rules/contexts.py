@@ -51,6 +51,11 @@ def _unquoted_value(value: str) -> bool:
     return _is_value(value.strip("'\""))
 
 
+def _random_or_quoted(value: str) -> bool:
+    bare = value.strip("'\"")
+    return _is_value(bare) and (bare != value or _looks_random(bare))
+
+
 def _arg(kind: str, command: str, anchor: str, *, back: int = 0) -> Rule:
     """A credential as an argument: `command` is the pattern up to the value (`_ARG` follows)."""
     return Rule(kind, Pattern(command + _ARG), (anchor,), back=back, group="v", accept=_unquoted_value)
@@ -64,7 +69,13 @@ def _after_program(program: str, flag: str, *, anchor: str | None = None, attach
 
 # Options whose value is a secret (`--password X`, `-storepass X`, `--registration-token X`…),
 # matched from the name's anchor on (a dash, or `store`/`key`, just before it): no scan back.
-_PASSWORD_OPTION = r"(?:(?<=-)|(?<=store)|(?<=key))pass(?:word|wd|phrase)?"
+# The dash starts an option (`-pass`, `--password`), not a compound word (`two-pass`,
+# `forgot-password page`).
+_OPTION_DASH = r"(?:(?<![\w-]-)(?<=-)|(?<=--))"
+_PASSWORD_OPTION = r"(?:" + _OPTION_DASH + r"|(?<=store)|(?<=key))pass(?:word|wd|phrase)?"
+# a compound option's last word (`--db-password X`): its value must look random, as prose's
+# "forgot-password page" does not
+_COMPOUND_PASSWORD_OPTION = r"(?<=[A-Za-z0-9]-)pass(?:word|wd|phrase)?"
 _TOKEN_OPTION = r"(?:(?<=-)(?:token|secret|key)|(?<=-api)key)"
 
 
@@ -187,6 +198,7 @@ CONTEXT_RULES: tuple[Rule, ...] = (
     # text for one more anchor costs about 1% of redacting.
     # a password may be a word; a token or a secret looks random (`--token flag's` is prose)
     _option("password", _PASSWORD_OPTION, ("pass",), _unquoted_value),
+    _option("password", _COMPOUND_PASSWORD_OPTION, ("pass",), _random_or_quoted),
     _option("token", _TOKEN_OPTION, ("secret", "token", "key"), lambda v: _looks_random(v.strip("'\""))),
     _arg("password", r"(?<![\w-])pass:", "pass:"),
     _after_program("redis-cli", r"(?:-a|--pass)"),
@@ -225,7 +237,7 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         ("run(", "login"),
         group="v",
     ),
-    Rule("meta-access-token", Pattern(r"(?<![A-Za-z0-9])EAA[B-Z][A-Za-z0-9]{80,}"), ("EAA",), exact=True),
+    Rule("meta-access-token", Pattern(r"(?<![A-Za-z0-9+/])EAA[B-Z][A-Za-z0-9]{80,}"), ("EAA",), exact=True),
     # a literal given to a call named for a secret: `SignatureVerifier('…')`, `get_token("…")`
     Rule(
         "secret",
