@@ -76,9 +76,9 @@ def names_no_secret(value: str, text: str, start: int, end: int) -> bool:
         return True
     if _PREFIX_WORD.fullmatch(value):
         return True
-    if text[start - 4 : start].lower().endswith(":arn") or "arn:aws" in text[max(0, start - 120) : start]:
-        if not any(c.isspace() for c in text[text.rfind("arn:aws", max(0, start - 120), start) : start]):
-            return True  # a part of an ARN (`…:secret:prod/db-AbCdEf`): it names a resource
+    arn = text.rfind("arn:aws", max(0, start - 120), start)
+    if arn >= 0 and not any(c.isspace() for c in text[arn:start]):
+        return True  # a part of an ARN (`…:secret:prod/db-AbCdEf`): it names a resource
     if "data-phx-" in text[max(0, start - 24) : start]:
         return True  # LiveView's page state (`data-phx-session`): signed, not a credential
     quoted = start > 0 and text[start - 1] in "\"'`"
