@@ -350,7 +350,7 @@ LAZY_KIT = {
     # The secret guard loads the redactor only for an output its screen flagged; the screen
     # loads it only to write its copy of the rules' anchors again.
     "session_kit.hooks.guard": {"session_kit.redaction.engine"},
-    "session_kit.redaction.screen": {"session_kit.redaction.engine"},
+    "session_kit.redaction.screen": {"session_kit.redaction.table"},
     # The budget per subagent counts an agent's tokens the status line's way, only when a
     # budget is set and the call is a subagent's.
     "session_kit.hooks.live": {"session_kit.usage.filecount"},

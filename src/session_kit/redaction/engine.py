@@ -41,6 +41,9 @@ from operator import add
 
 from session_kit.base.words import distinct_words, runs, words_table
 from session_kit.redaction.filters import stands_in
+from session_kit.redaction.numbered import original_span as numbered_span
+from session_kit.redaction.numbered import replace as numbered_replace
+from session_kit.redaction.numbered import strip as strip_numbers
 from session_kit.redaction.rules.formats import Rule
 from session_kit.redaction.table import RULES
 
@@ -124,6 +127,28 @@ class Redactor:
     def __call__(self, text: str) -> str:
         if len(text) < 8:
             return text
+        numbered = strip_numbers(text) if "→" in text else None
+        if numbered is not None:  # a file read with the Read tool: matched without its numbers
+            return self._numbered(text, *numbered)
+        return self._redact(text)
+
+    def _numbered(self, text: str, stripped: str, cuts: list[tuple[int, int]]) -> str:
+        finder = _Finder(self.rules)
+        finder._redact(stripped)
+        if not finder.found:
+            return text
+        spans = []
+        for found in sorted(finder.found, key=lambda f: (f.start, f.end)):
+            start, end = numbered_span(cuts, found.start, found.end)
+            spans.append((start, end, marker(found.kind)))
+            self.counts[found.kind] += 1
+            self._noted(Found(found.kind, start, end))
+        return numbered_replace(text, spans)
+
+    def _noted(self, found: Found) -> None:
+        """A secret found in a numbered text, at its span there (a `_Finder` keeps it)."""
+
+    def _redact(self, text: str) -> str:
         plan = self._plan
         low = _lower(text)
         # Each anchor is searched for once, in the text as given; the rules tried are those
@@ -296,12 +321,15 @@ class _Finder(Redactor):
     """A `Redactor` that notes each replacement's span, mapped back to the text it was given
     (each rule runs on the text the rules before it redacted, whose markers shift positions)."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, rules: tuple[Rule, ...] = RULES) -> None:
+        super().__init__(rules)
         self.found: list[Found] = []
         # the markers in the current text: (start, end there, start, end in the original)
         self._edits: list[tuple[int, int, int, int]] = []
         self._pending: list[tuple[int, int, str]] = []
+
+    def _noted(self, found: Found) -> None:
+        self.found.append(found)
 
     def _replacement(self, rule: Rule, match: re.Match[str]) -> str | None:
         replaced = super()._replacement(rule, match)
@@ -348,36 +376,6 @@ class _Finder(Redactor):
             edits.append((waiting[0] + moved, waiting[1] + moved, waiting[2], waiting[3]))
             waiting = next(old, None)
         self._edits = edits
-
-
-def screen_needles(rules: tuple[Rule, ...] = RULES) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Strings at least one of which a text holds whenever a rule can match it: the ones to
-    look for in the lower-cased text, and the ones to look for as written. A rule is tried
-    only at its anchors, and a family of prefixed tokens only where one of its prefixes stands
-    right before the anchor; a later rule sees an earlier rule's marker only after that one
-    matched. So `redact` leaves a text holding none of them as it is. The secret guard's hook
-    screens outputs with them without loading this module (`redaction.screen`)."""
-    lower: set[str] = set()
-    exact: set[str] = set()
-    for rule in rules:
-        words = (
-            rule.anchors
-            if rule.prefixes is None
-            else tuple(p + a for a in rule.anchors for ps in rule.prefixes.values() for p in ps)
-        )
-        if rule.exact:
-            exact.update(words)
-        else:
-            lower.update(w.lower() for w in words)
-    lower = {n for n in lower if not any(o != n and o in n for o in lower)}
-    exact = {n for n in exact if not any(o in n.lower() for o in lower) and not any(o != n and o in n for o in exact)}
-    return tuple(sorted(lower)), tuple(sorted(exact))
-
-
-def screen_scans(rules: tuple[Rule, ...] = RULES) -> tuple[str, ...]:
-    """The patterns of the rules found by a scan instead of by anchors (`Rule.scan`): a text
-    none of them matches gives those rules nothing; the screen looks for them too."""
-    return tuple(sorted({rule.scan.pattern for rule in rules if rule.scan is not None}))
 
 
 def is_secret_name(name: str) -> bool:

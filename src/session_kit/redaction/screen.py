@@ -2,8 +2,8 @@
 
 Owns: `may_hold_secret`, true whenever the kit's one redactor (`session_kit.redaction.engine`) could
 find anything in a text: it holds one of the strings the redactor's rules are anchored on
-(`redaction.engine.screen_needles`) or matches a pattern of the rules found by a scan
-(`redaction.engine.screen_scans`), copied here as constants so a hook needs no rule table to pass a
+(`redaction.table.screen_needles`) or matches a pattern of the rules found by a scan
+(`redaction.table.screen_scans`), copied here as constants so a hook needs no rule table to pass a
 plain output through; tests/hooks/test_guard.py checks the copy is current,
 and `python -m session_kit.redaction.screen` writes it again). Decides nothing about
 what a secret is: a true answer only means the redactor must look.
@@ -89,7 +89,7 @@ GENERATED = "# Generated from the redactor's rules: how a text becomes its words
 
 def module_text(current: str) -> str:
     """This module's source with its generated part made from the redactor's rules."""
-    from session_kit.redaction.engine import screen_needles, screen_scans
+    from session_kit.redaction.table import screen_needles, screen_scans
 
     lower, exact = screen_needles()
     table = words_table(lower + exact)
