@@ -39,3 +39,11 @@ def test_secrets_finds_a_numbered_key_and_the_scrub_leaves_none_of_it() -> None:
     clean, _, _ = scrubbed(line, JSONL)
     assert [row for row in rows if row in clean] == []
     assert spots(clean, JSONL) == []
+
+
+def test_a_key_block_with_no_end_line_hides_nothing_after_its_body() -> None:
+    _, rows = numbered_key()
+    text = "-----BEGIN RSA PRIVATE KEY-----\n" + "\n".join(rows[:3]) + "\nthen the prose that follows it\nls -la\n"
+    out = redact(text)
+    assert [row for row in rows[:3] if row in out] == []
+    assert out.endswith("\nthen the prose that follows it\nls -la\n")

@@ -175,7 +175,10 @@ RULES: tuple[Rule, ...] = (
         Pattern(
             r"-----BEGIN[A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?-----(?:\\+[rn]|\s|>)*"
             r"(?:[A-Za-z][A-Za-z-]*: [^\n\\\x00]*(?:\\+[rn]|\s|>)+)*"
-            r"[A-Za-z0-9+/=]{40,}(?:(?:\\+[rn]|\s|>)*[A-Za-z0-9+/=]+)*"
+            # the body's lines: each long (a short word after it is prose, not the key), but
+            # the last before the END line; a block with no END line ends with its body
+            r"[A-Za-z0-9+/=]{40,}(?:(?:\\+[rn]|\s|>)+[A-Za-z0-9+/=]{16,})*"
+            r"(?:(?:\\+[rn]|\s|>)+[A-Za-z0-9+/=]{1,15}(?=(?:\\+[rn]|\s|>)*-----END))?"
             r"(?:(?:\\+[rn]|\s|>)*-----END[A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?-----)?"
         ),
         ("-----BEGIN",),
