@@ -20,7 +20,7 @@ from tests.support.secret_probes import PLACEMENTS, probes
 
 RUN = Path(session_kit.__file__).parent / "hooks" / "run.py"
 REPO = Path(__file__).resolve().parents[2]
-AWS = "AKIAIOSFODNN7EXAMPLE"
+AWS = "AKIAIOSFODNN7Q7ZK2MX"
 GITHUB = "ghp_" + "Zk3j9dQ2mZp8vR7tY1uW4eN6bH0cL5aSqwer"
 DB_PASSWORD = "hunter2-Tr0ub4dor"
 DB_URL = f"postgres://app:{DB_PASSWORD}@db.internal:5432/orders"
@@ -161,7 +161,7 @@ def test_an_event_without_a_tool_response_is_left_alone_and_logged():
 
 
 def test_an_event_that_is_not_json_is_left_alone_logged_and_named_on_stderr():
-    proc = guard(None, raw=b'{"tool_response": "AKIAIOSFODNN7EXAMPLE", ')
+    proc = guard(None, raw=b'{"tool_response": "AKIAIOSFODNN7Q7ZK2MX", ')
     assert proc.stdout == b""
     assert b"session-kit hook post-tool-use: HookInputError" in proc.stderr
     assert "stdin is not JSON" in hook_log()
@@ -223,7 +223,7 @@ def test_the_screen_flags_a_needle_hidden_among_distinct_words_and_numbers():
     lines = "".join(f"[{n:05d}] compiling module_{n}.c -> build/obj/module_{n}.o (ok)\n" for n in range(2000))
     for secret in (
         "token=Zk3j9dQ2mZp8vR7tY1uW",
-        "AKIAIOSFODNN7EXAMPLE",
+        "AKIAIOSFODNN7Q7ZK2MX",
         "-" * 70 + "ghp_BenchZk3j9dQ2mZp8vR7tY1uW4eN6bH0cL5aS",
         "db.internal:5432:app:app_user:Xk29fLq0pWz",
         "zk_live_Qm3vX9kLp2Rt7YwZ4nB8cD1e",

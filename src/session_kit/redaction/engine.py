@@ -40,7 +40,7 @@ from itertools import accumulate
 from operator import add
 
 from session_kit.base.words import distinct_words, runs, words_table
-from session_kit.redaction.filters import stands_in
+from session_kit.redaction.filters import marked_inside, stands_in
 from session_kit.redaction.numbered import original_span as numbered_span
 from session_kit.redaction.numbered import replace as numbered_replace
 from session_kit.redaction.numbered import strip as strip_numbers
@@ -248,13 +248,20 @@ class Redactor:
         if stands_in(secret, match.string, match.start(rule.group)):
             return None
         kind = rule.kind_of(match) if rule.kind_of else rule.kind
-        self.counts[kind] += 1
+        count = 1
+        if rule.inner is not None:  # each secret inside the group marked, the text between kept
+            secret, count = marked_inside(rule.inner, secret, marker(kind))
+        self.counts[kind] += count
+        if rule.inner is None:
+            secret = marker(kind)
+        elif not count:
+            return None
         if rule.group == 0:
-            return marker(kind)
+            return secret
         start, end = match.span(rule.group)
         whole = match.group(0)
         offset = match.start()
-        return whole[: start - offset] + marker(kind) + whole[end - offset :]
+        return whole[: start - offset] + secret + whole[end - offset :]
 
 
 def _lower(text: str) -> str:

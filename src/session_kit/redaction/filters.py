@@ -49,7 +49,7 @@ _REAL = re.compile(r"(?=.*\d)(?:(?=.*[a-z])(?=.*[A-Z])|(?=.*[^\w\s.-]))")
 _ID = re.compile(
     r"(?:toolu|tooluse|srvtoolu|cse|msg|msgbatch|req|call|chatcmpl|resp|run|thread|asst|batch|evt|file)[_-][A-Za-z0-9_-]+"
     r"|pk_(?:live|test)_[A-Za-z0-9]+"
-    r"|[A-Z]{1,4}_kw[A-Za-z0-9_-]{8,}"
+    r"|[A-Z]{1,5}_(?:kw|kg|lA|lQ)[A-Za-z0-9_-]{8,}"
 )
 # A test fixture's value or a development default: lower-case words (and numbers) joined by
 # `-`/`_`, saying so (`test-session-123`, `dev-only-secret-not-for-production-use`).
@@ -59,8 +59,12 @@ _FIXTURE = re.compile(
 )
 # A vendor's prefix and a word for what it stands for (`xoxb-token`, `xapp-token`, `sk-key`).
 _PREFIX_WORD = re.compile(r"[a-z]{2,6}[-_](?:[a-z]+[-_])*(?:token|key|secret|password|value|here|test|example|fake)")
-# A build's cache key names its platform (`setup-uv-1-x86_64-unknown-linux-gnu-0.7.13-f6c6…`).
-_CACHE_KEY = re.compile(r"[\w.-]*[-_.](?:x86_64|aarch64|amd64|arm64|i686|linux|darwin|win32|windows|macos)[-_.][\w.-]*")
+# A build's cache key names its platform (`setup-uv-1-x86_64-unknown-linux-gnu-0.7.13-f6c6…`,
+# `Linux-pip-a593…`, `node-cache-Linux-x64-npm-cc84…`). The docs' keys say EXAMPLE
+# (`AKIAIOSFODNN7EXAMPLE`, `wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`).
+_CACHE_KEY = re.compile(
+    r"(?:[\w.-]*[-_.])?(?i:x86_64|aarch64|amd64|arm64|i686|x64|linux|darwin|win32|windows|macos)[-_.][\w.-]*"
+)
 # An identifier, unquoted: code, not a value (`csrfToken`, `TokenList()`, `input('…')`, `hash_password(raw)`).
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 _SECRET_WORD = re.compile(r"(?i)pass|pwd|secret|token|key|csrf|auth|cred|hash")
@@ -72,7 +76,7 @@ _KEYWORDS = frozenset(
 def names_no_secret(value: str, text: str, start: int, end: int) -> bool:
     """Whether `value` (found at `start`..`end` of `text`) is an id, a fixture's value, a cache
     key or code: ids are never secrets, and a code identifier or call is never a value."""
-    if _ID.fullmatch(value) or _CACHE_KEY.fullmatch(value) or _FIXTURE.fullmatch(value):
+    if _ID.fullmatch(value) or _CACHE_KEY.fullmatch(value) or _FIXTURE.fullmatch(value) or "EXAMPLE" in value:
         return True
     if _PREFIX_WORD.fullmatch(value):
         return True
@@ -111,3 +115,15 @@ def stands_in(secret: str, text: str, start: int) -> bool:
     if filled * 2 >= len(value):
         return True
     return _REAL.match(value) is None and _WORDS.search(value) is not None
+
+
+def marked_inside(inner: str, secret: str, marker: str) -> tuple[str, int]:
+    """`secret` with group `v` of each match of `inner` in it replaced by `marker` (a rule's
+    `inner`: the secrets of a block whose names are kept), and how many were."""
+
+    def mark(match: re.Match[str]) -> str:
+        start, end = match.span("v")
+        whole, offset = match.group(0), match.start()
+        return whole[: start - offset] + marker + whole[end - offset :]
+
+    return re.subn(inner, mark, secret)

@@ -56,10 +56,29 @@ class Pattern:
 #   anchor): the last two characters before the anchor -> the prefixes a match may start with.
 # scan: found by a scan of the text with this pattern (one starting with a rare character set)
 #   instead of by anchors; the rule's pattern is tried `back` characters before each start.
+# inner: a regular expression (group `v`) for the secrets inside the secret group, each replaced
+#   by its own marker, the text between them kept (a Kubernetes Secret's `data:` values, whose
+#   names are no secret).
+# samples, not_samples: texts the rule's family must redact / must leave as written, checked
+#   through the whole redactor by tests/redaction/test_samples.py.
 Rule = namedtuple(
     "Rule",
-    ("kind", "pattern", "anchors", "back", "exact", "group", "kind_of", "accept", "prefixes", "scan"),
-    defaults=(0, False, 0, None, None, None, None),
+    (
+        "kind",
+        "pattern",
+        "anchors",
+        "back",
+        "exact",
+        "group",
+        "kind_of",
+        "accept",
+        "prefixes",
+        "scan",
+        "inner",
+        "samples",
+        "not_samples",
+    ),
+    defaults=(0, False, 0, None, None, None, None, None, (), ()),
 )
 
 
