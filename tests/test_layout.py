@@ -347,9 +347,10 @@ LAZY_KIT = {
         "session_kit.transcript.entries",
         "session_kit.transcript.agent_signals",
     },
-    # The secret guard loads the redactor only for an output its screen flagged; the screen
-    # loads it only to write its copy of the rules' anchors again.
-    "session_kit.hooks.guard": {"session_kit.redaction.engine"},
+    # The secret guard loads the redactor only for an output its screen flagged (and reads the
+    # output after its command: `redaction.printed`); the screen loads it only to write its copy
+    # of the rules' anchors again.
+    "session_kit.hooks.guard": {"session_kit.redaction.engine", "session_kit.redaction.printed"},
     "session_kit.redaction.screen": {"session_kit.redaction.table"},
     # The budget per subagent counts an agent's tokens the status line's way, only when a
     # budget is set and the call is a subagent's.

@@ -254,3 +254,24 @@ def test_the_redactor_the_guard_loads_imports_neither_dataclasses_nor_typing():
     )
     loaded = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, check=True)
     assert loaded.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    ("command", "printed"),
+    [
+        (
+            "kubectl get secret grafana -o jsonpath='{.data.admin-password}' | base64 -d",
+            "93e6kWaRoJcUSfznoHdwXZWl4SEPl8JM",
+        ),
+        ("argocd admin initial-password -n argocd", "jw3CCds0XB3gO7GI"),
+        ("op read op://Engineering/prod-db/password", "5B-uzfN-M7M6XHD0rh.L"),
+        ("aws ecr get-login-password --region us-east-1", "eyJwYXlsb2FkIjoieW4rZjFlQmo0STNvUjhHYVJ2eW5TbU9SRTRK"),
+    ],
+)
+def test_a_value_a_command_prints_is_redacted_with_the_command_as_its_context(command: str, printed: str):
+    payload = event({"stdout": f"{printed}\n", "stderr": "", "interrupted": False}) | {
+        "tool_input": {"command": command}
+    }
+    out = answer(guard(payload))
+    assert printed not in json.dumps(out["hookSpecificOutput"]["updatedToolOutput"])
+    assert "secret" in out["systemMessage"]

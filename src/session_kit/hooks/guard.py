@@ -124,13 +124,17 @@ def post_tool_use(event: HookEvent, env: Mapping[str, str], root: str) -> str:
         return ""
     output = event.tool_response
     suspect, skipped = _suspect(output)
+    # the command is the context of what it printed (`kubectl get secret … | base64 -d`)
+    command = event.command
+    suspect = suspect or (command is not None and may_hold_secret(command))
     counts: Mapping[str, int] = {}
     updated = output
     if suspect:
         from session_kit.redaction.engine import Redactor
+        from session_kit.redaction.printed import redact_output
 
         redactor = Redactor()
-        updated = _Walk(redactor)(output)
+        updated = _Walk(lambda text: redact_output(text, command, redactor))(output)
         counts = redactor.counts
     if not sum(counts.values()) and not skipped:
         return ""

@@ -291,7 +291,9 @@ RULES: tuple[Rule, ...] = (
     _token("aws-access-key", r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA)[0-9A-Z]{16}(?![A-Za-z0-9])", "IA", back=2),
     Rule(
         "aws-secret-key",
-        Pattern(r"(?i)aws_?secret_?access_?key\\*[\"']?\s*[:=]\s*\\*[\"']?(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"),
+        Pattern(
+            r"(?i)aws_?secret_?access_?key(?:[_-]?[A-Za-z0-9]{1,12})?\\*[\"']?\s*[:=]\s*\\*[\"']?(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"
+        ),
         ("secret",),
         back=4,
         group="v",

@@ -61,7 +61,8 @@ FIRST_RULES: tuple[Rule, ...] = (
     Rule(
         "aws-secret-key",
         Pattern(
-            r"(?<=AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])[\s\S]{0,160}?(?:(?<![A-Za-z0-9+/=])|(?<=\\[tn]))"
+            # not past another key id: that one's secret follows it (`rotating AKIA… -> AKIA…`)
+            r"(?<=AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])(?:(?!AKIA|ASIA)[\s\S]){0,160}?(?:(?<![A-Za-z0-9+/=])|(?<=\\[tn]))"
             r"(?P<v>[A-Za-z0-9+/]{40})(?![A-Za-z0-9+/=])"
         ),
         ("AKIA", "ASIA"),
@@ -69,6 +70,13 @@ FIRST_RULES: tuple[Rule, ...] = (
         exact=True,
         group="v",
         accept=_mixed_key,
+        samples=(
+            "2024-06-01 rotating AKIA2S3OZEMIOJTTEWMT -> AKIAEGRQYBFTGOUCFPLT\n"
+            "2024-06-01 new secret stored: ztmXXhLCn4dKfwDvHoezpvfZiJ+gyrNHxbHLCciz",
+        ),
+        not_samples=(
+            "aws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        ),
     ),
     # an HTTP Digest response
     Rule(
