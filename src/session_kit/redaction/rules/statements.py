@@ -21,7 +21,6 @@ Does not apply them (that is `redaction.engine`).
 
 from __future__ import annotations
 
-import hashlib
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -130,6 +129,8 @@ def bip39_words() -> dict[str, int]:
 
 def is_mnemonic(words: list[str]) -> bool:
     """Whether `words` are a BIP-39 mnemonic: 12 to 24 words of the list, its checksum right."""
+    import hashlib  # only for a list of words found: the commands that load the rules do not need it
+
     known = bip39_words()
     if len(words) not in (12, 15, 18, 21, 24) or any(w not in known for w in words):
         return False
