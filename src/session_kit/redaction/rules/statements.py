@@ -118,6 +118,10 @@ _PRINTER = (
     r"|initial-password|initialAdminPassword|get-login-password|dumpprivkey|auth[: ]token|print-access-token"
     r"|\bcat\s+[^\s|;&\x00]*(?i:pass|pwd|_pw\b|pw\.txt|secret|token|cred)[^\s|;&\x00]*"
 )
+_STORE_ANSWER = r"(?i:get-parameters?\b[^\n\x00]*--with-decryption|get-secret-value|secret\s+show)"
+# A command line that is context for its output (a rule below reads the output after it): the
+# others' outputs are redacted alone (`redaction.printed`).
+COMMAND_CONTEXT = _PRINTER + "|" + _STORE_ANSWER
 
 
 @lru_cache(maxsize=1)
@@ -285,7 +289,7 @@ STATEMENT_RULES: tuple[Rule, ...] = (
     Rule(
         "secret",
         Pattern(
-            r"(?i:get-parameters?\b[^\n\x00]*--with-decryption|get-secret-value|secret\s+show)[^\n\x00]*(?:\n|\\n)"
+            _STORE_ANSWER + r"[^\n\x00]*(?:\n|\\n)"
             r"[\s\S]{0,600}?\\*\"(?:Value|SecretString|value)\\*\"\s*:\s*\\*\"(?P<v>[^\"\n\x00\\]{6,})\\*\""
         ),
         ("get-parameter", "get-secret-value", "secret"),
