@@ -40,8 +40,8 @@ def test_the_probes_are_there_and_well_formed() -> None:
 
 
 # The floor this set reached (issue 38: 88.6% and 7 of 183 benign texts altered before its rules
-# work, 95.5% and 0 after): a change that finds less, or alters a benign text, fails here.
-RECALL_FLOOR = 1034
+# work, 96.3% and 0 after): a change that finds less, or alters a benign text, fails here.
+RECALL_FLOOR = 1043
 BENIGN_ALTERED_CEILING = 0
 
 

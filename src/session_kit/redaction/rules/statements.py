@@ -382,4 +382,36 @@ STATEMENT_RULES: tuple[Rule, ...] = (
         ),
         not_samples=("seed: the first run will plant the data and then check that all rows are there now ok",),
     ),
+    # a Redis password on a command line or after a grep's line number (`--requirepass …`, `masterauth …`)
+    Rule(
+        "password",
+        Pattern(r"(?i)(?<!\w)(?:requirepass|masterauth)[ \t=]+\\*[\"']?(?P<v>[^\s\"'\x00\\]{6,200})"),
+        ("requirepass", "masterauth"),
+        group="v",
+        accept=_password_like,
+        samples=("redis-server --appendonly yes --requirepass Qw7.Lp2Ns9Vx4Zr", "88:masterauth Hk3Pz9.Tq2Wm7Lx"),
+        not_samples=("# requirepass foobared", "--requirepass $REDIS_PASSWORD"),
+    ),
+    # Go's MySQL DSN: `user:password@tcp(host:port)/db` (`@unix(`), with no scheme before it
+    Rule(
+        "url-password",
+        Pattern(r"[\s\S]{0,140}?(?<![\w.%+-])[\w.-]{1,64}:(?P<v>[^\s:@/\"'`\x00\\]{4,128})@(?=(?:tcp|unix)\()"),
+        ("tcp(", "unix("),
+        back=140,
+        group="v",
+        accept=_password_like,
+        samples=('dsn := "app:Vb7qLm2.xPz9Rk@tcp(db.internal:3306)/shop"',),
+        not_samples=('dsn := "app:${DB_PASSWORD}@tcp(db:3306)/shop"', 'dsn := "root:password@tcp(localhost:3306)/x"'),
+    ),
+    # a Twilio account's auth token: 32 hex digits after its account SID (`AC…`), Twilio named before
+    Rule(
+        "twilio-token",
+        Pattern(
+            r"(?i:twilio)[^\x00]{0,80}?AC[0-9a-f]{32}[^\x00]{1,40}?(?<![0-9a-fA-F])(?P<v>[0-9a-f]{32})(?![0-9a-fA-F])"
+        ),
+        ("twilio",),
+        group="v",
+        samples=("Twilio.init('AC0f9e8d7c6b5a49382716a5b4c3d2e1f0', '9a8b7c6d5e4f30211a2b3c4d5e6f7081')",),
+        not_samples=("twilio sid AC0f9e8d7c6b5a49382716a5b4c3d2e1f0 and no token yet",),
+    ),
 )
