@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from session_kit.redact import find_secrets, marker, redact
+from session_kit.redaction.engine import find_secrets, marker, redact
 from tests.support.secret_probes import PLACEMENTS, probes
 
 
@@ -24,12 +24,12 @@ def test_the_spans_found_are_what_redact_replaces_for_every_probe_in_every_place
 
 def test_spans_are_in_the_text_given_after_earlier_rules_moved_things():
     key = "sk-ant-api03-Xk3j9dQ2mZp8vR7tY1uW4eN6bH0cL5aS-qwertyuiop"
-    text = f"first {key} then password=hunter2-Tr0ub4dor and AKIAIOSFODNN7EXAMPLE"
+    text = f"first {key} then password=hunter2-Tr0ub4dor and AKIAIOSFODNN7Q7ZK2MX"
     found = find_secrets(text)
     assert [(f.kind, text[f.start : f.end]) for f in found] == [
         ("anthropic-api-key", key),
         ("password", "hunter2-Tr0ub4dor"),
-        ("aws-access-key", "AKIAIOSFODNN7EXAMPLE"),
+        ("aws-access-key", "AKIAIOSFODNN7Q7ZK2MX"),
     ]
 
 

@@ -253,10 +253,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("the ground floor", ("session_kit", "base")),
     (
         "leaves",
-        (
-            *("claude", "state", "redact", "secret_formats", "secret_contexts", "secret_access", "secret_keys"),
-            *("secret_generic", "secret_placeholders", "terminal", "errors", "forked", "documents", "extras"),
-        ),
+        (*("claude", "state", "redaction", "terminal", "errors", "forked", "documents", "extras"),),
     ),
     ("one file's bytes", ("transcript",)),
     ("the archive", ("archive",)),
@@ -336,6 +333,7 @@ HOOK_SIDE = (
     "session_kit.archive",
     "session_kit.index.journal",  # the hooks journal what they saw written, for the index
     "session_kit.index.background",
+    "session_kit.redaction.screen",  # the secret guard's first look, without the rules
 )
 LAZY_THIRD_PARTY = {"session_kit.state.root": {"filelock", "platformdirs"}}
 # The memory's texts go through the kit's one redactor (standard library, but `re`): loaded
@@ -348,14 +346,15 @@ LAZY_KIT = {
     # A reader that skips a file warns with the kit's warning class, loaded only then.
     "session_kit.base.fileio": {"session_kit.errors"},
     "session_kit.memory.text": {
-        "session_kit.redact",
+        "session_kit.redaction.engine",
         "session_kit.transcript.entries",
         "session_kit.transcript.agent_signals",
     },
-    # The secret guard loads the redactor only for an output its screen flagged; the screen
-    # loads it only to write its copy of the rules' anchors again.
-    "session_kit.hooks.guard": {"session_kit.redact"},
-    "session_kit.hooks.secret_screen": {"session_kit.redact"},
+    # The secret guard loads the redactor only for an output its screen flagged (and reads the
+    # output after its command: `redaction.printed`); the screen loads it only to write its copy
+    # of the rules' anchors again.
+    "session_kit.hooks.guard": {"session_kit.redaction.engine", "session_kit.redaction.printed"},
+    "session_kit.redaction.screen": {"session_kit.redaction.table"},
     # The budget per subagent counts an agent's tokens the status line's way, only when a
     # budget is set and the call is a subagent's.
     "session_kit.hooks.live": {"session_kit.usage.filecount"},
@@ -369,6 +368,7 @@ LAZY_KIT = {
 }
 OUTER_PACKAGES = (
     "session_kit",
+    "session_kit.redaction",
     "session_kit.claude",
     "session_kit.transcript",
     "session_kit.index",

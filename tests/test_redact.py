@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from session_kit.redact import (
+from session_kit.redaction.engine import (
     SEPARATOR,
     Redactor,
     is_secret_name,
@@ -31,10 +31,10 @@ JWT = (
 )
 
 CASES = [
-    ("aws_access_key_id = AKIAIOSFODNN7EXAMPLE", "AKIAIOSFODNN7EXAMPLE", "aws-access-key"),
+    ("aws_access_key_id = AKIAIOSFODNN7Q7ZK2MX", "AKIAIOSFODNN7Q7ZK2MX", "aws-access-key"),
     (
-        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
-        "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYQ7ZK2MXKEY",
+        "wJalrXUtnFEMI/K7MDENG/bPxRfiCYQ7ZK2MXKEY",
         "aws-secret-key",
     ),
     (

@@ -10,7 +10,7 @@ import pytest
 
 from session_kit.conversation import steps
 from session_kit.memory.text import LINE_CHARS, error_lines
-from session_kit.redact import Redactor, redact_text
+from session_kit.redaction.engine import Redactor, redact_text
 from tests.support.cli import invoke
 from tests.support.secret_probes import CUT_INTO, Probe, leaked, probes
 from tests.support.transcripts import Transcript

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from session_kit.redact import find_secrets, redact_many, redact_text
+from session_kit.redaction.engine import find_secrets, redact_many, redact_text
 from tests.support import access_secrets, generic_secrets, unseen_secrets
 from tests.support.heldout_secrets import BENIGN, figures, heldout
 

@@ -1,12 +1,12 @@
 """What stands in a secret's place is left alone, and a real secret in the same place is not:
 variable references, filler after a known prefix, placeholder words, password prompts with
-nothing typed (`session_kit.secret_placeholders`)."""
+nothing typed (`session_kit.redaction.filters`)."""
 
 from __future__ import annotations
 
 import pytest
 
-from session_kit.redact import redact_text
+from session_kit.redaction.engine import redact_text
 
 REAL = "q7Zt2WmK9xPa4RcL8vNd"
 

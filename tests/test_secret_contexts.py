@@ -1,11 +1,11 @@
-"""The rules found by a secret's place (`secret_contexts`): each finds its secret and keeps the
+"""The rules found by a secret's place (`redaction.rules.contexts`): each finds its secret and keeps the
 text around it; near misses stay as written."""
 
 from __future__ import annotations
 
 import pytest
 
-from session_kit.redact import redact
+from session_kit.redaction.engine import redact
 
 CASES = [
     ("gpg --batch --passphrase Xk29vLq81mZp -d b.gpg", "Xk29vLq81mZp"),

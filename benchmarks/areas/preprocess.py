@@ -74,7 +74,7 @@ READ_FLOOR = (
 )
 REDACT_FLOOR = (
     "import sys\n"
-    "from session_kit.redact import Redactor\n"
+    "from session_kit.redaction.engine import Redactor\n"
     "text, redact = open(sys.argv[1], encoding='utf-8').read(), Redactor()\n"
     "for at in range(0, len(text), 65536): redact(text[at : at + 65536])\n"
 )

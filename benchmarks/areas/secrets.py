@@ -13,7 +13,7 @@ from benchmarks.harness.report import Row
 # The floor: the redactor over every transcript's text as it is on disk, nothing else.
 REDACT_EVERY_FILE = """
 import os, sys
-from session_kit.redact import redact
+from session_kit.redaction.engine import redact
 for folder, _dirs, names in os.walk(os.path.join(sys.argv[1], "projects")):
     for name in names:
         if name.endswith(".jsonl"):

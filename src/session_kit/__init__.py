@@ -19,7 +19,7 @@ The package, from the outside in (arrows point inward; a test guards each rule):
                 session" rule); standard library only: the hooks' whole world.
 - `forked`      jobs shared between this process and forks of it, results back in order (the
                 parallel search and listing); standard library only.
-- `errors`, `redact`, `secret_formats`  the kit's errors and exit codes; secrets in transcript
+- `errors`, `redact`, `redaction.rules.formats`  the kit's errors and exit codes; secrets in transcript
                 text: the one redactor and the policy every view shows text through, and the
                 shapes it knows.
 

@@ -131,12 +131,12 @@ _HOMES = {
     "find_secrets": "session_kit.queries.secrets:find_in",
     "scrub_secrets": "session_kit.queries.scrub:scrub",
     # secrets in what the kit shows
-    "shown": "session_kit.redact",
-    "shown_value": "session_kit.redact",
-    "shown_many": "session_kit.redact",
-    "is_secret_name": "session_kit.redact",
-    "showing_secrets": "session_kit.redact",
-    "redaction_enabled": "session_kit.redact",
+    "shown": "session_kit.redaction.engine",
+    "shown_value": "session_kit.redaction.engine",
+    "shown_many": "session_kit.redaction.engine",
+    "is_secret_name": "session_kit.redaction.engine",
+    "showing_secrets": "session_kit.redaction.engine",
+    "redaction_enabled": "session_kit.redaction.engine",
     # text made safe for a terminal
     "safe_text": "session_kit.terminal:safe",
     "SafeStream": "session_kit.terminal",
@@ -205,7 +205,14 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.queries.secrets import find_in as find_secrets
     from session_kit.queries.secrets import scope_of as secrets_scope
     from session_kit.queries.timeline import session_timeline
-    from session_kit.redact import is_secret_name, redaction_enabled, showing_secrets, shown, shown_many, shown_value
+    from session_kit.redaction.engine import (
+        is_secret_name,
+        redaction_enabled,
+        showing_secrets,
+        shown,
+        shown_many,
+        shown_value,
+    )
     from session_kit.sessions.archived_only import archived_only
     from session_kit.sessions.lost import lost_sessions, search_lost
     from session_kit.sessions.resolve import CURRENT, resolve_session

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from session_kit.redact import shown_value
+from session_kit.redaction.engine import shown_value
 
 JSON_VERSION = 2  # 2: kinds are the command names (see docs/reference/json.md)
 JSON_DEPTH = 100  # deeper values (a transcript's tool input nested for spite) are cut

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from session_kit.redact import redact_text
+from session_kit.redaction.engine import redact_text
 from tests.support.cli import invoke
 from tests.support.heldout_secrets import heldout
 from tests.support.secret_probes import Probe, leaked

@@ -7,7 +7,7 @@ from pathlib import Path
 from session_kit.conversation import steps
 from session_kit.conversation.convert import BATCH_CHARS, ConvertOptions, LogConverter
 from session_kit.conversation.items import Element, Omitted, texts
-from session_kit.redact import Redactor
+from session_kit.redaction.engine import Redactor
 from session_kit.transcript.calls import STATUS_OK
 from session_kit.transcript.reader import ReadStats
 from tests.support.transcripts import Transcript

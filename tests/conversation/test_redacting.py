@@ -12,7 +12,7 @@ import pytest
 from session_kit.conversation import redacting
 from session_kit.conversation.redacting import BatchRedactor
 from session_kit.preprocess import PreprocessOptions, preprocess_session
-from session_kit.redact import SEPARATOR, Redactor
+from session_kit.redaction.engine import SEPARATOR, Redactor
 from session_kit.sessions.store import session_ref_from_path
 from tests.support.transcripts import Transcript
 

@@ -12,15 +12,15 @@ from pathlib import Path
 import pytest
 
 import session_kit
-from session_kit.hooks import secret_screen
 from session_kit.hooks.guard import SCAN_LIMIT
-from session_kit.redact import redact
+from session_kit.redaction import screen
+from session_kit.redaction.engine import redact
 from tests.support import access_secrets, generic_secrets
 from tests.support.secret_probes import PLACEMENTS, probes
 
 RUN = Path(session_kit.__file__).parent / "hooks" / "run.py"
 REPO = Path(__file__).resolve().parents[2]
-AWS = "AKIAIOSFODNN7EXAMPLE"
+AWS = "AKIAIOSFODNN7Q7ZK2MX"
 GITHUB = "ghp_" + "Zk3j9dQ2mZp8vR7tY1uW4eN6bH0cL5aSqwer"
 DB_PASSWORD = "hunter2-Tr0ub4dor"
 DB_URL = f"postgres://app:{DB_PASSWORD}@db.internal:5432/orders"
@@ -161,7 +161,7 @@ def test_an_event_without_a_tool_response_is_left_alone_and_logged():
 
 
 def test_an_event_that_is_not_json_is_left_alone_logged_and_named_on_stderr():
-    proc = guard(None, raw=b'{"tool_response": "AKIAIOSFODNN7EXAMPLE", ')
+    proc = guard(None, raw=b'{"tool_response": "AKIAIOSFODNN7Q7ZK2MX", ')
     assert proc.stdout == b""
     assert b"session-kit hook post-tool-use: HookInputError" in proc.stderr
     assert "stdin is not JSON" in hook_log()
@@ -191,15 +191,15 @@ def test_a_long_output_with_nothing_found_says_only_that_the_rest_went_unchecked
 
 
 def test_the_screens_copy_of_the_redactors_anchors_is_current():
-    source = Path(secret_screen.__file__).read_text()
-    assert secret_screen.module_text(source) == source, "run: python -m session_kit.hooks.secret_screen"
+    source = Path(screen.__file__).read_text()
+    assert screen.module_text(source) == source, "run: python -m session_kit.redaction.screen"
 
 
 def test_the_screen_flags_every_text_the_redactor_changes():
     texts = [placement.wrap(probe.line) for probe in probes() for placement in PLACEMENTS]
     changed = [text for text in texts if redact(text) != text]
     assert len(changed) > 2000
-    assert [text for text in changed if not secret_screen.may_hold_secret(text)] == []
+    assert [text for text in changed if not screen.may_hold_secret(text)] == []
 
 
 def test_the_screen_flags_every_secret_the_rules_found_by_a_scan_catch():
@@ -207,14 +207,14 @@ def test_the_screen_flags_every_secret_the_rules_found_by_a_scan_catch():
     texts = [wrap(probe.line) for probe in generic_secrets.generic() for _, wrap in generic_secrets.PLACEMENTS]
     changed = [text for text in texts if redact(text) != text]
     assert len(changed) > 500
-    assert [text for text in changed if not secret_screen.may_hold_secret(text)] == []
+    assert [text for text in changed if not screen.may_hold_secret(text)] == []
 
 
 def test_the_screen_flags_every_secret_that_grants_access_by_being_shown():
     texts = [wrap(probe.line) for probe in access_secrets.access() for _, wrap in access_secrets.PLACEMENTS]
     changed = [text for text in texts if redact(text) != text]
     assert len(changed) > 300
-    assert [text for text in changed if not secret_screen.may_hold_secret(text)] == []
+    assert [text for text in changed if not screen.may_hold_secret(text)] == []
 
 
 def test_the_screen_flags_a_needle_hidden_among_distinct_words_and_numbers():
@@ -223,24 +223,24 @@ def test_the_screen_flags_a_needle_hidden_among_distinct_words_and_numbers():
     lines = "".join(f"[{n:05d}] compiling module_{n}.c -> build/obj/module_{n}.o (ok)\n" for n in range(2000))
     for secret in (
         "token=Zk3j9dQ2mZp8vR7tY1uW",
-        "AKIAIOSFODNN7EXAMPLE",
+        "AKIAIOSFODNN7Q7ZK2MX",
         "-" * 70 + "ghp_BenchZk3j9dQ2mZp8vR7tY1uW4eN6bH0cL5aS",
         "db.internal:5432:app:app_user:Xk29fLq0pWz",
         "zk_live_Qm3vX9kLp2Rt7YwZ4nB8cD1e",
     ):
         for text in (lines + secret + "\n" + lines, secret + "\n" + lines, lines + secret):
             assert redact(text) != text
-            assert secret_screen.may_hold_secret(text), secret
+            assert screen.may_hold_secret(text), secret
 
 
 def test_the_screen_passes_plain_output_without_loading_the_redactor():
-    assert not secret_screen.may_hold_secret("total 8\ndrwxr-xr-x 2 me me 4096 Jan  1 00:00 src\n")
+    assert not screen.may_hold_secret("total 8\ndrwxr-xr-x 2 me me 4096 Jan  1 00:00 src\n")
     code = (
         f"import sys; sys.path.insert(0, {str(Path(session_kit.__file__).parents[1])!r}); "
         "import session_kit.hooks.guard as g; from session_kit.hooks.hookio import HookEvent; "
         "event = HookEvent({'tool_name': 'Bash', 'tool_response': {'stdout': 'ok', 'stderr': ''}}); "
         "g.post_tool_use(event, {}, '/nonexistent'); "
-        "print('re' in sys.modules, 'session_kit.redact' in sys.modules)"
+        "print('re' in sys.modules, 'session_kit.redaction.engine' in sys.modules)"
     )
     loaded = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, check=True)
     assert loaded.stdout.split() == ["False", "False"]
@@ -249,8 +249,29 @@ def test_the_screen_passes_plain_output_without_loading_the_redactor():
 def test_the_redactor_the_guard_loads_imports_neither_dataclasses_nor_typing():
     code = (
         f"import sys; sys.path.insert(0, {str(Path(session_kit.__file__).parents[1])!r}); "
-        "import session_kit.hooks.guard, session_kit.redact; "
+        "import session_kit.hooks.guard, session_kit.redaction.engine; "
         "print(sorted({'dataclasses', 'typing', 'inspect'} & set(sys.modules)))"
     )
     loaded = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, check=True)
     assert loaded.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    ("command", "printed"),
+    [
+        (
+            "kubectl get secret grafana -o jsonpath='{.data.admin-password}' | base64 -d",
+            "93e6kWaRoJcUSfznoHdwXZWl4SEPl8JM",
+        ),
+        ("argocd admin initial-password -n argocd", "jw3CCds0XB3gO7GI"),
+        ("op read op://Engineering/prod-db/password", "5B-uzfN-M7M6XHD0rh.L"),
+        ("aws ecr get-login-password --region us-east-1", "eyJwYXlsb2FkIjoieW4rZjFlQmo0STNvUjhHYVJ2eW5TbU9SRTRK"),
+    ],
+)
+def test_a_value_a_command_prints_is_redacted_with_the_command_as_its_context(command: str, printed: str):
+    payload = event({"stdout": f"{printed}\n", "stderr": "", "interrupted": False}) | {
+        "tool_input": {"command": command}
+    }
+    out = answer(guard(payload))
+    assert printed not in json.dumps(out["hookSpecificOutput"]["updatedToolOutput"])
+    assert "secret" in out["systemMessage"]

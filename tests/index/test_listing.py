@@ -17,7 +17,7 @@ import pytest
 from session_kit.index.db import index_path
 from session_kit.index.listing import ListingMemory
 from session_kit.index.listing import latest_first as remembering_listing
-from session_kit.redact import showing_secrets
+from session_kit.redaction.engine import showing_secrets
 from session_kit.sessions.listing import MEMORY_FROM, latest_first
 from tests.support import dialects
 from tests.support.audit import opened

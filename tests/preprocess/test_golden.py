@@ -97,7 +97,7 @@ def build_rich(root: Path) -> Path:
             "type": "tool_use",
             "id": "toolu_g11",
             "name": "Agent",
-            "input": {"description": "Outer work AKIAIOSFODNN7EXAMPLE", "prompt": "Do the work"},
+            "input": {"description": "Outer work AKIAIOSFODNN7Q7ZK2MX", "prompt": "Do the work"},
         }
     )
     outer = Transcript(SESSION, cwd=t.cwd, agent_id="a9010000000outer", start=t.clock)
@@ -160,7 +160,7 @@ def build_rich(root: Path) -> Path:
     t.compact("Summary: planned, linted, failed once.")
     t.raw({"type": "summary", "summary": "Earlier work", "leafUuid": "leaf-0001"})
     t.user("Go on")
-    t.say("Continuing. Contact ann@example.com, key AKIAIOSFODNN7EXAMPLE.")
+    t.say("Continuing. Contact ann@example.com, key AKIAIOSFODNN7Q7ZK2MX.")
     path = t.write_session(root)
     path.write_bytes(path.read_bytes() + b'{"type": "user", "broken\n')
     plan.write_subagent(

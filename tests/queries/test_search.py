@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from session_kit.queries.search import Query, SearchHit, SearchTarget, search, search_file, session_targets
-from session_kit.redact import showing_secrets
+from session_kit.redaction.engine import showing_secrets
 from session_kit.sessions.store import list_all_sessions
 from tests.support import dialects
 from tests.support.sessions import build

@@ -17,7 +17,7 @@ from session_kit.queries.search_engine import (
     scan_targets,
     search_engine,
 )
-from session_kit.redact import showing_secrets
+from session_kit.redaction.engine import showing_secrets
 from tests.support.sessions import make_session
 from tests.support.transcripts import Transcript
 

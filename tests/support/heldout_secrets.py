@@ -343,6 +343,6 @@ def report(redact: Callable[[str], str]) -> list[str]:
 
 
 if __name__ == "__main__":
-    from session_kit.redact import redact_text
+    from session_kit.redaction.engine import redact_text
 
     print("\n".join(report(redact_text)))

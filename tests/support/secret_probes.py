@@ -482,7 +482,7 @@ def measure(show: Callable[[str], str], truncate: Callable[[str], str], *, limit
 
 
 if __name__ == "__main__":
-    from session_kit.redact import redact_text
+    from session_kit.redaction.engine import redact_text
     from session_kit.transcript.tools import SUMMARY_LIMIT, one_line
 
     for line in measure(redact_text, one_line, limit=SUMMARY_LIMIT).lines():

@@ -280,7 +280,7 @@ class Leaky:
 
 
 ANTHROPIC_KEY = "sk-ant-api03-Xk3j9dQ2mZp8vR7tY1uW4eN6bH0cL5aS-qwertyuiopASDFGH12-AA"
-AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCY9EXAMPLEKEY"
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCY9Q7ZK2MXKEY"
 PG_PASSWORD = "Sup3rS3cretPgPass-x9Kq7Zt2Lw4"
 GITHUB_TOKEN = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"
 STRIPE_KEY = "sk_live_4eC39HqLyjWDarjtT1zdp7dc"
@@ -295,7 +295,7 @@ def build_leaky(root: Path) -> Leaky:
     t.user(head + "y" * (290 - len(head) - 8) + f" token: {STRIPE_KEY} and more")
     t.bash(
         "cat ~/.aws/credentials && echo $ANTHROPIC_API_KEY",
-        f"[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = {AWS_SECRET}\n{ANTHROPIC_KEY}\n",
+        f"[default]\naws_access_key_id = AKIAIOSFODNN7Q7ZK2MX\naws_secret_access_key = {AWS_SECRET}\n{ANTHROPIC_KEY}\n",
     )
     # the summary of a command is cut at 160 characters: the URL's `@` falls after the cut
     t.bash(

@@ -7,7 +7,7 @@ way) and `distinct_words` (a text's words, each once, as one string). A string c
 only if each of its runs is in one of the text's words, so a search of the text for a string
 whose runs are not all there is skipped: a text repeats its lines and words (more so with its
 numbers' digits all `0`), and its distinct words are a small part of it. The secret guard's
-screen (`hooks.secret_screen`) and the redactor (`redact`) look for the rules' anchors this
+screen (`redaction.screen`) and the redactor (`redact`) look for the rules' anchors this
 way. Standard library only, nothing imported: the hook side shares it.
 """
 

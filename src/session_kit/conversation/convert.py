@@ -29,7 +29,7 @@ from session_kit.conversation.elements import ConvertOptions, LogFacts, UnitBuil
 from session_kit.conversation.items import REPLACEMENT, Unit, clean, replace_texts
 from session_kit.conversation.noise import NoiseTally, conversation_lines
 from session_kit.conversation.redacting import BatchRedactor, file_size, second_core_pays
-from session_kit.redact import SEPARATOR, Redactor
+from session_kit.redaction.engine import SEPARATOR, Redactor
 from session_kit.sessions.store import SessionRef
 from session_kit.transcript.entries import KIND_ASSISTANT, KIND_NOISE, Entry
 from session_kit.transcript.glance import file_holds

@@ -22,7 +22,8 @@ from session_kit.base.slash_commands import is_local_command
 from session_kit.base.tools import SPAWNS_AGENT
 from session_kit.conversation import items, steps
 from session_kit.conversation.items import Child, Element, Omitted
-from session_kit.redact import Redactor, is_secret_name, marker
+from session_kit.redaction.engine import Redactor, is_secret_name, marker
+from session_kit.redaction.printed import Commands, redact_output
 from session_kit.transcript.calls import (
     STATUS_DECLINED,
     STATUS_ERROR,
@@ -95,6 +96,7 @@ class UnitBuilder:
         self._dropped_calls: set[str] = set()
         self._docs = steps.DocDeduper()
         self._last_text: str | None = None
+        self._commands = Commands()  # a call's command line, when it is its output's context
 
     def _text_element(self, name: str, attributes: Mapping[str, Any] | None, text: str) -> Element:
         self.texts.append(text)
@@ -152,6 +154,8 @@ class UnitBuilder:
             self.reduction.count(steps.STEP_LOG_DISCOVERY, len(steps.param_text(dict(tool_input))))
             return None
         self._waiting.use(call_id, name)
+        if self.redactor is not None:
+            self._commands.use(call_id, tool_input)
         if name in SPAWNS_AGENT and call_id:
             self.facts.spawn_calls[call_id] = ToolCall(
                 id=call_id,
@@ -315,6 +319,12 @@ class UnitBuilder:
             self.reduction.count(steps.STEP_LOG_DISCOVERY, len(text))
             return None
         name = self._waiting.answer(call_id)  # the call it answers: the one pairing rule
+        command = self._commands.result(call_id)
+        if command is not None and self.redactor is not None:  # read after its command (`redaction.printed`)
+            redacted = redact_output(text, command, self.redactor)
+            if redacted != text:
+                self.reduction.count(steps.STEP_REDACTION, len(text) - len(redacted))
+                text = redacted
         status, exit_code, error = result_outcome(result, tool=name, version=entry.version)
         agent_id = None
         if name in SPAWNS_AGENT:

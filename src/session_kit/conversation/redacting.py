@@ -21,7 +21,7 @@ import struct
 from collections import Counter
 
 from session_kit.forked import cores, enlarge_pipe
-from session_kit.redact import Redactor
+from session_kit.redaction.engine import Redactor
 
 # Below this size a worker costs more than it saves (measured: ~1-2 ms to fork and start).
 FORK_MIN_BYTES = 8 * 1024 * 1024

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from session_kit.base.tools import BASH
-from session_kit.redact import head_to_redact
+from session_kit.redaction.engine import head_to_redact
 
 # The steps, in the order the pipeline applies them (what `Reduction` reports).
 STEP_SESSION_FILTER = "session_filter"

@@ -4,7 +4,7 @@
 - `start`     which module runs each event, so each hook loads only what it needs.
 - `handlers`  SessionStart, UserPromptSubmit, the compactions, Stop, SessionEnd.
 - `live`      SubagentStart, SubagentStop and PreToolUse (the budget per subagent).
-- `guard`     PostToolUse, the secret guard (with `secret_screen`).
+- `guard`     PostToolUse, the secret guard (with `redaction.screen`).
 - `hookio`    reading the event, writing the answer, reporting a fault.
 
 The table of events (client event -> the hook's argument) is `base.hook_events`: the

@@ -1,6 +1,6 @@
 """The secret guard: the `PostToolUse` hook that keeps secrets a tool printed out of the
-conversation. Standard library only; the kit's one redactor (`session_kit.redact`) is loaded
-only when the output may hold a secret (`hooks.secret_screen`).
+conversation. Standard library only; the kit's one redactor (`session_kit.redaction.engine`) is loaded
+only when the output may hold a secret (`redaction.screen`).
 
 Owns: whether the guard is on for this hook (the installer writes the hook only when asked;
 the plugin always declares it, and its `guard_secrets` option turns it on), walking the
@@ -21,7 +21,7 @@ from __future__ import annotations
 from session_kit.base import fastjson
 from session_kit.base.hook_events import GUARD_OPTION_ENV
 from session_kit.hooks.hookio import HookEvent, run
-from session_kit.hooks.secret_screen import may_hold_secret
+from session_kit.redaction.screen import may_hold_secret
 from session_kit.state import root as state
 
 TYPE_CHECKING = False
@@ -124,13 +124,17 @@ def post_tool_use(event: HookEvent, env: Mapping[str, str], root: str) -> str:
         return ""
     output = event.tool_response
     suspect, skipped = _suspect(output)
+    # the command is the context of what it printed (`kubectl get secret … | base64 -d`)
+    command = event.command
+    suspect = suspect or (command is not None and may_hold_secret(command))
     counts: Mapping[str, int] = {}
     updated = output
     if suspect:
-        from session_kit.redact import Redactor
+        from session_kit.redaction.engine import Redactor
+        from session_kit.redaction.printed import redact_output
 
         redactor = Redactor()
-        updated = _Walk(redactor)(output)
+        updated = _Walk(lambda text: redact_output(text, command, redactor))(output)
         counts = redactor.counts
     if not sum(counts.values()) and not skipped:
         return ""

@@ -73,6 +73,7 @@ class HookEvent:
         "tool_use_id",
         "has_tool_response",
         "tool_response",
+        "command",
         "cache_expired",
         "cache_write_usd",
         "idle_seconds",
@@ -98,6 +99,9 @@ class HookEvent:
         self.tool_use_id = _text(get("tool_use_id"))
         self.has_tool_response = "tool_response" in raw  # PostToolUse: a string or an object
         self.tool_response: object = get("tool_response")
+        tool_input = get("tool_input")  # a Bash call's command: the context of what it printed
+        command = tool_input.get("command") if isinstance(tool_input, dict) else None
+        self.command = command if isinstance(command, str) else None
         # SessionStart on resume: the client's word on the prompt cache
         self.cache_expired = get("prompt_cache_likely_expired") is True
         self.cache_write_usd = _number(get("estimated_cache_write_usd"))

@@ -41,13 +41,13 @@ if TYPE_CHECKING:
 # The modules whose rules decide a row (under src/session_kit): a change to any reads every
 # file again. The row's own shape is `ROW`.
 RULE_MODULES = (
-    "redact.py",
-    "secret_formats.py",
-    "secret_contexts.py",
-    "secret_access.py",
-    "secret_keys.py",
-    "secret_generic.py",
-    "secret_placeholders.py",
+    "redaction/engine.py",
+    "redaction.rules.formats.py",
+    "redaction.rules.contexts.py",
+    "redaction.rules.access.py",
+    "redaction.rules.keys.py",
+    "redaction.rules.generic.py",
+    "redaction.filters.py",
     "transcript/glance.py",
     "transcript/titles.py",
     "transcript/span.py",
@@ -210,7 +210,7 @@ def latest_first(
 ) -> Listing:
     """`sessions.listing.latest_first` with the memory of the index of `root` under
     `state_root` (default: the kit's state folder); none while secrets are shown."""
-    from session_kit.redact import redaction_enabled
+    from session_kit.redaction.engine import redaction_enabled
     from session_kit.state.root import StateRootUnknown
     from session_kit.state.root import state_root as default_state_root
 

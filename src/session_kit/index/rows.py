@@ -1,6 +1,6 @@
 """An entry's rows in the index: the session's facts, its searchable texts, its tool calls.
 
-Owns: what one transcript entry adds to the index (texts redacted first with `redact.redact`,
+Owns: what one transcript entry adds to the index (texts redacted first with `redaction.engine.redact`,
 tool calls paired with results across updates through the `calls` table, the kit's own echoes
 marked (`texts.kit`, by `transcript.kit_echoes`), the session's title
 (as `sessions` names it: `glance`, by the rule of `titles`), first request, times (by the rule
@@ -20,7 +20,8 @@ import sqlite3
 from session_kit.index.agent_rows import SpawnRows
 from session_kit.index.db import TOKEN_COLUMNS, sql_row, sql_value
 from session_kit.index.files import IndexFile
-from session_kit.redact import head_to_redact, redact, redact_many
+from session_kit.redaction.engine import head_to_redact, redact, redact_many
+from session_kit.redaction.printed import Commands, redact_output
 from session_kit.transcript.agent_signals import SOURCE_RESULT
 from session_kit.transcript.calls import result_outcome
 from session_kit.transcript.entries import (
@@ -110,7 +111,7 @@ _NO_HOUR = -1
 
 class FileRows:
     """The rows one update of one file adds, gathered and then written in one go: the texts
-    redacted in one pass (`redact.redact_many`), inserted with `executemany`, and the FTS5
+    redacted in one pass (`redaction.engine.redact_many`), inserted with `executemany`, and the FTS5
     index filled from them with one statement. Tool calls used and answered within the batch
     are paired in memory; a result whose use an earlier update indexed updates that row.
     With `searchable=False` (an update for usage alone) only the usage rows and the session's
@@ -119,7 +120,7 @@ class FileRows:
 
     __slots__ = (
         "conn", "state", "item", "file_id", "last_message", "texts", "calls", "results", "messages", "agent_results",
-        "warmup", "searchable", "counted", "echoes", "spawns",
+        "warmup", "searchable", "counted", "echoes", "spawns", "commands",
     )  # fmt: skip
 
     def __init__(
@@ -151,6 +152,7 @@ class FileRows:
         self.agent_results: dict[str, tuple] = {}  # agent id -> (hour, model, Usage)
         # the `agents` rows its spawning calls make (and its sidechain threads, read from its start)
         self.spawns = SpawnRows(item.session, from_start=from_start and item.agent is None)
+        self.commands = Commands()  # the calls whose command is their output's context
 
     def add(self, entry: Entry) -> None:
         if entry.line > self.counted:
@@ -198,10 +200,14 @@ class FileRows:
             if isinstance(call_id, str) and call_id not in self.calls:
                 names[call_id] = name
                 tool_input = block.get("input")
+                self.commands.use(call_id, tool_input)
                 summary = summarize_input(name, tool_input if isinstance(tool_input, dict) else {})
                 self.calls[call_id] = [name, summary, "pending", None, None, stamp, None, entry.line]
         statuses: dict[str, str] = {}
+        printed: dict[str, str] = {}  # a result's call's command, when it is its context
         for result in entry.tool_results:
+            if (command := self.commands.result(result.tool_use_id)) is not None:
+                printed[result.tool_use_id] = command
             call = self.calls.get(result.tool_use_id)
             status, exit_code, error = result_outcome(result, tool=call[0] if call else None, version=entry.version)
             statuses[result.tool_use_id] = status
@@ -224,6 +230,9 @@ class FileRows:
             if call_id is not None:  # a tool output: its tool is its use's
                 tool = names.get(call_id)
             if text and not text.isspace():
+                text = head_to_redact(text, MAX_TEXT)
+                if call_id in printed:  # read after its command (`redaction.printed`)
+                    text = redact_output(text, printed[call_id])
                 self.texts.append(
                     [
                         entry.line,
@@ -231,7 +240,7 @@ class FileRows:
                         where,
                         tool,
                         statuses.get(call_id),
-                        head_to_redact(text, MAX_TEXT),
+                        text,
                         call_id,
                         kit,
                     ]

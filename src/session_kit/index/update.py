@@ -5,7 +5,7 @@ as `sessions.store` lists them); per file, reading the whole lines it gained sin
 checkpoint, through the kit's one line follower (`transcript.follow`: a half-written last
 line waits for the next update; a file replaced, cut shorter or rewritten is indexed again
 from the start; the checkpoint is kept in `files.tail`); turning entries into rows:
-the session's facts, the searchable texts (redacted first, `redact.redact`), tool calls
+the session's facts, the searchable texts (redacted first, `redaction.engine.redact`), tool calls
 paired across updates, agents, each API message's usage (`rows`; a 2.0.x warmup log adds
 only that). An update for usage alone (`texts=False`, as `usage` asks) reads a file the index
 never saw for its usage and the session's facts only, marked so (`files.texts` = 0): no
@@ -215,7 +215,7 @@ def _index_held(
     from session_kit.base.vocabulary import NOISE_TYPE_BYTES, TITLE_TYPE_BYTES
     from session_kit.index.db import sql_row, sql_value
     from session_kit.index.rows import FileRows, SessionState
-    from session_kit.redact import redact as redact_text
+    from session_kit.redaction.engine import redact as redact_text
     from session_kit.sessions.store import _read_meta
     from session_kit.transcript.entries import Entry
     from session_kit.transcript.reader import ReadStats, parse_line

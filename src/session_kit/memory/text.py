@@ -35,7 +35,7 @@ def redact(text: str) -> str:
     """`text` through the kit's one redactor."""
     if len(text) < 8:
         return text
-    from session_kit.redact import redact as _redact
+    from session_kit.redaction.engine import redact as _redact
 
     return _redact(text)
 
@@ -162,7 +162,7 @@ LINE_CHARS = 400  # of one line of an error
 def _clip_lines(lines: list[str], limit: int) -> str:
     """The lines redacted, then each cut to LINE_CHARS and the whole to its last `limit`
     characters: redacted before any cut, which would leave a piece of a secret unfound."""
-    from session_kit.redact import REACH
+    from session_kit.redaction.engine import REACH
 
     text = redact("\n".join(line[: LINE_CHARS + REACH] for line in lines))
     lines = [line if len(line) <= LINE_CHARS else line[:LINE_CHARS] + "…" for line in text.split("\n")]

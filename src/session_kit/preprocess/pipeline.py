@@ -31,7 +31,7 @@ from session_kit.preprocess.result import (
     PreprocessResult,
 )
 from session_kit.preprocess.sinks import OneStream, PartFiles, Section, Sink
-from session_kit.redact import Redactor
+from session_kit.redaction.engine import Redactor
 from session_kit.sessions.store import SessionRef
 from session_kit.transcript.glance import glance
 
@@ -208,7 +208,7 @@ def _write(run: _Run, sink: Sink) -> PreprocessResult:
             except _Unreadable as exc:  # removed or unreadable since it was listed: skip it
                 status, reason = STATUS_UNREADABLE, exc.error.strerror or str(exc.error)
             logs.add_calls(converter.facts.spawn_calls.values())
-            agents.append(_agent_info(agent, status, reason))
+            agents.append(_agent_info(agent, status, reason, redact=run.redactor is not None))
     documents = sink.finish()
     run.reduction.output_chars += sum(d.chars for d in documents)
     return _result(run, steps.STATUS_OK, None, sink.output_dir, documents, agents)
@@ -218,11 +218,16 @@ def _unreadable(ref: SessionRef, exc: OSError) -> KitError:
     return cannot_read(f"the transcript {ref.path}", exc)
 
 
-def _agent_info(agent: LinkedAgent, status: str, reason: str | None) -> AgentInfo:
+def _agent_info(agent: LinkedAgent, status: str, reason: str | None, *, redact: bool) -> AgentInfo:
+    """The report's line for `agent`; its description redacted as in the documents (by a
+    redactor of its own: the run's counts what the documents hold)."""
+    description = agent.description
+    if description and redact:
+        description = Redactor()(description)
     return AgentInfo(
         agent_id=agent.agent_id,
         agent_type=agent.agent_type,
-        description=agent.description,
+        description=description,
         tool_use_id=agent.tool_use_id,
         layout=agent.log.layout,
         path=agent.log.path,

@@ -14,7 +14,7 @@ from collections import Counter
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from session_kit.redact import shown
+from session_kit.redaction.engine import shown
 from session_kit.sessions.session import Session
 from session_kit.sessions.store import SessionRef
 from session_kit.transcript.calls import ToolCall

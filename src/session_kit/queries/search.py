@@ -25,7 +25,7 @@ from typing import Any
 
 from session_kit.base.fileio import open_fd, reason, skipped
 from session_kit.forked import ordered_map
-from session_kit.redact import shown
+from session_kit.redaction.engine import shown
 from session_kit.sessions.store import AgentLogs, SessionRef
 from session_kit.transcript.blockscan import BLOCK, all_lines, candidate_lines, first_block, newlines_between
 from session_kit.transcript.blockscan import blocks as file_blocks

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from session_kit.errors import KitError
-from session_kit.redact import redaction_enabled
+from session_kit.redaction.engine import redaction_enabled
 from session_kit.sessions.store import check_scope, projects_in_scope, require_claude_root, sessions_in_scope
 
 if TYPE_CHECKING:

@@ -2,7 +2,7 @@
 
 Owns: reading a text by its form — JSON Lines (each line's strings, decoded, as the kit shows
 them), one JSON document (a meta file), or plain text (a spilled tool output, a shell
-snapshot) — and naming each secret the redactor's rules find there (`redact.find_secrets`:
+snapshot) — and naming each secret the redactor's rules find there (`redaction.engine.find_secrets`:
 what `redact` would replace) with its line; and the scrubbed text: each secret replaced
 where the file writes it (in a JSON string: its JSON-escaped form) by its marker at its
 length in bytes (`[REDACTED:<kind>]` padded with `*`, or as much of `[REDACTED]`/`*` as
@@ -20,7 +20,8 @@ from itertools import accumulate
 from typing import Any
 
 from session_kit.base.layout import is_jsonl
-from session_kit.redact import SEPARATOR, find_secrets, marker
+from session_kit.redaction.engine import SEPARATOR, find_secrets, marker
+from session_kit.redaction.printed import Commands, find_in_output
 
 JSONL = "jsonl"
 JSON = "json"
@@ -60,8 +61,10 @@ def _readable_as(text: str, form: str) -> str:
     return form
 
 
-def spots(text: str, form: str) -> list[Spot]:
-    """Every secret of `text`, in line order (a JSON document's all on its first line)."""
+def spots(text: str, form: str, commands: Commands | None = None) -> list[Spot]:
+    """Every secret of `text`, in line order (a JSON document's all on its first line). A tool
+    result's strings are read after its call's command when that is context
+    (`redaction.printed`); `commands`: the calls of the lines before, for a file read in chunks."""
     form = _readable_as(text, form)
     if form == TEXT:
         return _plain(text, 0)
@@ -69,6 +72,7 @@ def spots(text: str, form: str) -> list[Spot]:
     found: list[Spot] = []
     strings: list[str] = []
     owners: list[int] = []
+    commands = commands if commands is not None else Commands()
     for index, line in enumerate(lines):
         if len(line) < MIN_TEXT:
             continue
@@ -77,13 +81,34 @@ def spots(text: str, form: str) -> list[Spot]:
         except ValueError:  # not JSON (half-written, damaged): as written
             found.extend(_plain(line, index))
             continue
+        command = commands.entry(value)
+        outputs = output_texts(value) if command is not None else ()
         for string in _strings(value):
-            if len(string) >= MIN_TEXT:
+            if string in outputs:  # a command's output: read after it, alone
+                found.extend(
+                    _string_spot(index, f.kind, string[f.start : f.end]) for f in find_in_output(string, command)
+                )
+            elif len(string) >= MIN_TEXT:
                 strings.append(string)
                 owners.append(index)
     found.extend(_in_strings(strings, owners))
     found.sort(key=lambda s: s.line)
     return found
+
+
+def output_texts(value: Any) -> set[str]:
+    """The texts of a transcript line's tool result: its content's and its `toolUseResult`'s
+    `stdout`/`stderr` (what a command printed)."""
+    out: set[str] = set()
+    message = value.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    for block in content if isinstance(content, list) else ():
+        if isinstance(block, dict) and block.get("type") == "tool_result":
+            out.update(_strings(block.get("content")))
+    result = value.get("toolUseResult")
+    if isinstance(result, dict):
+        out.update(v for k in ("stdout", "stderr") if isinstance(v := result.get(k), str))
+    return out
 
 
 def _plain(text: str, first: int) -> list[Spot]:

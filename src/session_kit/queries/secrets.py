@@ -28,6 +28,7 @@ from session_kit.base.headfield import head_field
 from session_kit.claude.paths import history_file, plans_dir, shell_snapshots_dir
 from session_kit.errors import KitError, NotFound
 from session_kit.queries.secret_spots import JSONL, form_of, spots
+from session_kit.redaction.printed import Commands
 from session_kit.sessions.store import check_scope, list_project_dirs, projects_in_scope
 from session_kit.state.ids import is_plain_id
 
@@ -244,6 +245,7 @@ def search_source(source: Source, archive: str | None, scope: Scope) -> Iterator
         yield from _hits(source, decode(data), 0, scope)
         return
     first = 0  # lines before this block
+    commands = Commands()  # the calls of the blocks before (a result's command is its context)
     pending: list[bytes] = []  # the start of a line a chunk cut (joined once its end comes)
     for chunk in chunks_of(source, archive):
         cut = chunk.rfind(b"\n") + 1
@@ -252,10 +254,10 @@ def search_source(source: Source, archive: str | None, scope: Scope) -> Iterator
             continue
         text = decode(b"".join([*pending, chunk[:cut]]))
         pending = [chunk[cut:]] if cut < len(chunk) else []
-        yield from _hits(source, text, first, scope)
+        yield from _hits(source, text, first, scope, commands)
         first += text.count("\n")
     if pending:
-        yield from _hits(source, decode(b"".join(pending)), first, scope)
+        yield from _hits(source, decode(b"".join(pending)), first, scope, commands)
 
 
 def _capped(chunks: Iterator[bytes], source: Source) -> Iterator[bytes]:
@@ -267,8 +269,8 @@ def _capped(chunks: Iterator[bytes], source: Source) -> Iterator[bytes]:
         yield chunk
 
 
-def _hits(source: Source, text: str, first: int, scope: Scope) -> Iterator[SecretHit]:
-    found = spots(text, source.form)
+def _hits(source: Source, text: str, first: int, scope: Scope, commands: Commands | None = None) -> Iterator[SecretHit]:
+    found = spots(text, source.form, commands)
     if not found:
         return
     lines = text.split("\n") if source.session is None and source.form == JSONL else None

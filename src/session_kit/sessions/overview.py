@@ -138,7 +138,7 @@ def shown_overviews(batch: list[SessionOverview]) -> list[SessionOverview]:
     """The overviews with their texts as shown (redacted: the prompt, then put on one line and
     cut to PROMPT_CHARS; cwd, branch, title), each distinct string redacted once, in one pass;
     `shown` where the redactor leaves the rest of the row's strings as they are."""
-    from session_kit.redact import shown_many  # here: a listing its memory answers needs no redactor
+    from session_kit.redaction.engine import shown_many  # here: a listing its memory answers needs no redactor
 
     texts: dict[str, str] = {}
     strings = [_strings(o) for o in batch]

@@ -14,5 +14,5 @@ Modules:
 - `reads` — the team's sessions, one session's card and its agents; `search` — full-text
   search (a `tsvector` with a GIN index); `usage` — the team's tokens and cost.
 Does not: read transcripts (the index does), redact anew what the index holds (its text is
-redacted by `session_kit.redact` before it is stored), or print.
+redacted by `session_kit.redaction.engine` before it is stored), or print.
 """

@@ -9,7 +9,7 @@ one transaction each, the checkpoint written in the same transaction as the rows
 killed (or a server lost) mid-way leaves every file either as the previous push left it or
 complete, and the next push sends the rest. A session's provenance (origin, machine, user) is
 written by its first push and never changed; its facts are updated only by pushes of that same
-origin. Text leaves the machine as the index stores it: redacted by `session_kit.redact` when
+origin. Text leaves the machine as the index stores it: redacted by `session_kit.redaction.engine` when
 it was indexed (a NUL, which PostgreSQL's text cannot hold, becomes U+FFFD). Does not: bring
 the index up to date (`sync`), or connect (`connection`).
 """

@@ -30,7 +30,7 @@ from session_kit.base.tools import (
     WEB_SEARCH,
     WRITE,
 )
-from session_kit.redact import shown
+from session_kit.redaction.engine import shown
 
 SUMMARY_LIMIT = 160
 DEFAULT_AGENT_TYPE = "general-purpose"  # what the client runs when a spawning call names no type

@@ -24,7 +24,7 @@ from session_kit.conversation import items
 from session_kit.conversation.agents import AgentModel, LinkedAgent
 from session_kit.conversation.convert import LogConverter, SessionReading
 from session_kit.conversation.items import Element, Omitted, Unit
-from session_kit.redact import Redactor, showing_secrets
+from session_kit.redaction.engine import Redactor, showing_secrets
 from session_kit.sessions.agent_run import AgentFigures
 from session_kit.sessions.store import SessionRef
 from session_kit.transcript.calls import WaitingCalls

@@ -1,6 +1,6 @@
 """Secrets that grant access by being shown: the rules for what a session holds, signs or joins.
 
-Owns: `ACCESS_RULES`, a part of the redactor's one table (`secret_contexts.RULES` puts them
+Owns: `ACCESS_RULES`, a part of the redactor's one table (`redaction.table.RULES` puts them
 after the rules found by where they stand, before the generic ones), for these categories:
 - cluster joins and bootstraps: a kubeadm-style bootstrap token (`abcdef.0123456789abcdef`)
   near `kubeadm`/`bootstrap`, a credential printed alone after the command that makes it
@@ -31,7 +31,7 @@ from __future__ import annotations
 import binascii
 import re
 
-from session_kit.secret_formats import _NOT_A_VALUE, Pattern, Rule, _has_digit, _is_value, _looks_random
+from session_kit.redaction.rules.formats import _NOT_A_VALUE, Pattern, Rule, _has_digit, _is_value, _looks_random
 
 # A secret's word in a name (`DB_PASSWORD`, `apiToken`, `JENKINS_SECRET`, `client-key`).
 _SECRET_NAME = r"[A-Za-z0-9_.-]*(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_.-]*"

@@ -1,11 +1,6 @@
-"""The shapes of secrets found by where they stand: the rest of the redactor's one table.
+"""The shapes of secrets found by where they stand (`CONTEXT_RULES`).
 
-Owns: `RULES`, the whole table the redactor applies — `secret_formats.RULES` (tokens with a
-vendor's prefix, PEM keys, headers, URLs, assignments), then the rules of this module, then
-`secret_access`'s (what grants access by being shown: session cookies, signed URLs, join
-tokens, one-time-password seeds, wallet keys, webhooks), then `secret_generic`'s (secrets by
-class: unknown prefixes, any config syntax, credential files, prose). This module's rules are for
-secrets whose own shape says little and whose place says all:
+This module's rules are for secrets whose own shape says little and whose place says all:
 - CI runners and cluster joins: a registration or join token given to `--token`,
   `--registration-token`, `-secret` (GitLab, GitHub Actions, Azure Pipelines, Jenkins,
   Buildkite, kubeadm, Docker swarm);
@@ -32,7 +27,7 @@ secrets whose own shape says little and whose place says all:
   `wpa_passphrase`, `snmpwalk -c/-A/-X`, `nmcli … password`, an `expect` script's `send`, a
   `PASS` in an FTP session's log.
 The shapes follow what public scanners' rule sets describe (gitleaks, trufflehog); the rules
-and their probes are the kit's own. Does not apply them (that is `redact`).
+and their probes are the kit's own. Does not apply them (that is `redaction.engine`).
 """
 
 from __future__ import annotations
@@ -40,11 +35,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from session_kit.secret_access import _SECRET_NAME, ACCESS_RULES, _random_value
-from session_kit.secret_formats import _NOT_A_VALUE, Pattern, Rule, _has_digit, _is_value, _looks_random
-from session_kit.secret_formats import RULES as FORMAT_RULES
-from session_kit.secret_generic import GENERIC_RULES
-from session_kit.secret_keys import FIRST_RULES, KEY_RULES
+from session_kit.redaction.rules.access import _SECRET_NAME, _random_value
+from session_kit.redaction.rules.formats import _NOT_A_VALUE, Pattern, Rule, _has_digit, _is_value, _looks_random
 
 # A value on a command line: quoted (the quotes go with it), or a word that is not a variable,
 # a placeholder or another option.
@@ -57,6 +49,11 @@ _B64_LINES = r"[A-Za-z0-9+/=]{8,}(?:" + _BREAK + r"[A-Za-z0-9+/=]{16,})*"
 
 def _unquoted_value(value: str) -> bool:
     return _is_value(value.strip("'\""))
+
+
+def _random_or_quoted(value: str) -> bool:
+    bare = value.strip("'\"")
+    return _is_value(bare) and (bare != value or _looks_random(bare))
 
 
 def _arg(kind: str, command: str, anchor: str, *, back: int = 0) -> Rule:
@@ -72,7 +69,13 @@ def _after_program(program: str, flag: str, *, anchor: str | None = None, attach
 
 # Options whose value is a secret (`--password X`, `-storepass X`, `--registration-token X`…),
 # matched from the name's anchor on (a dash, or `store`/`key`, just before it): no scan back.
-_PASSWORD_OPTION = r"(?:(?<=-)|(?<=store)|(?<=key))pass(?:word|wd|phrase)?"
+# The dash starts an option (`-pass`, `--password`), not a compound word (`two-pass`,
+# `forgot-password page`).
+_OPTION_DASH = r"(?:(?<![\w-]-)(?<=-)|(?<=--))"
+_PASSWORD_OPTION = r"(?:" + _OPTION_DASH + r"|(?<=store)|(?<=key))pass(?:word|wd|phrase)?"
+# a compound option's last word (`--db-password X`): its value must look random, as prose's
+# "forgot-password page" does not
+_COMPOUND_PASSWORD_OPTION = r"(?<=[A-Za-z0-9]-)pass(?:word|wd|phrase)?"
 _TOKEN_OPTION = r"(?:(?<=-)(?:token|secret|key)|(?<=-api)key)"
 
 
@@ -195,6 +198,7 @@ CONTEXT_RULES: tuple[Rule, ...] = (
     # text for one more anchor costs about 1% of redacting.
     # a password may be a word; a token or a secret looks random (`--token flag's` is prose)
     _option("password", _PASSWORD_OPTION, ("pass",), _unquoted_value),
+    _option("password", _COMPOUND_PASSWORD_OPTION, ("pass",), _random_or_quoted),
     _option("token", _TOKEN_OPTION, ("secret", "token", "key"), lambda v: _looks_random(v.strip("'\""))),
     _arg("password", r"(?<![\w-])pass:", "pass:"),
     _after_program("redis-cli", r"(?:-a|--pass)"),
@@ -233,7 +237,7 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         ("run(", "login"),
         group="v",
     ),
-    Rule("meta-access-token", Pattern(r"(?<![A-Za-z0-9])EAA[B-Z][A-Za-z0-9]{80,}"), ("EAA",), exact=True),
+    Rule("meta-access-token", Pattern(r"(?<![A-Za-z0-9+/])EAA[B-Z][A-Za-z0-9]{80,}"), ("EAA",), exact=True),
     # a literal given to a call named for a secret: `SignatureVerifier('…')`, `get_token("…")`
     Rule(
         "secret",
@@ -403,5 +407,3 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         accept=_is_value,
     ),
 )
-
-RULES: tuple[Rule, ...] = FIRST_RULES + FORMAT_RULES + CONTEXT_RULES + ACCESS_RULES + KEY_RULES + GENERIC_RULES

@@ -56,10 +56,29 @@ class Pattern:
 #   anchor): the last two characters before the anchor -> the prefixes a match may start with.
 # scan: found by a scan of the text with this pattern (one starting with a rare character set)
 #   instead of by anchors; the rule's pattern is tried `back` characters before each start.
+# inner: a regular expression (group `v`) for the secrets inside the secret group, each replaced
+#   by its own marker, the text between them kept (a Kubernetes Secret's `data:` values, whose
+#   names are no secret).
+# samples, not_samples: texts the rule's family must redact / must leave as written, checked
+#   through the whole redactor by tests/redaction/test_samples.py.
 Rule = namedtuple(
     "Rule",
-    ("kind", "pattern", "anchors", "back", "exact", "group", "kind_of", "accept", "prefixes", "scan"),
-    defaults=(0, False, 0, None, None, None, None),
+    (
+        "kind",
+        "pattern",
+        "anchors",
+        "back",
+        "exact",
+        "group",
+        "kind_of",
+        "accept",
+        "prefixes",
+        "scan",
+        "inner",
+        "samples",
+        "not_samples",
+    ),
+    defaults=(0, False, 0, None, None, None, None, None, (), ()),
 )
 
 
@@ -175,7 +194,10 @@ RULES: tuple[Rule, ...] = (
         Pattern(
             r"-----BEGIN[A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?-----(?:\\+[rn]|\s|>)*"
             r"(?:[A-Za-z][A-Za-z-]*: [^\n\\\x00]*(?:\\+[rn]|\s|>)+)*"
-            r"[A-Za-z0-9+/=]{40,}(?:(?:\\+[rn]|\s|>)*[A-Za-z0-9+/=]+)*"
+            # the body's lines: each long (a short word after it is prose, not the key), but
+            # the last before the END line; a block with no END line ends with its body
+            r"[A-Za-z0-9+/=]{40,}(?:(?:\\+[rn]|\s|>)+[A-Za-z0-9+/=]{16,})*"
+            r"(?:(?:\\+[rn]|\s|>)+[A-Za-z0-9+/=]{1,15}(?=(?:\\+[rn]|\s|>)*-----END))?"
             r"(?:(?:\\+[rn]|\s|>)*-----END[A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?-----)?"
         ),
         ("-----BEGIN",),
@@ -269,7 +291,9 @@ RULES: tuple[Rule, ...] = (
     _token("aws-access-key", r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA)[0-9A-Z]{16}(?![A-Za-z0-9])", "IA", back=2),
     Rule(
         "aws-secret-key",
-        Pattern(r"(?i)aws_?secret_?access_?key\\*[\"']?\s*[:=]\s*\\*[\"']?(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"),
+        Pattern(
+            r"(?i)aws_?secret_?access_?key(?:[_-]?[A-Za-z0-9]{1,12})?\\*[\"']?\s*[:=]\s*\\*[\"']?(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"
+        ),
         ("secret",),
         back=4,
         group="v",
@@ -355,7 +379,7 @@ RULES: tuple[Rule, ...] = (
         "url-password",
         Pattern(
             r"://[^\s/:@\"'<>\[\]\\\x00]*:(?P<v>[^\s\"<>\\\x00]+)@"
-            r"(?=(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::\d+)?(?:,[A-Za-z0-9.-]+(?::\d+)?)*(?:[/?#\s\"'<>\\\x00]|$))"
+            r"(?=(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::\d+)?(?:,[A-Za-z0-9.-]+(?::\d+)?)*(?:[/?#\s\"'`<>\\\x00]|$))"
         ),
         ("://",),
         exact=True,

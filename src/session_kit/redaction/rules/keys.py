@@ -16,7 +16,7 @@ replaces; an HTTP Digest response, whose header the Authorization rule replaces 
   OpenVPN static key blocks, AWS session tokens by their prefix, a service account's
   `private_key_id`, `{"keyName": …, "value": "…"}` key listings, a printed key file (`cat config/master.key`), two-factor recovery codes.
 Does not apply them (that is `redact`); placeholders in a key's place are left by the
-redactor's one check (`secret_placeholders`).
+redactor's one check (`redaction.filters`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import math
 import re
 from collections import Counter
 
-from session_kit.secret_formats import Pattern, Rule
+from session_kit.redaction.rules.formats import Pattern, Rule
 
 _UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
 # a digest's or a version's prefix, or a word of four lower-case letters between separators
@@ -61,7 +61,8 @@ FIRST_RULES: tuple[Rule, ...] = (
     Rule(
         "aws-secret-key",
         Pattern(
-            r"(?<=AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])[\s\S]{0,160}?(?:(?<![A-Za-z0-9+/=])|(?<=\\[tn]))"
+            # not past another key id: that one's secret follows it (`rotating AKIA… -> AKIA…`)
+            r"(?<=AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])(?:(?!AKIA|ASIA)[\s\S]){0,160}?(?:(?<![A-Za-z0-9+/=])|(?<=\\[tn]))"
             r"(?P<v>[A-Za-z0-9+/]{40})(?![A-Za-z0-9+/=])"
         ),
         ("AKIA", "ASIA"),
@@ -69,6 +70,13 @@ FIRST_RULES: tuple[Rule, ...] = (
         exact=True,
         group="v",
         accept=_mixed_key,
+        samples=(
+            "2024-06-01 rotating AKIA2S3OZEMIOJTTEWMT -> AKIAEGRQYBFTGOUCFPLT\n"
+            "2024-06-01 new secret stored: ztmXXhLCn4dKfwDvHoezpvfZiJ+gyrNHxbHLCciz",
+        ),
+        not_samples=(
+            "aws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        ),
     ),
     # an HTTP Digest response
     Rule(

@@ -24,7 +24,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 
-from session_kit.secret_formats import _NOT_A_VALUE, Pattern, Rule, _has_digit, _is_value, _looks_random
+from session_kit.redaction.rules.formats import _NOT_A_VALUE, Pattern, Rule, _has_digit, _is_value, _looks_random
 
 # --- a key with a vendor prefix no rule names ---
 
@@ -119,12 +119,12 @@ _BARE = _NOT_A_VALUE + r"(?![\w.]*[(\[])(?P<v>[^\s\"',;&<>\\()\x00`]{3,})"
 def _assignment(word: str, value: str, anchors: tuple[str, ...], accept: Callable[[str], bool], kind: str) -> Rule:
     pattern = (
         r"(?i:" + word + r")"
-        if word is _PASSWORD_WORD
+        if word in (_PASSWORD_WORD, _BARE_PASSWORD_WORD)
         else (r"(?:" + _WORD_START + r"(?i:secret|token|credentials?|auth)|(?i:(?:" + _KEY + r")key))")
     )
     return Rule(
         kind,
-        Pattern((_WORD_START if word is _PASSWORD_WORD else "") + pattern + _ASSIGN + value),
+        Pattern((_WORD_START if word in (_PASSWORD_WORD, _BARE_PASSWORD_WORD) else "") + pattern + _ASSIGN + value),
         anchors,
         group="v",
         accept=accept,
@@ -132,6 +132,23 @@ def _assignment(word: str, value: str, anchors: tuple[str, ...], accept: Callabl
 
 
 _PASSWORD_ANCHORS = ("pass", "pw")
+# `pass: <a word>` is prose ("First pass: collect", "checks now pass: ruff"), not a setting
+_BARE_PASSWORD_WORD = r"(?:pass(?:w(?:or)?d|phrase|code)|pwd?|pass(?!:[ \t]+[a-z]+\b))"
+
+
+def _attached_password(value: str) -> bool:
+    """A password attached to `-p` (`-pS3cret!`), not a port, a path, a file, a word with its
+    version (`-python3`) or a template (`-part{N}.xml`)."""
+    return (
+        re.fullmatch(
+            r"[\d:.]+(?:/\w+)?|[a-z]+\d*(?:\.\d+)*|[\w-]+\.[a-z]{1,4}|[a-z_.\d]+(?:[*+/%^-]+[a-z_.\d]+)+", value
+        )
+        is None
+        and not any(c in value for c in "{}/")
+        and _looks_random(value)
+    )
+
+
 _OTHER_ANCHORS = ("secret", "token", "credential", "auth", "key")
 
 # A `.pgpass` line: host:port:database:user:password (the port a number or `*`).
@@ -152,7 +169,7 @@ GENERIC_RULES: tuple[Rule, ...] = (
         scan=Pattern(r"[_-][A-Za-z0-9]{10}[A-Za-z0-9_-]{10}"),
     ),
     _assignment(_PASSWORD_WORD, _QUOTED, _PASSWORD_ANCHORS, _is_value, "password"),
-    _assignment(_PASSWORD_WORD, _BARE, _PASSWORD_ANCHORS, _is_value, "password"),
+    _assignment(_BARE_PASSWORD_WORD, _BARE, _PASSWORD_ANCHORS, _is_value, "password"),
     _assignment(_OTHER_WORD, _QUOTED, _OTHER_ANCHORS, _looks_random, "secret"),
     _assignment(_OTHER_WORD, _BARE, _OTHER_ANCHORS, _looks_random, "secret"),
     Rule(
@@ -284,7 +301,7 @@ GENERIC_RULES: tuple[Rule, ...] = (
         ("-p", "-hp"),
         exact=True,
         group="v",
-        accept=lambda v: re.fullmatch(r"[\d:.]+(?:/\w+)?", v) is None and _looks_random(v),
+        accept=_attached_password,
     ),
     # `-U user … -P password` (the SQL Server and Sybase tools)
     Rule(

@@ -1,6 +1,6 @@
 """Secrets found in transcript text, replaced by a marker that names what was removed.
 
-Owns: replacing each secret the rules of `secret_formats` find with `[REDACTED:<kind>]`,
+Owns: replacing each secret the rules of `redaction.rules.formats` find with `[REDACTED:<kind>]`,
 counting per kind; `redact_text` (= `redact`) is the one function for a string, and
 `find_secrets` says where (kind and span) the same rules find what it removes. Around an
 assignment the name is kept (`password=[REDACTED:password]`), so the reader still sees what
@@ -25,7 +25,7 @@ texts are redacted in one pass, joined with NUL, which no pattern crosses (and w
 forbids, so the writer has replaced it before).
 Ordinary text (uuids, git SHAs, paths, `max_tokens=…`, `tokenizer = …`) is left alone: the
 rules want a known prefix, a context (a header, a URL, a command's option), or a secret-like
-name directly before `=`/`:` (see `secret_formats`).
+name directly before `=`/`:` (see `redaction.rules.formats`).
 """
 
 from __future__ import annotations
@@ -40,9 +40,12 @@ from itertools import accumulate
 from operator import add
 
 from session_kit.base.words import distinct_words, runs, words_table
-from session_kit.secret_contexts import RULES
-from session_kit.secret_formats import Rule
-from session_kit.secret_placeholders import stands_in
+from session_kit.redaction.filters import marked_inside, stands_in
+from session_kit.redaction.numbered import original_span as numbered_span
+from session_kit.redaction.numbered import replace as numbered_replace
+from session_kit.redaction.numbered import strip as strip_numbers
+from session_kit.redaction.rules.formats import Rule
+from session_kit.redaction.table import RULES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: `typing` costs the secret guard's hook
@@ -124,6 +127,28 @@ class Redactor:
     def __call__(self, text: str) -> str:
         if len(text) < 8:
             return text
+        numbered = strip_numbers(text) if "→" in text else None
+        if numbered is not None:  # a file read with the Read tool: matched without its numbers
+            return self._numbered(text, *numbered)
+        return self._redact(text)
+
+    def _numbered(self, text: str, stripped: str, cuts: list[tuple[int, int]]) -> str:
+        finder = _Finder(self.rules)
+        finder._redact(stripped)
+        if not finder.found:
+            return text
+        spans = []
+        for found in sorted(finder.found, key=lambda f: (f.start, f.end)):
+            start, end = numbered_span(cuts, found.start, found.end)
+            spans.append((start, end, marker(found.kind)))
+            self.counts[found.kind] += 1
+            self._noted(Found(found.kind, start, end))
+        return numbered_replace(text, spans)
+
+    def _noted(self, found: Found) -> None:
+        """A secret found in a numbered text, at its span there (a `_Finder` keeps it)."""
+
+    def _redact(self, text: str) -> str:
         plan = self._plan
         low = _lower(text)
         # Each anchor is searched for once, in the text as given; the rules tried are those
@@ -223,13 +248,20 @@ class Redactor:
         if stands_in(secret, match.string, match.start(rule.group)):
             return None
         kind = rule.kind_of(match) if rule.kind_of else rule.kind
-        self.counts[kind] += 1
+        count = 1
+        if rule.inner is not None:  # each secret inside the group marked, the text between kept
+            secret, count = marked_inside(rule.inner, secret, marker(kind))
+        self.counts[kind] += count
+        if rule.inner is None:
+            secret = marker(kind)
+        elif not count:
+            return None
         if rule.group == 0:
-            return marker(kind)
+            return secret
         start, end = match.span(rule.group)
         whole = match.group(0)
         offset = match.start()
-        return whole[: start - offset] + marker(kind) + whole[end - offset :]
+        return whole[: start - offset] + secret + whole[end - offset :]
 
 
 def _lower(text: str) -> str:
@@ -279,7 +311,7 @@ def _positions(text: str, anchor: str) -> list[int]:
 
 
 # A secret the rules found: its kind (the marker's) and where it is in the text searched. A named
-# tuple for the reason `secret_formats.Rule` is one (the secret guard's budget).
+# tuple for the reason `redaction.rules.formats.Rule` is one (the secret guard's budget).
 Found = namedtuple("Found", ("kind", "start", "end"))
 
 
@@ -296,12 +328,15 @@ class _Finder(Redactor):
     """A `Redactor` that notes each replacement's span, mapped back to the text it was given
     (each rule runs on the text the rules before it redacted, whose markers shift positions)."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, rules: tuple[Rule, ...] = RULES) -> None:
+        super().__init__(rules)
         self.found: list[Found] = []
         # the markers in the current text: (start, end there, start, end in the original)
         self._edits: list[tuple[int, int, int, int]] = []
         self._pending: list[tuple[int, int, str]] = []
+
+    def _noted(self, found: Found) -> None:
+        self.found.append(found)
 
     def _replacement(self, rule: Rule, match: re.Match[str]) -> str | None:
         replaced = super()._replacement(rule, match)
@@ -348,36 +383,6 @@ class _Finder(Redactor):
             edits.append((waiting[0] + moved, waiting[1] + moved, waiting[2], waiting[3]))
             waiting = next(old, None)
         self._edits = edits
-
-
-def screen_needles(rules: tuple[Rule, ...] = RULES) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Strings at least one of which a text holds whenever a rule can match it: the ones to
-    look for in the lower-cased text, and the ones to look for as written. A rule is tried
-    only at its anchors, and a family of prefixed tokens only where one of its prefixes stands
-    right before the anchor; a later rule sees an earlier rule's marker only after that one
-    matched. So `redact` leaves a text holding none of them as it is. The secret guard's hook
-    screens outputs with them without loading this module (`hooks.secret_screen`)."""
-    lower: set[str] = set()
-    exact: set[str] = set()
-    for rule in rules:
-        words = (
-            rule.anchors
-            if rule.prefixes is None
-            else tuple(p + a for a in rule.anchors for ps in rule.prefixes.values() for p in ps)
-        )
-        if rule.exact:
-            exact.update(words)
-        else:
-            lower.update(w.lower() for w in words)
-    lower = {n for n in lower if not any(o != n and o in n for o in lower)}
-    exact = {n for n in exact if not any(o in n.lower() for o in lower) and not any(o != n and o in n for o in exact)}
-    return tuple(sorted(lower)), tuple(sorted(exact))
-
-
-def screen_scans(rules: tuple[Rule, ...] = RULES) -> tuple[str, ...]:
-    """The patterns of the rules found by a scan instead of by anchors (`Rule.scan`): a text
-    none of them matches gives those rules nothing; the screen looks for them too."""
-    return tuple(sorted({rule.scan.pattern for rule in rules if rule.scan is not None}))
 
 
 def is_secret_name(name: str) -> bool:

@@ -1,0 +1,70 @@
+"""A file read with the Read tool: each line carries its number and an arrow (`     1→text`).
+
+Owns: taking the numbers out for matching (`strip`: the text without them, and where each kept
+character was) and putting a secret's span back where the numbered text writes it
+(`original_span`), so a private key spread over numbered lines is matched whole while every
+line keeps its number in what is shown (`replace`: each line's part of a span replaced, the
+first by the marker). Pure functions on strings; does not decide what a secret is.
+"""
+
+from __future__ import annotations
+
+import re
+
+# A line's number and arrow, at the start of the text, of a line, or of a text joined with NUL.
+_NUMBER = re.compile(r"(?:^|(?<=[\n\x00]))[ \t]*\d{1,7}→")
+
+
+def strip(text: str) -> tuple[str, list[tuple[int, int]]] | None:
+    """`text` without its lines' numbers, and the cuts: (where in the stripped text, how many
+    characters were taken out before it in all); None when fewer than two lines are numbered."""
+    if "→" not in text:
+        return None
+    found = list(_NUMBER.finditer(text))
+    if len(found) < 2:
+        return None
+    pieces: list[str] = []
+    cuts: list[tuple[int, int]] = []
+    done = 0
+    removed = 0
+    for match in found:
+        pieces.append(text[done : match.start()])
+        removed += match.end() - match.start()
+        cuts.append((match.start() - (removed - (match.end() - match.start())), removed))
+        done = match.end()
+    pieces.append(text[done:])
+    return "".join(pieces), cuts
+
+
+def _shift(cuts: list[tuple[int, int]], at: int, *, end: bool) -> int:
+    """Where stripped position `at` is in the numbered text (an end stays before the next number)."""
+    removed = 0
+    for where, total in cuts:
+        if where < at or (where == at and not end):
+            removed = total
+        else:
+            break
+    return at + removed
+
+
+def original_span(cuts: list[tuple[int, int]], start: int, end: int) -> tuple[int, int]:
+    return _shift(cuts, start, end=False), _shift(cuts, end, end=True)
+
+
+def replace(text: str, spans: list[tuple[int, int, str]]) -> str:
+    """The numbered `text` with each span (in its own positions, sorted) replaced by its marker,
+    every line's number kept: the span's part on its first line becomes the marker, its parts
+    on the lines after it are emptied."""
+    pieces: list[str] = []
+    done = 0
+    for start, end, marker in spans:
+        if start < done:
+            continue
+        pieces.append(text[done:start])
+        pieces.append(marker)
+        for number in _NUMBER.finditer(text, start, end):
+            if number.start() > start:
+                pieces.append(text[number.start() - 1 : number.end()] if text[number.start() - 1] == "\n" else "")
+        done = end
+    pieces.append(text[done:])
+    return "".join(pieces)
