@@ -24,6 +24,7 @@ AREAS = (
     "view",
     "baselines",
     "secrets",
+    "redaction",
     "history",
     "indexed",
     "archive",

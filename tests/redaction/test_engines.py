@@ -17,6 +17,13 @@ from session_kit.redaction.table import RULES
 hyperscan = pytest.importorskip("hyperscan")
 
 
+@pytest.fixture(autouse=True)
+def compiled_pass_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests compare the two engines, whichever the run uses for the others."""
+    monkeypatch.delenv(compiled.ENGINE_ENV, raising=False)
+    monkeypatch.setattr(compiled, "_LOADED", {})
+
+
 def both(text: str) -> tuple[str, str]:
     """`text` redacted by the compiled pass and by `re` alone."""
     fast = engine.Redactor()
@@ -24,6 +31,7 @@ def both(text: str) -> tuple[str, str]:
     assert fast._compiled, "the compiled pass loads here"
     slow = engine.Redactor()
     slow._compiled = False
+    fast.remember = slow.remember = False  # each engine redacts the text itself
     return fast(text), slow(text)
 
 
@@ -102,3 +110,47 @@ def test_the_database_is_cached_0600_and_a_corrupt_cache_is_rebuilt(tmp_path, mo
 def test_re_alone_when_asked(monkeypatch):
     monkeypatch.setenv(compiled.ENGINE_ENV, "re")
     assert compiled.load(RULES) is None
+
+
+def test_each_distinct_text_is_redacted_once_and_counted_each_time(monkeypatch):
+    from session_kit.redaction import memo
+
+    monkeypatch.setattr(memo, "DONE", {})
+    monkeypatch.setattr(engine, "DONE", memo.DONE)
+    text = "export GITHUB_TOKEN=ghp_BenchZk3j9dQ2mZp8vR7tY1uW4eN6bH0cL5aS"
+    redactor = engine.Redactor()
+    calls = []
+    real = redactor._text
+    monkeypatch.setattr(redactor, "_text", lambda t: calls.append(t) or real(t))
+    first, second = redactor(text), redactor(text)
+    assert first == second != text and calls == [text]
+    assert sum(redactor.counts.values()) == 2
+    plain = ["def f(token):\n    return token\n", "x = 1\n" * 3]
+    assert redactor.many(plain + plain) == plain + plain
+
+
+def test_the_guard_redacts_a_glob_of_many_names_in_one_pass():
+    from session_kit.hooks.guard import _redacted
+
+    names = [f"/src/pkg_{i}/module_{i}.py" for i in range(3000)]
+    names[1234] = "/src/.env GITHUB_TOKEN=ghp_BenchZk3j9dQ2mZp8vR7tY1uW4eN6bH0cL5aS"
+    redactor = engine.Redactor()
+    redactor.remember = False
+    calls = []
+    real = redactor.__call__
+    out = _redacted({"filenames": names, "numFiles": 3000}, _Counting(redactor, calls))
+    assert out["filenames"][:1234] == names[:1234] and "[REDACTED:" in out["filenames"][1234]
+    assert len(calls) == 1 and real is not None
+
+
+class _Counting:
+    def __init__(self, redactor, calls):
+        self.redactor, self.calls = redactor, calls
+
+    def __call__(self, text):
+        self.calls.append(1)
+        return self.redactor(text)
+
+    def many(self, texts):
+        self.calls.append(len(texts))
+        return self.redactor.many(texts)

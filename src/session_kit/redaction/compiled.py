@@ -31,6 +31,8 @@ ENGINE_ENV = "SESSION_KIT_REDACT_ENGINE"  # `re`: the rules through `re` alone (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from session_kit.redaction.rules.formats import Rule
 
 
@@ -93,8 +95,34 @@ def _key(rules: tuple[Rule, ...], version: str) -> str:
     return digest.hexdigest()[:24]
 
 
+def _hyperscan() -> Any:
+    """The hyperscan module; where a hook runs without `site` (`python -I -S`), looked for in
+    the interpreter's own site-packages too, where pip put it beside the kit's dependencies."""
+    try:
+        import hyperscan
+    except ImportError:
+        version = f"python{sys.version_info[0]}.{sys.version_info[1]}"
+        # without `site`, a virtual environment's prefix is the folder above its interpreter
+        prefixes = (os.path.dirname(os.path.dirname(sys.executable)), sys.prefix)
+        for folder in [
+            p
+            for prefix in prefixes
+            for p in (
+                os.path.join(prefix, "lib", version, "site-packages"),
+                os.path.join(prefix, "Lib", "site-packages"),
+            )
+        ]:
+            if os.path.isdir(os.path.join(folder, "hyperscan")) and folder not in sys.path:
+                sys.path.append(folder)
+                break
+        else:
+            raise
+        import hyperscan
+    return hyperscan
+
+
 def _load(rules: tuple[Rule, ...]) -> Pass:
-    import hyperscan
+    hyperscan = _hyperscan()
 
     path = cache_path(_key(rules, hyperscan.__version__))
     try:
@@ -117,7 +145,7 @@ def _load(rules: tuple[Rule, ...]) -> Pass:
 
 
 def _compile(rules: tuple[Rule, ...]) -> tuple[object, dict[int, int]]:
-    import hyperscan
+    hyperscan = _hyperscan()
 
     from session_kit.redaction.superset import anchors_expression, superset
 

@@ -40,6 +40,7 @@ from contextvars import ContextVar
 
 from session_kit.base.words import distinct_words, runs, words_table
 from session_kit.redaction.filters import stands_in
+from session_kit.redaction.memo import DONE, REMEMBERED, remember
 from session_kit.redaction.numbered import original_span as numbered_span
 from session_kit.redaction.numbered import replace as numbered_replace
 from session_kit.redaction.numbered import strip as strip_numbers
@@ -53,6 +54,7 @@ from session_kit.redaction.values import is_secret_name as is_secret_name  # its
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: `typing` costs the secret guard's hook
+    from collections.abc import Callable
     from typing import Any
 
 
@@ -124,24 +126,62 @@ class Redactor:
         self._compiled: Any = None  # the compiled pass once loaded (False: none, `re` alone)
 
     def many(self, texts: list[str]) -> list[str]:
-        """Each text redacted; one pass over them all (the texts must not contain NUL)."""
+        """Each text redacted; one pass over those not redacted before in this process (the
+        texts must not contain NUL)."""
         if len(texts) == 1:
             return [self(texts[0])]
-        return self(SEPARATOR.join(texts)).split(SEPARATOR)
+        if not self._remembers():
+            return self(SEPARATOR.join(texts)).split(SEPARATOR)
+        done = [DONE.get(text) for text in texts]
+        todo = list(dict.fromkeys(text for text, known in zip(texts, done) if known is None))
+        before = sum(self.counts.values())
+        fresh = dict(zip(todo, self(SEPARATOR.join(todo)).split(SEPARATOR))) if todo else {}
+        if sum(self.counts.values()) == before:  # nothing found: each is remembered as it is
+            for text, redacted in fresh.items():
+                remember(text, redacted, ())
+        out = []
+        for text, known in zip(texts, done):
+            if known is None:
+                out.append(fresh[text])
+                continue
+            out.append(known[0])
+            self.counts.update(known[1])
+        return out
+
+    remember = True  # each distinct text once per process (`redaction.memo`)
+
+    def _remembers(self) -> bool:
+        return self.remember and type(self) is Redactor and self.rules is RULES
 
     def __call__(self, text: str) -> str:
         if len(text) < 8:
             return text
+        if self._remembers() and len(text) <= REMEMBERED:
+            known = DONE.get(text)
+            if known is not None:
+                DONE[text] = DONE.pop(text)  # the most recently used last
+                self.counts.update(known[1])
+                return known[0]
+            before = Counter(self.counts)
+            redacted = self._text(text)
+            remember(text, redacted, tuple((self.counts - before).elements()))
+            return redacted
+        return self._text(text)
+
+    def _text(self, text: str) -> str:
         numbered = strip_numbers(text) if "→" in text else None
         if numbered is not None:  # a file read with the Read tool: matched without its numbers
             return self._numbered(text, *numbered)
         return self._redact(text)
 
-    def _numbered(self, text: str, stripped: str, cuts: list[tuple[int, int]]) -> str:
+    def _numbered(self, text: str, stripped: str, numbers: Callable[[], list[tuple[int, int]]]) -> str:
         finder = _Finder(self.rules)
+        finder._compiled = self._compiled
         finder._redact(stripped)
+        self._compiled = finder._compiled
         if not finder.found:
             return text
+        cuts = numbers()
         spans = []
         for found in sorted(finder.found, key=lambda f: (f.start, f.end)):
             start, end = numbered_span(cuts, found.start, found.end)
