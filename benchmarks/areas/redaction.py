@@ -136,7 +136,7 @@ def glob_event(names: int = 20_000) -> bytes:
     return json.dumps(event).encode()
 
 
-@benchmark("guard-glob")
+@benchmark("redaction-guard")
 def bench_guard_glob(ctx: Context) -> list[Row]:
     """The secret guard on a `Glob` of 20,000 names (each naming a token store: the screen
     flags it, the redactor reads it): under 0.5 s."""
@@ -154,4 +154,4 @@ def bench_guard_glob(ctx: Context) -> list[Row]:
                 stdin=stdin,
             ),
         )
-    return [Row.ratio_row("guard-glob", guard.label, guard, base, max_seconds=0.5)]
+    return [Row.ratio_row("redaction-guard", guard.label, guard, base, max_seconds=0.5)]
