@@ -6,11 +6,19 @@ read or write the developer's real ~/.claude.
 
 from __future__ import annotations
 
+import os
 import pwd
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+# The redactor's compiled pass for every text, however short, unless the run asks for `re`
+# alone (tests/run.sh runs the rule suites both ways); its database compiled once for the run
+# (each test has its own cache folder otherwise).
+os.environ.setdefault("SESSION_KIT_REDACT_ENGINE", "hyperscan")
+os.environ.setdefault("SESSION_KIT_REDACT_CACHE", tempfile.mkdtemp(prefix="session-kit-redaction-"))
 
 # One Chromium for every browser test (the view's and the end-to-end one), started on first use.
 from tests.support.browser import browser  # noqa: F401  (a fixture, used by name)

@@ -78,4 +78,12 @@ export HYPOTHESIS_STORAGE_DIRECTORY=${HYPOTHESIS_STORAGE_DIRECTORY:-$caches/hypo
 export RUFF_CACHE_DIR=${RUFF_CACHE_DIR:-$caches/ruff}
 "$venv/bin/ruff" check --quiet src tests benchmarks
 "$venv/bin/ruff" format --check --quiet src tests benchmarks
+# The redactor's rule and recall suites run twice: through the compiled pass (hyperscan, for
+# every text: tests/conftest.py) and through `re` alone; both must give the same results.
+if [ $# -eq 0 ]; then
+    SESSION_KIT_REDACT_ENGINE=re "$venv/bin/python" -m pytest -q -o cache_dir="$caches/pytest" \
+        tests/test_redact.py tests/test_redact_before_cut.py tests/test_redact_heldout.py \
+        tests/test_redact_placeholders.py tests/test_find_secrets.py tests/test_secret_contexts.py \
+        tests/redaction tests/real/test_redaction.py
+fi
 exec "$venv/bin/python" -m pytest -o cache_dir="$caches/pytest" "$@"

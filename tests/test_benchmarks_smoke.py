@@ -176,6 +176,8 @@ def test_the_runner_finds_every_area_and_keeps_the_reports_order():
         "view",
         "baselines",
         "secrets",
+        "redaction",
+        "redaction-guard",
         "history",
         "indexed",
         "archive",

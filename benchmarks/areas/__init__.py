@@ -25,6 +25,7 @@ AREAS = (
     "view",
     "baselines",
     "secrets",
+    "redaction",
     "history",
     "indexed",
     "archive",

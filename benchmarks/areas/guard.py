@@ -86,6 +86,6 @@ def bench_guard(ctx: Context) -> list[Row]:
     return [
         Row.ratio_row("guard", m_small.label, m_small, base, max_ratio=1.5),
         Row.ratio_row("guard", m_typical.label, m_typical, base, max_ratio=1.5),
-        Row.ratio_row("guard", m_code.label, m_code, base, note="-"),
+        Row.ratio_row("guard", m_code.label, m_code, base, max_ratio=2.0),  # issue 38's target
         Row.ratio_row("guard", m_secrets.label, m_secrets, base, note="-"),
     ]

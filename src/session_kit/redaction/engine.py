@@ -30,25 +30,31 @@ name directly before `=`/`:` (see `redaction.rules.formats`).
 
 from __future__ import annotations
 
+import os
 import re
 from bisect import bisect_left
 from collections import Counter, namedtuple
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from itertools import accumulate
-from operator import add
 
 from session_kit.base.words import distinct_words, runs, words_table
 from session_kit.redaction.filters import marked_inside, stands_in
+from session_kit.redaction.memo import DONE, REMEMBERED, remember
 from session_kit.redaction.numbered import original_span as numbered_span
 from session_kit.redaction.numbered import replace as numbered_replace
 from session_kit.redaction.numbered import strip as strip_numbers
+from session_kit.redaction.positions import lowered as _lower
+from session_kit.redaction.positions import moved as _moved
+from session_kit.redaction.positions import positions as _positions
 from session_kit.redaction.rules.formats import Rule
 from session_kit.redaction.table import RULES
+from session_kit.redaction.values import collect, fill
+from session_kit.redaction.values import is_secret_name as is_secret_name  # its importers read it here
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: `typing` costs the secret guard's hook
+    from collections.abc import Callable
     from typing import Any
 
 
@@ -117,26 +123,65 @@ class Redactor:
         self.rules = rules
         self.counts: Counter[str] = Counter()
         self._plan = _plan(rules)
+        self._compiled: Any = None  # the compiled pass once loaded (False: none, `re` alone)
 
     def many(self, texts: list[str]) -> list[str]:
-        """Each text redacted; one pass over them all (the texts must not contain NUL)."""
+        """Each text redacted; one pass over those not redacted before in this process (the
+        texts must not contain NUL)."""
         if len(texts) == 1:
             return [self(texts[0])]
-        return self(SEPARATOR.join(texts)).split(SEPARATOR)
+        if not self._remembers():
+            return self(SEPARATOR.join(texts)).split(SEPARATOR)
+        done = [DONE.get(text) for text in texts]
+        todo = list(dict.fromkeys(text for text, known in zip(texts, done) if known is None))
+        before = sum(self.counts.values())
+        fresh = dict(zip(todo, self(SEPARATOR.join(todo)).split(SEPARATOR))) if todo else {}
+        if sum(self.counts.values()) == before:  # nothing found: each is remembered as it is
+            for text, redacted in fresh.items():
+                remember(text, redacted, ())
+        out = []
+        for text, known in zip(texts, done):
+            if known is None:
+                out.append(fresh[text])
+                continue
+            out.append(known[0])
+            self.counts.update(known[1])
+        return out
+
+    remember = True  # each distinct text once per process (`redaction.memo`)
+
+    def _remembers(self) -> bool:
+        return self.remember and type(self) is Redactor and self.rules is RULES
 
     def __call__(self, text: str) -> str:
         if len(text) < 8:
             return text
+        if self._remembers() and len(text) <= REMEMBERED:
+            known = DONE.get(text)
+            if known is not None:
+                DONE[text] = DONE.pop(text)  # the most recently used last
+                self.counts.update(known[1])
+                return known[0]
+            before = Counter(self.counts)
+            redacted = self._text(text)
+            remember(text, redacted, tuple((self.counts - before).elements()))
+            return redacted
+        return self._text(text)
+
+    def _text(self, text: str) -> str:
         numbered = strip_numbers(text) if "→" in text else None
         if numbered is not None:  # a file read with the Read tool: matched without its numbers
             return self._numbered(text, *numbered)
         return self._redact(text)
 
-    def _numbered(self, text: str, stripped: str, cuts: list[tuple[int, int]]) -> str:
+    def _numbered(self, text: str, stripped: str, numbers: Callable[[], list[tuple[int, int]]]) -> str:
         finder = _Finder(self.rules)
+        finder._compiled = self._compiled
         finder._redact(stripped)
+        self._compiled = finder._compiled
         if not finder.found:
             return text
+        cuts = numbers()
         spans = []
         for found in sorted(finder.found, key=lambda f: (f.start, f.end)):
             start, end = numbered_span(cuts, found.start, found.end)
@@ -149,6 +194,13 @@ class Redactor:
         """A secret found in a numbered text, at its span there (a `_Finder` keeps it)."""
 
     def _redact(self, text: str) -> str:
+        compiled = self._compiled
+        if compiled is None and (len(text) >= _WORDS or _ENGINE_FORCED):  # a long text pays its load
+            compiled = self._compiled = _load_pass(self.rules)
+        if compiled:
+            from session_kit.redaction.passes import redact_compiled
+
+            return redact_compiled(self, text, compiled)
         plan = self._plan
         low = _lower(text)
         # Each anchor is searched for once, in the text as given; the rules tried are those
@@ -203,16 +255,31 @@ class Redactor:
                 rounds.append(edits)
         return text
 
-    def _apply(self, rule: Rule, text: str, starts: list[int], edits: list[tuple[int, int, int]]) -> str | None:
+    def _apply(
+        self,
+        rule: Rule,
+        text: str,
+        starts: list[int],
+        edits: list[tuple[int, int, int]],
+        ends: list[int] | None = None,
+        width: int = 0,
+    ) -> str | None:
         """`text` with the rule's matches at `starts` replaced (None: nothing was), noting each
-        replaced span and how much it grew in `edits`."""
+        replaced span and how much it grew in `edits`. With `ends` (the compiled pass: where a
+        head of the rule's pattern ends, `width` its longest), only a start with one of them
+        within `width` after it is tried: the pattern matches nowhere else."""
         pieces: list[str] = []
         done = 0  # text before this index is in `pieces`
+        last = len(ends) if ends is not None else 0
         for start in self._candidates(rule, text, starts):
             if start < done:
                 if not rule.back or start + rule.back <= done:
                     continue
                 start = done  # a match just ended within `back` of this anchor: try from its end
+            if ends is not None:
+                at = bisect_left(ends, start)
+                if at == last or ends[at] > start + width:
+                    continue
             match = rule.pattern.match(text, start)
             if match is None:
                 continue
@@ -264,50 +331,16 @@ class Redactor:
         return whole[: start - offset] + secret + whole[end - offset :]
 
 
-def _lower(text: str) -> str:
-    """`text` lower-cased, index for index (a few characters lower-case to two)."""
-    low = text.lower()
-    if len(low) == len(text):
-        return low
-    return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+# `SESSION_KIT_REDACT_ENGINE`: `re` (the rules through `re` alone), `hyperscan` (the compiled
+# pass for every text, however short: the tests), else the compiled pass for long texts.
+_ENGINE_FORCED = os.environ.get("SESSION_KIT_REDACT_ENGINE", "").strip().lower() == "hyperscan"
 
 
-def _moved(positions: list[int], edits: list[tuple[int, int, int]]) -> list[int]:
-    """Anchor positions (sorted) in a text after `edits` replaced spans of it: those inside a
-    replaced span are gone (the marker holds no anchor a rule wants), the others shift. The
-    text is scanned for an anchor once, however many rules redact it."""
-    first = bisect_left(positions, edits[0][0])
-    out = positions[:first]
-    shift = 0
-    i = 0
-    last = len(edits)
-    for at, p in enumerate(positions[first:], first):
-        while i < last and edits[i][1] <= p:
-            shift += edits[i][2]
-            i += 1
-        if i == last:
-            out.extend([q + shift for q in positions[at:]])
-            return out
-        if edits[i][0] > p:
-            out.append(p + shift)
-    return out
+def _load_pass(rules: tuple[Rule, ...]) -> Any:
+    """The compiled pass for `rules` (`redaction.compiled`), or False: `re` alone."""
+    from session_kit.redaction.compiled import load
 
-
-def _positions(text: str, anchor: str) -> list[int]:
-    """Where `anchor` occurs in `text`: one `find` per occurrence for the first few, then (a
-    frequent anchor: `_`, `-`, `key` in code) the rest by splitting and summing the lengths in C
-    rather than calling `find` once per occurrence."""
-    out: list[int] = []
-    i = text.find(anchor)
-    while i >= 0:
-        if len(out) == 16:
-            parts = text[i:].split(anchor)
-            size = len(anchor)
-            out.extend(map(add, accumulate(map(len, parts[:-1])), range(i, i + size * (len(parts) - 1), size)))
-            return out
-        out.append(i)
-        i = text.find(anchor, i + 1)
-    return out
+    return load(rules) or False
 
 
 # A secret the rules found: its kind (the marker's) and where it is in the text searched. A named
@@ -345,9 +378,17 @@ class _Finder(Redactor):
             self._pending.append((start, end, rule.kind_of(match) if rule.kind_of else rule.kind))
         return replaced
 
-    def _apply(self, rule: Rule, text: str, starts: list[int], edits: list[tuple[int, int, int]]) -> str | None:
+    def _apply(
+        self,
+        rule: Rule,
+        text: str,
+        starts: list[int],
+        edits: list[tuple[int, int, int]],
+        ends: list[int] | None = None,
+        width: int = 0,
+    ) -> str | None:
         self._pending = []
-        redacted = super()._apply(rule, text, starts, edits)
+        redacted = super()._apply(rule, text, starts, edits, ends, width)
         if redacted is not None:
             self._note(self._pending)
         return redacted
@@ -383,17 +424,6 @@ class _Finder(Redactor):
             edits.append((waiting[0] + moved, waiting[1] + moved, waiting[2], waiting[3]))
             waiting = next(old, None)
         self._edits = edits
-
-
-def is_secret_name(name: str) -> bool:
-    """A parameter or field name whose value is a secret as a whole (`password`, `api_key`…)."""
-    low = name.lower().replace("-", "_")
-    return low in _SECRET_FIELDS or low.endswith(("password", "passwd", "_secret", "_token", "api_key", "apikey"))
-
-
-_SECRET_FIELDS = frozenset(
-    {"password", "passwd", "secret", "token", "api_key", "apikey", "access_token", "private_key"}
-)
 
 
 def redact(text: str) -> str:
@@ -458,42 +488,6 @@ def shown_value(value: Any) -> Any:
     if _SHOWING_SECRETS.get():
         return value
     texts: list[str] = []
-    skeleton = _collect(value, texts)
+    skeleton = collect(value, texts)
     texts = shown_many(texts)
-    return _fill(skeleton, iter(texts))
-
-
-class _Text:
-    """Where a string of a value was, in the value's skeleton."""
-
-    __slots__ = ()
-
-
-_TEXT = _Text()
-
-
-def _collect(value: Any, texts: list[str]) -> Any:
-    if isinstance(value, str):
-        texts.append(value)
-        return _TEXT
-    if isinstance(value, dict):
-        out = {}
-        for key, item in value.items():
-            if isinstance(item, str) and item and isinstance(key, str) and is_secret_name(key):
-                out[key] = marker("password" if "passw" in key.lower() else "secret")
-            else:
-                out[key] = _collect(item, texts)
-        return out
-    if isinstance(value, (list, tuple)):
-        return [_collect(item, texts) for item in value]
-    return value
-
-
-def _fill(skeleton: Any, texts: Iterator[str]) -> Any:
-    if skeleton is _TEXT:
-        return next(texts)
-    if isinstance(skeleton, dict):
-        return {key: _fill(item, texts) for key, item in skeleton.items()}
-    if isinstance(skeleton, list):
-        return [_fill(item, texts) for item in skeleton]
-    return skeleton
+    return fill(skeleton, iter(texts))
