@@ -355,7 +355,9 @@ LAZY_KIT = {
     "session_kit.hooks.secret_screen": {"session_kit.redact"},
     # The budget per subagent counts an agent's tokens the status line's way, only when a
     # budget is set and the call is a subagent's.
-    "session_kit.hooks.live": {"session_kit.usage.filecount"},
+    "session_kit.hooks.live": {"session_kit.usage.filecount", "session_kit.usage.spend"},
+    # The budget per session counts the session's spend, only when a budget is set.
+    "session_kit.hooks.budget": {"session_kit.usage.spend"},
     # The index's update (SQLite and the parsers) loads only in the child a hook forks.
     "session_kit.index.background": {
         "session_kit.index.db",
@@ -462,14 +464,40 @@ INDEX_FRESH = {
     "session_kit.base.detach",
     "session_kit.base.layout",  # where the transcript is: its Claude root
 }
+# The budget per session: where it is set, and the session's spend counted.
+SESSION_BUDGET = {
+    "session_kit.hooks.budget",
+    "session_kit.state.budgets",
+    "session_kit.state.ids",
+    "session_kit.state.current",
+    "session_kit.base.encoding",
+    "session_kit.base.budget",
+    "session_kit.base.fileio",
+    "session_kit.base.layout",
+    "session_kit.base.follow",
+    "session_kit.base.tools",
+    "session_kit.usage",
+    "session_kit.usage.spend",
+    "session_kit.usage.filecount",
+    "session_kit.usage.pricerows",
+    "session_kit.transcript",
+    "session_kit.transcript.usagefields",
+}
 # What `run.py` loads before the event's own module.
 STARTER = {"session_kit", "session_kit.hooks", "session_kit.hooks.start"}
 # Each event (and case) the client starts often, and all it may load of the kit: exactly.
 HOOK_LOADS = {
-    # before every tool call: the main thread's call ends in `hooks.start`, nothing more loaded
-    "pre-tool-use": set(),
+    # before every tool call: the main thread's call ends in `hooks.start`, having only looked
+    # for a budget per session in the config file
+    "pre-tool-use": {"session_kit.state", "session_kit.state.root"},
     "pre-tool-use in a subagent": HOOK_CORE
-    | {"session_kit.hooks.live", "session_kit.state.live_agents", "session_kit.base.fileio"},
+    | {
+        "session_kit.hooks.live",
+        "session_kit.hooks.budget",  # no budget per session (the cheap test) nor per subagent
+        "session_kit.state.budgets",
+        "session_kit.base.budget",
+        "session_kit.base.fileio",
+    },
     "pre-tool-use in a subagent, a budget set": HOOK_CORE
     | LIVE_RECORD
     | {
@@ -480,7 +508,14 @@ HOOK_LOADS = {
         "session_kit.transcript.usagefields",
         "session_kit.base.tools",  # which calls spawn an agent
         "session_kit.base.layout",  # where the agent's log is
+        "session_kit.hooks.budget",
+        "session_kit.state.budgets",
+        "session_kit.base.budget",
+        "session_kit.usage.spend",  # which logs are readable
     },
+    # the budget per session, before every tool call and prompt
+    "pre-tool-use with a session budget set": HOOK_CORE | SESSION_BUDGET | {"session_kit.hooks.live"},
+    "user-prompt-submit with a session budget set": HOOK_CORE | SCRATCH | SESSION_BUDGET,
     "subagent-start": HOOK_CORE | LIVE_RECORD,
     "subagent-stop": HOOK_CORE | LIVE_RECORD,
     "stop": HOOK_CORE | INDEX_FRESH,
@@ -510,7 +545,9 @@ def _loaded_by_hook(case: str, tmp_path: Path) -> set[str]:
         event["source"] = "startup"
     if argument.startswith("subagent") or "subagent" in case:
         event |= {"agent_id": "a1", "agent_type": "Explore", "agent_transcript_path": str(log)}
-    if "budget" in case:
+    if "session budget" in case:
+        (state / "config.json").write_text(json.dumps({"session": {"budget": "$1000"}}))
+    elif "budget" in case:
         (state / "config.json").write_text(json.dumps({"agents": {"budget": 10**12}}))
     env = {**os.environ, "SESSION_KIT_HOME": str(state), "CLAUDE_ENV_FILE": str(tmp_path / "env.sh")}
     run = [sys.executable, "-I", "-S", "-X", "importtime", str(PACKAGE / "hooks" / "run.py"), argument]

@@ -6,9 +6,10 @@ tool call; `hooks.live` for the budget per subagent, before every one, and for a
 start and stop, which need only the live record; `hooks.fresh` for Stop, after each of the
 model's turns, and SessionEnd; `hooks.handlers` for the rest), so each
 hook loads only what its event needs (a test lists what each loads); the main thread's
-PreToolUse ended before any of the kit loads (its event has no `agent_id`: nothing is ever
-counted or denied there; the client writes keys as they are, unescaped; anything else goes
-to the hook, which reports a fault); and leaving without the interpreter's teardown.
+PreToolUse ended before any of the kit loads but the state root's module, when no budget per
+session may be set (its event has no `agent_id`: no budget per subagent applies; the client
+writes keys as they are, unescaped; anything else goes to the hook, which reports a fault);
+and leaving without the interpreter's teardown.
 `run.py` itself stays a few lines: a script is compiled on every start (measured: its
 compilation was ~7% of a bare interpreter's start), a module's bytecode is cached. No
 `from __future__` import here (nothing needs it): it would load a module for the main
@@ -30,6 +31,31 @@ MODULES = {
 }
 
 
+def session_budget_may_be_set(env=None, root=None) -> bool:
+    """Whether a budget per session may be set, the cheap test before every prompt and tool
+    call (`state.budgets` reads it): the variable, or a config file that names a `session`
+    section."""
+    env = os.environ if env is None else env
+    if env.get("SESSION_KIT_SESSION_BUDGET", "").strip():
+        return True
+    try:
+        if root is None:
+            from session_kit.state.root import state_root
+
+            root = state_root(env)
+        path = os.path.join(root, "config.json")
+        if not os.path.isfile(path):  # none, or a FIFO or device planted there: never waited on
+            return False
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            data = os.read(fd, 256 * 1024)
+        finally:
+            os.close(fd)
+    except Exception:  # no config file (or none readable): no budget from it
+        return False
+    return b'"session"' in data
+
+
 def run(argv: list) -> None:
     """Run hook `argv[0]` on the event on stdin, and end the process with its code (0)."""
     stdin = None
@@ -39,7 +65,7 @@ def run(argv: list) -> None:
         except Exception:  # the hook reads it again and reports what is wrong
             stdin = None
         event = (stdin or b"").strip()
-        if event[:1] == b"{" and event[-1:] == b"}" and b'"agent_id"' not in event:
+        if event[:1] == b"{" and event[-1:] == b"}" and b'"agent_id"' not in event and not session_budget_may_be_set():
             os._exit(0)
     module = MODULES.get(argv[0] if argv else "", "handlers")
     code = __import__("session_kit.hooks." + module, fromlist=("main",)).main(argv, stdin=stdin)

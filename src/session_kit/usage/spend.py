@@ -1,0 +1,133 @@
+"""What a session has spent so far, for its budget: counted before each prompt and tool call,
+from where the last count stopped. Standard library only (plus `usage.filecount` and
+`usage.pricerows`): the budget's hooks load it.
+
+Owns: the running count of one session (`spend`: its transcript and its agents' logs under
+`<session>/subagents/`, each API message once, the last line of a message winning, agents
+whose log is gone from their `Agent` results: the status line's rule, `usage.filecount`;
+cache writes and reads priced by `usage.pricerows`), kept in the session's budget folder
+(`state.budgets.budget_dir`: `spend.json`, each file's checkpoint and its last
+`KEEP` messages, the older ones added up per model), so a hook reads only the bytes the files
+gained since, and a resumed session counts what it spent before. A transcript that cannot be
+read is `Spend.unreadable` (the cap then fails open). Does not decide what a hook answers
+(`hooks.budget`) or where budgets are set (`state.budgets`).
+"""
+
+from __future__ import annotations
+
+import os
+
+from session_kit.base import fileio, layout
+from session_kit.state import root as state
+from session_kit.usage.filecount import count_file, record_models
+
+SPEND_FILE = "spend.json"
+VERSION = 1
+KEEP = 64  # messages kept one by one per file: a message's lines are written together
+MAX_BYTES = 16 << 20
+
+
+class Spend:
+    """A session's spend: `tokens` (input, output, cache reads and writes), `usd` (None when a
+    model has no price), `unreadable` (the transcript could not be read: nothing counted)."""
+
+    __slots__ = ("tokens", "usd", "unreadable", "priced")
+
+    def __init__(self, tokens: int, usd: float | None, *, unreadable: bool = False, priced: bool = True) -> None:
+        self.tokens = tokens
+        self.usd = usd
+        self.unreadable = unreadable
+        self.priced = priced
+
+
+def readable(path: str) -> bool:
+    """False for a path that is there but no regular file the kit may read; True when it is
+    readable or not written yet (nothing spent)."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return (st.st_mode & 0o170000) == 0o100000 and os.access(path, os.R_OK)
+
+
+def agent_logs(transcript: str, session_id: str) -> list:
+    project = os.path.dirname(transcript)
+    return [
+        log.path
+        for log in layout.agent_logs(layout.session_dir(project, session_id), session_id, os.path.basename(project))
+    ]
+
+
+def spend(folder: str, transcript: str, session_id: str, *, state_root: str, price: bool) -> Spend:
+    """The session's spend now, its count brought up to date in `folder` (under its lock)."""
+    if not readable(transcript):
+        return Spend(0, 0.0, unreadable=True)
+    path = os.path.join(folder, SPEND_FILE)
+    with state.locked(path):
+        try:
+            saved = fileio.read_json(path, MAX_BYTES)
+        except (OSError, ValueError):
+            saved = {}
+        if not isinstance(saved, dict) or saved.get("version") != VERSION or saved.get("transcript") != transcript:
+            saved = {"version": VERSION, "transcript": transcript, "files": {}}
+        files = saved["files"] if isinstance(saved.get("files"), dict) else {}
+        saved["files"] = files
+        paths = [transcript, *agent_logs(transcript, session_id)]
+        changed = False
+        for p in paths:
+            before = files.get(p)
+            before = before if isinstance(before, dict) else {}
+            try:
+                after = count_file(p, before, main=p == transcript, keep=KEEP)
+            except (TypeError, ValueError, KeyError, AttributeError):  # a damaged record: count again
+                after = count_file(p, {}, main=p == transcript, keep=KEEP)
+            if after is not before or after.get("offset") != before.get("offset"):
+                files[p] = after
+                changed = True
+        if changed:
+            fileio.write_json(path, saved, sync=False)
+    per_model = _per_model(files, paths)
+    tokens = sum(sum(fields[:5]) for fields in per_model.values())
+    usd, priced = _priced(per_model, state_root) if price else (None, True)
+    return Spend(tokens, usd, priced=priced)
+
+
+def _per_model(files: dict, paths: list) -> dict:
+    per_model: dict = {}
+
+    def add(model: str, fields: list) -> None:
+        total = per_model.setdefault(model, [0] * len(fields))
+        for i, v in enumerate(fields):
+            total[i] += v
+
+    for p in paths:
+        for model, fields in record_models(files.get(p) or {}).items():
+            add(model, fields)
+    logged = {layout.agent_of_name(os.path.basename(p)) for p in paths[1:]}
+    for agent_id, (model, *fields) in ((files.get(paths[0]) or {}).get("results") or {}).items():
+        if agent_id not in logged:
+            add(model, fields)
+    return per_model
+
+
+def _priced(per_model: dict, state_root: str) -> tuple:
+    """`(USD, every model priced)`: a model without a price counts nothing."""
+    from session_kit.usage import pricerows
+
+    try:
+        rows = pricerows.read_rows(pricerows.read_table(pricerows.BUNDLED))
+        override = pricerows.override_path(dict(os.environ), state_root)
+        if override:
+            rows.update(pricerows.read_rows(pricerows.read_table(override)))
+    except (OSError, ValueError):
+        return 0.0, False
+    usd, priced = 0.0, True
+    for model, fields in per_model.items():
+        row = pricerows.find_row(rows, model)
+        if row is None:
+            priced = priced and not any(fields[:5])
+            continue
+        usd += pricerows.cost_of(row, tuple(fields))
+    return usd, priced
