@@ -64,6 +64,9 @@ _HOMES = {
     "compaction_losses": "session_kit.queries.memory",
     "MEMORY_RESTORE_LIMIT": "session_kit.queries.memory:RESTORE_LIMIT",
     "doctor_report": "session_kit.queries.doctor",
+    "session_budget": "session_kit.queries.budget",
+    "change_session_budget": "session_kit.queries.budget",
+    "budget_sentence": "session_kit.queries.budget:sentence",
     "session_candidates": "session_kit.queries.completion",
     "project_candidates": "session_kit.queries.completion",
     # the archive: every session kept, and put back

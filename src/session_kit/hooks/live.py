@@ -88,12 +88,13 @@ def agent_tokens(folder: str, log: str, agent_id: str) -> int:
         before = before if isinstance(before, dict) else {}
         seen = before.get("record") if isinstance(before.get("record"), dict) else {}
         high = before.get("high") if type(before.get("high")) is int else 0
+        was = seen.get("checkpoint")  # `count_file` brings a record up to date in place
         try:
             record = count_file(log, seen, main=False, keep=KEEP)
         except (TypeError, ValueError, KeyError, AttributeError):  # a damaged record: count again
             record = count_file(log, {}, main=False, keep=KEEP)
         tokens = max(high, record_tokens(record))
-        if record is not seen or tokens != high:
+        if record is not seen or record.get("checkpoint") != was or tokens != high:
             counts[agent_id] = {"record": record, "high": tokens}
             fileio.write_json(path, counts, sync=False)
     return tokens

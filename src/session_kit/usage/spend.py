@@ -79,11 +79,12 @@ def spend(folder: str, transcript: str, session_id: str, *, state_root: str, pri
         for p in paths:
             before = files.get(p)
             before = before if isinstance(before, dict) else {}
+            was = before.get("checkpoint")  # `count_file` brings a record up to date in place
             try:
                 after = count_file(p, before, main=p == transcript, keep=KEEP)
             except (TypeError, ValueError, KeyError, AttributeError):  # a damaged record: count again
                 after = count_file(p, {}, main=p == transcript, keep=KEEP)
-            if after is not before or after.get("offset") != before.get("offset"):
+            if after is not before or after.get("checkpoint") != was:
                 files[p] = after
                 changed = True
         if changed:

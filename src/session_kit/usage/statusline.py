@@ -162,6 +162,9 @@ def status_line(event: dict, *, root: str | None = None) -> str:
     main = files.get(transcript) or {}
     compactions = main.get("compactions", 0)
     parts = [session_id[:8], f"{_tokens(tokens)} tok", _cost(per_model, root)]
+    budget = _budget_part(root, session_id, tokens, per_model)
+    if budget:
+        parts.append(budget)
     records = live_agents.read_live(scratch.path)
     if records:  # the hooks saw the agents start and stop
         parts.extend(_live_parts(records, transcript, session_id, root))
@@ -175,6 +178,30 @@ def status_line(event: dict, *, root: str | None = None) -> str:
     if cache:
         parts.append(cache)
     return " · ".join(parts)
+
+
+def _budget_part(root: str, session_id: str, tokens: int, per_model: dict) -> str | None:
+    """`budget 84% of $5.00` past 80% of the session's budget, `over budget ($5.00)` past it;
+    nothing under 80% or without a budget (`state.budgets`, the hooks' reading)."""
+    from session_kit.base.budget import USD, human
+    from session_kit.state.budgets import WARN_AT, session_cap
+
+    cap, _base = session_cap(root, os.environ, session_id)
+    if cap is None:
+        return None
+    if cap.unit == USD:
+        rows = _price_rows(root)
+        spent = 0.0
+        for model, fields in per_model.items():
+            row = pricerows.find_row(rows, model) if rows is not None else None
+            spent += pricerows.cost_of(row, fields) if row is not None else 0.0
+    else:
+        spent = tokens
+    if spent >= cap.amount:
+        return f"over budget ({human(cap.amount, cap.unit)})"
+    if spent >= cap.amount * WARN_AT:
+        return f"budget {int(spent * 100 // cap.amount)}% of {human(cap.amount, cap.unit)}"
+    return None
 
 
 def _live_parts(records: dict, transcript: str, session_id: str, root: str) -> list:
