@@ -45,6 +45,7 @@ HOOK_EVENT_FIELDS = {
 }
 # A budget that is never reached: a subagent's call is counted (`hooks.live`) but not denied.
 BUDGET_CONFIG = {"agents": {"budget": 10**12}}
+SESSION_BUDGET_CONFIG = {"session": {"budget": "$1000000"}}
 BARE_HOOK = (
     "import json, os, sys\n"
     "event = json.load(sys.stdin)\n"
@@ -134,6 +135,31 @@ def bench_hooks(ctx: Context) -> list[Row]:
             # The baseline twice in a round, its runs pooled: the run after the SessionEnd hook
             # shares the machine with that hook's detached archive child.
             measured = ctx.measure(base, isolated, bare, *hooks, through_shim, base, *plugin)
+        # The budget per session (issue 42) set, far from reached: the hooks that check it
+        # (every prompt, every tool call of the main thread and of subagents) count what the
+        # session's files gained since the last count, against the bare interpreter in the same
+        # rounds.
+        (state / "config.json").write_text(json.dumps({**BUDGET_CONFIG, **SESSION_BUDGET_CONFIG}))
+        checked = [
+            Command.of(
+                "hook pre-tool-use, main thread, a session budget set (counted)",
+                [sys.executable, "-I", "-S", run_py, "pre-tool-use"],
+                stdin=stdin_of("PreToolUse"),
+            ),
+            Command.of(
+                "hook pre-tool-use in a subagent, both budgets set (counted)",
+                [sys.executable, "-I", "-S", run_py, "pre-tool-use"],
+                stdin=subagent_call(),
+            ),
+            Command.of(
+                "hook user-prompt-submit, a session budget set (counted)",
+                [sys.executable, "-I", "-S", run_py, "user-prompt-submit"],
+                stdin=stdin_of("UserPromptSubmit"),
+            ),
+        ]
+        m_isolated2, *m_checked = ctx.measure(isolated, *checked)
+    for m in m_checked:
+        rows.append(Row.ratio_row("hooks", f"{m.label} (against python -I -S -c pass)", m, m_isolated2, max_ratio=1.3))
     m_base, m_isolated, m_bare, *m_rest = measured
     m_hooks, m_shim, m_base2 = m_rest[: len(hooks)], m_rest[len(hooks)], m_rest[len(hooks) + 1]
     m_plugin = m_rest[len(hooks) + 2 :]

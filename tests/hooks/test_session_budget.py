@@ -152,7 +152,7 @@ def test_the_count_reads_only_what_the_files_gained_and_equals_shows_figure(clau
     prompt(transcript, env)
     saved = json.loads((state_root / "budgets" / SID / "spend.json").read_text())
     record = saved["files"][str(transcript)]
-    assert record["offset"] == transcript.stat().st_size and len(record["messages"]) == 64
+    assert record["offset"] == transcript.stat().st_size and len(record["messages"]) == 16
     report = invoke_json("budget", SID, env=env)
     shown = invoke_json("show", SID)
     assert report["spent_tokens"] == shown["usage"]["total"]["tokens"]["total"] == 73 * PER_MESSAGE_TOKENS + 1115

@@ -23,7 +23,7 @@ from session_kit.usage.filecount import count_file, record_models
 
 SPEND_FILE = "spend.json"
 VERSION = 1
-KEEP = 64  # messages kept one by one per file: a message's lines are written together
+KEEP = 16  # messages kept one by one per file: a message's lines are written together
 MAX_BYTES = 16 << 20
 
 
