@@ -2,8 +2,8 @@
 from where the last count stopped. Standard library only (plus `usage.filecount` and
 `usage.pricerows`): the budget's hooks load it.
 
-Owns: the running count of one session (`spend`: its transcript and its agents' logs under
-`<session>/subagents/`, each API message once, the last line of a message winning, agents
+Owns: the running count of one session (`spend`: its transcript and its agents' logs, `session_logs`:
+`<session>/subagents/` and the 2.0.x logs beside the sessions that name it, each API message once, the last line of a message winning, agents
 whose log is gone from their `Agent` results: the status line's rule, `usage.filecount`;
 cache writes and reads priced by `usage.pricerows`), kept in the session's budget folder
 (`state.budgets.budget_dir`: `spend.json`, each file's checkpoint and its last
@@ -25,6 +25,7 @@ SPEND_FILE = "spend.json"
 VERSION = 1
 KEEP = 16  # messages kept one by one per file: a message's lines are written together
 MAX_BYTES = 16 << 20
+HEAD_BYTES = 8192  # of a 2.0.x agent log beside the sessions: where its session id is
 
 
 class Spend:
@@ -52,12 +53,25 @@ def readable(path: str) -> bool:
     return (st.st_mode & 0o170000) == 0o100000 and os.access(path, os.R_OK)
 
 
-def agent_logs(transcript: str, session_id: str) -> list:
+def session_logs(transcript: str, session_id: str, checked: dict | None = None) -> list:
+    """The session's agent logs (the status line's and the budget's): `<id>/subagents/` (workflow runs too), and the 2.0.x logs
+    beside the sessions whose head names this session (`checked`: the verdict per name, kept
+    between runs, so each such log's head is read once)."""
     project = os.path.dirname(transcript)
-    return [
-        log.path
-        for log in layout.agent_logs(layout.session_dir(project, session_id), session_id, os.path.basename(project))
-    ]
+    name = os.path.basename(project)
+    found = [log.path for log in layout.agent_logs(layout.session_dir(project, session_id), session_id, name)]
+    checked = {} if checked is None else checked
+    for log in layout.legacy_agent_logs(project):
+        name = os.path.basename(log.path)
+        if name not in checked:
+            if not fileio.is_regular(log.path):
+                continue
+            from session_kit.base.headfield import head_field  # here: only a 2.0.x log beside the sessions needs it
+
+            checked[name] = head_field(log.path, b"sessionId", limit=HEAD_BYTES) == session_id
+        if checked[name]:
+            found.append(log.path)
+    return found
 
 
 def spend(folder: str, transcript: str, session_id: str, *, state_root: str, price: bool) -> Spend:
@@ -74,8 +88,11 @@ def spend(folder: str, transcript: str, session_id: str, *, state_root: str, pri
             saved = {"version": VERSION, "transcript": transcript, "files": {}}
         files = saved["files"] if isinstance(saved.get("files"), dict) else {}
         saved["files"] = files
-        paths = [transcript, *agent_logs(transcript, session_id)]
-        changed = False
+        if not isinstance(saved.get("beside"), dict):
+            saved["beside"] = {}  # 2.0.x agent logs beside the sessions: whether each is this session's
+        known = len(saved["beside"])
+        paths = [transcript, *session_logs(transcript, session_id, saved["beside"])]
+        changed = len(saved["beside"]) != known
         for p in paths:
             before = files.get(p)
             before = before if isinstance(before, dict) else {}
