@@ -174,6 +174,8 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.preprocess import PreprocessOptions, preprocess_session
     from session_kit.preprocess.render.base import DEFAULT_FORMAT, FORMATS
     from session_kit.queries.agent_tree import debug_agents
+    from session_kit.queries.budget import change_session_budget, session_budget
+    from session_kit.queries.budget import sentence as budget_sentence
     from session_kit.queries.card import session_card
     from session_kit.queries.completion import project_candidates, session_candidates
     from session_kit.queries.doctor import ROOT_FROM_OPTION, doctor_report, root_source
