@@ -485,6 +485,11 @@ SESSION_BUDGET = {
 }
 # What `run.py` loads before the event's own module.
 STARTER = {"session_kit", "session_kit.hooks", "session_kit.hooks.start"}
+# What the quick answer of PreToolUse and UserPromptSubmit loads (`hooks.quick`), and of the
+# standard library past a bare interpreter: no JSON (not even its C accelerator), no lock.
+QUICK = {"session_kit.state", "session_kit.state.root", "session_kit.hooks.quick"}
+PROMPT_QUICK = {"session_kit.base", "session_kit.base.encoding", "session_kit.state.ids"}  # the scratch dir's path
+QUICK_STDLIB = {"os", "posixpath", "genericpath", "stat", "_stat", "_collections_abc", "errno", "__future__"}
 # Each event (and case) the client starts often, and all it may load of the kit: exactly.
 HOOK_LOADS = {
     # before every tool call: the main thread's call ends in `hooks.start`, having only looked
@@ -513,15 +518,22 @@ HOOK_LOADS = {
         "session_kit.base.budget",
         "session_kit.usage.spend",  # which logs are readable
     },
-    # the budget per session, before every tool call and prompt
-    "pre-tool-use with a session budget set": HOOK_CORE | SESSION_BUDGET | {"session_kit.hooks.live"},
-    "user-prompt-submit with a session budget set": HOOK_CORE | SCRATCH | SESSION_BUDGET,
+    # the budget per session, before every tool call and prompt: counted the first time (the
+    # quick check has no summary yet), then proven below 80% from the summary alone, the
+    # transcript grown by a message or not
+    "pre-tool-use with a session budget set": HOOK_CORE | SESSION_BUDGET | QUICK | {"session_kit.hooks.live"},
+    "user-prompt-submit with a session budget set": HOOK_CORE | SCRATCH | SESSION_BUDGET | QUICK,
+    "pre-tool-use with a session budget set, counted before": QUICK,
+    "pre-tool-use with a session budget set, counted before, a message added": QUICK,
+    "user-prompt-submit after session-start": QUICK | PROMPT_QUICK,
+    "user-prompt-submit after session-start with a session budget set, counted before, a message added": QUICK
+    | PROMPT_QUICK,
     "subagent-start": HOOK_CORE | LIVE_RECORD,
     "subagent-stop": HOOK_CORE | LIVE_RECORD,
     "stop": HOOK_CORE | INDEX_FRESH,
     "session-end": HOOK_CORE | INDEX_FRESH | {"session_kit.archive.settings", "session_kit.base.fileio"},
     "session-start": HOOK_CORE | SCRATCH,
-    "user-prompt-submit": HOOK_CORE | SCRATCH,
+    "user-prompt-submit": HOOK_CORE | SCRATCH | QUICK,  # no SessionStart seen: the full hook says so
 }
 # Of the standard library, past what `python -I -S -c pass` loads: `os`, the C accelerator of
 # JSON, the lock's `fcntl`, the digest naming the index.
@@ -550,7 +562,16 @@ def _loaded_by_hook(case: str, tmp_path: Path) -> set[str]:
     elif "budget" in case:
         (state / "config.json").write_text(json.dumps({"agents": {"budget": 10**12}}))
     env = {**os.environ, "SESSION_KIT_HOME": str(state), "CLAUDE_ENV_FILE": str(tmp_path / "env.sh")}
+    env.pop("SESSION_KIT_SESSION_BUDGET", None)
     run = [sys.executable, "-I", "-S", "-X", "importtime", str(PACKAGE / "hooks" / "run.py"), argument]
+    if "after session-start" in case:
+        start = {**event, "hook_event_name": "SessionStart", "source": "startup"}
+        subprocess.run([*run[:3], run[5], "session-start"], input=json.dumps(start).encode(), env=env, check=True)
+    if "counted before" in case:
+        subprocess.run([*run[:3], run[5], argument], input=json.dumps(event).encode(), env=env, check=True)
+    if "a message added" in case:
+        with transcript.open("a") as f:
+            f.write('{"type":"assistant","message":{"id":"m2","model":"claude-opus-5-5","usage":{"input_tokens":9}}}\n')
     proc = subprocess.run(run, input=json.dumps(event).encode(), capture_output=True, env=env, timeout=60)
     assert proc.returncode == 0
     names = [line.rsplit("|", 1)[1].strip() for line in proc.stderr.decode().splitlines() if "|" in line]
@@ -569,6 +590,8 @@ def test_each_hook_loads_only_what_its_event_needs(case: str, tmp_path: Path, lo
     loaded = _loaded_by_hook(case, tmp_path) - loaded_by_a_bare_interpreter
     assert {m for m in loaded if within(m, "session_kit")} == HOOK_LOADS[case] | STARTER
     assert {m for m in loaded if not within(m, "session_kit")} <= HOOK_STDLIB
+    if HOOK_LOADS[case] <= QUICK | PROMPT_QUICK:
+        assert {m for m in loaded if not within(m, "session_kit")} <= QUICK_STDLIB
 
 
 def test_the_hook_handlers_load_nothing_but_the_standard_library_besides(loaded_by_the_handlers: set[str]):
@@ -796,6 +819,8 @@ IDENTITY_ELSEWHERE = {
     "session_kit.claude.settings": "a settings file is replaced only if nobody changed it since it was read",
     # Setting a damaged index aside: still the file found damaged, not one another process made since?
     "session_kit.index.db": "a damaged index is moved aside only if no other process has replaced it meanwhile",
+    # The budget's quick check reads on from the count's offsets only in the very file counted.
+    "session_kit.hooks.quick": "a file replaced since the count is left to the count, which reads it again",
 }
 
 

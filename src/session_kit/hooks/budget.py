@@ -42,6 +42,7 @@ def check(event: HookEvent, env: Mapping[str, str], root: str) -> Verdict:
 
     if not session_budget_may_be_set(env, root):
         return Verdict()
+    from session_kit.hooks import quick
     from session_kit.hooks.hookio import session_id_in
     from session_kit.state import budgets
 
@@ -49,18 +50,33 @@ def check(event: HookEvent, env: Mapping[str, str], root: str) -> Verdict:
         budgets.warn_once(root, problem)
 
     session_id = session_id_in(event, env)
+    sources = quick.sources(root, session_id, env)  # before they are read: a change after is seen
     cap, _base = budgets.session_cap(root, env, session_id, warn=warn)
     transcript = event.transcript_path
     if cap is None or transcript is None:
+        if transcript is not None:
+            quick.write_summary(
+                budgets.budget_dir(root, session_id), transcript=transcript, sources_then=sources, cap=None
+            )
         return Verdict()
     from session_kit.base.budget import USD, human
-    from session_kit.usage.spend import spend
+    from session_kit.usage.spend import log_folders, spend
 
     folder = budgets.budget_dir(root, session_id)
+    listed = log_folders(transcript, session_id)  # before the count: a log added meanwhile is seen
     spent = spend(folder, transcript, session_id, state_root=root, price=cap.unit == USD)
     if spent.unreadable:
         warn(f"budget: cannot read the transcript {transcript}; the session's budget is not enforced for it")
         return Verdict()
+    quick.write_summary(
+        folder,
+        transcript=transcript,
+        sources_then=sources,
+        cap=cap,
+        spent=spent,
+        folders_then=listed,
+        warn_at=budgets.WARN_AT,
+    )
     amount = (spent.usd or 0.0) if cap.unit == USD else spent.tokens
     where = "SESSION_KIT_SESSION_BUDGET or session.budget in the kit's config"
     if amount >= cap.amount:

@@ -31,6 +31,10 @@ MODULES = {
 }
 
 
+# The hooks `hooks.quick` may answer (with nothing) before their own module loads.
+QUICK = ("pre-tool-use", "user-prompt-submit")
+
+
 def session_budget_may_be_set(env=None, root=None) -> bool:
     """Whether a budget per session may be set, the cheap test before every prompt and tool
     call (`state.budgets` reads it): the variable, or a config file that names a `session`
@@ -59,14 +63,20 @@ def session_budget_may_be_set(env=None, root=None) -> bool:
 def run(argv: list) -> None:
     """Run hook `argv[0]` on the event on stdin, and end the process with its code (0)."""
     stdin = None
-    if argv[:1] == ["pre-tool-use"] and sys.stdin is not None and not sys.stdin.isatty():
+    hook = argv[0] if argv else ""
+    if hook in QUICK and sys.stdin is not None and not sys.stdin.isatty():
         try:
             stdin = sys.stdin.buffer.read()
         except Exception:  # the hook reads it again and reports what is wrong
             stdin = None
         event = (stdin or b"").strip()
-        if event[:1] == b"{" and event[-1:] == b"}" and b'"agent_id"' not in event and not session_budget_may_be_set():
-            os._exit(0)
+        if event[:1] == b"{" and event[-1:] == b"}" and b'"agent_id"' not in event:
+            if hook == "pre-tool-use" and not session_budget_may_be_set():
+                os._exit(0)
+            from session_kit.hooks.quick import nothing_to_say
+
+            if nothing_to_say(hook, stdin, os.environ, session_budget_may_be_set):
+                os._exit(0)
     module = MODULES.get(argv[0] if argv else "", "handlers")
     code = __import__("session_kit.hooks." + module, fromlist=("main",)).main(argv, stdin=stdin)
     # Out without the interpreter's teardown: it touches every object, and after a hook has

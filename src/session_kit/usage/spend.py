@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 
 from session_kit.base import fileio, layout
+from session_kit.base.follow import Checkpoint
 from session_kit.state import root as state
 from session_kit.usage.filecount import count_file, record_models
 
@@ -32,13 +33,15 @@ class Spend:
     """A session's spend: `tokens` (input, output, cache reads and writes), `usd` (None when a
     model has no price), `unreadable` (the transcript could not be read: nothing counted)."""
 
-    __slots__ = ("tokens", "usd", "unreadable", "priced")
+    __slots__ = ("tokens", "usd", "unreadable", "priced", "files", "rates")
 
     def __init__(self, tokens: int, usd: float | None, *, unreadable: bool = False, priced: bool = True) -> None:
         self.tokens = tokens
         self.usd = usd
         self.unreadable = unreadable
         self.priced = priced
+        self.files: list | None = None  # `[path, inode, offset]` of each file counted (None: one was not)
+        self.rates: dict = {}  # the prices of each model counted (`pricerows.read_rows`' rows), when priced
 
 
 def readable(path: str) -> bool:
@@ -72,6 +75,22 @@ def session_logs(transcript: str, session_id: str, checked: dict | None = None) 
         if checked[name]:
             found.append(log.path)
     return found
+
+
+def log_folders(transcript: str, session_id: str) -> list:
+    """`[folder, mtime in ns or None]` of each folder `session_logs` lists (the sessions',
+    `subagents/`, its workflow runs): an agent log added or removed changes one of them."""
+    project = os.path.dirname(transcript)
+    subagents = os.path.join(layout.session_dir(project, session_id), layout.SUBAGENTS)
+    workflows = os.path.join(subagents, layout.WORKFLOWS)
+    found = [project, subagents, workflows, *(run.path for run in layout.listing(workflows))]
+    stamped = []
+    for path in found:
+        try:
+            stamped.append([path, os.stat(path).st_mtime_ns])
+        except OSError:
+            stamped.append([path, None])
+    return stamped
 
 
 def spend(folder: str, transcript: str, session_id: str, *, state_root: str, price: bool) -> Spend:
@@ -108,8 +127,22 @@ def spend(folder: str, transcript: str, session_id: str, *, state_root: str, pri
             fileio.write_json(path, saved, sync=False)
     per_model = _per_model(files, paths)
     tokens = sum(sum(fields[:5]) for fields in per_model.values())
-    usd, priced = _priced(per_model, state_root) if price else (None, True)
-    return Spend(tokens, usd, priced=priced)
+    rates: dict = {}
+    usd, priced = _priced(per_model, state_root, rates) if price else (None, True)
+    spent = Spend(tokens, usd, priced=priced)
+    spent.files, spent.rates = _checkpoints(files, paths), rates
+    return spent
+
+
+def _checkpoints(files: dict, paths: list) -> list | None:
+    """`[path, inode, offset]` of each file as counted (`hooks.quick` reads on from there)."""
+    found = []
+    for p in paths:
+        cp = Checkpoint.from_text((files.get(p) or {}).get("checkpoint"))
+        if cp is None:
+            return None
+        found.append([p, cp.ino, cp.offset])
+    return found
 
 
 def _per_model(files: dict, paths: list) -> dict:
@@ -130,8 +163,9 @@ def _per_model(files: dict, paths: list) -> dict:
     return per_model
 
 
-def _priced(per_model: dict, state_root: str) -> tuple:
-    """`(USD, every model priced)`: a model without a price counts nothing."""
+def _priced(per_model: dict, state_root: str, rates: dict) -> tuple:
+    """`(USD, every model priced)`: a model without a price counts nothing. `rates` gets each
+    model's row, and for every model of the table `"*"`'s (zeros for one without a price)."""
     from session_kit.usage import pricerows
 
     try:
@@ -144,8 +178,11 @@ def _priced(per_model: dict, state_root: str) -> tuple:
     usd, priced = 0.0, True
     for model, fields in per_model.items():
         row = pricerows.find_row(rows, model)
+        rates[model] = list(row) if row is not None else [0.0] * 6
         if row is None:
             priced = priced and not any(fields[:5])
             continue
         usd += pricerows.cost_of(row, tuple(fields))
+    if rows:
+        rates["*"] = [max(col) for col in zip(*rows.values())]
     return usd, priced
