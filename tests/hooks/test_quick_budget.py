@@ -25,6 +25,7 @@ from tests.hooks.test_session_budget import (
     prompt,
     session_with,
     tool_call,
+    write_call,
 )
 from tests.support.cli import invoke_json
 from tests.support.transcripts import Transcript
@@ -152,3 +153,25 @@ def test_the_bound_is_never_below_the_count(claude_root: Path, state_root: Path)
     counted = invoke_json("budget", SID, env=env)["spent_usd"]
     assert saved["files"][0][2] == transcript.stat().st_size  # the bound was kept, read to the end
     assert counted > PER_MESSAGE_USD and saved["spent"] >= counted
+
+
+def test_a_call_whose_message_an_earlier_call_counted_is_proven_without_a_count(claude_root: Path, state_root: Path):
+    """Calls asked for in parallel: the first one's hook counted the message holding both."""
+    _, transcript = session_with(claude_root, 1)
+    env = {"SESSION_KIT_SESSION_BUDGET": "$100"}
+    first, second = write_call(transcript), write_call(transcript)
+    assert tool_call(transcript, env, call_id=first) == ({}, b"")
+    before = counted_at(state_root)
+    assert tool_call(transcript, env, call_id=second) == ({}, b"")
+    assert counted_at(state_root) == before
+
+
+def test_a_call_whose_message_is_not_written_yet_is_left_to_the_count(claude_root: Path, state_root: Path):
+    _, transcript = session_with(claude_root, 1)
+    env = {"SESSION_KIT_SESSION_BUDGET": "$100"}
+    assert tool_call(transcript, env) == ({}, b"")
+    event = {"session_id": SID, "transcript_path": str(transcript), "cwd": "/w", "tool_use_id": "toolu_later"}
+    env = {**os.environ, **env}
+    assert not quick.nothing_to_say("pre-tool-use", json.dumps(event).encode(), env, lambda env, root: True)
+    event["tool_use_id"] = write_call(transcript)
+    assert quick.nothing_to_say("pre-tool-use", json.dumps(event).encode(), env, lambda env, root: True)

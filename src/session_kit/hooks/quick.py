@@ -9,8 +9,10 @@ check, `hooks.budget`, after each count: the spend, 80% of the budget, what the 
 prices were read from, each counted file's inode and offset, the folders its agent logs were
 listed from, the prices of the session's models) and the proof read from it
 (`budget_settled`): the same sources and folders, each file the same one, only grown (by less
-than `FULL_EVERY` since the count), and the spend plus a bound on what its new whole lines can
-add still below 80%. The bound reads, on each line holding `"usage"` (the only lines the count
+than `FULL_EVERY` since the count), the tool call's own message among the files' new whole
+lines or just before their offsets (counted already: a message asking for calls in parallel;
+the client writes it up to 100 ms after PreToolUse fires, and `hooks.budget` waits for it),
+and the spend plus a bound on what its new whole lines can add still below 80%. The bound reads, on each line holding `"usage"` (the only lines the count
 prices), every token and search count at the dearest price of the models the line names (else
 of any model), a message's repeated lines each again: never less than the count adds. Past
 `KEEP_AFTER` bytes read, the summary keeps the bound and the offsets it read to, so the next
@@ -31,6 +33,7 @@ VERSION = 1
 MAX_SUMMARY_BYTES = 1 << 20
 KEEP_AFTER = 32 * 1024  # new bytes read past which the bound and its offsets are kept for the next hook
 FULL_EVERY = 1 << 20  # bytes a file may grow past its count before the full count runs again
+CALL_WINDOW = 64 * 1024  # bytes before a file's offset where a tool call counted already is looked for
 BUDGET_ENV = "SESSION_KIT_SESSION_BUDGET"  # `state.budgets.SESSION_ENV`
 PRICES_ENV = "SESSION_KIT_PRICES"  # `usage.pricerows.ENV_PRICES`
 # The count's usage keys and the price each is read at (`usagefields.usage_fields`; a cache
@@ -116,6 +119,8 @@ def budget_settled(fields: dict, env, root: str) -> bool:
     rates, top = saved["rates"], saved["top"]
     amount = saved["spent"]
     read = 0
+    call = fields.get("tool_use_id")
+    needle = b'"' + call.encode() + b'"' if call else None  # the call's own message must be in the bound
     for entry in saved["files"]:
         path, ino, offset, counted = entry
         try:
@@ -131,12 +136,25 @@ def budget_settled(fields: dict, env, root: str) -> bool:
                 amount += _bound(gap[:whole], usd, rates, top)
                 entry[2] = offset + whole
                 read += whole
+                if needle is not None and gap.find(needle, 0, whole) >= 0:
+                    needle = None
         if amount >= saved["below"]:
             return False
+    if needle is not None and not _counted(saved["files"], needle):  # not written yet: the full check waits for it
+        return False
     if read >= KEEP_AFTER:  # the next hook reads on from here: the spend is now a bound, the count's or more
         saved["spent"] = amount
         _write(summary_path(root, session_id), saved)
     return True
+
+
+def _counted(files: list, needle: bytes) -> bool:
+    """Whether a file holds `needle` in the last `CALL_WINDOW` bytes before the offset it was
+    counted to (a call asked for in a message an earlier hook counted: parallel calls)."""
+    for path, _ino, offset, _counted_to in files:
+        if _gap(path, max(0, offset - CALL_WINDOW), offset).find(needle) >= 0:
+            return True
+    return False
 
 
 def _write(path: str, value: dict) -> None:
@@ -293,14 +311,14 @@ def event_fields(data: bytes, keys: tuple) -> dict | None:
 
 
 def nothing_to_say(hook: str, data: bytes, env, budget_may_be_set) -> bool:
-    """True when hook `hook` (`pre-tool-use` of the main thread, `user-prompt-submit`) has
-    nothing to answer for the event `data` (an object without `agent_id`: `hooks.start`): the
-    hook then ends with no output. Any doubt or fault: False, and the hook runs as always (and
+    """True when hook `hook` (`pre-tool-use`, `user-prompt-submit`) has nothing to answer for
+    the event `data` (without `agent_id`, or a subagent's with no budget per subagent:
+    `hooks.start`): the hook then ends with no output. Any doubt or fault: False, and the hook runs as always (and
     reports what is wrong). `budget_may_be_set`: `hooks.start.session_budget_may_be_set`."""
     from session_kit.state.root import state_root
 
     try:
-        fields = event_fields(data, ("session_id", "transcript_path", "cwd"))
+        fields = event_fields(data, ("session_id", "transcript_path", "cwd", "tool_use_id"))
         if fields is None:
             return False
         root = state_root(env)
