@@ -495,14 +495,7 @@ HOOK_LOADS = {
     # before every tool call: the main thread's call ends in `hooks.start`, having only looked
     # for a budget per session in the config file
     "pre-tool-use": {"session_kit.state", "session_kit.state.root"},
-    "pre-tool-use in a subagent": HOOK_CORE
-    | {
-        "session_kit.hooks.live",
-        "session_kit.hooks.budget",  # no budget per session (the cheap test) nor per subagent
-        "session_kit.state.budgets",
-        "session_kit.base.budget",
-        "session_kit.base.fileio",
-    },
+    "pre-tool-use in a subagent": {"session_kit.state", "session_kit.state.root"},  # no budget of either kind
     "pre-tool-use in a subagent, a budget set": HOOK_CORE
     | LIVE_RECORD
     | {
@@ -525,6 +518,8 @@ HOOK_LOADS = {
     "user-prompt-submit with a session budget set": HOOK_CORE | SCRATCH | SESSION_BUDGET | QUICK,
     "pre-tool-use with a session budget set, counted before": QUICK,
     "pre-tool-use with a session budget set, counted before, a message added": QUICK,
+    # no budget per subagent can apply (no variable, no `agents` in the config): the same proof
+    "pre-tool-use in a subagent with a session budget set, counted before, a message added": QUICK,
     "user-prompt-submit after session-start": QUICK | PROMPT_QUICK,
     "user-prompt-submit after session-start with a session budget set, counted before, a message added": QUICK
     | PROMPT_QUICK,
@@ -569,9 +564,13 @@ def _loaded_by_hook(case: str, tmp_path: Path) -> set[str]:
         subprocess.run([*run[:3], run[5], "session-start"], input=json.dumps(start).encode(), env=env, check=True)
     if "counted before" in case:
         subprocess.run([*run[:3], run[5], argument], input=json.dumps(event).encode(), env=env, check=True)
-    if "a message added" in case:
-        with transcript.open("a") as f:
-            f.write('{"type":"assistant","message":{"id":"m2","model":"claude-opus-5-5","usage":{"input_tokens":9}}}\n')
+    if "a message added" in case:  # the message asking for the call, in the subagent's log for its call
+        call = {"type": "tool_use", "id": "toolu_q1", "name": "Bash", "input": {}}
+        message = {"id": "m2", "model": "claude-opus-5-5", "content": [call], "usage": {"input_tokens": 9}}
+        with (log if "subagent" in case else transcript).open("a") as f:
+            f.write(json.dumps({"type": "assistant", "message": message}) + "\n")
+        if argument == "pre-tool-use":
+            event["tool_use_id"] = "toolu_q1"
     proc = subprocess.run(run, input=json.dumps(event).encode(), capture_output=True, env=env, timeout=60)
     assert proc.returncode == 0
     names = [line.rsplit("|", 1)[1].strip() for line in proc.stderr.decode().splitlines() if "|" in line]

@@ -7,8 +7,9 @@ start and stop, which need only the live record; `hooks.fresh` for Stop, after e
 model's turns, and SessionEnd; `hooks.handlers` for the rest), so each
 hook loads only what its event needs (a test lists what each loads); the main thread's
 PreToolUse ended before any of the kit loads but the state root's module, when no budget per
-session may be set (its event has no `agent_id`: no budget per subagent applies; the client
-writes keys as they are, unescaped; anything else goes to the hook, which reports a fault);
+session may be set (and a subagent's, when no budget per subagent may be set either: its event
+has `agent_id`; the client writes keys as they are, unescaped; anything else goes to the hook,
+which reports a fault);
 and leaving without the interpreter's teardown.
 `run.py` itself stays a few lines: a script is compiled on every start (measured: its
 compilation was ~7% of a bare interpreter's start), a module's bytecode is cached. No
@@ -39,8 +40,18 @@ def session_budget_may_be_set(env=None, root=None) -> bool:
     """Whether a budget per session may be set, the cheap test before every prompt and tool
     call (`state.budgets` reads it): the variable, or a config file that names a `session`
     section."""
+    return _budget_may_be_set("SESSION_KIT_SESSION_BUDGET", b'"session"', env, root)
+
+
+def agent_budget_may_be_set(env=None, root=None) -> bool:
+    """Whether a budget per subagent may be set (`state.budgets.agent_budget_may_be_set` says
+    whether one is): the variable, or a config file that names an `agents` section."""
+    return _budget_may_be_set("SESSION_KIT_AGENT_BUDGET", b'"agents"', env, root)
+
+
+def _budget_may_be_set(variable: str, section: bytes, env, root) -> bool:
     env = os.environ if env is None else env
-    if env.get("SESSION_KIT_SESSION_BUDGET", "").strip():
+    if env.get(variable, "").strip():
         return True
     try:
         if root is None:
@@ -57,7 +68,7 @@ def session_budget_may_be_set(env=None, root=None) -> bool:
             os.close(fd)
     except Exception:  # no config file (or none readable): no budget from it
         return False
-    return b'"session"' in data
+    return section in data
 
 
 def run(argv: list) -> None:
@@ -70,7 +81,8 @@ def run(argv: list) -> None:
         except Exception:  # the hook reads it again and reports what is wrong
             stdin = None
         event = (stdin or b"").strip()
-        if event[:1] == b"{" and event[-1:] == b"}" and b'"agent_id"' not in event:
+        # a subagent's call is the quick check's too when no budget per subagent can apply
+        if event[:1] == b"{" and event[-1:] == b"}" and (b'"agent_id"' not in event or not agent_budget_may_be_set()):
             if hook == "pre-tool-use" and not session_budget_may_be_set():
                 os._exit(0)
             from session_kit.hooks.quick import nothing_to_say
