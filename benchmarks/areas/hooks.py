@@ -83,6 +83,9 @@ def bench_hooks(ctx: Context) -> list[Row]:
             sid = f"5e551011-0000-4000-8000-{next(made):012d}"
             transcript, _ = small_root(Path(tmp) / "claude", session_id=sid, pools=pools)
             fields = {**HOOK_EVENT, "hook_event_name": event, **HOOK_EVENT_FIELDS.get(event, {})}
+            if event == "PreToolUse":  # a call the transcript holds, as it does once the client has written it
+                calls = re.findall(rb'"type":\s*"tool_use",\s*"id":\s*"([^"]+)"', transcript.read_bytes())
+                fields["tool_use_id"] = calls[-1].decode() if calls else fields["tool_use_id"]
             return json.dumps({**fields, "session_id": sid, "transcript_path": str(transcript)}).encode()
 
         def subagent_call() -> bytes:
@@ -90,10 +93,18 @@ def bench_hooks(ctx: Context) -> list[Row]:
             event = json.loads(stdin_of("PreToolUse"))
             transcript = Path(event["transcript_path"])
             (log,) = (transcript.parent / event["session_id"] / "subagents").glob("agent-*.jsonl")
-            call = re.search(rb'"id":\s*"(toolu_[^"]+)"', log.read_bytes())
             agent_id = log.stem[len("agent-") :]
+            calls = re.findall(rb'"id":\s*"(toolu_[^"]+)"', log.read_bytes())
+            if not calls:  # the message asking for the call, as the client writes it before the call runs
+                call = {"type": "tool_use", "id": f"toolu_bench_{agent_id}", "name": "Bash", "input": {}}
+                message = {"id": f"msg_bench_{agent_id}", "role": "assistant", "content": [call]}
+                message["usage"] = {"input_tokens": 0, "output_tokens": 0}
+                line = {"type": "assistant", "sessionId": event["session_id"], "agentId": agent_id, "message": message}
+                with log.open("a") as f:
+                    f.write(json.dumps(line) + "\n")
+                calls = [call["id"].encode()]
             return json.dumps(
-                {**event, "agent_id": agent_id, "agent_type": "Explore", "tool_use_id": call and call[1].decode()}
+                {**event, "agent_id": agent_id, "agent_type": "Explore", "tool_use_id": calls[-1].decode()}
             ).encode()
 
         state = Path(os.environ["SESSION_KIT_HOME"])
@@ -178,8 +189,18 @@ def bench_hooks(ctx: Context) -> list[Row]:
             ),
         ]
         m_isolated2, *m_checked = measure((isolated, *checked), repeat=QUICK_REPEAT)
-        ctx.measurements.extend((m_isolated3, m_prompt, m_isolated2, *m_checked))
-    for m, base in ((m_prompt, m_isolated3), *((m, m_isolated2) for m in m_checked)):
+        # A subagent's call with the session's budget alone: no budget per subagent can apply.
+        (state / "config.json").write_text(json.dumps(SESSION_BUDGET_CONFIG))
+        session_only = Command.of(
+            "hook pre-tool-use in a subagent, a session budget set (counted)",
+            [sys.executable, "-I", "-S", run_py, "pre-tool-use"],
+            stdin=subagent_call(),
+        )
+        m_isolated4, m_session_only = measure((isolated, session_only), repeat=QUICK_REPEAT)
+        m_checked.append(m_session_only)
+        ctx.measurements.extend((m_isolated3, m_prompt, m_isolated2, *m_checked, m_isolated4))
+    pairs = [(m_prompt, m_isolated3), *((m, m_isolated2) for m in m_checked[:-1]), (m_checked[-1], m_isolated4)]
+    for m, base in pairs:
         what = f"{m.label} (median of {QUICK_REPEAT}, against python -I -S -c pass)"
         rows.append(Row.ratio_row("hooks", what, by_median(m), by_median(base), max_ratio=1.3))
     m_base, m_isolated, m_bare, *m_rest = measured
