@@ -357,7 +357,9 @@ LAZY_KIT = {
     "session_kit.redaction.screen": {"session_kit.redaction.table"},
     # The budget per subagent counts an agent's tokens the status line's way, only when a
     # budget is set and the call is a subagent's.
-    "session_kit.hooks.live": {"session_kit.usage.filecount"},
+    "session_kit.hooks.live": {"session_kit.usage.filecount", "session_kit.usage.spend"},
+    # The budget per session counts the session's spend, only when a budget is set.
+    "session_kit.hooks.budget": {"session_kit.usage.spend"},
     # The index's update (SQLite and the parsers) loads only in the child a hook forks.
     "session_kit.index.background": {
         "session_kit.index.db",
@@ -465,14 +467,39 @@ INDEX_FRESH = {
     "session_kit.base.detach",
     "session_kit.base.layout",  # where the transcript is: its Claude root
 }
+# The budget per session: where it is set, and the session's spend counted.
+SESSION_BUDGET = {
+    "session_kit.hooks.budget",
+    "session_kit.state.budgets",
+    "session_kit.state.ids",
+    "session_kit.state.current",
+    "session_kit.base.encoding",
+    "session_kit.base.budget",
+    "session_kit.base.fileio",
+    "session_kit.base.layout",
+    "session_kit.base.follow",
+    "session_kit.base.timestamps",  # the follower's mtime, clamped
+    "session_kit.base.tools",
+    "session_kit.usage",
+    "session_kit.usage.spend",
+    "session_kit.usage.filecount",
+    "session_kit.usage.pricerows",
+    "session_kit.transcript",
+    "session_kit.transcript.usagefields",
+}
 # What `run.py` loads before the event's own module.
 STARTER = {"session_kit", "session_kit.hooks", "session_kit.hooks.start"}
+# What the quick answer of PreToolUse and UserPromptSubmit loads (`hooks.quick`), and of the
+# standard library past a bare interpreter: no JSON (not even its C accelerator), no lock.
+QUICK = {"session_kit.state", "session_kit.state.root", "session_kit.hooks.quick"}
+PROMPT_QUICK = {"session_kit.base", "session_kit.base.encoding", "session_kit.state.ids"}  # the scratch dir's path
+QUICK_STDLIB = {"os", "posixpath", "genericpath", "stat", "_stat", "_collections_abc", "errno", "__future__"}
 # Each event (and case) the client starts often, and all it may load of the kit: exactly.
 HOOK_LOADS = {
-    # before every tool call: the main thread's call ends in `hooks.start`, nothing more loaded
-    "pre-tool-use": set(),
-    "pre-tool-use in a subagent": HOOK_CORE
-    | {"session_kit.hooks.live", "session_kit.state.live_agents", "session_kit.base.fileio"},
+    # before every tool call: the main thread's call ends in `hooks.start`, having only looked
+    # for a budget per session in the config file
+    "pre-tool-use": {"session_kit.state", "session_kit.state.root"},
+    "pre-tool-use in a subagent": {"session_kit.state", "session_kit.state.root"},  # no budget of either kind
     "pre-tool-use in a subagent, a budget set": HOOK_CORE
     | LIVE_RECORD
     | {
@@ -484,13 +511,29 @@ HOOK_LOADS = {
         "session_kit.transcript.usagefields",
         "session_kit.base.tools",  # which calls spawn an agent
         "session_kit.base.layout",  # where the agent's log is
+        "session_kit.hooks.budget",
+        "session_kit.state.budgets",
+        "session_kit.base.budget",
+        "session_kit.usage.spend",  # which logs are readable
     },
+    # the budget per session, before every tool call and prompt: counted the first time (the
+    # quick check has no summary yet), then proven below 80% from the summary alone, the
+    # transcript grown by a message or not
+    "pre-tool-use with a session budget set": HOOK_CORE | SESSION_BUDGET | QUICK | {"session_kit.hooks.live"},
+    "user-prompt-submit with a session budget set": HOOK_CORE | SCRATCH | SESSION_BUDGET | QUICK,
+    "pre-tool-use with a session budget set, counted before": QUICK,
+    "pre-tool-use with a session budget set, counted before, a message added": QUICK,
+    # no budget per subagent can apply (no variable, no `agents` in the config): the same proof
+    "pre-tool-use in a subagent with a session budget set, counted before, a message added": QUICK,
+    "user-prompt-submit after session-start": QUICK | PROMPT_QUICK,
+    "user-prompt-submit after session-start with a session budget set, counted before, a message added": QUICK
+    | PROMPT_QUICK,
     "subagent-start": HOOK_CORE | LIVE_RECORD,
     "subagent-stop": HOOK_CORE | LIVE_RECORD,
     "stop": HOOK_CORE | INDEX_FRESH,
     "session-end": HOOK_CORE | INDEX_FRESH | {"session_kit.archive.settings", "session_kit.base.fileio"},
     "session-start": HOOK_CORE | SCRATCH,
-    "user-prompt-submit": HOOK_CORE | SCRATCH,
+    "user-prompt-submit": HOOK_CORE | SCRATCH | QUICK,  # no SessionStart seen: the full hook says so
 }
 # Of the standard library, past what `python -I -S -c pass` loads: `os`, the C accelerator of
 # JSON, the lock's `fcntl`, the digest naming the index.
@@ -514,10 +557,25 @@ def _loaded_by_hook(case: str, tmp_path: Path) -> set[str]:
         event["source"] = "startup"
     if argument.startswith("subagent") or "subagent" in case:
         event |= {"agent_id": "a1", "agent_type": "Explore", "agent_transcript_path": str(log)}
-    if "budget" in case:
+    if "session budget" in case:
+        (state / "config.json").write_text(json.dumps({"session": {"budget": "$1000"}}))
+    elif "budget" in case:
         (state / "config.json").write_text(json.dumps({"agents": {"budget": 10**12}}))
     env = {**os.environ, "SESSION_KIT_HOME": str(state), "CLAUDE_ENV_FILE": str(tmp_path / "env.sh")}
+    env.pop("SESSION_KIT_SESSION_BUDGET", None)
     run = [sys.executable, "-I", "-S", "-X", "importtime", str(PACKAGE / "hooks" / "run.py"), argument]
+    if "after session-start" in case:
+        start = {**event, "hook_event_name": "SessionStart", "source": "startup"}
+        subprocess.run([*run[:3], run[5], "session-start"], input=json.dumps(start).encode(), env=env, check=True)
+    if "counted before" in case:
+        subprocess.run([*run[:3], run[5], argument], input=json.dumps(event).encode(), env=env, check=True)
+    if "a message added" in case:  # the message asking for the call, in the subagent's log for its call
+        call = {"type": "tool_use", "id": "toolu_q1", "name": "Bash", "input": {}}
+        message = {"id": "m2", "model": "claude-opus-5-5", "content": [call], "usage": {"input_tokens": 9}}
+        with (log if "subagent" in case else transcript).open("a") as f:
+            f.write(json.dumps({"type": "assistant", "message": message}) + "\n")
+        if argument == "pre-tool-use":
+            event["tool_use_id"] = "toolu_q1"
     proc = subprocess.run(run, input=json.dumps(event).encode(), capture_output=True, env=env, timeout=60)
     assert proc.returncode == 0
     names = [line.rsplit("|", 1)[1].strip() for line in proc.stderr.decode().splitlines() if "|" in line]
@@ -536,6 +594,8 @@ def test_each_hook_loads_only_what_its_event_needs(case: str, tmp_path: Path, lo
     loaded = _loaded_by_hook(case, tmp_path) - loaded_by_a_bare_interpreter
     assert {m for m in loaded if within(m, "session_kit")} == HOOK_LOADS[case] | STARTER
     assert {m for m in loaded if not within(m, "session_kit")} <= HOOK_STDLIB
+    if HOOK_LOADS[case] <= QUICK | PROMPT_QUICK:
+        assert {m for m in loaded if not within(m, "session_kit")} <= QUICK_STDLIB
 
 
 def test_the_hook_handlers_load_nothing_but_the_standard_library_besides(loaded_by_the_handlers: set[str]):
@@ -750,14 +810,18 @@ def _reads_attribute(name: str, attr: str) -> bool:
 
 
 def test_one_module_opens_files_without_blocking():
-    assert {n for n in MODULES if _uses_os(n, "O_NONBLOCK")} == {"session_kit.base.fileio"}
+    # The budget's quick check (and the look for a budget in the config before it) opens its few
+    # files by `fileio`'s rule without loading it: ~1.5 ms of every tool call.
+    quick = {"session_kit.hooks.quick", "session_kit.hooks.start"}
+    assert {n for n in MODULES if _uses_os(n, "O_NONBLOCK")} == {"session_kit.base.fileio"} | quick
 
 
 def test_one_module_opens_the_kits_files_and_appends_to_them():
     # Every other open goes through `fileio.open_fd` (non-blocking, regular files only): a FIFO
     # planted at the journal, the hook log or a lock file must not hang a hook.
     devnull = {"session_kit.hooks.hookio", "session_kit.base.detach", "session_kit.cli.errors"}
-    assert {n for n in MODULES if _uses_os(n, "open")} == {"session_kit.base.fileio"} | devnull
+    quick = {"session_kit.hooks.quick", "session_kit.hooks.start"}  # by fileio's rule, without it
+    assert {n for n in MODULES if _uses_os(n, "open")} == {"session_kit.base.fileio"} | devnull | quick
     appends = {n for n in MODULES if _uses_os(n, "O_APPEND")}
     assert appends == {"session_kit.base.fileio", "session_kit.hooks.handlers"}  # the env file, through open_fd
 
@@ -772,6 +836,8 @@ IDENTITY_ELSEWHERE = {
     "session_kit.claude.settings": "a settings file is replaced only if nobody changed it since it was read",
     # Setting a damaged index aside: still the file found damaged, not one another process made since?
     "session_kit.index.db": "a damaged index is moved aside only if no other process has replaced it meanwhile",
+    # The budget's quick check reads on from the count's offsets only in the very file counted.
+    "session_kit.hooks.quick": "a file replaced since the count is left to the count, which reads it again",
 }
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from benchmarks import generator
 from benchmarks.harness.context import Context, benchmark
 from benchmarks.harness.fixtures import HOOK_EVENT, hook_environment, small_root
-from benchmarks.harness.measure import Command
+from benchmarks.harness.measure import Command, Measurement, measure
 from benchmarks.harness.report import Row
 
 REPO = Path(__file__).resolve().parents[2]
@@ -45,6 +45,7 @@ HOOK_EVENT_FIELDS = {
 }
 # A budget that is never reached: a subagent's call is counted (`hooks.live`) but not denied.
 BUDGET_CONFIG = {"agents": {"budget": 10**12}}
+SESSION_BUDGET_CONFIG = {"session": {"budget": "$1000000"}}
 BARE_HOOK = (
     "import json, os, sys\n"
     "event = json.load(sys.stdin)\n"
@@ -82,6 +83,9 @@ def bench_hooks(ctx: Context) -> list[Row]:
             sid = f"5e551011-0000-4000-8000-{next(made):012d}"
             transcript, _ = small_root(Path(tmp) / "claude", session_id=sid, pools=pools)
             fields = {**HOOK_EVENT, "hook_event_name": event, **HOOK_EVENT_FIELDS.get(event, {})}
+            if event == "PreToolUse":  # a call the transcript holds, as it does once the client has written it
+                calls = re.findall(rb'"type":\s*"tool_use",\s*"id":\s*"([^"]+)"', transcript.read_bytes())
+                fields["tool_use_id"] = calls[-1].decode() if calls else fields["tool_use_id"]
             return json.dumps({**fields, "session_id": sid, "transcript_path": str(transcript)}).encode()
 
         def subagent_call() -> bytes:
@@ -89,10 +93,18 @@ def bench_hooks(ctx: Context) -> list[Row]:
             event = json.loads(stdin_of("PreToolUse"))
             transcript = Path(event["transcript_path"])
             (log,) = (transcript.parent / event["session_id"] / "subagents").glob("agent-*.jsonl")
-            call = re.search(rb'"id":\s*"(toolu_[^"]+)"', log.read_bytes())
             agent_id = log.stem[len("agent-") :]
+            calls = re.findall(rb'"id":\s*"(toolu_[^"]+)"', log.read_bytes())
+            if not calls:  # the message asking for the call, as the client writes it before the call runs
+                call = {"type": "tool_use", "id": f"toolu_bench_{agent_id}", "name": "Bash", "input": {}}
+                message = {"id": f"msg_bench_{agent_id}", "role": "assistant", "content": [call]}
+                message["usage"] = {"input_tokens": 0, "output_tokens": 0}
+                line = {"type": "assistant", "sessionId": event["session_id"], "agentId": agent_id, "message": message}
+                with log.open("a") as f:
+                    f.write(json.dumps(line) + "\n")
+                calls = [call["id"].encode()]
             return json.dumps(
-                {**event, "agent_id": agent_id, "agent_type": "Explore", "tool_use_id": call and call[1].decode()}
+                {**event, "agent_id": agent_id, "agent_type": "Explore", "tool_use_id": calls[-1].decode()}
             ).encode()
 
         state = Path(os.environ["SESSION_KIT_HOME"])
@@ -134,6 +146,63 @@ def bench_hooks(ctx: Context) -> list[Row]:
             # The baseline twice in a round, its runs pooled: the run after the SessionEnd hook
             # shares the machine with that hook's detached archive child.
             measured = ctx.measure(base, isolated, bare, *hooks, through_shim, base, *plugin)
+
+        # The hooks before every prompt and every tool call, as a session runs them after its
+        # SessionStart: UserPromptSubmit without a budget, then with the budget per session
+        # (issue 42) set, far from reached, PreToolUse of the main thread and of a subagent and
+        # UserPromptSubmit (each counts its session once, in the warm-up run; then the quick
+        # check proves it below 80%). Each against the bare interpreter in the same rounds,
+        # `QUICK_REPEAT` of them, by the medians: a few milliseconds apart, on a shared machine.
+        def started(event: str) -> bytes:
+            data = stdin_of(event)
+            start = {**json.loads(data), "hook_event_name": "SessionStart", "source": "startup"}
+            subprocess.run(
+                [sys.executable, "-I", "-S", run_py, "session-start"],
+                input=json.dumps(start).encode(),
+                capture_output=True,
+                check=True,
+            )
+            return data
+
+        prompt_plain = Command.of(
+            "hook user-prompt-submit after SessionStart, no budget",
+            [sys.executable, "-I", "-S", run_py, "user-prompt-submit"],
+            stdin=started("UserPromptSubmit"),
+        )
+        (m_isolated3, m_prompt) = measure((isolated, prompt_plain), repeat=QUICK_REPEAT)
+        (state / "config.json").write_text(json.dumps({**BUDGET_CONFIG, **SESSION_BUDGET_CONFIG}))
+        checked = [
+            Command.of(
+                "hook pre-tool-use, main thread, a session budget set (counted)",
+                [sys.executable, "-I", "-S", run_py, "pre-tool-use"],
+                stdin=started("PreToolUse"),
+            ),
+            Command.of(
+                "hook pre-tool-use in a subagent, both budgets set (counted)",
+                [sys.executable, "-I", "-S", run_py, "pre-tool-use"],
+                stdin=subagent_call(),
+            ),
+            Command.of(
+                "hook user-prompt-submit after SessionStart, a session budget set (counted)",
+                [sys.executable, "-I", "-S", run_py, "user-prompt-submit"],
+                stdin=started("UserPromptSubmit"),
+            ),
+        ]
+        m_isolated2, *m_checked = measure((isolated, *checked), repeat=QUICK_REPEAT)
+        # A subagent's call with the session's budget alone: no budget per subagent can apply.
+        (state / "config.json").write_text(json.dumps(SESSION_BUDGET_CONFIG))
+        session_only = Command.of(
+            "hook pre-tool-use in a subagent, a session budget set (counted)",
+            [sys.executable, "-I", "-S", run_py, "pre-tool-use"],
+            stdin=subagent_call(),
+        )
+        m_isolated4, m_session_only = measure((isolated, session_only), repeat=QUICK_REPEAT)
+        m_checked.append(m_session_only)
+        ctx.measurements.extend((m_isolated3, m_prompt, m_isolated2, *m_checked, m_isolated4))
+    pairs = [(m_prompt, m_isolated3), *((m, m_isolated2) for m in m_checked[:-1]), (m_checked[-1], m_isolated4)]
+    for m, base in pairs:
+        what = f"{m.label} (median of {QUICK_REPEAT}, against python -I -S -c pass)"
+        rows.append(Row.ratio_row("hooks", what, by_median(m), by_median(base), max_ratio=1.3))
     m_base, m_isolated, m_bare, *m_rest = measured
     m_hooks, m_shim, m_base2 = m_rest[: len(hooks)], m_rest[len(hooks)], m_rest[len(hooks) + 1]
     m_plugin = m_rest[len(hooks) + 2 :]
@@ -153,6 +222,12 @@ def bench_hooks(ctx: Context) -> list[Row]:
 
 
 SHIM_COST_S = 0.12
+QUICK_REPEAT = 40  # interleaved rounds of the hooks that run before every prompt and tool call
+
+
+def by_median(m: Measurement) -> Measurement:
+    """`m` with its median as its one time: the ratio rows compare best times."""
+    return replace(m, seconds=(m.median,) if m.seconds else ())
 
 
 @contextmanager

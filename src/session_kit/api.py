@@ -66,6 +66,9 @@ _HOMES = {
     "compaction_losses": "session_kit.queries.memory",
     "MEMORY_RESTORE_LIMIT": "session_kit.queries.memory:RESTORE_LIMIT",
     "doctor_report": "session_kit.queries.doctor",
+    "session_budget": "session_kit.queries.budget",
+    "change_session_budget": "session_kit.queries.budget",
+    "budget_sentence": "session_kit.queries.budget:sentence",
     "session_candidates": "session_kit.queries.completion",
     "project_candidates": "session_kit.queries.completion",
     # the archive: every session kept, and put back
@@ -187,6 +190,8 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
     from session_kit.preprocess import PreprocessOptions, preprocess_session
     from session_kit.preprocess.render.base import DEFAULT_FORMAT, FORMATS
     from session_kit.queries.agent_tree import debug_agents
+    from session_kit.queries.budget import change_session_budget, session_budget
+    from session_kit.queries.budget import sentence as budget_sentence
     from session_kit.queries.card import session_card
     from session_kit.queries.completion import project_candidates, session_candidates
     from session_kit.queries.doctor import ROOT_FROM_OPTION, doctor_report, root_source

@@ -72,6 +72,11 @@ class Rebuilt(Skipped):
     again from the transcripts (the message says which, why, and where the old copy went)."""
 
 
+class BadSetting(Skipped):
+    """Not an error: a setting of the kit's (a budget) that is malformed and left out (the
+    message says which, why, and what is accepted); the command goes on without it."""
+
+
 class KitError(Exception):
     """A user-facing error: `message` is one line, `exit_code` what the CLI exits with."""
 

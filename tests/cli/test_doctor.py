@@ -102,3 +102,20 @@ def test_doctor_with_the_plugin_and_an_outdated_install_advises_removing_the_ins
 def test_doctor_with_nothing_installed_names_every_route(built):
     out = invoke("doctor").stdout
     assert "session-kit install" in out and "--plugin-dir" in out and "claude plugin install" in out
+
+
+def test_doctor_shows_the_budgets_and_warns_of_each_malformed_value(built):
+    state = Path(os.environ["SESSION_KIT_HOME"])
+    state.mkdir(parents=True, exist_ok=True)
+    (state / "config.json").write_text(json.dumps({"agents": {"budget": "500k", "budget_by_type": {"Plan": "abc"}}}))
+    env = {"SESSION_KIT_SESSION_BUDGET": "$5", "SESSION_KIT_AGENT_BUDGET": ""}
+    text = invoke("doctor", env=env).output
+    assert "Budgets:     $5.00 per session; 500.0k tokens per subagent; Plan 500.0k tokens" in text
+    assert "Warning: budget: agents.budget_by_type.Plan = 'abc' is no budget" in text
+    report = json.loads(invoke("doctor", "--json", env={"SESSION_KIT_SESSION_BUDGET": "1,5m"}).stdout)
+    assert report["budgets"]["session"] is None
+    assert any("SESSION_KIT_SESSION_BUDGET = '1,5m' is no budget" in p for p in report["budgets"]["problems"])
+
+
+def test_doctor_says_when_no_budget_is_set(built):
+    assert "Budgets:     none set" in invoke("doctor").output

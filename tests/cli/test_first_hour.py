@@ -73,7 +73,7 @@ def test_install_dry_run_says_first_that_nothing_changed_then_what_would(claude_
     lines = invoke("install", "--dry-run").stdout.splitlines()
     assert lines[0] == "Dry run: nothing was changed. `session-kit install` would:"
     assert lines[1] == f"  add the kit's hooks to {claude_root / 'settings.json'}"
-    assert lines[2] == f"  copy 8 slash commands into {claude_root / 'commands'}:"
+    assert lines[2] == f"  copy 9 slash commands into {claude_root / 'commands'}:"
     assert not (claude_root / "settings.json").exists() and not (claude_root / "commands").exists()
 
 
@@ -82,7 +82,7 @@ def test_uninstall_dry_run_names_what_would_go(claude_root: Path):
     lines = invoke("uninstall", "--dry-run").stdout.splitlines()
     assert lines[0] == "Dry run: nothing was changed. `session-kit uninstall` would:"
     assert lines[1] == f"  remove the kit's hooks from {claude_root / 'settings.json'}"
-    assert lines[2] == f"  remove 8 slash commands from {claude_root / 'commands'}:"
+    assert lines[2] == f"  remove 9 slash commands from {claude_root / 'commands'}:"
 
 
 # --- sessions --json when nothing is found -----------------------------------------------------

@@ -21,7 +21,7 @@ def test_install_dry_run_changes_nothing(claude_root: Path):
 def test_install_text_names_the_settings_file_and_the_slash_commands(claude_root: Path):
     out = invoke("install").stdout
     assert f"Added the kit's hooks to {claude_root / 'settings.json'}" in out
-    assert f"Copied 8 slash commands into {claude_root / 'commands'}:" in out and "/plan," in out
+    assert f"Copied 9 slash commands into {claude_root / 'commands'}:" in out and "/plan," in out
 
 
 def test_install_twice_says_already_current(claude_root: Path):

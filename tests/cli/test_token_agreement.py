@@ -14,6 +14,7 @@ import pytest
 
 from session_kit.cli.tokens import human_tokens
 from session_kit.usage import statusline
+from session_kit.usage.spend import session_logs
 from tests.support import dialects
 from tests.support.cli import invoke, invoke_json
 from tests.support.transcripts import Transcript
@@ -61,7 +62,7 @@ def build_2_1(root: Path) -> tuple[Transcript, Path]:
 
 def status_figures(transcript: Path, session_id: str) -> tuple[int, ...]:
     """The status line's figures, from the very records it counts into."""
-    paths = [str(transcript), *statusline._agent_logs(str(transcript), session_id)]
+    paths = [str(transcript), *session_logs(str(transcript), session_id)]
     files = {p: statusline.count_file(p, {}, main=p == str(transcript)) for p in paths}
     per_model = statusline.session_tokens(files, paths)
     totals = [sum(fields[i] for fields in per_model.values()) for i in range(5)]
@@ -88,6 +89,10 @@ def test_export_show_usage_sessions_and_the_status_line_agree_on_every_figure(
     assert tuple(listed[t.session_id][f] for f in FIGURES) == expected
     assert exported[t.session_id] == expected
     assert status_figures(path, t.session_id) == expected
+    # the budget per session counts what `show` counts (its running count, folded past 16 messages)
+    budget = invoke_json("budget", str(path))
+    assert budget["spent_tokens"] == show["total"]
+    assert budget["spent_usd"] == pytest.approx(invoke_json("show", str(path))["usage"]["total"]["cost"]["usd"])
 
     event = {"session_id": t.session_id, "transcript_path": str(path), "cwd": t.cwd}
     line = statusline.status_line(event, root=str(tmp_path / "state"))

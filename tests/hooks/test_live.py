@@ -285,3 +285,107 @@ def test_the_budget_hook_loads_only_its_input_reader_before_it_knows_the_call_is
         "session_kit.state.root",
     }
     assert not {"json", "re", "typing", "dataclasses", "collections.abc"} & loaded
+
+
+# --- issue 39 item 7: budget values and the walk-arounds -------------------------------------
+
+
+def raw_tool_call(transcript: Path, env: dict, *, tool_use_id: str = "toolu_1"):
+    event = {
+        "session_id": SID,
+        "transcript_path": str(transcript),
+        "cwd": "/work/proj",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": "ls"},
+        "tool_use_id": tool_use_id,
+        "agent_id": AGENT,
+        "agent_type": "Explore",
+    }
+    return hook("pre-tool-use", event, env=env)
+
+
+@pytest.mark.parametrize("value", ["inf", "1e400", "0x10", "2k tokens", "abc", "1,5m", "-3", "0"])
+def test_a_malformed_agent_budget_is_warned_once_and_denies_nothing(session, claude_root: Path, value: str):
+    parent, transcript = session
+    agent_log(claude_root, parent, messages=3)
+    env = {"SESSION_KIT_AGENT_BUDGET": value}
+    first = raw_tool_call(transcript, env)
+    assert first.returncode == 0 and first.stdout == b""
+    assert b"SESSION_KIT_AGENT_BUDGET" in first.stderr and b"left out" in first.stderr
+    assert b"Error" not in first.stderr and b"Traceback" not in first.stderr
+    again = raw_tool_call(transcript, env)
+    assert again.returncode == 0 and again.stdout == b"" and again.stderr == b""  # said once
+
+
+def test_agents_shows_a_session_whatever_the_budget_variable_holds(session, claude_root: Path):
+    from tests.support.cli import invoke
+
+    parent, _transcript = session
+    agent_log(claude_root, parent, messages=3)
+    for value in ("inf", "1e400"):
+        result = invoke("agents", SID, env={"SESSION_KIT_AGENT_BUDGET": value})
+        assert result.exit_code == 0, result.output
+
+
+def test_a_string_in_budget_by_type_is_warned_and_the_general_budget_still_applies(
+    session, claude_root: Path, state_root: Path
+):
+    parent, transcript = session
+    agent_log(claude_root, parent, messages=3)
+    state_root.mkdir(parents=True, exist_ok=True)
+    (state_root / "config.json").write_text(json.dumps({"agents": {"budget_by_type": {"Explore": "lots"}}}))
+    proc = raw_tool_call(transcript, {"SESSION_KIT_AGENT_BUDGET": "2000"})
+    assert b"agents.budget_by_type.Explore" in proc.stderr
+    assert json.loads(proc.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_a_budget_by_type_written_as_text_is_read_as_the_variable_is(session, claude_root: Path, state_root: Path):
+    parent, transcript = session
+    agent_log(claude_root, parent, messages=3)
+    state_root.mkdir(parents=True, exist_ok=True)
+    (state_root / "config.json").write_text(json.dumps({"agents": {"budget_by_type": {"Explore": "2k"}}}))
+    assert tool_call(transcript)["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_a_subagent_that_shortens_its_log_stays_past_its_budget(session, claude_root: Path):
+    parent, transcript = session
+    log = agent_log(claude_root, parent, messages=3)
+    env = {"SESSION_KIT_AGENT_BUDGET": "2000"}
+    assert tool_call(transcript, env=env)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    log.write_text(log.read_text().splitlines(keepends=True)[0])  # only its prompt left
+    assert tool_call(transcript, env=env)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    log.unlink()
+    assert tool_call(transcript, env=env)["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_a_subagent_cannot_reset_its_count_from_its_scratch_dir(session, claude_root: Path, state_root: Path):
+    parent, transcript = session
+    agent_log(claude_root, parent, messages=3)
+    env = {"SESSION_KIT_AGENT_BUDGET": "2000"}
+    assert tool_call(transcript, env=env) is not None
+    scratch = scratch_of(state_root)
+    assert not [p.name for p in scratch.iterdir() if "budget" in p.name]  # no count kept where it writes
+    (scratch / "agents-budget.json").write_text(json.dumps({AGENT: {"offset": 10**9, "messages": {}}}))
+    assert tool_call(transcript, env=env)["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_a_subagent_whose_log_cannot_be_read_counts_as_past_its_budget(session, claude_root: Path):
+    parent, transcript = session
+    log = agent_log(claude_root, parent, messages=1)
+    log.unlink()
+    log.mkdir()  # no regular file where its log is (as root, a mode of 000 would still read)
+    answer = tool_call(transcript, env={"SESSION_KIT_AGENT_BUDGET": "1m"})
+    assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert "cannot be read" in answer["hookSpecificOutput"]["permissionDecisionReason"]
+
+
+def test_a_call_whose_line_is_not_in_an_existing_log_yet_does_not_wait(session, claude_root: Path):
+    import time
+
+    parent, transcript = session
+    agent_log(claude_root, parent, messages=1)
+    started = time.monotonic()
+    proc = raw_tool_call(transcript, {"SESSION_KIT_AGENT_BUDGET": "1m"}, tool_use_id="toolu_not_written_yet")
+    assert proc.returncode == 0 and proc.stdout == b""
+    assert time.monotonic() - started < 0.45  # it waited 0.5 s for the line before

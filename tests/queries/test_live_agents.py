@@ -118,6 +118,17 @@ def test_an_agent_over_its_budget_says_so_with_the_calls_denied(three_agents):
     assert agent["budget"] == 1000 and agent["over_budget"] is True and agent["denied_calls"] == 1
     text = invoke("agents", SID, env=env).stdout
     assert "over budget" in text and "1 call denied" in text
+    # one readable figure, in human units (issue 40: it read `1.1k/1.0k over budget, 1 call denied tok`)
+    assert "1.1k of 1.0k tokens (over budget; 1 call denied)" in text
+
+
+def test_a_malformed_agent_budget_is_one_note_on_stderr_and_no_budget(three_agents):
+    result = invoke("agents", SID, env={"SESSION_KIT_AGENT_BUDGET": "0x10"})
+    assert result.exit_code == 0
+    assert result.stderr.count("SESSION_KIT_AGENT_BUDGET = '0x10' is no budget") == 1
+    assert all(
+        a["budget"] is None for a in invoke_json("agents", SID, env={"SESSION_KIT_AGENT_BUDGET": "0x10"})["agents"]
+    )
 
 
 def test_the_text_names_each_status_and_the_finished_agents_last_message(three_agents):

@@ -308,3 +308,18 @@ def test_the_line_says_the_cache_is_warm_or_what_re_writing_it_costs(tmp_path: P
     hour = status_line({**event(t, path), "prompt_cache": {**cache, "warm": False, "ttl": "1h"}})
     assert hour.endswith(f" · cache cold (${200_000 * row[4] / 1e6:,.2f} to re-write)") and hour != cold
     assert "cache" not in status_line(event(t, path))  # before the first request the client sends none
+
+
+def test_the_line_says_when_the_session_is_past_80_percent_of_its_budget_and_past_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    t = Transcript()
+    t.user("go")
+    opus(t, 10)  # 110 tokens
+    path = t.write(tmp_path / "s.jsonl")
+    monkeypatch.setenv("SESSION_KIT_SESSION_BUDGET", "200")
+    assert "budget" not in status_line(event(t, path))
+    monkeypatch.setenv("SESSION_KIT_SESSION_BUDGET", "130")
+    assert status_line(event(t, path)).endswith(" · budget 84% of 130 tokens")
+    monkeypatch.setenv("SESSION_KIT_SESSION_BUDGET", "100")
+    assert status_line(event(t, path)).endswith(" · over budget (100 tokens)")

@@ -23,4 +23,5 @@ here once; neither side keeps a lighter copy.
 - `slash_commands`  whose a slash command is: the client's own, the kit's, the person's.
 - `hook_events`     the client's hook events: which the kit registers (always, opt-in).
 - `declines`        a tool call the person declined: their decision, never a failure.
+- `budget`          what a budget value is (tokens or dollars), and its words.
 """

@@ -37,7 +37,7 @@ def is_local_command(request: str) -> bool:
 # named `/name` when installed into settings and `/session-kit:name` as a plugin.
 KIT_COMMANDS = frozenset(
     {
-        "debug-agent", "plan", "preprocess-session", "session-info", "session-memory", "sessions-search", "view",
+        "budget", "debug-agent", "plan", "preprocess-session", "session-info", "session-memory", "sessions-search", "view",
         "watch-agents",
     }
 )  # fmt: skip

@@ -69,6 +69,9 @@ class Command(NamedTuple):
 
 COMMANDS = {
     "agents": Command("agents:agents", "The session's subagents now: running, stalled, finished, failed or stopped."),
+    "budget": Command(
+        "budget:budget", "Where the session stands against its budget: spent, the budget, and what is left."
+    ),
     "archive": Command(
         "archive:archive",
         "Copy every file of every session into the kit's archive.",

@@ -3,7 +3,8 @@
 - `run`       the script the client runs: sets the path and calls `start`.
 - `start`     which module runs each event, so each hook loads only what it needs.
 - `handlers`  SessionStart, UserPromptSubmit, the compactions, Stop, SessionEnd.
-- `live`      SubagentStart, SubagentStop and PreToolUse (the budget per subagent).
+- `live`      SubagentStart, SubagentStop and PreToolUse (the budgets).
+- `budget`    the budget per session, before each prompt and tool call.
 - `guard`     PostToolUse, the secret guard (with `redaction.screen`).
 - `hookio`    reading the event, writing the answer, reporting a fault.
 

@@ -5,7 +5,8 @@ Owns: SessionStart (scratch dir, project pointer, `SESSION_CONTEXT` and friends 
 `CLAUDE_ENV_FILE`, one brief line to the model, and the working memory put back after a
 compaction; a session already written, resume or compact, has its new bytes archived:
 `hooks.fresh.archive`); UserPromptSubmit (the fallback for clients without
-`CLAUDE_ENV_FILE`, and a late restore where no start followed a compaction); PreCompact (a
+`CLAUDE_ENV_FILE`, a late restore where no start followed a compaction, and the budget per
+session: `hooks.budget`, a prompt blocked past it); PreCompact (a
 snapshot of the saved values, the working memory captured from the transcript,
 `memory.capture`, and the index kept fresh, `hooks.fresh.index`); PostCompact (the capture
 brought up to date, with the client's summary). Stop and SessionEnd are `hooks.fresh`'s;
@@ -234,7 +235,18 @@ def user_prompt_submit(event: HookEvent, env: Mapping[str, str], root: str) -> s
         restored = _restore(scratch, env, root)
         if restored:
             parts.append(restored)
-    return _context("UserPromptSubmit", "\n\n".join(parts)) if parts else ""
+    from session_kit.hooks.start import session_budget_may_be_set
+
+    answer: dict[str, object] = {}
+    if session_budget_may_be_set(env, root):
+        from session_kit.hooks.budget import prompt_answer
+
+        answer = prompt_answer(event, env, root, event.prompt)
+    if answer.get("decision") == "block":  # past the session's budget: the prompt goes nowhere
+        return fastjson.dumps(answer) + "\n"
+    if parts:
+        answer["hookSpecificOutput"] = {"hookEventName": "UserPromptSubmit", "additionalContext": "\n\n".join(parts)}
+    return fastjson.dumps(answer) + "\n" if answer else ""
 
 
 def _capture(event: HookEvent, env: Mapping[str, str], root: str, scratch: SessionScratch) -> None:

@@ -69,6 +69,7 @@ class HookEvent:
         "agent_type",
         "agent_transcript_path",
         "last_assistant_message",
+        "prompt",
         "tool_name",
         "tool_use_id",
         "has_tool_response",
@@ -95,6 +96,8 @@ class HookEvent:
         self.agent_type = _text(get("agent_type"))
         self.agent_transcript_path = _text(get("agent_transcript_path"))  # SubagentStop
         self.last_assistant_message = _text(get("last_assistant_message"))  # SubagentStop
+        prompt = get("prompt")  # UserPromptSubmit
+        self.prompt = prompt if isinstance(prompt, str) else None
         self.tool_name = _word(get("tool_name"))  # PreToolUse, PostToolUse
         self.tool_use_id = _text(get("tool_use_id"))
         self.has_tool_response = "tool_response" in raw  # PostToolUse: a string or an object

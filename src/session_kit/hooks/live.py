@@ -1,14 +1,16 @@
 """The hooks that watch a session's subagents live. Standard library only (plus `state`).
 
 Owns: SubagentStart and SubagentStop (the agent's start, stop, log and last message kept in the
-session's live record: `state.live_agents`); PreToolUse, the budget per subagent (a call made
+session's live record: `state.live_agents`); PreToolUse: the budget per session first
+(`hooks.budget`: every call, the main thread's too), then the budget per subagent (a call made
 inside a subagent, `agent_id` in the event, whose log has used more tokens than its type's
-budget is denied with `permissionDecision: deny` and a reason naming the budget; the main
-thread, whose events carry no `agent_id`, is never denied; no budget set, nothing is read);
-and the cold-cache notice a resumed session's SessionStart gives the person
-(`cold_cache_notice`). The agent's tokens are counted the status line's way
-(`usage.filecount.count_file`, loaded only when a budget is set, for a subagent's call),
-from where the last count stopped (`agents-budget.json` in the scratch dir).
+budget, or whose log cannot be read, is denied with `permissionDecision: deny` and a reason
+naming the budget; no budget set, nothing is read); and the cold-cache notice a resumed
+session's SessionStart gives the person (`cold_cache_notice`). The agent's tokens are counted
+the status line's way (`usage.filecount.count_file`, loaded only when a budget is set, for a
+subagent's call), from where the last count stopped, with the most it was ever counted at,
+which a shortened or deleted log cannot lower (`agents.json` in the session's budget folder,
+`state.budgets.budget_dir`, outside the scratch dir an agent's environment names).
 `run.py` starts these three hooks here (`main`), without the other hooks' handlers: PreToolUse
 runs before every tool call, and a subagent's start and stop need only its live record.
 """
@@ -27,10 +29,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-COUNT_FILE = "agents-budget.json"
+COUNT_FILE = "agents.json"  # in the session's budget folder (`state.budgets.budget_dir`)
 MAX_COUNT_BYTES = 64 << 20
-TAIL_BYTES = 256 * 1024  # of the agent's log, where the call's own line is
-WAIT_STEPS, WAIT_STEP_S = 20, 0.025  # at most half a second for the call's line to be written
+WAIT_STEPS, WAIT_STEP_S = 20, 0.025  # at most half a second for a log not written yet
 
 
 def _scratch(event: HookEvent, env: Mapping[str, str], root: str) -> tuple[str, str]:
@@ -67,13 +68,16 @@ def subagent_stop(event: HookEvent, env: Mapping[str, str], root: str) -> str:
     return ""
 
 
-def agent_tokens(scratch_path: str, log: str, agent_id: str) -> int:
-    """The tokens the agent's log has used so far (each API message once, its last line's
-    usage), read from where the last count stopped."""
+def agent_tokens(folder: str, log: str, agent_id: str) -> int:
+    """The most tokens the agent's log has been counted at (each API message once, its last
+    line's usage), brought up to date from where the last count stopped: a log shortened or
+    deleted since never lowers it. Kept in the session's budget folder, outside every scratch
+    dir (`state.budgets.budget_dir`)."""
     from session_kit.base import fileio
     from session_kit.usage.filecount import count_file, record_tokens
+    from session_kit.usage.spend import KEEP
 
-    path = os.path.join(scratch_path, COUNT_FILE)
+    path = os.path.join(folder, COUNT_FILE)
     with state.locked(path):
         try:
             counts = fileio.read_json(path, MAX_COUNT_BYTES)
@@ -81,41 +85,31 @@ def agent_tokens(scratch_path: str, log: str, agent_id: str) -> int:
             counts = {}
         counts = counts if isinstance(counts, dict) else {}
         before = counts.get(agent_id)
+        before = before if isinstance(before, dict) else {}
+        seen = before.get("record") if isinstance(before.get("record"), dict) else {}
+        high = before.get("high") if type(before.get("high")) is int else 0
+        was = seen.get("checkpoint")  # `count_file` brings a record up to date in place
         try:
-            record = count_file(log, before if isinstance(before, dict) else {}, main=False)
+            record = count_file(log, seen, main=False, keep=KEEP)
         except (TypeError, ValueError, KeyError, AttributeError):  # a damaged record: count again
-            record = count_file(log, {}, main=False)
-        if record is not before:
-            counts[agent_id] = record
+            record = count_file(log, {}, main=False, keep=KEEP)
+        tokens = max(high, record_tokens(record))
+        if record is not seen or record.get("checkpoint") != was or tokens != high:
+            counts[agent_id] = {"record": record, "high": tokens}
             fileio.write_json(path, counts, sync=False)
-    return record_tokens(record)
+    return tokens
 
 
-def _wait_for_call(log: str, tool_use_id: str | None) -> bool:
-    """Wait a moment for the response that made this call to reach the agent's log: the client
-    may run PreToolUse before it has written that line, or the log at all (seen for a
-    subagent's first response, 2.1.328), and that response's tokens count. False when there
-    is still no log."""
+def _wait_for_log(log: str) -> None:
+    """Wait a moment for an agent's log that is not written yet: the client may run a
+    subagent's first PreToolUse before it has written the log (seen with 2.1.328); a log that
+    is there is counted as it is, without waiting."""
     import time
 
-    from session_kit.base import fileio
-
-    needle = tool_use_id.encode() if tool_use_id else None
     for _ in range(WAIT_STEPS):
-        try:
-            with fileio.open_regular(log) as f:
-                if needle is None:
-                    return True
-                size = os.fstat(f.fileno()).st_size
-                f.seek(max(0, size - TAIL_BYTES))
-                if needle in f.read(TAIL_BYTES):
-                    return True
-        except FileNotFoundError:
-            pass
-        except OSError:
-            return False
+        if os.path.lexists(log):
+            return
         time.sleep(WAIT_STEP_S)
-    return os.path.isfile(log)
 
 
 def _deny(reason: str) -> str:
@@ -124,32 +118,51 @@ def _deny(reason: str) -> str:
 
 
 def pre_tool_use(event: HookEvent, env: Mapping[str, str], root: str) -> str:
+    """The session's budget (every call), then the budget per subagent (a subagent's call)."""
+    from session_kit.hooks import budget
+
+    verdict = budget.check(event, env, root)
+    if verdict.over is None and event.agent_id is not None:
+        denied = _agent_over(event, env, root)
+        if denied:
+            return denied
+    return budget.tool_answer(verdict)
+
+
+def _agent_over(event: HookEvent, env: Mapping[str, str], root: str) -> str | None:
+    from session_kit.state import budgets
+
     agent_id = event.agent_id
-    if agent_id is None:  # the main thread: never denied
-        return ""
+    if agent_id is None or not budgets.agent_budget_may_be_set(root, env):
+        return None
     from session_kit.state import live_agents
 
-    if not live_agents.budget_may_be_set(root, env):
-        return ""
     agent_type = event.agent_type
-    budget = live_agents.agent_budget(root, env, agent_type)
+    budget = budgets.agent_budget(root, env, agent_type, warn=lambda problem: budgets.warn_once(root, problem))
     transcript = event.transcript_path
     if budget is None or transcript is None:
-        return ""
+        return None
     session_id, scratch_path = _scratch(event, env, root)
     log = live_agents.find_agent_log(transcript, session_id, agent_id)
     if log is None:  # not written yet: where the client will write it
         log = live_agents.agent_log_path(transcript, session_id, agent_id)
-    if not _wait_for_call(log, event.tool_use_id):
-        return ""
-    tokens = agent_tokens(scratch_path, log, agent_id)
+        _wait_for_log(log)
+    from session_kit.usage.spend import readable
+
+    where = "SESSION_KIT_AGENT_BUDGET or the kit's config, agents.budget"
+    if not readable(log):  # a budget that cannot be counted is a budget spent
+        live_agents.record_denied(scratch_path, agent_id, agent_type=agent_type, budget=budget, tokens=budget + 1)
+        return _deny(
+            f"session-kit: this subagent's log cannot be read, so its budget of {budget:,} tokens ({where}) "
+            "counts as spent. Make no more tool calls: stop now and report what you have found so far."
+        )
+    tokens = agent_tokens(budgets.budget_dir(root, session_id), log, agent_id)
     if tokens <= budget:
-        return ""
+        return None
     live_agents.record_denied(scratch_path, agent_id, agent_type=agent_type, budget=budget, tokens=tokens)
     return _deny(
         f"session-kit: this subagent has used {tokens:,} tokens, past its budget of {budget:,} tokens "
-        f"(SESSION_KIT_AGENT_BUDGET or the kit's config, agents.budget). Make no more tool calls: "
-        "stop now and report what you have found so far."
+        f"({where}). Make no more tool calls: stop now and report what you have found so far."
     )
 
 

@@ -142,6 +142,7 @@ def doctor_report(
         "plugin": plugin,
         "mcp_server": mcp_servers.status(claude_root=claude_root, root=state_root),
         "guard_secrets": guard,
+        "budgets": budget_report(state_root, env),
         "routes": routes,
         "warnings": warnings,
         "ok": (current or bool(plugin)) and not any(item["dangling"] for item in installed),
@@ -162,3 +163,24 @@ def index_health(claude_root: Path, state_root: str) -> dict[str, Any]:
     from session_kit.index.db import health
 
     return health(state_root, claude_root)
+
+
+def budget_report(state_root: str, env: Mapping[str, str]) -> dict[str, Any]:
+    """The budgets set now: per session (the base, before any session's `session-kit budget`),
+    per subagent (the general one and by type), and each malformed value, which is left out."""
+    from session_kit.state import budgets
+
+    session = budgets.session_budget(state_root, env)
+    general = budgets.agent_budget(state_root, env, None)
+    section = budgets.config(state_root).get("agents")
+    by_type = section.get("budget_by_type") if isinstance(section, dict) else None
+    types = {}
+    for name in by_type if isinstance(by_type, dict) else ():
+        value = budgets.agent_budget(state_root, env, str(name))
+        types[str(name)] = value
+    return {
+        "session": None if session is None else {"amount": session.amount, "unit": session.unit, "text": str(session)},
+        "agent": general,
+        "agent_by_type": types,
+        "problems": budgets.problems(state_root, env),
+    }

@@ -22,11 +22,12 @@ from typing import Any
 
 from session_kit.base.agents import ENDED, FAILED, FINISHED, RUNNING, STALLED, STOPPED, UNKNOWN, live_status
 from session_kit.base.timestamps import mtime
-from session_kit.errors import KitError
+from session_kit.errors import BadSetting, KitError
 from session_kit.sessions.agent_run import AgentRun
 from session_kit.sessions.session import Session
 from session_kit.sessions.store import SessionRef
 from session_kit.state import live_agents as live
+from session_kit.state.budgets import agent_budget
 from session_kit.state.scratch import SessionScratch
 from session_kit.transcript.agent_signals import SOURCE_LOG, SOURCE_RESULT
 
@@ -239,6 +240,13 @@ def _one(
     )
 
 
+def _warn(problem: str) -> None:
+    """A malformed budget: one note on stderr (the command line shows each once)."""
+    import warnings
+
+    warnings.warn(problem, BadSetting, stacklevel=2)
+
+
 def live_agents(
     ref: SessionRef,
     *,
@@ -258,7 +266,7 @@ def live_agents(
 
     def budget_of(agent_type: str | None) -> int | None:
         if agent_type not in budgets:
-            budgets[agent_type] = live.agent_budget(state_root, env, agent_type)
+            budgets[agent_type] = agent_budget(state_root, env, agent_type, warn=_warn)
         return budgets[agent_type]
 
     agents = []

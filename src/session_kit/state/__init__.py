@@ -6,6 +6,7 @@
 - `ids`       the one rule for a plain id (what may name a folder or go into a shell line).
 - `current`   the one rule for "the current session": environment, then the project pointer.
 - `scratch`   a session's scratch dir and its work state (values and notes).
+- `budgets`   where the budgets are set (per subagent, per session) and their folder.
 - `fastjson`  JSON without importing `json` (and `re`), for the hooks' start-up budget.
 
 Imports only the standard library, each other and `base`.

@@ -6,16 +6,13 @@ when SubagentStart and SubagentStop fired, its log and last message as SubagentS
 and the budget denials of PreToolUse), written under the scratch dir's lock, never for the
 client's compaction summariser (its id, or a SubagentStop with no log on disk: 2.1.332 fires
 one for it), and read back without any it recorded before; when a record last moved (its
-log, else its start); the `agents` section of the kit's config file and its variables (the
-token budget per subagent type, the stall threshold). Does not read transcripts or count
+log, else its start); the stall threshold of the `agents` section of the kit's config file
+(the budget per subagent is `state.budgets`'). Does not read transcripts or count
 tokens (the status line's counting, `usage.filecount.count_file`, does), and does not word or
 decide an agent's status (`base.agents`, whose `live_status` the readers ask) or its figures
 (the agent model, `sessions.agent_run`; `queries.live_agents` puts the two together).
 
-    {"agents": {"budget": 500000, "budget_by_type": {"Explore": 200000}, "stalled_after_minutes": 10}}
-
-`SESSION_KIT_AGENT_BUDGET` (tokens; `off` or 0: none) wins over `budget`; a type's own entry
-wins over both. Without either there is no budget: nothing is ever denied.
+    {"agents": {"stalled_after_minutes": 10}}
 """
 
 from __future__ import annotations
@@ -34,7 +31,6 @@ LIVE_FILE = "agents-live.json"
 MAX_LIVE_BYTES = 16 << 20
 MAX_CONFIG_BYTES = 256 * 1024
 MAX_MESSAGE_CHARS = 20_000  # of a last message kept: the head is what a reader needs
-BUDGET_ENV = "SESSION_KIT_AGENT_BUDGET"
 STALLED_AFTER_S = 600.0  # the default: ten minutes without a line in the agent's log
 COMPACTION_PREFIX = "acompact-"  # `base.agents.COMPACTION_PREFIX`, without loading it in a hook
 
@@ -204,57 +200,6 @@ def _config_section(root: str) -> dict:
     config, _problem = fileio.read_json_object(os.path.join(root, "config.json"), MAX_CONFIG_BYTES)
     section = config.get("agents")
     return section if isinstance(section, dict) else {}
-
-
-def _tokens(value: object) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int) and value > 0:
-        return value
-    if isinstance(value, float) and value >= 1:
-        return int(value)
-    return None
-
-
-def _env_budget(raw: str) -> int | None | bool:
-    """The variable's budget; False when it turns the budget off; None when it says nothing."""
-    raw = raw.strip().replace("_", "").replace(",", "").lower()
-    if not raw:
-        return None
-    if raw in ("off", "0", "none", "no"):
-        return False
-    scale = 1
-    if raw[-1:] in ("k", "m"):
-        scale = 1000 if raw[-1] == "k" else 1_000_000
-        raw = raw[:-1]
-    try:
-        value = float(raw) * scale
-    except ValueError:
-        return None
-    return int(value) if value >= 1 else False
-
-
-def agent_budget(root: str, env: Mapping[str, str], agent_type: str | None) -> int | None:
-    """The token budget of a subagent of `agent_type`; None: no budget (the default)."""
-    section = _config_section(root)
-    by_type = section.get("budget_by_type")
-    if agent_type and isinstance(by_type, dict) and agent_type in by_type:
-        return _tokens(by_type[agent_type])
-    from_env = _env_budget(env.get(BUDGET_ENV, ""))
-    if from_env is False:
-        return None
-    if from_env is not None:
-        return from_env
-    return _tokens(section.get("budget"))
-
-
-def budget_may_be_set(root: str, env: Mapping[str, str]) -> bool:
-    """False when neither the variable nor the config file names a budget: the cheap test a
-    tool call's hook makes before anything else."""
-    if env.get(BUDGET_ENV, "").strip():
-        return True
-    section = _config_section(root)
-    return bool(section.get("budget") or section.get("budget_by_type"))
 
 
 def stalled_after_s(root: str) -> float:

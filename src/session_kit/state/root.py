@@ -16,6 +16,7 @@ Layout:
     <root>/locks/
     <root>/install/                                        receipts and backups of settings
     <root>/archive/                                        the archive (inside it: `archive.layout`)
+    <root>/budgets/<session-id>/                           the budgets' counts (`state.budgets`)
 """
 
 from __future__ import annotations

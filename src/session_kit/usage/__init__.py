@@ -13,6 +13,8 @@ Owns, module by module:
                 offset it already counted.
 - `filecount`   one file's tokens counted from where the last count stopped: the status
                 line's, and the budget per subagent's (a hook: standard library only).
+- `spend`       a session's spend for its budget, counted from where the last count stopped
+                (the budget per session's hooks: standard library only).
 
 The counting itself (once per API message, last line wins, cache tiers) is
 `transcript.tokens`'. Does not print: the CLI does.

@@ -20,9 +20,12 @@ from session_kit.base.tools import SPAWNS_AGENT
 from session_kit.transcript.usagefields import agent_result_fields, assistant_usage, count_key
 
 
-def count_file(path: str, seen: dict, main: bool) -> dict:
+def count_file(path: str, seen: dict, main: bool, *, keep: int | None = None) -> dict:
     """Count the whole lines `path` gained since the checkpoint `seen` holds; returns the
-    file's new record (a file replaced or rewritten since is counted again from the start)."""
+    file's new record (a file replaced or rewritten since is counted again from the start).
+    `keep`: only the last `keep` messages are kept one by one (a later line of theirs still
+    wins), the older ones added up per model into `folded`, so a long session's record stays
+    small (the budgets, which read it before every tool call)."""
     try:
         st = os.stat(path)
     except OSError:
@@ -43,6 +46,13 @@ def count_file(path: str, seen: dict, main: bool) -> dict:
             cp = f.checkpoint()
     except OSError:
         return seen
+    if keep is not None and len(messages) > keep:
+        folded = record.setdefault("folded", {})
+        for key in list(messages)[: len(messages) - keep]:
+            model, *fields = messages.pop(key)
+            total = folded.setdefault(model, [0] * len(fields))
+            for i, v in enumerate(fields):
+                total[i] += v
     record.update(
         checkpoint=cp.to_text(),
         offset=cp.offset,
@@ -56,7 +66,18 @@ def count_file(path: str, seen: dict, main: bool) -> dict:
 def record_tokens(record: dict) -> int:
     """The tokens a file's record counts (input, output, cache reads and writes: the line's
     `tok`), each API message once."""
-    return sum(sum(fields[1:6]) for fields in (record.get("messages") or {}).values())
+    kept = sum(sum(fields[1:6]) for fields in (record.get("messages") or {}).values())
+    return kept + sum(sum(fields[:5]) for fields in (record.get("folded") or {}).values())
+
+
+def record_models(record: dict) -> dict:
+    """The record's usage fields per model (`usagefields.FIELDS` order), folded ones included."""
+    per_model = {model: list(fields) for model, fields in (record.get("folded") or {}).items()}
+    for model, *fields in (record.get("messages") or {}).values():
+        total = per_model.setdefault(model, [0] * len(fields))
+        for i, v in enumerate(fields):
+            total[i] += v
+    return per_model
 
 
 def _empty_record() -> dict:
@@ -90,7 +111,8 @@ def _count_line(
     found = assistant_usage(raw) if usage_line else None
     if found is not None:
         key = count_key(raw) or f"line-at:{at}"
-        messages[key] = [found[0], *found[1]]  # the message's last line wins
+        messages.pop(key, None)  # the message's last line wins, and makes it the latest
+        messages[key] = [found[0], *found[1]]
     if spawn_line:
         _track_agents(raw, pending, background)
         if results is not None:

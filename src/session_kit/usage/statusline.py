@@ -41,6 +41,7 @@ from session_kit.terminal import safe
 from session_kit.transcript.usagefields import FIELDS
 from session_kit.usage import pricerows
 from session_kit.usage.filecount import count_file, record_tokens  # noqa: F401 - `record_tokens`: its readers'
+from session_kit.usage.spend import session_logs
 
 # What the client runs: a short script (a script is compiled on every run; this module is not).
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "statusline_main.py")
@@ -48,7 +49,6 @@ STATE_FILE = "statusline.json"
 STATE_VERSION = 3  # 2: agents' results, 2.0.x logs beside the sessions, `count_key`; 3: the follower's checkpoint
 MAX_STDIN = 1 << 20
 MAX_STATE_BYTES = 64 << 20  # the running count of a long session with many agents
-HEAD_BYTES = 8192  # of a 2.0.x agent log beside the sessions: where its session id is
 RECENT_S = 60.0  # a background agent whose log was written this recently is running
 
 
@@ -61,27 +61,6 @@ def _read_input(stream) -> dict:
     except ValueError:
         return {}
     return value if isinstance(value, dict) else {}
-
-
-def _agent_logs(transcript: str, session_id: str, checked: dict | None = None) -> list:
-    """The session's agent logs: `<id>/subagents/` (workflow runs too), and the 2.0.x logs
-    beside the sessions whose head names this session (`checked`: the verdict per name, kept
-    between runs, so each such log's head is read once)."""
-    project = os.path.dirname(transcript)
-    name = os.path.basename(project)
-    found = [log.path for log in layout.agent_logs(layout.session_dir(project, session_id), session_id, name)]
-    checked = {} if checked is None else checked
-    for log in layout.legacy_agent_logs(project):
-        name = os.path.basename(log.path)
-        if name not in checked:
-            if not fileio.is_regular(log.path):
-                continue
-            from session_kit.base.headfield import head_field  # here: only a 2.0.x log beside the sessions needs it
-
-            checked[name] = head_field(log.path, b"sessionId", limit=HEAD_BYTES) == session_id
-        if checked[name]:
-            found.append(log.path)
-    return found
 
 
 def _tokens(n: int) -> str:
@@ -145,7 +124,7 @@ def status_line(event: dict, *, root: str | None = None) -> str:
     if not isinstance(cache.get("beside"), dict):
         cache["beside"] = {}  # 2.0.x agent logs beside the sessions: whether each is this session's
     known = len(cache["beside"])
-    paths = [transcript, *_agent_logs(transcript, session_id, cache["beside"])]
+    paths = [transcript, *session_logs(transcript, session_id, cache["beside"])]
     changed = len(cache["beside"]) != known
     for path in paths:
         before = files.get(path)
@@ -162,6 +141,9 @@ def status_line(event: dict, *, root: str | None = None) -> str:
     main = files.get(transcript) or {}
     compactions = main.get("compactions", 0)
     parts = [session_id[:8], f"{_tokens(tokens)} tok", _cost(per_model, root)]
+    budget = _budget_part(root, session_id, tokens, per_model)
+    if budget:
+        parts.append(budget)
     records = live_agents.read_live(scratch.path)
     if records:  # the hooks saw the agents start and stop
         parts.extend(_live_parts(records, transcript, session_id, root))
@@ -175,6 +157,30 @@ def status_line(event: dict, *, root: str | None = None) -> str:
     if cache:
         parts.append(cache)
     return " · ".join(parts)
+
+
+def _budget_part(root: str, session_id: str, tokens: int, per_model: dict) -> str | None:
+    """`budget 84% of $5.00` past 80% of the session's budget, `over budget ($5.00)` past it;
+    nothing under 80% or without a budget (`state.budgets`, the hooks' reading)."""
+    from session_kit.base.budget import USD, human
+    from session_kit.state.budgets import WARN_AT, session_cap
+
+    cap, _base = session_cap(root, os.environ, session_id)
+    if cap is None:
+        return None
+    if cap.unit == USD:
+        rows = _price_rows(root)
+        spent = 0.0
+        for model, fields in per_model.items():
+            row = pricerows.find_row(rows, model) if rows is not None else None
+            spent += pricerows.cost_of(row, fields) if row is not None else 0.0
+    else:
+        spent = tokens
+    if spent >= cap.amount:
+        return f"over budget ({human(cap.amount, cap.unit)})"
+    if spent >= cap.amount * WARN_AT:
+        return f"budget {int(spent * 100 // cap.amount)}% of {human(cap.amount, cap.unit)}"
+    return None
 
 
 def _live_parts(records: dict, transcript: str, session_id: str, root: str) -> list:

@@ -99,16 +99,9 @@ def _print(report: Any) -> None:
             status = paint(f"{status} {human_duration(agent.idle_s)}", FAILURE)
         elif status == api.AGENT_FAILED:
             status = paint(status, FAILURE)
-        tokens = "-" if agent.tokens is None else (FLOOR if agent.tokens_floor else "") + human_tokens(agent.tokens)
-        if agent.budget is not None:
-            tokens += f"/{human_tokens(agent.budget)}"
-            if agent.over_budget:
-                tokens += " " + paint("over budget", FAILURE)
-        if agent.denied_calls:
-            tokens += f", {plural(agent.denied_calls, 'call')} denied"
         say(
             f"  {agent.agent_id[:12]}  {agent.agent_type or '?'}  {status}  "
-            f"{human_duration(agent.elapsed_s)}  {tokens} tok"
+            f"{human_duration(agent.elapsed_s)}  {_tokens_text(agent)}"
         )
         if agent.description:
             say(f"      {clip(agent.description, TEXT_LIMIT)}")
@@ -116,3 +109,16 @@ def _print(report: Any) -> None:
             say(f"      now: {clip(agent.doing, TEXT_LIMIT)}")
         elif agent.last_message and agent.status in api.AGENT_ENDED:
             say(f"      last: {clip(agent.last_message, TEXT_LIMIT)}")
+
+
+def _tokens_text(agent: Any) -> str:
+    """`360 tokens`; with a budget `360 of 50 tokens (over budget; 2 calls denied)`."""
+    used = "? tokens" if agent.tokens is None else (FLOOR if agent.tokens_floor else "") + human_tokens(agent.tokens)
+    if agent.budget is None:
+        text = used if agent.tokens is None else used + " tokens"
+    else:
+        text = f"{used.removesuffix(' tokens')} of {human_tokens(agent.budget)} tokens"
+    notes = [paint("over budget", FAILURE)] if agent.budget is not None and agent.over_budget else []
+    if agent.denied_calls:
+        notes.append(f"{plural(agent.denied_calls, 'call')} denied")
+    return text + (f" ({'; '.join(notes)})" if notes else "")

@@ -20,6 +20,7 @@ from session_kit.cli.helptext import epilog
 from session_kit.cli.layout import say
 from session_kit.cli.style import FAILURE, paint
 from session_kit.cli.text import plural, visible
+from session_kit.cli.tokens import human_tokens
 from session_kit.errors import EXIT_DRIFT, EXIT_INTERNAL, EXIT_NOT_FOUND, KitError
 
 
@@ -135,6 +136,21 @@ def _print_doctor(report: dict) -> None:
         say(f"Hook log: {report['hook_log_lines']} problem lines in {report['hook_log']}")
     _print_archive(report["archive"])
     _print_index(report["index"])
+    _print_budgets(report["budgets"])
+
+
+def _print_budgets(budgets: dict) -> None:
+    """One line of what is set, then each malformed value (left out) as a warning."""
+    parts = []
+    if budgets["session"] is not None:
+        parts.append(f"{budgets['session']['text']} per session")
+    if budgets["agent"] is not None:
+        parts.append(f"{human_tokens(budgets['agent'])} tokens per subagent")
+    for name, value in budgets["agent_by_type"].items():
+        parts.append(f"{visible(name)} {human_tokens(value) + ' tokens' if value is not None else 'none'}")
+    say(f"Budgets:     {'; '.join(parts) if parts else 'none set'}")
+    for problem in budgets["problems"]:
+        say(paint(f"Warning: {problem}", FAILURE))
 
 
 def _print_routes(report: dict) -> None:
