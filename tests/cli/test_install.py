@@ -27,7 +27,7 @@ def test_install_text_names_the_settings_file_and_the_slash_commands(claude_root
 def test_install_twice_says_already_current(claude_root: Path):
     invoke("install")
     assert invoke("install").stdout.startswith(
-        f"Changed nothing: the kit's hooks in {claude_root / 'settings.json'} and its 8 slash commands are current\n"
+        f"Changed nothing: the kit's hooks in {claude_root / 'settings.json'} and its 9 slash commands are current\n"
     )
 
 
