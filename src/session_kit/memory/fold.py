@@ -253,6 +253,10 @@ class Fold:
                 self._agent_said(agents.agent_ended(self.memory["agents"], note), at)
             return
         text = person_request(entry, self.line)
+        if text is not None:  # a new turn: what the assistant meant to do before it is spent
+            self._intent = None
+            if (self.memory.get("doing") or {}).get("intent") is not None:
+                self.memory["doing"] = {k: v for k, v in self.memory["doing"].items() if k != "intent"}
         if text is not None and self.keeps("requests") and not kit_command(text):
             kept, shown = redact(excerpt(text, MAX_REQUEST * 4)), pastes_excerpted(text)
             keep_request(self.memory["requests"], kept, self.line, at, shown=kept if shown == text else redact(shown))
