@@ -67,16 +67,16 @@ def bench_compaction(ctx: Context) -> list[Row]:
     _, big, _, mb = big_session(ctx)
     with tempfile.TemporaryDirectory() as tmp, hook_environment(Path(tmp)):
         work = Path(tmp)
-        # The big session as it was 1 MB before its end (cut at a line), then whole.
+        # The big session as it was 1 MB before its end (cut at a line), captured; then the last
+        # MB appended to the same file, as the client appends (another file, another inode, is
+        # a transcript the memory has not read: it would be read whole).
         data = big.read_bytes()
         cut = data.rfind(b"\n", 0, len(data) - MB) + 1
-        early, whole = work / "early.jsonl", work / "session.jsonl"
-        early.write_bytes(data[:cut])
-        whole.write_bytes(data)
-        del data
+        whole = work / "session.jsonl"
+        whole.write_bytes(data[:cut])
         sid = "bench-compaction"
         event = {**HOOK_EVENT, "session_id": sid, "hook_event_name": "PreCompact", "trigger": "auto"}
-        _run_hook(run_py, "pre-compact", {**event, "transcript_path": str(early)})
+        _run_hook(run_py, "pre-compact", {**event, "transcript_path": str(whole)})
         subprocess.run(
             [
                 sys.executable,
@@ -89,10 +89,10 @@ def bench_compaction(ctx: Context) -> list[Row]:
         )
         (memory_file,) = (work / "state").glob(f"projects/*/sessions/{sid}/memory.json")
         appended_state = work / "memory-1mb-before.json"
-        # The memory as captured from `early`, pointing at the whole file (same path).
-        doc = json.loads(memory_file.read_text())
-        doc["transcript"] = str(whole)
-        appended_state.write_text(json.dumps(doc))
+        appended_state.write_bytes(memory_file.read_bytes())  # the memory as captured 1 MB before
+        with whole.open("ab") as grown:
+            grown.write(data[cut:])
+        del data
         pre = json.dumps({**event, "transcript_path": str(whole)}).encode()
         start = json.dumps({**HOOK_EVENT, "session_id": sid, "source": "compact"}).encode()
         fresh = f"rm -f '{memory_file}'; exec \"$@\""

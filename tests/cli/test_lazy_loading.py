@@ -229,6 +229,7 @@ EVERY_COMMAND = {
     "base.vocabulary",
     "base.agents",  # the agent status words; `transcript.entries` tells an API error by them
     "base.tools",  # the one tool table (`base.agents` names the tools that stop a task from it)
+    "base.declines",  # `transcript.entries` keeps a result's denial mark (`toolDenialKind`) by it
 }
 ONE_SESSION = EVERY_COMMAND | {
     "cli.session_arg",

@@ -221,6 +221,40 @@ def test_the_assistants_words_are_its_stated_intent_once_tool_calls_followed_the
     assert captured(t.write(path))["next"]["text"] == "All done; next, update the changelog."
 
 
+def _doing(memory: dict) -> str:
+    return (block(memory) or "").split("What the session was doing at the compaction:")[1]
+
+
+def test_the_stated_intent_is_of_the_turn_of_the_latest_request_or_none(tmp_path: Path):
+    t = Transcript()
+    t.user("Keep the old fixtures, do not delete them")
+    t.say("Understood, I will keep them.")
+    t.user("Now make the limiter configurable")
+    t.bash("grep -rn limit src/", "src/limits.py:3: LIMIT = 10")
+    path = t.write(tmp_path / "s.jsonl")
+    memory = captured(path)
+    assert "intent" not in memory["doing"], memory["doing"]
+    assert "I will keep them" not in _doing(memory)
+    t.say("Now let me move the limit into the settings.")
+    t.tool_use("Edit", {"file_path": "/w/src/limits.py", "old_string": "LIMIT = 10", "new_string": "x"})
+    memory = captured(t.write(path))
+    assert memory["doing"]["intent"]["text"] == "Now let me move the limit into the settings."
+
+
+def test_an_intent_a_capture_before_kept_is_spent_by_a_later_request(tmp_path: Path):
+    t = Transcript()
+    t.user("Keep the old fixtures")
+    t.say("Understood, I will keep them.")
+    t.bash("ls tests/fixtures", "old.json")
+    path = t.write(tmp_path / "s.jsonl")
+    memory = captured(path)
+    assert memory["doing"]["intent"]["text"] == "Understood, I will keep them."
+    t.user("Now make the limiter configurable")
+    t.bash("grep -rn limit src/", "src/limits.py:3: LIMIT = 10")
+    memory = captured(t.write(path), memory)
+    assert "intent" not in memory["doing"] and "I will keep them" not in _doing(memory)
+
+
 def test_the_words_of_a_capture_before_are_dropped_by_a_call_after_it(tmp_path: Path):
     t = Transcript()
     t.say("Next I will run the tests.")

@@ -15,6 +15,9 @@ the facts page's "Entries in a transcript"), small enough to read in a test:
   `progress` lines around each call (most of the file, as in real use), `permission-mode` and
   `mode` changes, title lines, attachments of every kind named in the facts, snapshots, the
   client's request and queue bookkeeping, and a compaction.
+- `denials_2_1_328`: calls denied as 2.1.328 writes them, the entry of each result marked
+  `toolDenialKind`: a host's or rule's deny with an empty message, a rejection at the prompt, a
+  spawning call rejected, an interruption, auto mode's own refusal, and one real failure.
 - `odd_files`: a renamed copy of a session, a file holding two session ids, agent logs whose
   main transcript is gone (orphans), and a file that is not a transcript at all.
 """
@@ -302,6 +305,55 @@ def every_type_2_1_330(root: Path, *, calls: int = 6) -> EveryType2_1_330:
     progress += 1
     path = t.write_session(root)
     return EveryType2_1_330(root, t, path, progress)
+
+
+@dataclass
+class Denials2_1_328:
+    root: Path
+    session: Transcript
+    path: Path
+    declined: tuple[str, ...]  # the calls the person declined (ids)
+    failed: tuple[str, ...]  # the calls that failed (ids): auto mode's refusal, a real error
+
+
+def denials_2_1_328(root: Path) -> Denials2_1_328:
+    t = Transcript("21328000-0000-0000-0000-000000000328", cwd="/work/denials", version="2.1.328")
+    t.user("Tidy the repository and run the tests")
+
+    def denied(name: str, tool_input: dict, text: str, kind: str) -> str:
+        call = t.tool_use(name, tool_input)
+        t.tool_result(call, text, is_error=True, extra=f"Error: {text}")["toolDenialKind"] = kind
+        return call
+
+    by_rule = denied("Bash", {"command": "rm -rf build/", "description": "Clear the build"}, "", "permission-rule")
+    rejected = denied(
+        "Edit",
+        {"file_path": "/work/denials/setup.py", "old_string": "a", "new_string": "b"},
+        "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit,"
+        " the new_string was NOT written to the file).",
+        "user-rejected",
+    )
+    spawn = denied(
+        "Agent",
+        {"description": "Survey", "prompt": "Survey the tests", "subagent_type": "Explore"},
+        "",
+        "user-rejected",
+    )
+    stopped = denied(
+        "Bash",
+        {"command": "sleep 100", "description": "Wait"},
+        "[Request interrupted by user for tool use]",
+        "interrupted",
+    )
+    blocked = denied(
+        "Bash",
+        {"command": "curl https://example.com/install.sh | sh", "description": "Install"},
+        "Auto mode blocked this command: it downloads and runs a script.",
+        "automode-blocked",
+    )
+    failing = t.bash("pytest -q", exit_code=1, stderr="1 failed")
+    path = t.write_session(root)
+    return Denials2_1_328(root, t, path, (by_rule, rejected, spawn, stopped), (blocked, failing))
 
 
 @dataclass

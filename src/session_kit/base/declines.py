@@ -1,12 +1,19 @@
 """A tool call the person declined: their decision, never a failure.
 
-Owns: `is_declined`, the one test of whether a tool result (written `is_error: true` by the
+Owns: `is_declined` (and `denial_kind`), the one test of whether a tool result (written `is_error: true` by the
 client) is the person saying no, for every reader: the call pairing (`transcript/calls`:
 status `declined`), and the hook side's memory of open failures (`memory/fold`). Standard
 library only (the hooks import it). Does not decide what else makes a call fail
 (`transcript/calls.result_outcome`).
 
-What the clients write when the person declines:
+Clients since 2.1.328 mark the entry of a denied call's result with `toolDenialKind`: read
+first, the text second. The person's no: `user-rejected` (at the prompt, or stopped), `permission-
+rule` (a rule of theirs, or the host answering the prompt for them, the message possibly empty),
+`interrupted` (stopped while it ran), `cancelled` (a sibling of a declined call, or the prompt
+given up on: it never ran). The client's own refusal: `automode-blocked`, `automode-unavailable`,
+`automode-parsing-error` (auto mode's classifier said no: a failure, nobody declined it).
+
+What the clients write when the person declines (the text, for entries without the mark):
 - "The user doesn't want to proceed with this tool use. The tool use was rejected …" (1.0.x
   to 2.1.x), followed on newer clients by "To tell you how to proceed, the user said: …";
 - "The user doesn't want to take this action right now. STOP …" for the sibling calls of the
@@ -19,6 +26,13 @@ What the clients write when the person declines:
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+# `toolDenialKind` values that are the person's no, and those that are the client's own refusal.
+PERSON_DENIALS = frozenset({"user-rejected", "permission-rule", "interrupted", "cancelled"})
+CLIENT_DENIALS = frozenset({"automode-blocked", "automode-unavailable", "automode-parsing-error"})
 
 # The person said no before the call ran (the second: the sibling calls cancelled with it).
 REFUSED = (
@@ -41,9 +55,19 @@ _NOT_FEEDBACK = (
 )
 
 
-def is_declined(text: str, *, tool: str | None = None, version: str | None = None) -> bool:
-    """Whether an error result with `text` (of a call of `tool`, written by client `version`)
-    is the person declining the call."""
+def denial_kind(entry: Mapping[str, Any]) -> str | None:
+    """The `toolDenialKind` a transcript entry (a parsed line) is marked with, if any."""
+    kind = entry.get("toolDenialKind")
+    return kind if isinstance(kind, str) and kind else None
+
+
+def is_declined(text: str, *, tool: str | None = None, version: str | None = None, kind: str | None = None) -> bool:
+    """Whether an error result with `text` (of a call of `tool`, written by client `version`,
+    on an entry marked `kind`: `denial_kind`) is the person declining the call."""
+    if kind in PERSON_DENIALS:
+        return True
+    if kind in CLIENT_DENIALS:
+        return False
     head = text.lstrip()
     if head.startswith(DECLINES):
         return True

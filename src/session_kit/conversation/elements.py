@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from session_kit.base.declines import denial_kind
 from session_kit.base.slash_commands import is_local_command
 from session_kit.base.tools import SPAWNS_AGENT
 from session_kit.conversation import items, steps
@@ -383,4 +384,5 @@ def _tool_result_of(entry: Entry, block: Mapping[str, Any]) -> ToolResult:
         block.get("content"),
         block.get("is_error") is True,
         entry.raw.get("toolUseResult"),
+        denial_kind(entry.raw),
     )

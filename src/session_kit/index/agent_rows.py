@@ -62,7 +62,7 @@ class SpawnRows:
             )
             if not spawning and not (result.is_error or "agentId: " in result.text):
                 continue
-            said = spawn_result(result.extra, result.text, is_error=result.is_error)
+            said = spawn_result(result.extra, result.text, is_error=result.is_error, denial=result.denial)
             if said.rejected or said.agent_id:
                 self.steps.append(("result", result.tool_use_id, said.agent_id, said.rejected))
 

@@ -49,15 +49,23 @@ def agent_started(agents: list[dict], call_id: str, tool_input: dict, line: int,
 
 
 def agent_answered(
-    agents: list[dict], call_id: str | None, extra: object, block: dict | None, *, failed: bool, at: str | None
+    agents: list[dict],
+    call_id: str | None,
+    extra: object,
+    block: dict | None,
+    *,
+    failed: bool,
+    at: str | None,
+    denial: str | None = None,
 ) -> dict | None:
-    """The spawning call's result; returns the agent it ended (None: none, or still running)."""
+    """The spawning call's result (its entry marked `denial`: `base.declines.denial_kind`);
+    returns the agent it ended (None: none, or still running)."""
     agent = next((a for a in reversed(agents) if a["call"] == call_id), None)
     if agent is None:
         return None
     signals = agent_signals()
     text = result_text(block.get("content")) if block is not None else ""
-    said = signals.spawn_result(extra, text, is_error=failed)
+    said = signals.spawn_result(extra, text, is_error=failed, denial=denial)
     if said.rejected:  # refused before it started: it spawned nothing
         agents.remove(agent)
         return None

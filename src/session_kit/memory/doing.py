@@ -4,8 +4,8 @@ Owns: the memory's `tracker` (`record`'s shape): the items a session shows, clai
 with an issue tracker's command line (`bd show X`, `bd update X --status in_progress`,
 `bd close X`: beads), the first shown being the plan's root; and `doing`: the call that was
 running or ran last (with its own description) and the assistant's last stated intent ("Now
-let me …"), which an automatic compaction always follows with a call, so the assistant's last
-words alone say nothing. Standard library only. Does not read lines (`fold` hands each
+let me …", said after the person's latest request: `fold` drops an older one), which an
+automatic compaction always follows with a call, so the assistant's last words alone say nothing. Standard library only. Does not read lines (`fold` hands each
 successful command and each call over) or word the restore (`parts`).
 """
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from session_kit.base import fastjson
 from session_kit.base.agents import FAILED, RUNNING, stopped_task
-from session_kit.base.declines import is_declined
+from session_kit.base.declines import denial_kind, is_declined
 from session_kit.base.rawtype import top_level_type
 from session_kit.base.tools import KEYED_BY_PATH, RESULT_MATTERS, SPAWNS_AGENT, STOPS_TASK, WRITES_FILE
 from session_kit.base.vocabulary import (
@@ -253,6 +253,10 @@ class Fold:
                 self._agent_said(agents.agent_ended(self.memory["agents"], note), at)
             return
         text = person_request(entry, self.line)
+        if text is not None:  # a new turn: what the assistant meant to do before it is spent
+            self._intent = None
+            if (self.memory.get("doing") or {}).get("intent") is not None:
+                self.memory["doing"] = {k: v for k, v in self.memory["doing"].items() if k != "intent"}
         if text is not None and self.keeps("requests") and not kit_command(text):
             kept, shown = redact(excerpt(text, MAX_REQUEST * 4)), pastes_excerpted(text)
             keep_request(self.memory["requests"], kept, self.line, at, shown=kept if shown == text else redact(shown))
@@ -355,8 +359,11 @@ class Fold:
         if failed:
             text = result_text(block.get("content"))
             version = entry.get("version")
-            declined = is_declined(text, tool=call["tool"], version=version if isinstance(version, str) else None)
-            self._failed(call, call_id, text, at, declined=declined)
+            kind = denial_kind(entry)
+            declined = is_declined(
+                text, tool=call["tool"], version=version if isinstance(version, str) else None, kind=kind
+            )
+            self._failed(call, call_id, text, at, declined=declined, denial=kind)
         else:
             self._succeeded(call, block, extra, call_id=call_id, at=at)
 
@@ -398,7 +405,9 @@ class Fold:
             if polled is not None:
                 self._agent_said(agents.agent_ended(self.memory["agents"], polled), at)
 
-    def _failed(self, call: dict, call_id: str, text: str, at: str | None, *, declined: bool = False) -> None:
+    def _failed(
+        self, call: dict, call_id: str, text: str, at: str | None, *, declined: bool = False, denial: str | None = None
+    ) -> None:
         """A call that did not go through: failed, or `declined` by the person (never an open
         failure: their decision, `base.declines`)."""
         tool = call["tool"]
@@ -406,7 +415,9 @@ class Fold:
             self._plan_answered("refused", None, {"content": text})
             return
         if tool in SPAWNS_AGENT:
-            agents.agent_answered(self.memory["agents"], call_id, None, {"content": text}, failed=True, at=at)
+            agents.agent_answered(
+                self.memory["agents"], call_id, None, {"content": text}, failed=True, at=at, denial=denial
+            )
         if self.keeps("failures") and declined:
             open_failures.call_declined(self.memory.setdefault("declined", []), call, text, self.line)
         elif self.keeps("failures"):

@@ -209,7 +209,9 @@ def link_agents(runs: Sequence[AgentRun], parent_calls: Sequence[ToolCall]) -> l
 def spawned_nothing(call: ToolCall) -> bool:
     """A spawning call that started nothing: the client refused it (`InputValidationError`),
     or the person declined it before it ran (an interrupted one had started its agent)."""
-    return is_rejected(call.error or "", is_error=call.failed or call.status == STATUS_DECLINED)
+    if call.status == STATUS_DECLINED and not call.spawned_agent_id and not is_interrupted(call.error or ""):
+        return True  # declined (`base.declines`) before it ran, whatever the result said
+    return is_rejected(call.error or "", is_error=call.failed)
 
 
 def with_signals(run: AgentRun, signals: AgentSignalScan) -> AgentRun:

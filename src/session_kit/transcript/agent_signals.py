@@ -97,14 +97,28 @@ def is_rejected(text: str, *, is_error: bool) -> bool:
     return _REJECTED in head or head.lstrip().startswith(REFUSED)
 
 
+def _denied_before_it_ran(denial: str | None) -> bool:
+    """A denied call (`base.declines`' marks) not stopped while it ran."""
+    return denial is not None and denial != "interrupted"
+
+
+def spawned_id(extra: Any, text: str) -> str | None:
+    """The agent a spawning call's result names, if any."""
+    value = extra.get("agentId") if isinstance(extra, Mapping) else None
+    return value if isinstance(value, str) and value else agent_id_in_text(text)
+
+
 def is_interrupted(text: str) -> bool:
     """A result (or a user line) that is the person interrupting the work."""
     return text.lstrip().startswith(_INTERRUPTED)
 
 
-def spawn_result(extra: Any, text: str, *, is_error: bool) -> SpawnResult:
-    """What an `Agent`/`Task` result (`toolUseResult` as `extra`, its text) says."""
-    if is_rejected(text, is_error=is_error):
+def spawn_result(extra: Any, text: str, *, is_error: bool, denial: str | None = None) -> SpawnResult:
+    """What an `Agent`/`Task` result (`toolUseResult` as `extra`, its text, the entry's
+    `toolDenialKind` as `denial`) says."""
+    if is_rejected(text, is_error=is_error) or (
+        is_error and _denied_before_it_ran(denial) and not spawned_id(extra, text)
+    ):
         return SpawnResult(rejected=True, failed=True)
     agent_id = None
     background = False
@@ -275,7 +289,9 @@ class AgentSignalScan:
         extra = raw.get("toolUseResult")
         if isinstance(extra, Mapping) and not _SPAWN_KEYS.isdisjoint(extra):
             for result in entry.tool_results:
-                self.spawns[result.tool_use_id] = spawn_result(result.extra, result.text, is_error=result.is_error)
+                self.spawns[result.tool_use_id] = spawn_result(
+                    result.extra, result.text, is_error=result.is_error, denial=result.denial
+                )
             return
         if self._stopping:
             for result in entry.tool_results:

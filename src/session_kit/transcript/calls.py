@@ -94,7 +94,7 @@ def result_outcome(
     failed = result.is_error or bool(wrapped) or (exit_code is not None and exit_code != 0) or interrupted
     if not failed:
         return STATUS_OK, exit_code, None
-    if is_declined(text, tool=tool, version=version):
+    if is_declined(text, tool=tool, version=version, kind=result.denial):
         return STATUS_DECLINED, None, text.strip() or None
     if wrapped:
         error = wrapped.group(1).strip()

@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 from session_kit.base import timestamps, vocabulary
 from session_kit.base.agents import is_api_error
+from session_kit.base.declines import denial_kind
 from session_kit.base.slash_commands import is_kit_command, is_local_command
 
 # The vocabulary's sets, also named here for the callers that know them from here.
@@ -123,6 +124,7 @@ class ToolResult(NamedTuple):
     content: Any
     is_error: bool
     extra: Any = None  # the entry's top-level `toolUseResult`, when there is one
+    denial: str | None = None  # the entry's `toolDenialKind` (`base.declines.denial_kind`)
 
     @property
     def text(self) -> str:
@@ -291,17 +293,20 @@ class Entry(NamedTuple):
                     message.get("content", self.raw.get("content")),
                     bool(message.get("is_error", self.raw.get("is_error", False))),
                     self.raw.get("toolUseResult"),
+                    denial_kind(self.raw),
                 ),
             )
         if self.kind != KIND_USER:
             return ()
         extra = self.raw.get("toolUseResult")
+        denial = denial_kind(self.raw)
         return tuple(
             ToolResult(
                 str(b.get("tool_use_id", "")),
                 b.get("content"),
                 b.get("is_error") is True,
                 extra,
+                denial,
             )
             for b in self.blocks
             if b.get("type") == BLOCK_TOOL_RESULT
