@@ -11,6 +11,7 @@ the settings file as it was.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -106,6 +107,16 @@ def test_saved_work_state_comes_back_after_compact(route: Route):
     last = route.claude.fake.last_main_request()
     assert SAVED_VALUE in last.text(), route.claude.fake.log_tail()
     assert "restored" in last.text()
+
+
+def test_the_lines_naming_the_compaction_hooks_are_short(route: Route):
+    """What `/compact` printed reaches the model; the client names each hook command it ran."""
+    requests = route.fake.requests_containing("Compact [")
+    assert requests, route.fake.log_tail()  # after test_saved_work_state_comes_back_after_compact
+    shown = re.sub(r"</?local-command-stdout>", "\n", requests[-1].text())
+    lines = [line for line in shown.splitlines() if "Compact [" in line]
+    assert {line.split(" [", 1)[0].rsplit(">", 1)[-1] for line in lines} == {"PreCompact", "PostCompact"}, lines
+    assert all(len(line) <= 120 for line in lines), lines
 
 
 def test_doctor_exits_0_inside_a_session_on_every_route(route: Route):

@@ -47,7 +47,9 @@ def removed(claude_binary: Path, tmp_path_factory: pytest.TempPathFactory):
         [str(venv / "bin" / "python"), "-m", "session_kit", "install"], capture_output=True, text=True, env=env
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert str(venv) in (home.config_dir / "settings.json").read_text()  # the hooks run that venv
+    launcher = home.home / ".local" / "state" / "claude-session-kit" / "hook"
+    assert "/hook session-start" in (home.config_dir / "settings.json").read_text()
+    assert str(venv) in launcher.read_text()  # the hooks run that venv
     shutil.rmtree(venv)
     with FakeMessagesAPI(Script(main={"KIT-GONE": ["Still here."]})) as fake:
         yield Route("installed", Claude(claude_binary, home, fake, cwd=project), home, project, ())

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -74,9 +75,57 @@ def test_install_keeps_the_users_settings_and_hooks_first(installed, settings_fi
 def test_install_adds_marked_hooks_run_by_this_python_in_isolated_mode(installed, settings_file: Path):
     settings = json.loads(settings_file.read_text())
     ours = settings["hooks"]["SessionStart"][1]["hooks"][0]["command"]
+    # short (the client shows it to the model after /compact), the state root named from the home
+    assert ours == f"~/session-kit-state/hook session-start || : {MARKER}"
+    launcher = (Path(os.environ["SESSION_KIT_HOME"]) / "hook").read_text()
     interpreter = EXE.read_text().splitlines()[0].removeprefix("#!")  # the python the CLI runs on
-    assert ours.endswith(MARKER) and interpreter in ours and " -I -S " in ours
+    assert interpreter in launcher and ' -I -S "$run" "$@"' in launcher and launcher.count("exec ") == 1
     assert {"UserPromptSubmit", "PreCompact"} <= set(settings["hooks"])
+
+
+OLD_COMMAND = (  # as the kit before the hook launcher wrote its hooks
+    "if [ -x /old/venv/bin/python ] && [ -f /old/session_kit/hooks/run.py ] ; then "
+    "SESSION_KIT_BIN_DIR=/old/state/bin /old/venv/bin/python -I -S /old/session_kit/hooks/run.py {} ; fi " + MARKER
+)
+
+
+def _with_old_hooks(settings_file: Path) -> None:
+    settings = json.loads(settings_file.read_bytes())
+    for event, argument in (("SessionStart", "session-start"), ("PreCompact", "pre-compact")):
+        group = {"hooks": [{"type": "command", "command": OLD_COMMAND.format(argument), "timeout": 30}]}
+        settings["hooks"].setdefault(event, []).append(group)
+    settings_file.write_text(json.dumps(settings))
+
+
+def test_an_install_over_an_older_one_replaces_its_long_commands(settings_file: Path):
+    _with_old_hooks(settings_file)
+    assert json.loads(run("doctor", "--json").stdout)["installed"][0]["current"] is False
+    assert run("install").returncode == 0
+    commands = [h["command"] for g in json.loads(settings_file.read_text())["hooks"]["PreCompact"] for h in g["hooks"]]
+    assert commands == [f"~/session-kit-state/hook pre-compact || : {MARKER}"]
+    assert json.loads(run("doctor", "--json").stdout)["installed"][0]["current"] is True
+
+
+def test_uninstall_removes_the_older_commands_too(settings_file: Path):
+    _with_old_hooks(settings_file)
+    assert run("uninstall").returncode == 0
+    assert json.loads(settings_file.read_bytes()) == json.loads(USER_SETTINGS)
+
+
+def test_doctor_names_hooks_whose_launcher_is_gone(installed):
+    (Path(os.environ["SESSION_KIT_HOME"]) / "hook").unlink()
+    proc = run("doctor", "--json")
+    item = json.loads(proc.stdout)["installed"][0]
+    assert proc.returncode == 1 and any("launcher" in d and d.endswith("/hook is missing") for d in item["dangling"])
+
+
+def test_doctor_says_an_install_whose_launcher_runs_another_python_is_not_current(installed):
+    launcher = Path(os.environ["SESSION_KIT_HOME"]) / "hook"
+    text = launcher.read_text()
+    other = re.sub(r"^py=\S+", "py=/usr/bin/python3", text, flags=re.M)
+    assert other != text
+    launcher.write_text(other)
+    assert json.loads(run("doctor", "--json").stdout)["installed"][0]["current"] is False
 
 
 def test_install_says_it_kept_a_backup(installed):
@@ -535,7 +584,7 @@ def test_install_guard_secrets_adds_the_post_tool_use_hook_and_a_later_install_k
     [command] = [
         h["command"] for g in json.loads(settings_file.read_text())["hooks"]["PostToolUse"] for h in g["hooks"]
     ]
-    assert command.endswith(f"post-tool-use ; fi {MARKER}")
+    assert command.endswith(f"post-tool-use || : {MARKER}")
     assert run("install").returncode == 0
     assert "PostToolUse" in _kit_events(settings_file)
     assert _doctor_guard() == [f"hooks in {settings_file}"]

@@ -133,42 +133,88 @@ import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import session_kit  # noqa: E402
-from session_kit.install.settings import hook_command, hook_paths  # noqa: E402
+from session_kit.install.kit_files import hook_launcher_targets, write_hook_launcher  # noqa: E402
+from session_kit.install.settings import hook_command, hook_launcher, hook_paths, shell_path  # noqa: E402
 
 RUN = str(Path(session_kit.__file__).parent / "hooks" / "run.py")
+# What the client shows after /compact, around the command it ran: the model receives these lines.
+SHOWN = "PostCompact [{}] completed successfully"
 
 
 def run_hook_command(command: str, tmp_path: Path) -> subprocess.CompletedProcess[bytes]:
     """The command as the client runs it: by a shell, with the event on stdin."""
     event = {"session_id": "gone-1", "cwd": str(tmp_path), "source": "startup", "hook_event_name": "SessionStart"}
-    env = {**os.environ, "PATH": "/usr/bin:/bin", "CLAUDE_ENV_FILE": str(tmp_path / "env.sh")}
+    env = {**os.environ, "PATH": "/usr/bin:/bin", "CLAUDE_ENV_FILE": str(tmp_path / "env.sh"), "HOME": str(tmp_path)}
     return subprocess.run(
         ["sh", "-c", command], input=json.dumps(event).encode(), capture_output=True, env=env, timeout=30
     )
 
 
+def installed_command(tmp_path: Path, python: str, script: str, event: str = "SessionStart") -> str:
+    """The command for `event` running a launcher written into a state root below `tmp_path`
+    (the home the command runs with)."""
+    root = tmp_path / "state dir" / "claude-session-kit"
+    launcher = write_hook_launcher(str(root), python, script)
+    return hook_command(shell_path(launcher, str(tmp_path)), event)
+
+
 def test_the_hook_command_is_silent_when_its_interpreter_is_gone(tmp_path: Path):
-    done = run_hook_command(hook_command(str(tmp_path / "venv/bin/python"), RUN, "SessionStart"), tmp_path)
+    done = run_hook_command(installed_command(tmp_path, str(tmp_path / "venv/bin/python"), RUN), tmp_path)
     assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
 
 
 def test_the_hook_command_is_silent_when_its_package_is_gone(tmp_path: Path):
     gone = str(tmp_path / "site-packages/session_kit/hooks/run.py")
-    done = run_hook_command(hook_command(sys.executable, gone, "SessionStart"), tmp_path)
+    done = run_hook_command(installed_command(tmp_path, sys.executable, gone), tmp_path)
     assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
 
 
+def test_the_hook_command_exits_0_when_its_launcher_is_gone(tmp_path: Path):
+    command = installed_command(tmp_path, sys.executable, RUN)
+    os.unlink(hook_launcher(command, str(tmp_path)))
+    done = run_hook_command(command, tmp_path)
+    assert (done.returncode, done.stdout) == (0, b"")
+
+
 def test_the_hook_command_runs_the_hook_when_the_kit_is_there(tmp_path: Path):
-    done = run_hook_command(hook_command(sys.executable, RUN, "SessionStart", bin_dir="/kit bin"), tmp_path)
+    done = run_hook_command(installed_command(tmp_path, sys.executable, RUN), tmp_path)
     assert done.returncode == 0 and b"gone-1" in done.stdout, done.stderr
-    assert "/kit bin" in (tmp_path / "env.sh").read_text()
+    bin_dir = tmp_path / "state dir" / "claude-session-kit" / "bin"
+    assert str(bin_dir) in (tmp_path / "env.sh").read_text()  # the Bash tool gets the kit's bin folder
 
 
-@pytest.mark.parametrize("bin_dir", [None, "/state dir/bin"])
-def test_the_interpreter_and_script_are_read_back_from_a_command(bin_dir):
-    command = hook_command("/v env/bin/python", "/kit/run.py", "PreCompact", bin_dir=bin_dir)
-    assert hook_paths(command) == ("/v env/bin/python", "/kit/run.py")
+@pytest.mark.parametrize("home", ["/home/a-rather-long-user-name", "/Users/someone else", "/"])
+def test_the_command_the_client_shows_after_compact_is_short(home: str):
+    root = f"{home.rstrip('/')}/.local/state/claude-session-kit"
+    command = hook_command(shell_path(f"{root}/hook", home), "PostCompact")
+    assert len(SHOWN.format(command)) <= 120, command
+
+
+@pytest.mark.parametrize(
+    ("path", "home"),
+    [
+        ("/h/u/.local/state/k/hook", "/h/u"),
+        ("/h/u x/st ate/hook", "/h/u x/"),
+        ("/srv/state/hook", "/h/u"),
+        ("/a/hook", None),
+    ],
+)
+def test_the_launcher_is_read_back_from_a_command(path: str, home: str | None):
+    command = hook_command(shell_path(path, home), "PreCompact")
+    assert command.endswith(f"pre-compact || : {MARKER}") and is_ours({"command": command})
+    assert hook_launcher(command, home) == path and hook_paths(command) is None
+
+
+def test_the_interpreter_and_script_are_read_back_from_a_launcher(tmp_path: Path):
+    launcher = write_hook_launcher(str(tmp_path / "state"), "/v env/bin/python", "/kit's/run.py")
+    assert hook_launcher_targets(launcher) == ("/v env/bin/python", "/kit's/run.py")
+    assert hook_launcher_targets(str(tmp_path / "gone")) is None
 
 
 def test_the_interpreter_and_script_are_read_back_from_an_older_command():
     assert hook_paths(OURS["PreCompact"]) == ("/venv/bin/python", "/kit/run.py")
+    guarded = (
+        "if [ -x '/v env/bin/python' ] && [ -f /kit/run.py ] ; then SESSION_KIT_BIN_DIR='/s t/bin' "
+        f"'/v env/bin/python' -I -S /kit/run.py pre-compact ; fi {MARKER}"
+    )
+    assert hook_paths(guarded) == ("/v env/bin/python", "/kit/run.py") and hook_launcher(guarded, "/h") is None

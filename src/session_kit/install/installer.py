@@ -31,9 +31,11 @@ from session_kit.claude.settings import settings_path as scope_settings_path
 from session_kit.errors import BadFile, InvalidOptions, KitError
 from session_kit.install.kit_files import (
     bin_dir,
+    hook_launcher_path,
     install_command_files,
     kit_command_files,
     remove_command_files,
+    write_hook_launcher,
     write_launcher,
 )
 from session_kit.install.settings import (
@@ -42,6 +44,7 @@ from session_kit.install.settings import (
     hook_command,
     install_hooks,
     installed_commands,
+    shell_path,
     uninstall_hooks,
 )
 from session_kit.install.settings_file import (
@@ -200,11 +203,16 @@ def settings_path(scope: str, claude_root: Path, project: Path) -> Path:
 GUARD_EVENT = "PostToolUse"  # the secret guard's event (`events.OPT_IN_EVENTS`)
 
 
-def expected_commands(root: str, python: str | None = None, *, guard_secrets: bool = False) -> dict[str, str]:
+def expected_commands(root: str, *, guard_secrets: bool = False) -> dict[str, str]:
     """The kit's hook command for each event it hooks; the secret guard's only when asked."""
-    python = python or sys.executable
     events = [*EVENTS, *(OPT_IN_EVENTS if guard_secrets else ())]
-    return {event: hook_command(python, str(HOOK_SCRIPT), event, bin_dir=bin_dir(root)) for event in events}
+    launcher = shell_path(hook_launcher_path(root), os.environ.get("HOME"))
+    return {event: hook_command(launcher, event) for event in events}
+
+
+def expected_launcher() -> tuple[str, str]:
+    """What this installation's hook launcher runs: its interpreter and hook script."""
+    return sys.executable, str(HOOK_SCRIPT)
 
 
 def _lock(root: str, path: Path) -> state.locked:
@@ -335,6 +343,7 @@ def install(
             if receipts.get(str(path)) != receipt:  # a retry after a concurrent edit: often the same
                 receipts[str(path)] = receipt
                 _store_receipts(root, receipts)
+            write_hook_launcher(root, *expected_launcher())  # before the commands that run it
             if changed:
                 write_target(path).parent.mkdir(parents=True, exist_ok=True)
                 replaced = replace_if_unchanged(path, dump_settings(after), seen, mode=mode_of(write_target(path)))
@@ -443,10 +452,11 @@ def _remove_if_empty(folder: Path | str) -> None:
 
 def _tidy_state(root: str) -> None:
     """No install is left: out with what installing put into the state root (receipts,
-    launcher, settings locks, the folders emptied); scratch, memory, archive and index stay."""
+    launchers, settings locks, the folders emptied); scratch, memory, archive and index stay."""
     for name in (
         Path(_receipts_path(root)),
         Path(bin_dir(root), "session-kit"),
+        Path(hook_launcher_path(root)),
         *Path(root, "locks").glob("settings-*"),
     ):
         name.unlink(missing_ok=True)

@@ -1,9 +1,10 @@
 """The kit's own files outside settings: the slash-command files it copies into a Claude
-root (marked, so only files the kit wrote are ever overwritten or removed) and its private
-bin folder (a `session-kit` launcher the hooks put on the Bash tool's PATH).
+root (marked, so only files the kit wrote are ever overwritten or removed), its private
+bin folder (a `session-kit` launcher the hooks put on the Bash tool's PATH) and the hook
+launcher the hook commands in settings run.
 
 Owns: the marker, which command files the kit ships, copying and removing them, the
-launcher, and the commands' names in their texts (written as the plugin calls them,
+launchers, and the commands' names in their texts (written as the plugin calls them,
 `/session-kit:NAME`; the copies installed into a Claude root name them bare, `/NAME`, as
 that route calls them). Does not own: which folder a scope means (`claude.settings.commands_dir`) or
 when they are installed (`install.installer`).
@@ -36,6 +37,55 @@ def write_launcher(root: str, python: str) -> str:
     script = f'#!/bin/sh\n# claude-session-kit launcher\nexec {shlex.quote(python)} -m session_kit "$@"\n'
     fileio.atomic_write(path, script.encode(), mode=0o755)
     return path
+
+
+HOOK_LAUNCHER_MARK = "# claude-session-kit hook launcher"
+
+
+def hook_launcher_path(root: str) -> str:
+    """`<state>/hook`: what the kit's hook commands run; outside `bin/`, so not on the Bash
+    tool's PATH, and short, since the client shows the commands it runs."""
+    return os.path.join(root, "hook")
+
+
+def write_hook_launcher(root: str, python: str, script: str) -> str:
+    """The hook launcher: starts `python -I -S script EVENT` by `exec` (no process of its own
+    left: one shell start more than running the interpreter inline); exits 0 doing nothing
+    once the interpreter or the script is gone (the package removed before `uninstall`)."""
+    import shlex
+
+    path = hook_launcher_path(state.ensure_dir(root))
+    text = (
+        f"#!/bin/sh\n{HOOK_LAUNCHER_MARK}: `session-kit install` wrote it, `session-kit uninstall` removes it.\n"
+        f"py={shlex.quote(python)} run={shlex.quote(script)}\n"
+        '[ -x "$py" ] && [ -f "$run" ] || exit 0\n'
+        f"SESSION_KIT_BIN_DIR={shlex.quote(bin_dir(root))}\n"
+        "export SESSION_KIT_BIN_DIR\n"
+        'exec "$py" -I -S "$run" "$@"\n'
+    )
+    fileio.atomic_write(path, text.encode(), mode=0o755)
+    return path
+
+
+def hook_launcher_targets(path: str) -> tuple[str, str] | None:
+    """The interpreter and the hook script a hook launcher runs; None when it is gone or not one."""
+    import shlex
+
+    try:
+        text = read_small(Path(path), 4096).decode("utf-8", "replace")
+    except OSError:
+        return None
+    if HOOK_LAUNCHER_MARK not in text:
+        return None
+    for line in text.splitlines():
+        if line.startswith("py="):
+            try:
+                values = dict(word.split("=", 1) for word in shlex.split(line))
+            except ValueError:
+                return None
+            if "py" in values and "run" in values:
+                return values["py"], values["run"]
+    return None
 
 
 def kit_command_files() -> list[Path]:

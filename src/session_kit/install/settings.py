@@ -10,6 +10,7 @@ had to create (`hooks`, `hooks.<Event>`); given back to `uninstall_hooks`, they 
 from __future__ import annotations
 
 import copy
+import os
 import shlex
 from collections.abc import Collection, Mapping
 from typing import Any
@@ -25,21 +26,44 @@ class SettingsError(ValueError):
     """The settings have a shape the kit will not edit (it says which part)."""
 
 
-def hook_command(python: str, script: str, event: str, *, bin_dir: str | None = None) -> str:
-    """The shell command for one event: absolute interpreter, isolated mode, marked as ours.
+def hook_command(launcher: str, event: str) -> str:
+    """The shell command for one event: the kit's hook launcher (`launcher`, a shell word, from
+    `shell_path`) with the event's argument, marked as ours.
 
-    Guarded: when the interpreter or the kit is gone (its package removed by pip, pipx or
-    `uv tool` before `session-kit uninstall`), the command does nothing and exits 0, instead
-    of failing every session start and prompt with `not found`.
+    Kept short: the client names the command it ran in what it shows, and after `/compact` the
+    model receives `PreCompact [<command>] completed successfully`. The launcher does nothing
+    once the kit's interpreter or package is gone; `|| :` covers the launcher itself gone (its
+    state folder deleted): the command then exits 0 instead of failing every prompt.
     """
-    py, run = shlex.quote(python), shlex.quote(script)
-    prefix = f"SESSION_KIT_BIN_DIR={shlex.quote(bin_dir)} " if bin_dir else ""
-    return f"if [ -x {py} ] && [ -f {run} ] ; then {prefix}{py} -I -S {run} {ALL_HOOK_EVENTS[event]} ; fi {MARKER}"
+    return f"{launcher} {ALL_HOOK_EVENTS[event]} || : {MARKER}"
+
+
+def shell_path(path: str, home: str | None) -> str:
+    """`path` as one shell word: `~/…` below `home` (the shell running the hook expands it,
+    and the line the client shows stays short whatever the home is called)."""
+    home = (home or "").rstrip("/")
+    if home and os.path.isabs(home) and path.startswith(home + "/"):
+        return "~/" + shlex.quote(path[len(home) + 1 :])
+    return shlex.quote(path)
+
+
+def hook_launcher(command: str, home: str | None) -> str | None:
+    """The launcher a command of this version's shape runs (`~` expanded with `home`); None for
+    another shape (the older inline form, read by `hook_paths`)."""
+    try:
+        words = shlex.split(command, comments=True)
+    except ValueError:
+        return None
+    if len(words) != 4 or words[2:] != ["||", ":"] or words[1] not in ALL_HOOK_EVENTS.values():
+        return None
+    if words[0].startswith("~/") and home:
+        return os.path.join(home, words[0][2:])
+    return words[0]
 
 
 def hook_paths(command: str) -> tuple[str, str] | None:
-    """The interpreter and the hook script a command of the kit runs (this version's guarded
-    form and the plain one before it); None when the command is not of that shape."""
+    """The interpreter and the hook script an older command of the kit runs inline (the
+    guarded `if [ -x … ] … fi` form and the plain one before it); None for another shape."""
     try:
         words = shlex.split(command, comments=True)
         at = words.index("-I")

@@ -16,13 +16,14 @@ from session_kit.errors import KitError
 from session_kit.install.installer import (
     GUARD_EVENT,
     expected_commands,
+    expected_launcher,
     folder_users,
     load_receipts,
     load_settings,
     settings_path,
 )
-from session_kit.install.kit_files import bin_dir, is_kit_command
-from session_kit.install.settings import hook_paths, installed_commands
+from session_kit.install.kit_files import bin_dir, hook_launcher_targets, is_kit_command
+from session_kit.install.settings import hook_launcher, hook_paths, installed_commands
 from session_kit.state import root as state
 
 
@@ -50,6 +51,7 @@ def status(*, claude_root: Path, project: Path, root: str | None = None) -> list
         guard = GUARD_EVENT in found
         wanted = expected_commands(root, guard_secrets=True) if guard else expected
         current = all(found.get(event) == [command] for event, command in wanted.items())
+        current = current and _launcher_runs(found, expected_launcher())
         report.append(
             {
                 "scope": scope,
@@ -72,7 +74,11 @@ def dangling_entries(hooks: dict[str, list[str]], commands: list[str], root: str
     found = []
     for event, event_commands in sorted(hooks.items()):
         for command in event_commands:
-            paths = hook_paths(command)
+            launcher = hook_launcher(command, os.environ.get("HOME"))
+            paths = hook_launcher_targets(launcher) if launcher else hook_paths(command)
+            if launcher and paths is None:
+                found.append(f"hook {event}: its launcher {launcher} is missing")
+                continue
             if paths is None:
                 continue
             python, script = paths
@@ -84,6 +90,12 @@ def dangling_entries(hooks: dict[str, list[str]], commands: list[str], root: str
         names = ", ".join("/" + c for c in commands)
         found.append(f"slash commands {names} call `session-kit`, which is not on PATH and has no launcher")
     return found
+
+
+def _launcher_runs(hooks: dict[str, list[str]], wanted: tuple[str, str]) -> bool:
+    """Whether each hook launcher the commands run starts this installation's hook."""
+    launchers = {hook_launcher(c, os.environ.get("HOME")) for commands in hooks.values() for c in commands}
+    return all(hook_launcher_targets(path) == wanted for path in launchers if path)
 
 
 def _session_kit_runs(root: str) -> bool:

@@ -15,6 +15,7 @@ Layout:
     <root>/logs/hooks.log
     <root>/locks/
     <root>/install/                                        receipts and backups of settings
+    <root>/hook, <root>/bin/session-kit                    the launchers install writes (`install.kit_files`)
     <root>/archive/                                        the archive (inside it: `archive.layout`)
     <root>/budgets/<session-id>/                           the budgets' counts (`state.budgets`)
 """
