@@ -127,6 +127,19 @@ def test_rows_made_by_other_rules_are_read_again(claude_root: Path, tmp_path):
     assert _rows(_listing(claude_root, state))[0]["first_prompt"] == "Under the old rules"
 
 
+def test_the_rules_fingerprint_reads_every_redaction_rule_module():
+    """A row is made by the redactor's rules: each module the fingerprint names is a file, and
+    every module of the rule table is among them, so a change to any rule reads every file again."""
+    from session_kit.index import listing
+
+    package = Path(listing.__file__).parent.parent
+    assert [name for name in listing.RULE_MODULES if not (package / name).is_file()] == []
+    rules = {
+        f"redaction/rules/{p.name}" for p in (package / "redaction" / "rules").glob("*.py") if p.stem != "__init__"
+    }
+    assert rules <= set(listing.RULE_MODULES)
+
+
 def test_a_damaged_index_leaves_the_listing_to_read_the_files(every_dialect: Path, tmp_path):
     state = tmp_path / "state"
     db = Path(index_path(str(state), every_dialect))

@@ -135,9 +135,11 @@ class _Emit:
     def spread(self, op: object, av: object, rest: list, flags: int, before: int) -> tuple[str, int, int] | None:
         """A repeat without a bound of a part of bounded width (a run of backslashes, spaces, word characters), with
         what follows it: up to `SPREAD` times and the rest, or more and cut there (a match
-        repeating it more than that has that head). None for any other part, and where the head
-        before it is too short to be told from any text (cut there: the head would be everywhere)."""
-        if op not in _REPEATS or before < SHORTEST:
+        repeating it more than that has that head). None for any other part, and where nothing
+        of the head comes before it (cut there: the head would be everywhere). A head shorter
+        than `SHORTEST` before it is spread (`pw` then `[ \t]*=`): what follows makes it long
+        enough, and `superset` still drops a head whose shortest match is too short."""
+        if op not in _REPEATS or before < 1:
             return None
         low, high, body = av  # type: ignore[misc]
         if low == 0:  # an optional part that is cut (`(?:\s+is)?`): its head, or what follows

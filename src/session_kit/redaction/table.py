@@ -2,9 +2,12 @@
 
 `keys.FIRST_RULES` (which must see text before the others replace part of it), then
 `statements.EARLY_RULES` (values that run to the end of their line, before the assignments' rules
-stop at a comma or a bracket), `formats.RULES` (tokens with a vendor's prefix, PEM keys, headers, URLs, assignments), then
+stop at a comma or a bracket), `formats.PEM_RULES` (PEM private keys), `vendors.VENDOR_RULES`
+(tokens with a vendor's prefix, JWTs, webhooks), `formats.RULES` (headers, URLs, command lines,
+assignments), then
 `statements.STATEMENT_RULES` (SQL, a call's arguments, a command's output, Kubernetes Secrets,
-word lists), then `contexts.CONTEXT_RULES` (secrets by place), then `access.ACCESS_RULES` (what grants access by
+word lists), then `keyfiles.KEY_FILE_RULES` (private keys in files other than PEM), then
+`contexts.CONTEXT_RULES` (secrets by place), then `access.ACCESS_RULES` (what grants access by
 being shown: session cookies, signed URLs, join tokens, one-time-password seeds, wallet keys,
 webhooks), then `keys.KEY_RULES` (keys by name, wrapper or pair), then `generic.GENERIC_RULES`
 (secrets by class: unknown prefixes, any config syntax, credential files, prose); and what
@@ -16,17 +19,22 @@ from __future__ import annotations
 
 from session_kit.redaction.rules.access import ACCESS_RULES
 from session_kit.redaction.rules.contexts import CONTEXT_RULES
+from session_kit.redaction.rules.formats import PEM_RULES, Rule
 from session_kit.redaction.rules.formats import RULES as FORMAT_RULES
-from session_kit.redaction.rules.formats import Rule
 from session_kit.redaction.rules.generic import GENERIC_RULES
+from session_kit.redaction.rules.keyfiles import KEY_FILE_RULES
 from session_kit.redaction.rules.keys import FIRST_RULES, KEY_RULES
 from session_kit.redaction.rules.statements import EARLY_RULES, STATEMENT_RULES
+from session_kit.redaction.rules.vendors import VENDOR_RULES
 
 RULES: tuple[Rule, ...] = (
     FIRST_RULES
     + EARLY_RULES
+    + PEM_RULES
+    + VENDOR_RULES
     + FORMAT_RULES
     + STATEMENT_RULES
+    + KEY_FILE_RULES
     + CONTEXT_RULES
     + ACCESS_RULES
     + KEY_RULES

@@ -44,8 +44,10 @@ _PROSE_WORDS = frozenset(
 )
 
 
-def _token_rule(kind: str, pattern: str, anchor: str) -> Rule:
-    return Rule(kind, Pattern(pattern), (anchor,), exact=True)
+def _token_rule(
+    kind: str, pattern: str, anchor: str, *, samples: tuple[str, ...] = (), not_samples: tuple[str, ...] = ()
+) -> Rule:
+    return Rule(kind, Pattern(pattern), (anchor,), exact=True, samples=samples, not_samples=not_samples)
 
 
 def _quoted_value(value: str) -> bool:
@@ -117,6 +119,8 @@ ACCESS_RULES: tuple[Rule, ...] = (
         ),
         ("kubeadm", "bootstrap"),
         group="v",
+        samples=("$ kubeadm token create --ttl 2h\na82kbf.hkpblzpw9soe9fdh\n",),
+        not_samples=("$ kubeadm token create --ttl 2h\na82kbf.\n",),
     ),
     # a token printed alone on a line after the command that makes it (`k0s token create`,
     # `kubeadm token create`, `docker swarm join-token -q worker`)
@@ -130,8 +134,18 @@ ACCESS_RULES: tuple[Rule, ...] = (
         back=16,
         group="v",
         accept=_looks_random,
+        samples=(
+            "$ k0s token create --role=worker --expiry=1h\nlr5C90s8pxXNdT7L5aUjO0tpEtIV24lKCJ9wz/3sO7OaB8LdZhmI2d0MnJ/pshjc1bCK+CAVKLJ12dkUkb3UqBuANubeEV9lcmVApt47a+VKLsTHkQpgVXCEn74TQZAicnjI7lMMkTZEqTCKNWPgFkBsTcalDqCdaLAkJxYB5MIB9FhuuCxz==\n",
+        ),
+        not_samples=("$ k0s token create --role=worker --expiry=1h\n${TOKEN}\n",),
     ),
-    _token_rule("openshift-token", r"sha256~[A-Za-z0-9_-]{43}", "sha256~"),
+    _token_rule(
+        "openshift-token",
+        r"sha256~[A-Za-z0-9_-]{43}",
+        "sha256~",
+        samples=("Using token sha256~_fFVqL91QU9sxIMPZb1_ss-I9USeUe64GnCvDwJmnh3 for the cluster",),
+        not_samples=("oc whoami -t prints a sha256~ token for the current user",),
+    ),
     Rule(
         "secret",
         Pattern(r"(?<![A-Za-z0-9+/])(?P<v>(?:eyJ|ewog)[A-Za-z0-9+/]{40,}={0,2})(?![A-Za-z0-9+/=])"),
@@ -139,6 +153,10 @@ ACCESS_RULES: tuple[Rule, ...] = (
         exact=True,
         group="v",
         accept=_base64_credentials,
+        samples=(
+            "data:\n  .dockerconfigjson: eyJhdXRocyI6IHsicmVnaXN0cnkuZXhhbXBsZS5jb20iOiB7ImF1dGgiOiAiWkdWd2JHOTVPbVZ3UmpWQlozWmhPU0ZQYVU5dmVRPT0ifX19\ntype: kubernetes.io/dockerconfigjson",
+        ),
+        not_samples=("eyJuYW1lIjoiYWxpY2UiLCJyb2xlIjoiYWRtaW4iLCJ0ZWFtIjoiY29yZSJ9",),
     ),
     # a join command whose address's path holds the token (`microk8s join 10.0.0.1:25000/<token>/…`)
     Rule(
@@ -147,6 +165,8 @@ ACCESS_RULES: tuple[Rule, ...] = (
         ("join",),
         group="v",
         accept=_has_digit,
+        samples=("Join node with: microk8s join 10.1.2.3:25000/f5259d7a64fb61927b7ad587133d85d6/ab221bc4d393",),
+        not_samples=("Join node with: microk8s join 10.1.2.3:25000/f5259d7a64/ab221bc4d393",),
     ),
     Rule(
         "secret",
@@ -158,6 +178,12 @@ ACCESS_RULES: tuple[Rule, ...] = (
         ("secret",),
         group="v",
         accept=_random_value,
+        samples=(
+            "AccessorID:       35ca20da-1410-4521-a383-28413d6d0490\nSecretID:         d25358c0-5c99-4d40-a2ad-0a4e0b0f35d8\nDescription:      deploy",
+        ),
+        not_samples=(
+            "AccessorID:       35ca20da-1410-4521-a383-28413d6d0490\nSecretID:         ${TOKEN}\nDescription:      deploy",
+        ),
     ),
     # --- session cookies ---
     Rule(
@@ -168,6 +194,8 @@ ACCESS_RULES: tuple[Rule, ...] = (
         ("-b", "cookie"),
         group="v",
         accept=_cookies,
+        samples=('curl -s -b "PHPSESSID=befqnnnt667mm7qvlfn8skkfmo; lang=de" https://shop.example.net/cart',),
+        not_samples=('curl -s -b "lang=de; theme=dark" https://shop.example.net/cart',),
     ),
     Rule(
         "cookie",
@@ -180,6 +208,12 @@ ACCESS_RULES: tuple[Rule, ...] = (
         exact=True,
         group="v",
         accept=_session_id,
+        samples=(
+            "# Netscape HTTP Cookie File\n#HttpOnly_.example.net\tTRUE\t/\tTRUE\t1799999999\t_app_session\tbsg5hwoZHoxQlF0E01BsOAJiK_LR4rCoDWKz4mB9NVFZ",
+        ),
+        not_samples=(
+            "# Netscape HTTP Cookie File\n#HttpOnly_.example.net\tTRUE\t/\tTRUE\t1799999999\t_app_session\tbsg5hwoZHoxQlF",
+        ),
     ),
     Rule(
         "cookie",
@@ -191,6 +225,8 @@ ACCESS_RULES: tuple[Rule, ...] = (
         back=24,
         group="v",
         accept=_session_id,
+        samples=('resp = requests.get(url, cookies={"sessionid": "sBgXzqwwlcGy1YyddDpP6dw59yY95yC1"})',),
+        not_samples=('session_id = "test-session-123"',),
     ),
     # a browser's or a test runner's cookie export (`{"name": "sessionid", "value": "…"}`)
     Rule(
@@ -202,6 +238,8 @@ ACCESS_RULES: tuple[Rule, ...] = (
         ("name",),
         group="v",
         accept=_session_id,
+        samples=('{"name": "sessionid", "value": "orm7FVX9bExAcEi8QTwmSFYxKIZ39nay", "domain": ".example.org"}',),
+        not_samples=('{"name": "theme", "value": "dark-high-contrast", "domain": ".example.org"}',),
     ),
     # --- one-time-password seeds ---
     Rule(
@@ -209,6 +247,10 @@ ACCESS_RULES: tuple[Rule, ...] = (
         Pattern(r"(?i)otpauth(?:-migration)?://[^\s\"'<>\x00]*?[?&](?:secret|data)=(?P<v>[A-Za-z0-9%+/=_-]{8,})"),
         ("otp",),
         group="v",
+        samples=(
+            "otpauth-migration://offline?data=fMX8IIgRNidwynoUMnt9V4Mn4VxCwtf7cw2JiNEhZ3Hz0stcIvh7hwj%2FRslXx5wD16lFO9UdJHLauo2z",
+        ),
+        not_samples=("otpauth-migration://offline?data=${TOKEN}",),
     ),
     Rule(
         "otp-seed",
@@ -219,6 +261,8 @@ ACCESS_RULES: tuple[Rule, ...] = (
         ("oath",),
         group="v",
         accept=lambda v: not v.isdigit(),
+        samples=("ykman oath accounts add github:ops W7GEODAOALJVYBIYN4DPTFIOQNRQOLNO",),
+        not_samples=("ykman oath accounts add github:ops W7GEODAOAL",),
     ),
     Rule(
         "otp-seed",
@@ -229,6 +273,8 @@ ACCESS_RULES: tuple[Rule, ...] = (
         ("seed", "secret", "setup", "otp"),
         group="v",
         accept=_seed,
+        samples=("Can't scan the code? Enter this setup key instead: nxxl 2psp 5o7j 74zo",),
+        not_samples=("Can't scan the code? Enter this setup key instead: nxxl 2",),
     ),
     Rule(
         "otp-seed",
@@ -240,6 +286,8 @@ ACCESS_RULES: tuple[Rule, ...] = (
         ("seed", "otp"),
         group="v",
         accept=_random_value,
+        samples=("admin:\n  user: root\n  mfa_seed: ZPLGYCHIY4HRBBGU22TBR57Q3WNVBBVD",),
+        not_samples=("admin:\n  user: root\n  mfa_seed: ZPLGYCHIY4",),
     ),
     # --- wallets ---
     Rule(
@@ -249,6 +297,10 @@ ACCESS_RULES: tuple[Rule, ...] = (
         ),
         ("account", "wallet", "private"),
         group="v",
+        samples=(
+            'const signer = new ethers.Wallet("0x704f700607bdac9ba61201ef2aa76f897f8e42cd750b0dfba05420fefcc09d12", provider);',
+        ),
+        not_samples=('const signer = new ethers.Wallet("0x704f700607bdac9ba612", provider);',),
     ),
     Rule(
         "wallet-private-key",
@@ -266,6 +318,10 @@ ACCESS_RULES: tuple[Rule, ...] = (
         ),
         ("privkey", "wif"),
         group="v",
+        samples=(
+            "bitcoin-cli -regtest importprivkey Kw8rEJTRLjcjHxLcQMNq5pegzw2cyPqzueHyKyvCef3MVdHJTZ5q label false",
+        ),
+        not_samples=("bitcoin-cli -regtest importprivkey ${TOKEN} label false",),
     ),
     Rule(
         "mnemonic",
@@ -275,6 +331,8 @@ ACCESS_RULES: tuple[Rule, ...] = (
         ("mnemonic", "phrase", "seed", "wallet"),
         group="v",
         accept=_mnemonic,
+        samples=('SEED_PHRASE="eager pistol vacant silver cabin saddle machine velvet walnut zoo cabin walnut"',),
+        not_samples=('SEED_PHRASE="eager pistol vacant silver"',),
     ),
     Rule(
         "wallet-private-key",
@@ -283,6 +341,12 @@ ACCESS_RULES: tuple[Rule, ...] = (
         ),
         ("solana", "secret", "private"),
         group="v",
+        samples=(
+            "const payer = Keypair.fromSecretKey(Uint8Array.from([131,88,45,84,114,39,175,136,83,50,148,56,27,157,26,106,155,200,40,118,28,91,130,237,64,90,208,170,186,108,30,99,112,139,193,148,66,175,112,56,161,128,113,39,208,205,18,86,211,95,196,45,65,119,56,134,80,236,116,117,173,118,94,51]));",
+        ),
+        not_samples=(
+            "const payer = Keypair.fromSecretKey(Uint8Array.from([131,88,45,84,114,39,175,136,83,50,148,56,27,157,26,106,155,200,40,118,28,91));",
+        ),
     ),
     # --- signed URLs ---
     Rule(
@@ -294,6 +358,10 @@ ACCESS_RULES: tuple[Rule, ...] = (
         back=16,
         group="v",
         accept=_looks_random,
+        samples=(
+            "https://storage.googleapis.com/acme/a.bin?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Signature=8a67639f74080f56c5aa328f676226e236a23e238e3b1c77fc4c011f1bd38f1f",
+        ),
+        not_samples=("https://cdn.example.com/app.js?key=analytics_bundle",),
     ),
     # a signed upload's form fields (`"x-amz-signature": "…"`, `X-Goog-Signature: …`)
     Rule(
@@ -304,6 +372,8 @@ ACCESS_RULES: tuple[Rule, ...] = (
         ("signature", "token"),
         back=15,
         group="v",
+        samples=('{"fields": {"key": "up/a.bin", "x-amz-signature": "XCa4HyMTTGOdswSc2vFFVMVFoLgxUCit1IPHIdUF6dgC"}}',),
+        not_samples=('{"fields": {"key": "up/a.bin", "x-amz-signature": "XCa4HyMTTGOdsw"}}',),
     ),
     # --- webhooks and bots ---
     Rule(
@@ -313,6 +383,8 @@ ACCESS_RULES: tuple[Rule, ...] = (
         back=4,
         group="v",
         accept=lambda v: sum(c.isdigit() for c in v) >= 3,
+        samples=("POST https://n8n.example.org/webhook/d358e482-4df1-4f89-a412-c8d06ed0d739",),
+        not_samples=("POST https://n8n.example.org/webhook/d358e482-4df",),
     ),
     Rule(
         "token",
@@ -321,6 +393,8 @@ ACCESS_RULES: tuple[Rule, ...] = (
         back=1,
         group="v",
         accept=lambda v: sum(c.isdigit() for c in v) >= 3 and _looks_random(v),
+        samples=("curl -X POST https://maker.example.com/trigger/deploy/with/key/l62dlZ_mfw9_FU6Ra1tRLo9",),
+        not_samples=("curl -X POST https://maker.example.com/trigger/deploy/with/key/l62dlZ_",),
     ),
     Rule(
         "token",
@@ -330,6 +404,8 @@ ACCESS_RULES: tuple[Rule, ...] = (
         ("api", "otp", "auth", "client(", "handler("),
         group="v",
         accept=lambda v: _UUID.fullmatch(v) is None and _looks_random(v),
+        samples=('totp = pyotp.TOTP("MI4F6RUHRNUHHUN74MZZ6T6ET5MIOFKR")\nprint(totp.now())',),
+        not_samples=('totp = pyotp.TOTP("MI4F6RUHRN")\nprint(totp.now())',),
     ),
     # --- keys by their encoding ---
     Rule(
@@ -339,6 +415,12 @@ ACCESS_RULES: tuple[Rule, ...] = (
         exact=True,
         group="v",
         accept=_private_pem,
+        samples=(
+            "type: kubernetes.io/tls\ndata:\n  tls.key: LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tCndrMFlsbUJOcy96RjVlcm1xNnNvQWxQaGp4bkF2TFBMa1k4dVd0YXJPRmVGVGkwN05JMWJCYjdSNkJJQllCYUsKLS0tLS1FTkQgUFJJVkFURSBLRVktLS0tLQo=",
+        ),
+        not_samples=(
+            "  tls.crt: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSURCVENDQWUyZ0F3SUJBZ0lJZDRxNlNyR3dNMnd3RFFZSktvWklodmNOQVFFTEJRQXcK",
+        ),
     ),
     Rule(
         "private-key",
@@ -346,12 +428,18 @@ ACCESS_RULES: tuple[Rule, ...] = (
         ("ED25519-V3:",),
         exact=True,
         group="v",
+        samples=(
+            "HiddenServicePrivateKey ED25519-V3:ASyq8tQxaKkRtn6EIsOFHRivOT+LDOoxabDPR6fFksr9KlkVIxZZ+3G+vrRbqdzxoyF3d2rNKa8R/zIjULgtl5==",
+        ),
+        not_samples=("ADD_ONION ED25519-V3:$ONION_KEY Port=80,127.0.0.1:8080",),
     ),
     Rule(
         "private-key",
         Pattern(r"(?i)(?:private|shared)[\w-]*\\*[\"']?\s*[:=]\s*\\*[\"']?(?P<v>[A-Za-z0-9+/]{43}=)(?![A-Za-z0-9+/=])"),
         ("private", "shared"),
         group="v",
+        samples=('  preshared_key = "RGOBgyf7J0XgJSFUz+7BIO/CYgLIRExH/P5Fp5n1sk+="',),
+        not_samples=('  preshared_key = "${TOKEN}"',),
     ),
     Rule(
         "secret",
@@ -359,5 +447,9 @@ ACCESS_RULES: tuple[Rule, ...] = (
         ("unseal", "recovery"),
         group="v",
         accept=_has_digit,
+        samples=(
+            "Recovery Key 1: Th3qRkhZdvWCp7Pij22uEjFdUbt5mvbTT+y8Nx8kzEI2\nRecovery Key 2: l1Ymgd5aknhyWEFGKRPKmGFYxZtmW7cCXJFYuIW6/bhJ\n\nInitial Root Token: none",
+        ),
+        not_samples=("vault operator init prints Unseal Key 1: followed by the key",),
     ),
 )

@@ -9,10 +9,6 @@ This module's rules are for secrets whose own shape says little and whose place 
   `zip -P`, `7z -p`, `mosquitto_pub -P`, `smbclient -U user%pass`, `lftp -u user,pass`,
   `xfreerdp /p:`, `rabbitmqctl add_user U P`, `mysqladmin password P`, `az login -p`,
   `user:pass | chpasswd`);
-- key files other than PEM: PuTTY's private lines and MAC, SSH2 (SECSH) keys, a private key's
-  base64 body without its header (found by the DER or OpenSSH prefix every such body starts
-  with), JWK private members, .NET's `<RSAKeyValue>` private elements, minisign secret keys,
-  age secret keys and plugin identities;
 - chat-bot tokens in code: a Discord bot token as a quoted string, Meta (WhatsApp, Facebook)
   access tokens, a literal given to a call named for a secret (`SignatureVerifier('…')`).
 - secrets nested in config: the first values of a block named for secrets or tokens
@@ -41,10 +37,6 @@ from session_kit.redaction.rules.formats import _NOT_A_VALUE, Pattern, Rule, _ha
 # A value on a command line: quoted (the quotes go with it), or a word that is not a variable,
 # a placeholder or another option.
 _ARG = r"(?P<v>'[^'\n\x00]+'|\"[^\"\n\x00]+\"|[^\s'\"$<{\[@\x00-][^\s\x00]*)"
-# Where a line may break inside a key file's body: a newline (also JSON-escaped), and a Markdown
-# quote's `>` or indentation after it.
-_BREAK = r"(?:(?:\\+[rn]|\s)+(?:>[ \t]?)?)"
-_B64_LINES = r"[A-Za-z0-9+/=]{8,}(?:" + _BREAK + r"[A-Za-z0-9+/=]{16,})*"
 
 
 def _unquoted_value(value: str) -> bool:
@@ -56,15 +48,41 @@ def _random_or_quoted(value: str) -> bool:
     return _is_value(bare) and (bare != value or _looks_random(bare))
 
 
-def _arg(kind: str, command: str, anchor: str, *, back: int = 0) -> Rule:
+def _arg(
+    kind: str,
+    command: str,
+    anchor: str,
+    *,
+    back: int = 0,
+    samples: tuple[str, ...] = (),
+    not_samples: tuple[str, ...] = (),
+) -> Rule:
     """A credential as an argument: `command` is the pattern up to the value (`_ARG` follows)."""
-    return Rule(kind, Pattern(command + _ARG), (anchor,), back=back, group="v", accept=_unquoted_value)
+    return Rule(
+        kind,
+        Pattern(command + _ARG),
+        (anchor,),
+        back=back,
+        group="v",
+        accept=_unquoted_value,
+        samples=samples,
+        not_samples=not_samples,
+    )
 
 
-def _after_program(program: str, flag: str, *, anchor: str | None = None, attached: bool = False) -> Rule:
+def _after_program(
+    program: str,
+    flag: str,
+    *,
+    anchor: str | None = None,
+    attached: bool = False,
+    samples: tuple[str, ...] = (),
+    not_samples: tuple[str, ...] = (),
+) -> Rule:
     """`program … flag VALUE` on one line (`attached`: `-pVALUE` as well)."""
     space = r"\s*" if attached else r"\s+"
-    return _arg("password", rf"\b{program}\b[^\n\x00]*?\s{flag}{space}", anchor or program.split("\\")[0])
+    pattern = rf"\b{program}\b[^\n\x00]*?\s{flag}{space}"
+    return _arg("password", pattern, anchor or program.split("\\")[0], samples=samples, not_samples=not_samples)
 
 
 # Options whose value is a secret (`--password X`, `-storepass X`, `--registration-token X`…),
@@ -87,128 +105,117 @@ def _name_value_line(value: str) -> bool:
     return _looks_random(value) and _has_digit(value)
 
 
-def _option(kind: str, name: str, anchors: tuple[str, ...], accept: Callable[[str], bool]) -> Rule:
-    return Rule(kind, Pattern(name + r"(?:\s+|=)" + _ARG), anchors, group="v", accept=accept)
+def _option(
+    kind: str,
+    name: str,
+    anchors: tuple[str, ...],
+    accept: Callable[[str], bool],
+    *,
+    samples: tuple[str, ...] = (),
+    not_samples: tuple[str, ...] = (),
+) -> Rule:
+    return Rule(
+        kind,
+        Pattern(name + r"(?:\s+|=)" + _ARG),
+        anchors,
+        group="v",
+        accept=accept,
+        samples=samples,
+        not_samples=not_samples,
+    )
 
-
-# The first characters of a private key's base64 body (DER or OpenSSH), found without its
-# header: after `MII` (RSA in PKCS#1 and PKCS#8, encrypted PKCS#8) and OpenSSH's magic.
-_BODY_STARTS = (
-    "MII[A-Za-z0-9+/]{3}IBAAKC",  # PKCS#1 RSA: version 0, then the modulus
-    "MII[A-Za-z0-9+/]{3}IBADANBgkqhkiG9w0BAQEFAAS",  # PKCS#8 RSA
-    "MII[A-Za-z0-9+/]{5}BgkqhkiG9w0BBQ0w",  # encrypted PKCS#8 (PBES2)
-    "b3BlbnNzaC1rZXktdjE",  # openssh-key-v1
-    "MII[A-Za-z0-9+/]{5}IBAzCC",  # PKCS#12 (a .p12/.pfx file): version 3
-    "MHcCAQEEI",  # EC P-256, SEC 1
-    "MIGkAgEBBD",  # EC P-384, SEC 1
-    "MC4CAQAwBQYDK2Vw",  # Ed25519, PKCS#8
-)
-
-_JWK_MEMBERS = ("d", "p", "q", "dp", "dq", "qi")
-_XML_MEMBERS = ("D", "P", "Q", "DP", "DQ", "InverseQ")
 
 CONTEXT_RULES: tuple[Rule, ...] = (
-    # --- key files other than PEM ---
-    Rule(
-        "private-key",
-        Pattern(r"Private-Lines:\s*\d+" + _BREAK + r"(?P<v>" + _B64_LINES + ")"),
-        ("Private-",),  # one scan for both of PuTTY's rules
-        exact=True,
-        group="v",
-    ),
-    Rule("private-key", Pattern(r"Private-MAC:\s*(?P<v>[0-9a-fA-F]{32,})"), ("Private-",), exact=True, group="v"),
-    Rule(
-        "private-key",
-        Pattern(
-            r"---- BEGIN SSH2 (?:ENCRYPTED )?PRIVATE KEY ----"
-            + r"(?:"
-            + _BREAK
-            + r"[A-Za-z][A-Za-z-]*: (?:[^\n\\\x00]|\\\")*)*"
-            + _BREAK
-            + r"(?P<v>"
-            + _B64_LINES
-            + ")"
-        ),
-        ("---- BEGIN SSH2",),
-        exact=True,
-        group="v",
-    ),
-    Rule(
-        "private-key",
-        Pattern(
-            r"(?:(?<![A-Za-z0-9+/])|(?<=\\[nr]))(?P<v>(?:"
-            + "|".join(_BODY_STARTS)
-            + r")[A-Za-z0-9+/=]{8,}(?:"
-            + _BREAK
-            + r"[A-Za-z0-9+/=]{16,})*)"
-        ),
-        ("MII", "b3BlbnNzaC1rZXktdjE", "MHcCAQEEI", "MIGkAgEBBD", "MC4CAQAwBQYDK2Vw"),
-        exact=True,
-        group="v",
-    ),
-    Rule(
-        "private-key",
-        # found at `"d`: every private JWK has `d`, the private members follow it (p, q, dp…)
-        Pattern(
-            r"\"d\\*\"\s*:\s*\\*\"(?P<v>[A-Za-z0-9_-]{20,}(?:\\*\"\s*,\s*\\*\"(?:"
-            + "|".join(_JWK_MEMBERS)
-            + r")\\*\"\s*:\s*\\*\"[A-Za-z0-9_-]+)*)\\*\""
-        ),
-        ('"d',),
-        exact=True,
-        group="v",
-    ),
-    Rule(
-        "private-key",
-        # found at `<P>`, the first private member .NET writes; the others after it go with it
-        Pattern(
-            r"<P>(?P<v>[A-Za-z0-9+/=]{20,}</P>(?:\s*<(?P<t>" + "|".join(_XML_MEMBERS) + r")>[A-Za-z0-9+/=]+</(?P=t)>)*)"
-        ),
-        ("<P>",),
-        exact=True,
-        group="v",
-    ),
-    Rule(
-        "private-key",
-        Pattern(r"untrusted comment: [^\n\x00]*secret key" + _BREAK + r"(?P<v>[A-Za-z0-9+/=]{40,})"),
-        ("untrusted comment:",),
-        exact=True,
-        group="v",
-    ),
-    # an XML element named for a secret: `<password>…</password>`, `<apiKey>…</apiKey>`
-    Rule(
-        "secret",
-        Pattern(
-            r"(?i)(?:password|passwd|secret|token|key)>"
-            + _NOT_A_VALUE
-            + r"(?P<v>[^<>\s\x00]{4,})</[a-z_:-]*(?:password|passwd|secret|token|key)>"
-        ),
-        ("pass", "secret", "token", "key"),  # scanned for the assignments anyway
-        group="v",
-        accept=_is_value,
-    ),
-    Rule(
-        "age-secret-key",
-        Pattern(r"AGE-(?:SECRET-KEY|PLUGIN-[A-Z0-9]+)-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{30,}"),
-        ("AGE-",),
-        exact=True,
-    ),
     # --- credentials as a command's arguments (CI runners' and cluster joins' tokens too) ---
     # Found at names scanned for the assignments anyway where they can be: each scan of the
     # text for one more anchor costs about 1% of redacting.
     # a password may be a word; a token or a secret looks random (`--token flag's` is prose)
-    _option("password", _PASSWORD_OPTION, ("pass",), _unquoted_value),
-    _option("password", _COMPOUND_PASSWORD_OPTION, ("pass",), _random_or_quoted),
-    _option("token", _TOKEN_OPTION, ("secret", "token", "key"), lambda v: _looks_random(v.strip("'\""))),
-    _arg("password", r"(?<![\w-])pass:", "pass:"),
-    _after_program("redis-cli", r"(?:-a|--pass)"),
-    _after_program("sqlcmd", "-P", attached=True),
-    Rule("password", Pattern(r"ssh-keygen\b[^\n\x00]*?\s-[NP]\s+" + _ARG), ("key",), back=4, group="v"),
-    _after_program(r"ldap[a-z]+", "-w", anchor="ldap"),
-    _after_program(r"mongo[a-z]*", "-p", anchor="mongo"),
-    _after_program("zip", "-P"),
-    _after_program("unzip", "-P"),
-    _after_program(r"mysqladmin", "password", anchor="mysql"),
+    _option(
+        "password",
+        _PASSWORD_OPTION,
+        ("pass",),
+        _unquoted_value,
+        samples=("keytool -importcert -keystore app.jks -storepass EDnpQ5JyyhEG0D -file ca.crt",),
+        not_samples=("keytool -importcert -keystore app.jks -storepass ${DB_PASSWORD} -file ca.crt",),
+    ),
+    _option(
+        "password",
+        _COMPOUND_PASSWORD_OPTION,
+        ("pass",),
+        _random_or_quoted,
+        samples=("tool --db-password Xq9vLm2Rt7Kp",),
+        not_samples=("We do a two-pass approach: first pass: collect ids, second pass: resolve",),
+    ),
+    _option(
+        "token",
+        _TOKEN_OPTION,
+        ("secret", "token", "key"),
+        lambda v: _looks_random(v.strip("'\"")),
+        samples=("$ oc whoami --show-token\nsha256~2yqkeS3swgpkcvqP6mUiaTBqzOBjhp6-XHjeo5gSBHE",),
+        not_samples=("openssl req -new -key key.pem -out req.csr -passin env:KEY_PASS",),
+    ),
+    _arg(
+        "password",
+        r"(?<![\w-])pass:",
+        "pass:",
+        samples=("openssl rsa -in k.pem -passin pass:veVbJ6HOBm%2QPl -out plain.pem",),
+        not_samples=("openssl rsa -in k.pem -passin pass:${DB_PASSWORD} -out plain.pem",),
+    ),
+    _after_program(
+        "redis-cli",
+        r"(?:-a|--pass)",
+        samples=("redis-cli -h 10.0.0.5 -p 6379 -a pRzkjGYt4L!OM9g info",),
+        not_samples=("redis-cli -h 10.0.0.5 -p 6379 -a ${DB_PASSWORD} info",),
+    ),
+    _after_program(
+        "sqlcmd",
+        "-P",
+        attached=True,
+        samples=("sqlcmd -S db.example.com -U sa -P 'f8Ucxb-O0b0fm' -Q \"select 1\"",),
+        not_samples=('sqlcmd -S db.example.com -U sa -P "$SQL_PASSWORD" -Q "select 1"',),
+    ),
+    Rule(
+        "password",
+        Pattern(r"ssh-keygen\b[^\n\x00]*?\s-[NP]\s+" + _ARG),
+        ("key",),
+        back=4,
+        group="v",
+        samples=("ssh-keygen -t ed25519 -N 'Qw8zLm20xPa' -f key",),
+        not_samples=("ssh-keygen -t ed25519 -N '' -f key",),
+    ),
+    _after_program(
+        r"ldap[a-z]+",
+        "-w",
+        anchor="ldap",
+        samples=('ldapsearch -x -H ldap://dc -D "cn=admin,dc=acme" -w i3yuc53SaAiHU4 -b dc=acme',),
+        not_samples=('ldapsearch -x -H ldap://dc -D "cn=admin,dc=acme" -w ${DB_PASSWORD} -b dc=acme',),
+    ),
+    _after_program(
+        r"mongo[a-z]*",
+        "-p",
+        anchor="mongo",
+        samples=("mongosh --username root -p pDgam14V7*76AvT --authenticationDatabase admin",),
+        not_samples=("mongosh --username root -p ${DB_PASSWORD} --authenticationDatabase admin",),
+    ),
+    _after_program(
+        "zip",
+        "-P",
+        samples=("zip -r -P WJihkXNANiG5yW backup.zip data/",),
+        not_samples=("zip -r -P ${DB_PASSWORD} backup.zip data/",),
+    ),
+    _after_program(
+        "unzip",
+        "-P",
+        samples=("unzip -P tbzEVxcw1L*k5Ex release.zip",),
+        not_samples=("unzip -P ${DB_PASSWORD} release.zip",),
+    ),
+    _after_program(
+        r"mysqladmin",
+        "password",
+        anchor="mysql",
+        samples=("mysqladmin -u root password nLgewF-2Yac3n",),
+        not_samples=("mysqladmin -u root password ${DB_PASSWORD}",),
+    ),
     # rarer programs, one rule (a rule costs about as much as a scan of the text)
     Rule(
         "password",
@@ -220,6 +227,8 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         ("7z", "lftp", "mosquitto_", "rabbitmqctl", "smbclient", "xfreerdp", "openssl", "ncftp"),
         group="v",
         accept=_unquoted_value,
+        samples=("mosquitto_pub -h broker -u sensor -P W91Y2h-F5qQVB -t t -m 1",),
+        not_samples=("mosquitto_pub -h broker -u sensor -P ${DB_PASSWORD} -t t -m 1",),
     ),
     Rule(
         "password",
@@ -227,6 +236,8 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         ("chpasswd",),
         back=100,
         group="v",
+        samples=("echo 'alice:w0Rp4W-yuBOuN' | sudo chpasswd",),
+        not_samples=("echo 'alice:${DB_PASSWORD}' | sudo chpasswd",),
     ),
     # --- chat-bot tokens in code ---
     Rule(
@@ -236,8 +247,19 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         ),
         ("run(", "login"),
         group="v",
+        samples=("client.run('NC5esLG2EhU7DJy1gABMnBtmWD.17C-bd.GiJcWdaYrlUxC6n4ca0uvSllL4RH3CrLVqFjFl')",),
+        not_samples=("client.run('NC5esLG2EhU7DJy1gABMnBtm')",),
     ),
-    Rule("meta-access-token", Pattern(r"(?<![A-Za-z0-9+/])EAA[B-Z][A-Za-z0-9]{80,}"), ("EAA",), exact=True),
+    Rule(
+        "meta-access-token",
+        Pattern(r"(?<![A-Za-z0-9+/])EAA[B-Z][A-Za-z0-9]{80,}"),
+        ("EAA",),
+        exact=True,
+        samples=(
+            "page_token = EAAGlfMBRh2uQRNraf8T7xcjdkYkBZ12HJqpOwRMx5w9oamt0IBhcnhDnunWK8BeFFuas3OH33PUhPFQfTrMDdV7m6oOWQXI1hx7",
+        ),
+        not_samples=("Graph API user tokens start with EAAG and run to about 200 characters.",),
+    ),
     # a literal given to a call named for a secret: `SignatureVerifier('…')`, `get_token("…")`
     Rule(
         "secret",
@@ -248,6 +270,8 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         ("secret", "token", "key", "verifier"),
         group="v",
         accept=lambda v: "://" not in v and _looks_random(v),
+        samples=("verifier = SignatureVerifier('9b396bb125e17a47af5f413840a71879')",),
+        not_samples=("verifier = SignatureVerifier('9b396bb125')",),
     ),
     # --- secrets nested in config ---
     # a block named for secrets: its first value (`tokens {\n agent = "…"`, `secret:\n  value: …`)
@@ -263,6 +287,8 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         ("secret", "token", "pass", "credential", "key"),
         group="v",
         accept=lambda v: _has_digit(v) and _random_value(v),
+        samples=('secrets = {\n  grafana = "VEoyAfOfyM5AvakcTRYrdmFrXwTcA0"\n}',),
+        not_samples=('secrets = {\n  grafana = "VEoyAfOfyM"\n}',),
     ),
     # a name/value pair whose name is a secret's: Kubernetes' `- name: X_SECRET\n  value: …`,
     # ECS' and GitHub's `{"name": "…_TOKEN", "value": "…"}`, Hadoop's `<name>…</name><value>…`,
@@ -279,6 +305,8 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         ("name", "key"),
         group="v",
         accept=_unquoted_value,
+        samples=('<add key="ApiKey" value="KhClLzfFJgCx7LVRwVUH9Ad9CarsIgWV" />',),
+        not_samples=('<add key="ApiKey" value="${TOKEN}" />',),
     ),
     # an INI section for an API (`[api]`) whose `key=` or `token=` holds it (zuliprc, .pypirc-like)
     Rule(
@@ -290,6 +318,8 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         back=1,
         group="v",
         accept=_random_value,
+        samples=("[api]\nsite=https://chat.example.org\nkey=Zjzr9Dal6PUonakKXRBEJ6ZrpXLIDEd2\nemail=bot@example.org",),
+        not_samples=("[api]\nsite=https://chat.example.org\nkey=Zjzr9Dal6P\nemail=bot@example.org",),
     ),
     # --- credentials in code, on command lines and in servers' configs ---
     # a scheme and a credential as two literals (`AuthenticationHeaderValue("Bearer", "…")`), a
@@ -302,6 +332,8 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         ("bearer", "basic", "token"),
         group="v",
         accept=_looks_random,
+        samples=('session.auth = ("token", "HYDw8m7Xfezmcghb4hkGkSe6")',),
+        not_samples=('session.auth = ("token", "${API_TOKEN}")',),
     ),
     Rule(
         "password",
@@ -313,6 +345,8 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         ("auth",),
         group="v",
         accept=_is_value,
+        samples=('r = requests.get(url, auth=("admin", "u9XC9FrlJ^o6RVX"), timeout=10)',),
+        not_samples=('r = requests.get(url, auth=("admin", "${DB_PASSWORD}"), timeout=10)',),
     ),
     # a line that is a name and its value: a build script's `storePassword '…'` (Gradle, Groovy and
     # Ruby DSLs), a config file's `requirepass …` (redis.conf, `rpcpassword …`); unquoted, the
@@ -328,6 +362,8 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         back=48,
         group="v",
         accept=_name_value_line,
+        samples=("> machine h.example.com\n>   login ci\n>   password Xk29fLq0pWz",),
+        not_samples=("requirepass foobared",),
     ),
     # --- credentials on command lines ---
     Rule(
@@ -341,6 +377,8 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         exact=True,
         group="v",
         accept=lambda v: _unquoted_value(v) and not re.fullmatch(r"[\d:.]+(?:/\w+)?", v),
+        samples=("hdbsql -n localhost:30015 -u SYSTEM -p y51ODbtJx_KL5X5 -d SYSTEMDB",),
+        not_samples=("docker run -u 1000 -p 8080:80 nginx:1.27",),
     ),
     Rule(
         "password",
@@ -351,6 +389,8 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         ("pass",),
         back=2,  # `ht` before it
         group="v",
+        samples=("htpasswd -b -c /etc/nginx/.htpasswd admin bfLP4oZ6ctbDOo",),
+        not_samples=("htpasswd -b -c /etc/nginx/.htpasswd admin ${DB_PASSWORD}",),
     ),
     Rule(
         "password",
@@ -361,6 +401,8 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         back=4,
         group="v",
         accept=_unquoted_value,
+        samples=("wpa_passphrase Office-5G y51ODbtJx_KL5X5 > /etc/wpa_supplicant.conf",),
+        not_samples=("wpa_passphrase MyNetwork  # reads the passphrase from stdin",),
     ),
     Rule(
         "password",
@@ -376,6 +418,8 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         exact=True,
         group="v",
         accept=lambda v: _unquoted_value(v) and v.strip("'\"").lower() not in ("public", "private"),
+        samples=("nmcli device wifi connect CafeGuest password NOuB8ogrm0LR20 ifname wlan0",),
+        not_samples=("snmpget -v2c -c public 10.0.0.1 sysUpTime.0",),
     ),
     # an `expect` script's answer to a password prompt: `expect "Password:"` then `send "…\r"`
     Rule(
@@ -388,12 +432,16 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         ("expect",),
         group="v",
         accept=_is_value,
+        samples=('spawn ssh admin@10.0.0.9\nexpect "password:"\nsend "HuOdHM3O7*pIJCw\\r"\ninteract',),
+        not_samples=('spawn ssh admin@10.0.0.9\nexpect "password:"\nsend "${DB_PASSWORD}\\r"\ninteract',),
     ),
     Rule(
         "basic-auth",
         Pattern(r"(?i)authorization\\*[\"']?\s+\\*[\"']?(?:basic|bearer|token)\s+(?P<v>[A-Za-z0-9._~+/=-]{12,})"),
         ("authorization",),
         group="v",
+        samples=('    proxy_set_header Authorization "Basic b3BzOlZ0dDZzYWg5aCUxTzVMag==";',),
+        not_samples=('    proxy_set_header Authorization "Basic b3BzOlZ0d";',),
     ),
     Rule(
         "token",
@@ -405,5 +453,7 @@ CONTEXT_RULES: tuple[Rule, ...] = (
         back=10,
         group="v",
         accept=_is_value,
+        samples=('    proxy_set_header X-Api-Key "Z1IGKDnKnBAllQ98ZbAvJnZyLZJB4Eo5";',),
+        not_samples=('    proxy_set_header X-Api-Key "Z1IGKDnKnB";',),
     ),
 )

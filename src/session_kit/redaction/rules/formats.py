@@ -1,8 +1,7 @@
-"""The shapes of secrets the redactor knows: one table of rules.
+"""The shapes of secrets the redactor knows: what a rule is, and the rules by format.
 
-Owns: `Rule` and `RULES`, the list of secret shapes — tokens with a vendor's prefix (cloud,
-VCS and CI, package registries, payment, chat, AI providers, observability: the formats that
-gitleaks' rules and detect-secrets' plugins describe), JWTs, PEM/OpenSSH/PGP private keys,
+Owns: `Rule` (a rule as data: its pattern, anchors, checks and its own samples) and the
+helpers every family's rules share; `PEM_RULES` (PEM/OpenSSH/PGP private keys) and `RULES`:
 credentials by context (Authorization and API-key headers, URL passwords, `curl -u`,
 `mysql -p`, `sshpass -p`, `docker login -p`, `.netrc`, Azure `AccountKey=` and SAS `sig=`),
 and assignments whose name says a secret follows (`password=`, `"api_key": "…"`, also with
@@ -114,6 +113,7 @@ _PLACEHOLDER = re.compile(r"your[-_][\w-]*|<[^<>]*>|(?:x+|\*+|\.+)", re.IGNORECA
 _CODE = re.compile(r"[\w.]*[(\[]|[~.]?/")
 _PORT_PATH = re.compile(r"\d{1,5}(?:[/?#].*)?|\$\{?\w+\}?")  # `host:8080/a@b`, `:$PASS@`: no password
 _MARKER = re.compile(r"\[REDACTED:[\w.-]+\]\**")  # a secret already replaced (and padded, by a scrub)
+_PARAMETER = re.compile(r"[a-z_]+=")
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 
 
@@ -156,38 +156,7 @@ def _authorization_kind(match: re.Match[str]) -> str:
     return {"bearer": "bearer-token", "basic": "basic-auth"}.get(scheme, "token")
 
 
-def _token(kind: str, pattern: str, *anchors: str, back: int = 0, group: int | str = 0) -> Rule:
-    """A token with a vendor's fixed prefix (or infix): found by its anchors as written."""
-    return Rule(kind, Pattern(pattern), anchors, back=back, exact=True, group=group)
-
-
-_END = r"(?![A-Za-z0-9_-])"  # a token ends where its alphabet does
-
-
-def _family(separator: str, *tokens: tuple[str, str | tuple[str, ...], str]) -> Rule:
-    """Tokens whose prefix ends just before `separator`, as (kind, prefix or prefixes, pattern
-    from the prefix on). Each text is scanned once for the separator, not once per vendor (a
-    scan costs about as much as the rest of redacting), and a pattern is tried only where the
-    characters before the separator are one of the prefixes. A pattern that several prefixes
-    share is one alternative of the family's regex, tried once."""
-    alternatives = "|".join(f"(?P<t{i}>{pattern})" for i, (_, _, pattern) in enumerate(tokens))
-    kinds = {f"t{i}": kind for i, (kind, _, _) in enumerate(tokens)}
-    by_tail: dict[str, list[str]] = {}
-    for _, prefixes, _ in tokens:
-        for prefix in (prefixes,) if isinstance(prefixes, str) else prefixes:
-            if prefix not in by_tail.setdefault(prefix[-2:], []):
-                by_tail[prefix[-2:]].append(prefix)
-    return Rule(
-        "token",
-        Pattern(r"(?<![A-Za-z0-9])(?:" + alternatives + ")"),
-        (separator,),
-        exact=True,
-        kind_of=lambda match: kinds[match.lastgroup or ""],
-        prefixes={tail: tuple(found) for tail, found in by_tail.items()},
-    )
-
-
-RULES: tuple[Rule, ...] = (
+PEM_RULES: tuple[Rule, ...] = (
     Rule(
         "private-key",
         # A header with no key after it (code that looks for one) is not a secret.
@@ -202,144 +171,15 @@ RULES: tuple[Rule, ...] = (
         ),
         ("-----BEGIN",),
         exact=True,
-    ),
-    # --- tokens with a vendor's prefix (gitleaks' and detect-secrets' formats) ---
-    # Most are found through the separator after their prefix (`_`, `-`, `.`): one scan of the
-    # text per separator instead of one per vendor (see `_family`).
-    _family(
-        "_",
-        ("stripe-key", "sk", r"[sr]k_(?:live|test)_[A-Za-z0-9]{16,}"),
-        ("stripe-key", "rk", r"rk_(?:live|test)_[A-Za-z0-9]{16,}"),
-        ("stripe-webhook-secret", "whsec", r"whsec_[A-Za-z0-9+/=]{24,}"),
-        ("github-token", ("ghp", "gho", "ghu", "ghs", "ghr"), r"gh[pousr]_[A-Za-z0-9]{30,}"),
-        ("github-token", "github", r"github_pat_[A-Za-z0-9_]{22,}"),
-        ("grafana-token", "glsa", r"glsa_[A-Za-z0-9_=+/-]{32,}"),
-        ("grafana-token", "glc", r"glc_[A-Za-z0-9_=+/-]{32,}"),
-        ("circleci-token", "CCIPAT", r"CCIPAT_[A-Za-z0-9]{20,}_[a-f0-9]{40}"),
-        ("buildkite-token", "bkua", r"bkua_[a-f0-9]{40}"),
-        ("npm-token", "npm", r"npm_[A-Za-z0-9]{36}" + _END),
-        ("rubygems-key", "rubygems", r"rubygems_[a-f0-9]{48}"),
-        ("docker-token", "dckr", r"dckr_pat_[A-Za-z0-9_-]{20,}"),
-        ("digitalocean-token", ("dop", "doo", "dor"), r"do[por]_v1_[a-f0-9]{64}"),
-        ("fly-token", "fo1", r"fo1_[A-Za-z0-9_-]{39,}"),
-        ("supabase-token", "sbp", r"sbp_[a-f0-9]{40}"),
-        ("braintree-token", "access", r"access_token\$production\$[0-9a-z]{16}\$[0-9a-f]{32}"),
-        ("shopify-token", ("shpat", "shpss", "shpca", "shppa"), r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}"),
-        ("huggingface-token", "hf", r"hf_[A-Za-z0-9]{34,}"),
-        ("replicate-token", "r8", r"r8_[A-Za-z0-9]{37}"),
-        ("groq-key", "gsk", r"gsk_[A-Za-z0-9]{48,}"),
-        ("notion-token", "ntn", r"ntn_[A-Za-z0-9]{40,}"),
-        ("notion-token", "secret", r"secret_[A-Za-z0-9]{43}" + _END),
-        ("linear-key", "lin", r"lin_api_[A-Za-z0-9]{40}"),
-        ("sentry-token", ("sntrys", "sntryu"), r"sntry[su]_[A-Za-z0-9_=+/-]{40,}"),
-        ("langsmith-key", "lsv2", r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}"),
-        ("render-key", "rnd", r"rnd_[A-Za-z0-9]{24,}" + _END),
-        ("planetscale-token", "pscale", r"pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,}"),
-        ("pinecone-key", "pcsk", r"pcsk_[A-Za-z0-9]{4,8}_[A-Za-z0-9]{40,}"),
-        ("netlify-token", "nfp", r"nfp_[A-Za-z0-9]{36,}"),
-        ("neon-key", "napi", r"napi_[a-z0-9]{64}"),
-        ("figma-token", "figd", r"figd_[A-Za-z0-9_-]{38,}"),
-        ("prefect-key", ("pnu", "pnb"), r"pn[ub]_[A-Za-z0-9]{36}"),
-        ("deno-token", ("ddp", "ddw"), r"dd[pw]_[A-Za-z0-9]{36}"),
-        ("supabase-key", "sb", r"sb_secret_[A-Za-z0-9_-]{20,}"),
-        ("resend-key", "re", r"re_[A-Za-z0-9]{8}_[A-Za-z0-9]{20,}"),
-        ("onepassword-token", "ops", r"ops_eyJ[A-Za-z0-9+/=_-]{60,}"),
-    ),
-    _family(
-        "-",
-        ("anthropic-api-key", "sk", r"sk-ant-[A-Za-z0-9_-]{16,}"),
-        # an OpenAI key holds a digit (words joined by hyphens do not)
-        ("openai-api-key", "sk", r"sk-(?:proj-|svcacct-|admin-)?(?=[A-Za-z_-]{0,200}\d)[A-Za-z0-9_-]{20,}"),
-        (
-            "gitlab-token",
-            tuple(
-                "gl" + kind for kind in ("pat", "ptt", "rt", "dt", "ft", "cbt", "imt", "soat", "agent", "oas", "rtr")
-            ),
-            r"gl(?:pat|ptt|rt|dt|ft|cbt|imt|soat|agent|oas|rtr)-[A-Za-z0-9_-]{20,}",
+        samples=(
+            '"private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCvu9UYpXFzj+gG+klFwv5Zy2D30yDU9qz\\ngxykYaDPO+w8FWZ7n1lFhniIFJRKVrSqjb5pZcur0E87ivkRIth4fge40NULr7QT\\n-----END PRIVATE KEY-----\\n"',
         ),
-        ("pypi-token", "pypi", r"pypi-AgE[A-Za-z0-9_-]{50,}"),
-        ("postman-key", "PMAK", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}"),
-        ("pulumi-token", "pul", r"pul-[a-f0-9]{40}"),
-        ("google-oauth-secret", "GOCSPX", r"GOCSPX-[A-Za-z0-9_-]{28}"),
-        ("square-token", ("sq0atp", "sq0csp"), r"sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}"),
-        (
-            "flutterwave-key",
-            ("FLWSECK", "FLWSECK_TEST", "FLWPUBK", "FLWPUBK_TEST"),
-            r"FLW(?:SEC|PUB)K(?:_TEST)?-[a-hA-H0-9]{32}-X",
-        ),
-        ("slack-token", tuple("xox" + c for c in "abposre"), r"xox[abposre]-[A-Za-z0-9-]{10,}"),
-        ("slack-token", "xapp", r"xapp-\d-[A-Za-z0-9-]{20,}"),
-        ("newrelic-key", ("NRAK", "NRJS", "NRII"), r"NR(?:AK|JS|II)-[A-Z0-9]{20,}"),
-        ("perplexity-key", "pplx", r"pplx-[A-Za-z0-9]{40,}"),
-        ("mailgun-key", "key", r"key-[a-f0-9]{32}" + _END),
-        ("tailscale-key", "tskey", r"tskey-[a-z]+-[A-Za-z0-9]{8,}-[A-Za-z0-9]{16,}"),
-        ("firecrawl-key", "fc", r"fc-[a-f0-9]{32}" + _END),
-        ("heroku-key", "HRKU", r"HRKU-[A-Za-z0-9_-]{20,}"),
-        ("xai-key", "xai", r"xai-[A-Za-z0-9]{50,}"),
-        ("cerebras-key", "csk", r"csk-[a-z0-9]{40,}"),
-        ("tavily-key", "tvly", r"tvly-(?:dev-|prod-)?[A-Za-z0-9]{30,}"),
-        ("hubspot-token", "pat", r"pat-(?:na|eu|ap)\d-[a-f0-9]{8}-[a-f0-9-]{27}"),
+        not_samples=('if line.startswith("-----BEGIN RSA PRIVATE KEY-----"):',),
     ),
-    _family(
-        ".",
-        ("doppler-token", "dp", r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}"),
-        ("vault-token", ("hvs", "hvb", "hvr"), r"hv[sbr]\.[A-Za-z0-9_-]{24,}"),
-        ("google-oauth-token", "ya29", r"ya29\.[A-Za-z0-9_-]{30,}"),
-        ("sendgrid-key", "SG", r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}"),
-        ("mapbox-secret-token", "sk", r"sk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}"),
-    ),
-    _token("aws-access-key", r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA)[0-9A-Z]{16}(?![A-Za-z0-9])", "IA", back=2),
-    Rule(
-        "aws-secret-key",
-        Pattern(
-            r"(?i)aws_?secret_?access_?key(?:[_-]?[A-Za-z0-9]{1,12})?\\*[\"']?\s*[:=]\s*\\*[\"']?(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"
-        ),
-        ("secret",),
-        back=4,
-        group="v",
-    ),
-    _token("alibaba-access-key", r"LTAI[A-Za-z0-9]{12,20}" + _END, "LTAI"),
-    _token("atlassian-token", r"(?:ATBB[A-Za-z0-9_=.-]{24,}|ATATT3[A-Za-z0-9_=-]{60,})", "AT"),
-    _token("nuget-key", r"(?<![A-Za-z0-9])oy2[a-z0-9]{43}" + _END, "oy2"),
-    _token("artifactory-key", r"(?<![A-Za-z0-9])AKCp[A-Za-z0-9]{60,}", "AKCp"),
-    # found at its `api`, which the API-key headers need scanned anyway
-    Rule("databricks-token", Pattern(r"(?<![A-Za-z0-9])dapi[a-f0-9]{32}(?:-\d)?"), ("api",), back=1),
-    _token("terraform-token", r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}", ".atlasv1.", back=14),
-    _token("google-api-key", r"AIza[0-9A-Za-z_-]{35}", "AIza"),
-    _token("google-oauth-token", r"1//0[A-Za-z0-9_-]{40,}", "1//0"),
-    _token("azure-client-secret", r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}", "Q~", back=4),
-    _token("square-token", r"(?<![A-Za-z0-9])EAAA[A-Za-z0-9_-]{60,}", "EAAA"),
-    _token(
-        "slack-webhook", r"https://hooks\.slack\.com/(?:services|triggers|workflows)/[A-Za-z0-9/_-]+", "://", back=5
-    ),
-    _token(
-        "discord-webhook",
-        r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/[0-9]+/[A-Za-z0-9_-]+",
-        "://",
-        back=5,
-    ),
-    _token(
-        "telegram-bot-token",
-        r"[\s\S]{0,12}?(?<![0-9])(?P<v>[0-9]{6,12}:AA[A-Za-z0-9_-]{30,})",
-        ":AA",
-        back=12,
-        group="v",
-    ),
-    _token("twilio-key", r"(?<![A-Za-z0-9])SK[0-9a-f]{32}" + _END, "SK"),
-    _token("mailchimp-key", r"(?<![A-Za-z0-9])[a-f0-9]{32}-us\d{1,2}" + _END, "-u", back=32),
-    _token(
-        "teams-webhook",
-        r"https://[A-Za-z0-9-]+\.webhook\.office\.com/webhookb2/(?P<v>[^\s\"'<>\\\x00]+)",
-        "://",
-        back=5,
-        group="v",
-    ),
-    _token("airtable-token", r"(?<![A-Za-z0-9])pat[A-Za-z0-9]{14}\.[a-f0-9]{64}", "pat"),
-    _token(
-        "jwt",
-        r"(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}",
-        "eyJ",
-    ),
+)
+
+# After the PEM rule, `vendors.VENDOR_RULES`, then these.
+RULES: tuple[Rule, ...] = (
     # --- credentials by context: headers, URLs, command lines ---
     Rule(
         "token",
@@ -351,7 +191,10 @@ RULES: tuple[Rule, ...] = (
         ("authorization",),
         group="v",
         kind_of=_authorization_kind,
-        accept=_is_value,
+        # a Digest header's first parameter's name (`username=`) is no credential
+        accept=lambda v: _is_value(v) and _PARAMETER.fullmatch(v) is None,
+        samples=('curl -H "Authorization: Bearer 8f2d1c0b9a7e6d5c4b3a2f1e0d9c8b7a" https://api',),
+        not_samples=("authorization: required", 'Authorization: Digest username="bob", realm="api", response="$R"'),
     ),
     Rule(
         "bearer-token",
@@ -359,6 +202,8 @@ RULES: tuple[Rule, ...] = (
         ("bearer",),
         group="v",
         accept=_has_digit,
+        samples=('RequestHeader set Authorization "Bearer ZMfjE5x24YxALyyrwYSvpTl5C2t48i9rGRcpoGvc"',),
+        not_samples=('RequestHeader set Authorization "Bearer ${TOKEN}"',),
     ),
     Rule(
         "api-key",
@@ -369,11 +214,41 @@ RULES: tuple[Rule, ...] = (
         ("api", "auth-token", "access-token", "vault-token"),
         group="v",
         accept=_is_value,
+        samples=('{"service": "geo", "apiKey": "axdf79eAOwK0Jpvra0NSxajuKViuz0ZP7urc"}',),
+        not_samples=('{"service": "geo", "apiKey": "${TOKEN}"}',),
     ),
     # Azure connection strings, found at their `key` (scanned anyway for the assignments)
-    Rule("azure-key", Pattern(r"(?i)AccountKey=(?P<v>[A-Za-z0-9+/=%]{16,})"), ("key",), back=7, group="v"),
-    Rule("azure-key", Pattern(r"(?i)SharedAccessKey=(?P<v>[A-Za-z0-9+/=%]{16,})"), ("key",), back=12, group="v"),
-    Rule("azure-sas", Pattern(r"[?&;]sig=(?P<v>[A-Za-z0-9%+/=]{16,})"), ("sig=",), back=1, group="v"),
+    Rule(
+        "azure-key",
+        Pattern(r"(?i)AccountKey=(?P<v>[A-Za-z0-9+/=%]{16,})"),
+        ("key",),
+        back=7,
+        group="v",
+        samples=(
+            "AccountEndpoint=https://acme.documents.azure.com:443/;AccountKey=q1fgkrhwXXx47A152Y29jW9zj2ImJdA87LWurMTbfG5oNd/u0STeMB/GMbtSvm2f93F2OBSofL8g50lE9RfG+n==;",
+        ),
+        not_samples=("AccountEndpoint=https://acme.documents.azure.com:443/;AccountKey=${TOKEN};",),
+    ),
+    Rule(
+        "azure-key",
+        Pattern(r"(?i)SharedAccessKey=(?P<v>[A-Za-z0-9+/=%]{16,})"),
+        ("key",),
+        back=12,
+        group="v",
+        samples=(
+            "Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=30cdvJZy9WERCUebsbqAIFj+0h5VaBwASdLt+Xlq8jM=",
+        ),
+        not_samples=("Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=${TOKEN}",),
+    ),
+    Rule(
+        "azure-sas",
+        Pattern(r"[?&;]sig=(?P<v>[A-Za-z0-9%+/=]{16,})"),
+        ("sig=",),
+        back=1,
+        group="v",
+        samples=("?sv=2021-06-08&se=2026&sr=c&sp=rl&sig=vg92pGX5KC0EfGNsvAtgSuk+QALEeoBG6%2FSyherNXXQ%3D",),
+        not_samples=("?sv=2021-06-08&se=2026&sr=c&sp=rl&sig=${TOKEN}",),
+    ),
     # the password runs to the last `@` before a host, so it may hold `@ / : # ? [ ] '`
     Rule(
         "url-password",
@@ -385,6 +260,8 @@ RULES: tuple[Rule, ...] = (
         exact=True,
         group="v",
         accept=lambda v: _PORT_PATH.fullmatch(v) is None and _MARKER.fullmatch(v) is None,
+        samples=("DATABASE_URL=postgres://app:hunter2-Tr0ub4dor@db.internal:5432/orders",),
+        not_samples=("session-kit: cannot reach the team database postgresql://kit:***@127.0.0.1",),
     ),
     # a key or token as the URL's user (a Sentry DSN, `https://<token>@github.com/`)
     Rule(
@@ -394,6 +271,8 @@ RULES: tuple[Rule, ...] = (
         exact=True,
         group="v",
         accept=_has_digit,
+        samples=("SENTRY_DSN=https://294b8ad3ccb63c75cfefefbe95c8a472@o4504.ingest.sentry.io/4505",),
+        not_samples=("SENTRY_DSN=https://294b8ad3cc@o4504.ingest.sentry.io/4505",),
     ),
     Rule(
         "password",
@@ -404,6 +283,8 @@ RULES: tuple[Rule, ...] = (
         group="v",
         # after `user:` a dotted value is a password, not code (`-u ci:MDXVprE.FHNPpOQUFxx`)
         accept=lambda v: _is_value(v) or _DOTTED.fullmatch(v) is not None,
+        samples=('curl -s --user "ci-bot:MDXVprE.FHNPpOQUFxx" https://repo.example.com/upload',),
+        not_samples=("curl -u admin:$CI_PASSWORD https://ci.example.com/job/x/build",),
     ),
     Rule(
         "password",
@@ -412,6 +293,8 @@ RULES: tuple[Rule, ...] = (
         ),
         ("mysql",),
         group="v",
+        samples=("mysql -u root -pS3cretPassw0rd -h db\nsshpass -p 'hunter2!x' ssh host",),
+        not_samples=("mysql -uroot -p${DB_PASSWORD} -h 127.0.0.1 shop < dump.sql",),
     ),
     Rule(
         "password",
@@ -419,6 +302,8 @@ RULES: tuple[Rule, ...] = (
         ("pass",),
         back=3,
         group="v",
+        samples=("sshpass -p 'hunter2!x' ssh deploy@host",),
+        not_samples=('sshpass -p "$SSH_PASS" ssh deploy@host',),
     ),
     Rule(
         "password",
@@ -427,12 +312,16 @@ RULES: tuple[Rule, ...] = (
         ),
         ("login",),
         group="v",
+        samples=("az login --service-principal -u http://app -p TMS2Y5-1adJCi --tenant acme",),
+        not_samples=("az login --service-principal -u http://app -p ${DB_PASSWORD} --tenant acme",),
     ),
     Rule(
         "password",
         Pattern(r"\bmachine\s+[^\s\x00]+\s+login\s+[^\s\x00]+\s+password\s+(?P<v>[^\s\x00]+)"),
         ("machine",),
         group="v",
+        samples=("machine git.example.com\n  login deploy\n  password inUwjhFc1580BwyOqtOL\n",),
+        not_samples=("machine git.example.com\n  login deploy\n  password ${DB_PASSWORD}\n",),
     ),
     # --- assignments: the name says a secret follows ---
     # name = "value" / name: 'value' / "name": "value" (any case; the name ends the key)
@@ -450,6 +339,8 @@ RULES: tuple[Rule, ...] = (
         group="v",
         kind_of=_assignment_kind,
         accept=_is_value,
+        samples=('<datasource user="app" password="6bZALOMKih_Pjo7" url="jdbc:h2:mem"/>',),
+        not_samples=('settings = Settings(SLACK_BOT_TOKEN="xoxb-token", SLACK_APP_TOKEN="xapp-token")',),
     ),
     # NAME=value in upper case, as in environment files and shell exports
     Rule(
@@ -465,6 +356,8 @@ RULES: tuple[Rule, ...] = (
         group="v",
         kind_of=_assignment_kind,
         accept=_is_value,
+        samples=("services:\n  db:\n    environment:\n      POSTGRES_PASSWORD: Pu3gN75mVHjB0hbn\n",),
+        not_samples=("SLACK_BOT_TOKEN=xoxb-xxxxxxxxxxxx-xxxxxxxxxxxxx-xxxxxxxxxxxxxxxxxxxxxxxx",),
     ),
     # password=value unquoted, any case (command lines, URLs' query strings, YAML, .pypirc)
     Rule(
@@ -478,6 +371,8 @@ RULES: tuple[Rule, ...] = (
         group="v",
         kind_of=_assignment_kind,
         accept=_is_value,
+        samples=("spring:\n  datasource:\n    username: app\n    password: o40o3ki1vdp2iFcI\n",),
+        not_samples=("password: string  # the type, no value\napi docs: https://example.com/api\n",),
     ),
     # token=value, api_key: value… unquoted, any case (.npmrc's `_authToken=`): the value must
     # look random (a digit, or mixed case), as `token: follower` in prose does not
@@ -494,5 +389,7 @@ RULES: tuple[Rule, ...] = (
         group="v",
         kind_of=_assignment_kind,
         accept=_looks_random,
+        samples=("[oauth]\nclient_id = web\nclient_secret = gT2PrwEEy36cMEoQT0cTiVOhBwiAHy\n",),
+        not_samples=("- session-token: Deploy component emitter `deploy_budget()` provider",),
     ),
 )

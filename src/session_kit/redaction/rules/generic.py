@@ -116,7 +116,16 @@ _QUOTED = r"\\*(?P<q>[\"'])" + _QUOTED_START + r"(?P<v>[^\"'\n\x00\\]{1,500}?)\\
 _BARE = _NOT_A_VALUE + r"(?![\w.]*[(\[])(?P<v>[^\s\"',;&<>\\()\x00`]{3,})"
 
 
-def _assignment(word: str, value: str, anchors: tuple[str, ...], accept: Callable[[str], bool], kind: str) -> Rule:
+def _assignment(
+    word: str,
+    value: str,
+    anchors: tuple[str, ...],
+    accept: Callable[[str], bool],
+    kind: str,
+    *,
+    samples: tuple[str, ...] = (),
+    not_samples: tuple[str, ...] = (),
+) -> Rule:
     pattern = (
         r"(?i:" + word + r")"
         if word in (_PASSWORD_WORD, _BARE_PASSWORD_WORD)
@@ -128,6 +137,8 @@ def _assignment(word: str, value: str, anchors: tuple[str, ...], accept: Callabl
         anchors,
         group="v",
         accept=accept,
+        samples=samples,
+        not_samples=not_samples,
     )
 
 
@@ -167,11 +178,45 @@ GENERIC_RULES: tuple[Rule, ...] = (
         group="v",
         accept=_random_tail,
         scan=Pattern(r"[_-][A-Za-z0-9]{10}[A-Za-z0-9_-]{10}"),
+        samples=("poetry config pypi-token.pypi pypi-WZvxoCdCtoYhP31DQblrYA7aRSRdl8LWzcet",),
+        not_samples=("Stripe customer cus_NffrFeUfNV2Hib, charge ch_3MmlLrLkdIwHu7ix0snN0B15",),
     ),
-    _assignment(_PASSWORD_WORD, _QUOTED, _PASSWORD_ANCHORS, _is_value, "password"),
-    _assignment(_BARE_PASSWORD_WORD, _BARE, _PASSWORD_ANCHORS, _is_value, "password"),
-    _assignment(_OTHER_WORD, _QUOTED, _OTHER_ANCHORS, _looks_random, "secret"),
-    _assignment(_OTHER_WORD, _BARE, _OTHER_ANCHORS, _looks_random, "secret"),
+    _assignment(
+        _PASSWORD_WORD,
+        _QUOTED,
+        _PASSWORD_ANCHORS,
+        _is_value,
+        "password",
+        samples=("$db['default']['password'] = '4raFzdt9d0dHEMoo';",),
+        not_samples=('{"http-basic": {"repo.example.com": {"username": "ci", "password": "%env(COMPOSER_PASS)%"}}}',),
+    ),
+    _assignment(
+        _BARE_PASSWORD_WORD,
+        _BARE,
+        _PASSWORD_ANCHORS,
+        _is_value,
+        "password",
+        samples=("[database]\nhost = db.internal\nuser = app\npass = qwrEArPs0R%R2Qa\n",),
+        not_samples=("password: string  # the type, no value\napi docs: https://example.com/api\n",),
+    ),
+    _assignment(
+        _OTHER_WORD,
+        _QUOTED,
+        _OTHER_ANCHORS,
+        _looks_random,
+        "secret",
+        samples=('SECRET_KEY = "*!d*crtlir8-wi3kl-d)l(j0&%58bto6x8f3(+0juj_6c4adgw"',),
+        not_samples=('settings = Settings(SLACK_BOT_TOKEN="xoxb-token", SLACK_APP_TOKEN="xapp-token")',),
+    ),
+    _assignment(
+        _OTHER_WORD,
+        _BARE,
+        _OTHER_ANCHORS,
+        _looks_random,
+        "secret",
+        samples=("production:\n  secret_key_base: ZT3nnRb7y3%nTI9",),
+        not_samples=("- session-token: Deploy component emitter `deploy_budget()` provider",),
+    ),
     Rule(
         "secret",
         Pattern(
@@ -181,6 +226,8 @@ GENERIC_RULES: tuple[Rule, ...] = (
         ("key=", "name="),
         group="v",
         accept=_is_value,
+        samples=('<entry key="db.password">Fm4WiC62Lj_z02G</entry>',),
+        not_samples=('<entry key="db.password">${TOKEN}</entry>',),
     ),
     Rule(
         "password",
@@ -191,6 +238,8 @@ GENERIC_RULES: tuple[Rule, ...] = (
         ("define(",),
         group="v",
         accept=_is_value,
+        samples=("define('AUTH_SALT', 'e8qVboljc1El4DwnA-MHvD8RIdYp9j)2m4chL4LSOgXif&k^l&!rssZTNzHiE-B3');",),
+        not_samples=("define('AUTH_SALT', '${DB_PASSWORD}');",),
     ),
     Rule(
         "password",
@@ -202,6 +251,8 @@ GENERIC_RULES: tuple[Rule, ...] = (
         ("config",),
         group="v",
         accept=_is_value,
+        samples=("npm config set //npm.example.com/:_authToken JsoXU70om1Hk21b7nJCMyrZIKm3qFyXjQlx2",),
+        not_samples=("npm config set //npm.example.com/:_authToken ${DB_PASSWORD}",),
     ),
     Rule(
         "password",
@@ -211,6 +262,8 @@ GENERIC_RULES: tuple[Rule, ...] = (
         group="v",
         accept=lambda v: not v.startswith("/"),
         scan=Pattern(r":(?:\d{1,5}|\*):[^:\s\"'\\\x00]+:[^:\s\"'\\\x00]+:[^\s\"'\\\x00]"),
+        samples=("db.internal:5432:app:app_user:Y7CXs8a1cy#nF66",),
+        not_samples=("db.internal:5432:app:app_user:${DB_PASSWORD}",),
     ),
     Rule(
         "password",
@@ -230,6 +283,8 @@ GENERIC_RULES: tuple[Rule, ...] = (
         ("machine", "default"),
         exact=True,
         group="v",
+        samples=("default login anonymous password Kc6DIjxmj8%3G7k",),
+        not_samples=("default login anonymous password ${DB_PASSWORD}",),
     ),
     Rule(
         "token",
@@ -239,6 +294,8 @@ GENERIC_RULES: tuple[Rule, ...] = (
         ("github-oauth", "gitlab-oauth", "gitlab-token"),
         exact=True,
         group="v",
+        samples=('{"github-oauth": {"github.com": "ghp_pz3xwWQn3164hJ3wKMfYyxOHTA6hgYH1fxTZ"}}',),
+        not_samples=('{"github-oauth": {"github.com": "${TOKEN}"}}',),
     ),
     Rule(
         "cookie",
@@ -246,6 +303,10 @@ GENERIC_RULES: tuple[Rule, ...] = (
         ("cookie",),
         group="v",
         accept=lambda v: any(_random_cookie(m) for m in re.findall(r"=([^;\s,]+)", v)),
+        samples=(
+            "wget --header='Cookie: connect.sid=s%3A89xzXetDnJ2R3EBLaXQ3d-0wvSMkcFpf.FnLrx14tuSFGo6TmEVyc' https://api.example.net/me",
+        ),
+        not_samples=("Cookie: _ga=GA1.2.1234567890.1700000000; _gid=GA1.2.987654321.1700000000",),
     ),
     Rule(
         "secret",
@@ -256,6 +317,8 @@ GENERIC_RULES: tuple[Rule, ...] = (
         ("seed", "secret", "token", "key", "pass"),
         group="v",
         accept=_random_word,
+        samples=("use api key Zo7wPrnr225YXZnGlr77TIeKMgf7DmWozHPMUSKk for staging",),
+        not_samples=("i18n key: dashboard.widgets.revenue_chart_title_v2",),
     ),
     # `user:password` after `-a`/`--auth` (HTTPie), `user/password@db` (Oracle's tools), Windows'
     # `/user:NAME PASSWORD`, `gh secret set NAME --body VALUE`
@@ -266,6 +329,8 @@ GENERIC_RULES: tuple[Rule, ...] = (
         exact=True,
         group="v",
         accept=lambda v: not v.isdigit() and _is_value(v),
+        samples=("http -a admin:7M5oQe7Zkk!Q9p6 POST https://api.example.com/items",),
+        not_samples=("http -a admin:$API_PASSWORD POST https://api.example.com/items",),
     ),
     Rule(
         "password",
@@ -275,6 +340,8 @@ GENERIC_RULES: tuple[Rule, ...] = (
         ("sqlplus", "rman", "expdp", "impdp", "sqlldr", "jdbc:oracle"),
         group="v",
         accept=_is_value,
+        samples=("sqlplus scott/EiTmtp6Z6d*2XjX@//db.example.com:1521/orcl",),
+        not_samples=("sqlplus scott/$ORACLE_PW@//db.example.com:1521/orcl",),
     ),
     Rule(
         "password",
@@ -282,6 +349,8 @@ GENERIC_RULES: tuple[Rule, ...] = (
         ("/user:",),
         group="v",
         accept=_is_value,
+        samples=("net use Z: \\\\fs01\\share /user:CORP\\svc edNxsgXuZ0_rd9V",),
+        not_samples=("net use Z: \\\\fs01\\share /user:CORP\\svc *",),
     ),
     Rule(
         "secret",
@@ -293,6 +362,8 @@ GENERIC_RULES: tuple[Rule, ...] = (
         ("secret",),
         group="v",
         accept=lambda v: _is_value(v.strip("'\"")),
+        samples=("gh secret set DEPLOY_KEY --body geUCaS26JS*8Mne",),
+        not_samples=("gh secret set DEPLOY_KEY --body ${TOKEN}",),
     ),
     # a password attached to `-p` (`mariadb -pX`, `rar a -pX`, `-hpX`): not a port, a mapping or a word
     Rule(
@@ -302,6 +373,8 @@ GENERIC_RULES: tuple[Rule, ...] = (
         exact=True,
         group="v",
         accept=_attached_password,
+        samples=("rar a -hprz3QX339Uk.1fvV -prz3QX339Uk.1fvV backup.rar data/",),
+        not_samples=("openssl pkcs12 -export -in c.pem -inkey k.pem -out c.p12 -passout pass:",),
     ),
     # `-U user … -P password` (the SQL Server and Sybase tools)
     Rule(
@@ -311,6 +384,8 @@ GENERIC_RULES: tuple[Rule, ...] = (
         exact=True,
         group="v",
         accept=lambda v: _is_value(v) and re.fullmatch(r"[a-z_]+=\S*", v) is None,  # psql -P pager=off
+        samples=("sqsh -S db01 -U sa -P tE2EgvvOMF!oW0p -D master",),
+        not_samples=("sqsh -S db01 -U sa -P ${DB_PASSWORD} -D master",),
     ),
     # a secret piped to a program that reads it from stdin
     Rule(
@@ -324,13 +399,26 @@ GENERIC_RULES: tuple[Rule, ...] = (
         back=160,
         group="v",
         accept=_is_value,
+        samples=("echo 'hM8NmkaFdI*0WgX' | docker login -u ci --password-stdin ghcr.io",),
+        not_samples=("echo '${DB_PASSWORD}' | docker login -u ci --password-stdin ghcr.io",),
     ),
-    Rule("nostr-secret-key", Pattern(r"nsec1[02-9ac-hj-np-z]{58}"), ("nsec1",), exact=True),
+    Rule(
+        "nostr-secret-key",
+        Pattern(r"nsec1[02-9ac-hj-np-z]{58}"),
+        ("nsec1",),
+        exact=True,
+        samples=("NOSTR_PRIVATE=nsec1r9samevw0vcw67g4jd3zqff4e8749upqersayj7mj6j462xudpe4dnxzjw",),
+        not_samples=("Never paste an nsec1 key anywhere; share the npub1 one.",),
+    ),
     Rule(
         "extended-private-key",
         Pattern(r"(?<![A-Za-z0-9])[xyztuv]prv[A-Za-z0-9]{100,}"),
         ("prv",),
         back=1,
         exact=True,
+        samples=(
+            "wallet master xprv9s21ZrQH143KZBEr2AjdGZtqfbMMdeotxxeH5h1WT017VthkDPAK6u8EhUxr0Y1ApxfoddfcbYOr555BEya32aPzOzn4T2Rf56sUzL8emQH",
+        ),
+        not_samples=("wallet master xprv9s21ZrQH143KZBEr2AjdGZtqfbMMdeotx",),
     ),
 )

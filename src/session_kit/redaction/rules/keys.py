@@ -84,6 +84,10 @@ FIRST_RULES: tuple[Rule, ...] = (
         Pattern(r"(?i)digest[ \t]+[^\n\x00]{0,400}?(?<![a-z])response=\\*\"?(?P<v>[0-9a-f]{32,64})"),
         ("digest",),
         group="v",
+        samples=(
+            'Authorization: Digest username="bob", realm="api", nonce="dcd98b7102dd2f0e8b11d0f600bfb0c093", uri="/dir/index.html", response="08274a4fa28f794bceecb6a16b2c30af", qop=auth',
+        ),
+        not_samples=('Authorization: Digest username="bob", realm="api", nonce="$NONCE", response="$RESPONSE"',),
     ),
 )
 
@@ -104,6 +108,8 @@ KEY_RULES: tuple[Rule, ...] = (
         ("key", "psk"),
         group="v",
         accept=_random_key_value,
+        samples=("webhooks:\n  hmac_key: EBw+Y8u3yVdkmoBYp6Sm1EPNamiRt60mny+RxplSEt4=\n",),
+        not_samples=('  secret_key_base: "test-only-secret-base-minimum-64-bytes-long-enough-for-phoenix",',),
     ),
     # a key literal handed to a constructor or a decoder
     Rule(
@@ -131,6 +137,10 @@ KEY_RULES: tuple[Rule, ...] = (
         ),
         group="v",
         accept=_random_key,
+        samples=(
+            'let key = hex::decode("3b2c1a0a4969715c92ac374b2381870d37ffedd14cd46ea35622f85c181feb66").unwrap();',
+        ),
+        not_samples=('let key = hex::decode("${TOKEN}").unwrap();',),
     ),
     # a one-time password seed handed to an OTP library (`pyotp.TOTP("…")`, `authenticator.generate('…')`)
     Rule(
@@ -139,6 +149,8 @@ KEY_RULES: tuple[Rule, ...] = (
         ("otp", "authenticator"),
         group="v",
         accept=lambda v: any(c.isdigit() for c in v),
+        samples=("const totp = authenticator.generate('Q45CDHXLIO6D7PG2YFZUYYRN5GWXT56G');",),
+        not_samples=("const totp = authenticator.generate('Q45CDHXLIO');",),
     ),
     # a key printed by the command that made it (`wg genkey`, `openssl rand -base64 32`)
     Rule(
@@ -150,6 +162,8 @@ KEY_RULES: tuple[Rule, ...] = (
         ("wg ", "openssl", "generate_key", "token_"),
         group="v",
         accept=_random_key,
+        samples=("$ wg genkey\nlRRpcqqYjQc2SPdvp7ewiJIqET2DEgX/N33OUK4KwHV=",),
+        not_samples=("$ wg genkey\nlRRpcqqYjQc2SP",),
     ),
     # pre-shared keys: IPsec `: PSK "…"`, wpa_supplicant `psk=`, nmcli `wifi-sec.psk …`
     Rule(
@@ -160,6 +174,8 @@ KEY_RULES: tuple[Rule, ...] = (
         ),
         ("psk", "preshared", "pre-shared"),
         group="v",
+        samples=("conn home\n  authby=secret\n# ipsec.secrets: : PSK hWE3tpxn9CSrx3V1",),
+        not_samples=("PrivateKey = <server-private-key>\nPresharedKey = <preshared-key>",),
     ),
     # an OpenVPN static key block's body
     Rule(
@@ -168,6 +184,10 @@ KEY_RULES: tuple[Rule, ...] = (
         ("-----BEGIN OpenVPN",),
         exact=True,
         group="v",
+        samples=(
+            "-----BEGIN OpenVPN Static key V1-----\n083f1c42dca50d08a153b78e44976fb7\ne53b01b73ad750c5f8529392037cd8fd\n5d02e2a6a83c694df1c044734950d017\na07e2e5f80df246ef00edb19ecfcde1c\n9ef7b624f23ad9cf3ae1aad70eba3951\nb5506c40c60cf73158f168f053130c26\n4546b927ea455835d68eaedc83117ef7\n8780dd1fd150241b2ad98a873e957d43\n034bf114e284c01af5fdafda14e3d5e9\n39cad133b8b659b8ec54ddabd07e5637\ne63920f5399dcbae2b90b8bed6bb28c4\n2b4c3db7424f8d40cf88921374da3f8c\n17cc7f7b32116f5935093c191a5ce3ab\nb68adfab230a9c5a9b894ad5fae9d864\n39c9afb0fddf5c4d16966eb4f3b27a02\n6c51145ce89d02ec6658a90a1201f4c7\n-----END OpenVPN Static key V1-----",
+        ),
+        not_samples=("grep -c -- '-----BEGIN OpenVPN Static key V1-----' /etc/openvpn/ta.key",),
     ),
     # AWS session tokens by their prefix (base64 of their first bytes)
     Rule(
@@ -175,6 +195,10 @@ KEY_RULES: tuple[Rule, ...] = (
         Pattern(r"(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdz)[A-Za-z0-9+/=]{40,}"),
         ("IQoJb3JpZ2luX2Vj", "FwoGZXIvYXdz"),
         exact=True,
+        samples=(
+            "$ aws sts get-session-token --output text\nCREDENTIALS\tASIADJMMUG24Y82SXYVB\t2026-11-27T00:00:00Z\tFs7idfo5pQL0yTfNb0i6sSqHd11EbD/LHQBkbUky\tIQoJb3JpZ2luX2VjEKj+fFiB1sLDr+XdygT4YCy7VU/8atOtJlAtIBMg7yLqNmSI3x4wVTKeVD4A9HcarMeLKh/Jmlz+KiOdObp/jNm60QelHHMvRTs0Hp1B7hF3MsP4xSL/hu3QMFqHQmVU+XhJWGw+5SpSj8I8w86SCst1SoDSdN8vC6EyVSDNBpqTQfwqq//45WRZVVL6vuT36rk4/ciqV",
+        ),
+        not_samples=("A session token starts with IQoJb3JpZ2luX2Vj (base64 of its origin)",),
     ),
     # a service account's private key id
     Rule(
@@ -182,6 +206,8 @@ KEY_RULES: tuple[Rule, ...] = (
         Pattern(r"(?i)private_key_id\\*[\"']?[ \t]*[:=][ \t]*\\*[\"']?(?P<v>[0-9a-f]{40})(?![0-9a-f])"),
         ("private_key_id",),
         group="v",
+        samples=('\\"private_key_id\\": \\"1537c1e9157802ef1cc1a34a5bc5d568761ff7d4\\"',),
+        not_samples=('\\"private_key_id\\": \\"1537c1e915780\\"',),
     ),
     # a key listing: `{"keyName": "key1", …, "value": "…"}` (az storage account keys list)
     Rule(
@@ -193,6 +219,12 @@ KEY_RULES: tuple[Rule, ...] = (
         ("keyname", "key_name"),
         group="v",
         accept=_random_key,
+        samples=(
+            '$ az storage account keys list -n acmedata\n[\n  {\n    "keyName": "key1",\n    "permissions": "FULL",\n    "value": "3wjcHohEPxK95UzeeTfx+6V5N9kejbmfrzreAh3VI//kqE/2u+weISFziZomHNzy4YcelukxgWX2osbPQDtqQc=="\n  }\n]',
+        ),
+        not_samples=(
+            '$ az storage account keys list -n acmedata\n[\n  {\n    "keyName": "key1",\n    "permissions": "FULL",\n    "value": "${TOKEN}"\n  }\n]',
+        ),
     ),
     # a key or secret file printed: `cat config/master.key` and the line after it
     Rule(
@@ -204,6 +236,8 @@ KEY_RULES: tuple[Rule, ...] = (
         ("cat ",),
         group="v",
         accept=_random_key,
+        samples=("$ cat config/master.key\n625ec33dc0761858b285163e1be16f19\n$ ls config",),
+        not_samples=("$ cat config/master.key\n625ec33dc0\n$ ls config",),
     ),
     # two-factor recovery (backup) codes, one a line after their heading
     Rule(
@@ -216,5 +250,7 @@ KEY_RULES: tuple[Rule, ...] = (
         ("recovery", "backup"),
         group="v",
         accept=lambda v: any(c.isdigit() for c in v),
+        samples=("Your two-factor recovery codes:\n4edxj-8zwt1\nbuwf6-odbc2\netyux-v2lkn\nr787o-dkjzv",),
+        not_samples=("Your two-factor recovery codes:\n${TOKEN}",),
     ),
 )
