@@ -73,7 +73,12 @@ fi
 # What a run leaves (Python's bytecode, Hypothesis's examples, pytest's and ruff's caches) goes
 # to the user cache too, beside the environment, not into the checkout.
 caches=$cache_home/dev/$(basename "$root")-$(printf '%s' "$root" | cksum | cut -d' ' -f1)
-export PYTHONPYCACHEPREFIX=${PYTHONPYCACHEPREFIX:-$caches/pycache}
+# Bytecode only where Python writes it: with PYTHONDONTWRITEBYTECODE set nothing lands in the
+# checkout, and a prefix would make every process compile the standard library and the site
+# packages from source again (their own bytecode is not read under a prefix: 5x slower starts).
+if [ -z "${PYTHONDONTWRITEBYTECODE:-}" ]; then
+    export PYTHONPYCACHEPREFIX=${PYTHONPYCACHEPREFIX:-$caches/pycache}
+fi
 export HYPOTHESIS_STORAGE_DIRECTORY=${HYPOTHESIS_STORAGE_DIRECTORY:-$caches/hypothesis}
 export RUFF_CACHE_DIR=${RUFF_CACHE_DIR:-$caches/ruff}
 "$venv/bin/ruff" check --quiet src tests benchmarks

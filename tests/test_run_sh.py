@@ -34,7 +34,7 @@ def _checkout(tmp_path: Path) -> Path:
     return checkout
 
 
-def _run(checkout: Path, tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def _run(checkout: Path, tmp_path: Path, *args: str, **extra: str) -> subprocess.CompletedProcess[str]:
     python = tmp_path / "python3"
     python.write_text(STAND_IN)
     python.chmod(0o755)
@@ -44,8 +44,12 @@ def _run(checkout: Path, tmp_path: Path, *args: str) -> subprocess.CompletedProc
         "XDG_CACHE_HOME": str(tmp_path / "cache"),
         "PYTHON": str(python),
         "SESSION_KIT_CHROMIUM": "/usr/bin/true",  # no browser install attempt
+        **extra,
     }
     env.pop("SESSION_KIT_DEV_VENV", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env.pop("PYTHONPYCACHEPREFIX", None)
+    env.update(extra)
     return subprocess.run(
         ["bash", str(checkout / "tests" / "run.sh"), *args], capture_output=True, text=True, env=env, timeout=60
     )
@@ -118,3 +122,7 @@ def test_bytecode_and_the_test_tools_caches_go_to_the_user_cache_not_the_checkou
     for where in (pycache, hypothesis, ruff, cache_dir):
         assert Path(where).is_relative_to(venv.parent) and not Path(where).is_relative_to(checkout), where
     assert sorted(p.name for p in checkout.iterdir()) == [".venv", "pyproject.toml", "tests"]
+    # Where Python writes no bytecode, no prefix either: under one it would not read the standard
+    # library's and the packages' own bytecode, and every process would compile them again.
+    assert _run(checkout, tmp_path, PYTHONDONTWRITEBYTECODE="1").returncode == 0
+    assert seen.read_text().splitlines()[0] == ""
