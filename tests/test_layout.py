@@ -487,6 +487,16 @@ SESSION_BUDGET = {
     "session_kit.transcript",
     "session_kit.transcript.usagefields",
 }
+# The compaction hooks hand the working memory's capture to a child (`memory.capture`): the
+# parent takes the memory file's lock and forks; the follower, the fold and the redactor load
+# in the child alone.
+CAPTURE_HANDOVER = {
+    "session_kit.memory",
+    "session_kit.memory.capture",
+    "session_kit.memory.record",
+    "session_kit.memory.settings",
+    "session_kit.base.detach",
+}
 # What `run.py` loads before the event's own module.
 STARTER = {"session_kit", "session_kit.hooks", "session_kit.hooks.start"}
 # What the quick answer of PreToolUse and UserPromptSubmit loads (`hooks.quick`), and of the
@@ -533,6 +543,8 @@ HOOK_LOADS = {
     "stop": HOOK_CORE | INDEX_FRESH,
     "session-end": HOOK_CORE | INDEX_FRESH | {"session_kit.archive.settings", "session_kit.base.fileio"},
     "session-start": HOOK_CORE | SCRATCH,
+    "pre-compact": HOOK_CORE | SCRATCH | CAPTURE_HANDOVER | INDEX_FRESH,
+    "post-compact": HOOK_CORE | SCRATCH | CAPTURE_HANDOVER,
     "user-prompt-submit": HOOK_CORE | SCRATCH | QUICK,  # no SessionStart seen: the full hook says so
 }
 # Of the standard library, past what `python -I -S -c pass` loads: `os`, the C accelerator of

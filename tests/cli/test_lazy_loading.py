@@ -207,7 +207,19 @@ EVERY_COMMAND = {
     "errors",
     "base",
     "terminal",
-    "redaction.*",
+    # the redactor's face and its table; the patterns compile per rule on first use. Not the
+    # stand-ins' check (`redaction.filters`: loaded on a text's first find, and these sessions
+    # hold no secret) nor the Read tool's numbered texts (`redaction.numbered`: none here)
+    "redaction",
+    "redaction.engine",
+    "redaction.memo",
+    "redaction.positions",
+    "redaction.table",
+    "redaction.values",
+    "redaction.rules.*",
+    "redaction.compiled",  # the compiled pass, loaded for a long text (the fixture has some)
+    "redaction.passes",
+    "redaction.superset",
     "base.words",
     "claude",
     "base.encoding",
@@ -314,7 +326,7 @@ MAY_LOAD = {
     "preprocess": ONE_SESSION
     | AGENTS
     | GLANCE
-    | {"cli.commands.preprocess", "conversation.*", "preprocess.*", "forked", "base.rawtype"},
+    | {"cli.commands.preprocess", "conversation.*", "preprocess.*", "forked", "base.rawtype", "redaction.printed"},
 }
 # Standard-library modules that cost a start-up a millisecond or more and that none of these
 # commands uses on a small session (`NEVER_ON_A_READ`, and: pickle and signal only when work is
@@ -345,6 +357,10 @@ def test_a_read_command_loads_only_the_kit_modules_of_its_own_path(built, monkey
     assert module_of(command) in modules  # the command ran
     assert outside(modules, MAY_LOAD[command]) == set()
     assert COSTLY_STDLIB & modules == set()
+    # `dataclasses` (~1 ms) only where a value of the command's own path is one: the reader's
+    # and the report's are plain classes and named tuples
+    if command in ("show", "info", "memory"):
+        assert "dataclasses" not in modules
 
 
 def test_the_allowed_sets_name_modules_that_exist():

@@ -13,10 +13,11 @@ kit's standard-library-only `state` and `transcript.follow`) only.
 from __future__ import annotations
 
 from session_kit.base.detach import in_child
-from session_kit.base.follow import Checkpoint, Follow
 from session_kit.memory import record
 from session_kit.memory.record import read_plan_file
-from session_kit.memory.text import redact
+
+# The follower and the redactor's face are the capture's own (`capture_file`, `_keep_summary`),
+# loaded where they run: the compaction hooks only hand the capture to a child, which loads them.
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ def capture_file(path: str, memory: dict, *, keeps: Callable[[str], bool], sessi
     A file replaced, cut shorter or rewritten since (`transcript.follow.resume`) is read
     again from the start, into a fresh memory (the compactions already seen are kept).
     """
+    from session_kit.base.follow import Checkpoint, Follow
     from session_kit.memory.fold import Fold  # here: the hook that hands the capture over never needs it
 
     # A memory saved before checkpoints were kept knows its offset only.
@@ -68,6 +70,7 @@ def memories_at_compactions(path: str, *, keeps: Callable[[str], bool]) -> list[
     it would have held it, and the compaction (its line, trigger, and the summary after it).
     One pass; documents and agent logs are as they are now (the disk keeps no history)."""
     from session_kit.base import fastjson
+    from session_kit.base.follow import Checkpoint, Follow
     from session_kit.base.rawtype import top_level_type
     from session_kit.memory.fold import Fold
 
@@ -210,7 +213,7 @@ def _write_text(path: str, memory: dict) -> None:
 
 def _keep_summary(memory: dict, summary: str, trigger: str | None) -> None:
     """The client's compaction summary (PostCompact), with the latest compaction."""
-    from session_kit.memory.text import clip
+    from session_kit.memory.text import clip, redact
 
     text = clip(redact(summary.strip()), 8000)
     compactions = memory["compactions"]

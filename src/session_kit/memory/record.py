@@ -41,7 +41,6 @@ from __future__ import annotations
 import os
 
 from session_kit.base import fileio
-from session_kit.base.agents import FINISHED
 from session_kit.state import root as state
 
 MEMORY_FILE = "memory.json"
@@ -107,6 +106,8 @@ def load(path: str) -> dict | None:
             value[key] = default
     for agent in value["agents"]:  # saved before the one status vocabulary: `ok` was `finished`
         if isinstance(agent, dict) and agent.get("status") == "ok":
+            from session_kit.base.agents import FINISHED  # here: the compaction hooks never load a memory
+
             agent["status"] = FINISHED
     return value
 

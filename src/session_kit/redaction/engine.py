@@ -39,11 +39,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from session_kit.base.words import distinct_words, runs, words_table
-from session_kit.redaction.filters import marked_inside, stands_in
 from session_kit.redaction.memo import DONE, REMEMBERED, remember
-from session_kit.redaction.numbered import original_span as numbered_span
-from session_kit.redaction.numbered import replace as numbered_replace
-from session_kit.redaction.numbered import strip as strip_numbers
 from session_kit.redaction.positions import lowered as _lower
 from session_kit.redaction.positions import moved as _moved
 from session_kit.redaction.positions import positions as _positions
@@ -169,7 +165,11 @@ class Redactor:
         return self._text(text)
 
     def _text(self, text: str) -> str:
-        numbered = strip_numbers(text) if "→" in text else None
+        numbered = None
+        if "→" in text:  # the numbered texts' module loads only for one (most commands see none)
+            from session_kit.redaction.numbered import strip as strip_numbers
+
+            numbered = strip_numbers(text)
         if numbered is not None:  # a file read with the Read tool: matched without its numbers
             return self._numbered(text, *numbered)
         return self._redact(text)
@@ -181,6 +181,9 @@ class Redactor:
         self._compiled = finder._compiled
         if not finder.found:
             return text
+        from session_kit.redaction.numbered import original_span as numbered_span
+        from session_kit.redaction.numbered import replace as numbered_replace
+
         cuts = numbers()
         spans = []
         for found in sorted(finder.found, key=lambda f: (f.start, f.end)):
@@ -312,6 +315,9 @@ class Redactor:
         secret = match.group(rule.group)
         if rule.accept is not None and not rule.accept(secret):
             return None
+        # here: the stand-ins' dozen patterns are compiled on a text's first find, not at start-up
+        from session_kit.redaction.filters import marked_inside, stands_in
+
         if stands_in(secret, match.string, match.start(rule.group)):
             return None
         kind = rule.kind_of(match) if rule.kind_of else rule.kind

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 from session_kit.base.fileio import open_regular
@@ -93,20 +92,57 @@ def _switch() -> None:
     _fast = msgspec.json.Decoder().decode
 
 
-@dataclass(slots=True)
 class ReadStats:
-    """What a read met. Mutable: it fills in while the stream is consumed."""
+    """What a read met. Mutable: it fills in while the stream is consumed. A plain class, not
+    a dataclass: `dataclasses` (with `inspect` under it) would be the only reason a command on
+    a small session loads it."""
 
-    lines: int = 0
-    records: int = 0
-    blank: int = 0
-    malformed: int = 0
-    not_object: int = 0
-    invalid_utf8: int = 0
-    oversized: int = 0
-    partial_tail: bool = False
-    repeated: int = 0  # entries dropped as repeats of an earlier one (same uuid): `entries.read_entries`
-    malformed_lines: list[int] = field(default_factory=list)
+    __slots__ = (
+        "lines",
+        "records",
+        "blank",
+        "malformed",
+        "not_object",
+        "invalid_utf8",
+        "oversized",
+        "partial_tail",
+        "repeated",  # entries dropped as repeats of an earlier one (same uuid): `entries.read_entries`
+        "malformed_lines",
+    )
+
+    def __init__(
+        self,
+        lines: int = 0,
+        records: int = 0,
+        blank: int = 0,
+        malformed: int = 0,
+        not_object: int = 0,
+        invalid_utf8: int = 0,
+        oversized: int = 0,
+        partial_tail: bool = False,
+        repeated: int = 0,
+        malformed_lines: list[int] | None = None,
+    ) -> None:
+        self.lines = lines
+        self.records = records
+        self.blank = blank
+        self.malformed = malformed
+        self.not_object = not_object
+        self.invalid_utf8 = invalid_utf8
+        self.oversized = oversized
+        self.partial_tail = partial_tail
+        self.repeated = repeated
+        self.malformed_lines = [] if malformed_lines is None else malformed_lines
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass was
+
+    def __repr__(self) -> str:
+        return f"ReadStats({', '.join(f'{name}={getattr(self, name)!r}' for name in self.__slots__)})"
 
     @property
     def skipped(self) -> int:
