@@ -47,8 +47,9 @@ def _run(checkout: Path, tmp_path: Path, *args: str, **extra: str) -> subprocess
         **extra,
     }
     env.pop("SESSION_KIT_DEV_VENV", None)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env.pop("PYTHONPYCACHEPREFIX", None)
+    # what an outer run (this suite under tests/run.sh) exported is not the checkout's own
+    for name in ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX", "HYPOTHESIS_STORAGE_DIRECTORY", "RUFF_CACHE_DIR"):
+        env.pop(name, None)
     env.update(extra)
     return subprocess.run(
         ["bash", str(checkout / "tests" / "run.sh"), *args], capture_output=True, text=True, env=env, timeout=60

@@ -29,6 +29,7 @@ from session_kit.base.hook_events import OPT_IN_EVENTS
 from session_kit.claude.settings import SCOPE_PROJECT, commands_dir
 from session_kit.claude.settings import settings_path as scope_settings_path
 from session_kit.errors import BadFile, InvalidOptions, KitError
+from session_kit.install import receipts as receipts_file
 from session_kit.install.kit_files import (
     bin_dir,
     hook_launcher_path,
@@ -170,24 +171,16 @@ def _keep_original(root: str, path: Path, original: bytes) -> Path:
 # --- receipts ---------------------------------------------------------------------------------
 
 
-MAX_RECEIPTS_BYTES = 16 << 20  # a few kB: one entry per settings file the kit changed
-
-
 def _receipts_path(root: str) -> str:
-    return os.path.join(root, "install", "receipts.json")
+    return receipts_file.path_of(root, "receipts.json")
 
 
 def load_receipts(root: str) -> dict[str, Any]:
-    try:
-        value = fileio.read_json(_receipts_path(root), MAX_RECEIPTS_BYTES)
-    except (OSError, ValueError):
-        return {}
-    return value if isinstance(value, dict) else {}
+    return receipts_file.load(root, "receipts.json")
 
 
-def _store_receipts(root: str, receipts: dict[str, Any]) -> None:
-    state.ensure_dir(os.path.join(root, "install"), root=root)
-    fileio.write_json(_receipts_path(root), receipts, indent=1, sort_keys=True)
+def _store_receipts(root: str, kept: dict[str, Any]) -> None:
+    receipts_file.store(root, "receipts.json", kept)
 
 
 def settings_path(scope: str, claude_root: Path, project: Path) -> Path:

@@ -28,6 +28,7 @@ from typing import Any
 from session_kit.base import fileio
 from session_kit.errors import BadFile
 from session_kit.extras import install_hint
+from session_kit.install import receipts as receipts_file
 from session_kit.install.settings_file import (
     dump_settings,
     mode_of,
@@ -43,7 +44,6 @@ SERVER = "session-kit"
 KEY = "mcpServers"
 CONFIG_NAME = ".claude.json"
 MAX_ATTEMPTS = 100  # read-modify-write rounds against the client saving the file meanwhile
-MAX_RECEIPTS_BYTES = 1024 * 1024
 SDK_MISSING = "the MCP SDK (the kit's `mcp` extra) is missing; add it with: {hint}"
 
 
@@ -90,24 +90,12 @@ def sdk_present() -> bool:
 # --- receipts ---------------------------------------------------------------------------------
 
 
-def _receipts_path(root: str) -> str:
-    return os.path.join(root, "install", "mcp-servers.json")
-
-
 def load_receipts(root: str) -> dict[str, Any]:
-    try:
-        value = fileio.read_json(_receipts_path(root), MAX_RECEIPTS_BYTES)
-    except (OSError, ValueError):
-        return {}
-    return value if isinstance(value, dict) else {}
+    return receipts_file.load(root, "mcp-servers.json")
 
 
-def _store_receipts(root: str, receipts: dict[str, Any]) -> None:
-    if not receipts:
-        Path(_receipts_path(root)).unlink(missing_ok=True)
-        return
-    state.ensure_dir(os.path.join(root, "install"), root=root)
-    fileio.write_json(_receipts_path(root), receipts, indent=1, sort_keys=True)
+def _store_receipts(root: str, kept: dict[str, Any]) -> None:
+    receipts_file.store(root, "mcp-servers.json", kept, drop_empty=True)
 
 
 def _original_path(root: str, path: Path) -> Path:
