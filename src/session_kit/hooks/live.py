@@ -100,6 +100,9 @@ def agent_tokens(folder: str, log: str, agent_id: str) -> int:
     return tokens
 
 
+CALL_LINE_WAIT_S = 0.2  # two of the client's 100 ms writes
+
+
 def _wait_for_log(log: str) -> None:
     """Wait a moment for an agent's log that is not written yet: the client may run a
     subagent's first PreToolUse before it has written the log (seen with 2.1.328); a log that
@@ -147,6 +150,13 @@ def _agent_over(event: HookEvent, env: Mapping[str, str], root: str) -> str | No
     if log is None:  # not written yet: where the client will write it
         log = live_agents.agent_log_path(transcript, session_id, agent_id)
         _wait_for_log(log)
+    elif event.tool_use_id:
+        # The client writes its logs every 100 ms, often after this hook started: the message
+        # asking for this call (with its usage) is waited for a little, as the session's budget
+        # waits for it (`budget.wait_for_call`), never the whole of a fixed pause.
+        from session_kit.hooks.budget import wait_for_call
+
+        wait_for_call(log, event.tool_use_id, wait_s=CALL_LINE_WAIT_S)
     from session_kit.usage.spend import readable
 
     where = "SESSION_KIT_AGENT_BUDGET or the kit's config, agents.budget"
